@@ -1,0 +1,279 @@
+/**
+ * The one serializer from the document model to markdown. It records, as it writes, the span every
+ * block occupies in the document markdown, so that layout blocks can point into it exactly.
+ */
+import type { BlockType, LayoutBlock, LayoutPage, PageMarkdown } from '../types.js';
+import type { DocBlock, DocModel, Inline, ListNode, Node, TableNode, TextInline } from '../model/document.js';
+
+export interface SerializeOptions {
+  /** Leave page headers, footers and page numbers out of the markdown. */
+  onlyMainContent: boolean;
+}
+
+export interface Serialized {
+  markdown: string;
+  pages: PageMarkdown[];
+  layout: LayoutPage[];
+}
+
+// ---------------------------------------------------------------- escaping
+
+/** Escapes characters that would otherwise start markdown syntax inside running text. */
+export function escapeText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/([*`])/g, '\\$1')
+    // `_` only triggers emphasis at word boundaries; intraword underscores (snake_case) stay readable.
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
+    .replace(/\[([^\]]*)\](?=[(\[:])/g, '\\[$1\\]')
+    .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
+}
+
+/** Escapes what would make a line start a block construct. */
+function escapeLineStart(line: string): string {
+  return line
+    .replace(/^(\s*)(#{1,6})(\s|$)/, '$1\\$2$3')
+    .replace(/^(\s*)>/, '$1\\>')
+    .replace(/^(\s*)([-+])(\s)/, '$1\\$2$3')
+    .replace(/^(\s*)(\d{1,9})([.)])(\s|$)/, '$1$2\\$3$4')
+    .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
+}
+
+// ---------------------------------------------------------------- inlines
+
+type Marks = Pick<TextInline, 'bold' | 'italic' | 'strike' | 'code' | 'href' | 'superscript' | 'subscript'>;
+
+function sameMarks(a: Marks, b: Marks): boolean {
+  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.strike === !!b.strike && !!a.code === !!b.code
+    && a.href === b.href && !!a.superscript === !!b.superscript && !!a.subscript === !!b.subscript;
+}
+
+function codeSpan(s: string): string {
+  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+function wrap(body: string, marker: string): string {
+  // Emphasis may not open after or close before white space: keep the spaces outside the markers.
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(body)!;
+  if (!m[2]) return body;
+  return `${m[1]}${marker}${m[2]}${marker}${m[3]}`;
+}
+
+function renderRun(run: TextInline, inTable: boolean): string {
+  let s: string;
+  if (run.code) s = codeSpan(run.text.replace(/\n/g, ' '));
+  else {
+    s = escapeText(run.text);
+    if (inTable) s = s.replace(/\|/g, '\\|');
+  }
+  if (run.superscript) s = `<sup>${s}</sup>`;
+  if (run.subscript) s = `<sub>${s}</sub>`;
+  if (run.strike) s = wrap(s, '~~');
+  if (run.italic) s = wrap(s, '*');
+  if (run.bold) s = wrap(s, '**');
+  if (run.href) {
+    const label = s.trim() ? s : escapeText(run.href);
+    s = `[${label}](${linkDestination(run.href)})`;
+  }
+  return s;
+}
+
+function linkDestination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+/** Renders inline content; `inTable` turns line breaks into `<br>` and escapes pipes. */
+export function renderInlines(inlines: readonly Inline[], inTable = false): string {
+  let out = '';
+  let pending: TextInline | null = null;
+  const flush = (): void => {
+    if (pending) out += renderRun(pending, inTable);
+    pending = null;
+  };
+  for (const inline of inlines) {
+    if (inline.type === 'text') {
+      if (!inline.text) continue;
+      const current = pending as TextInline | null;
+      if (current && sameMarks(current, inline)) pending = { ...current, text: current.text + inline.text };
+      else {
+        flush();
+        pending = { ...inline };
+      }
+      continue;
+    }
+    flush();
+    if (inline.type === 'break') out += inTable ? '<br>' : '\\\n';
+    else if (inline.type === 'image') out += `![${escapeText(inline.alt).replace(/[\r\n]+/g, ' ')}](${linkDestination(inline.src ?? '')})`;
+    else if (inline.type === 'math') out += `$${inline.latex}$`;
+  }
+  flush();
+  if (inTable) return out.replace(/\r?\n/g, '<br>').trim();
+  return out
+    .replace(/[ \t]*\r?\n[ \t]*/g, '\n')
+    .split('\n')
+    .map(escapeLineStart)
+    .join('\n')
+    .trim();
+}
+
+// ---------------------------------------------------------------- blocks
+
+function renderList(list: ListNode, indent: string): string {
+  const lines: string[] = [];
+  let n = list.start ?? 1;
+  for (const item of list.items) {
+    const marker = list.ordered ? `${n++}.` : '-';
+    const task = item.checked === undefined ? '' : item.checked ? '[x] ' : '[ ] ';
+    const pad = ' '.repeat(marker.length + 1);
+    const body = renderInlines(item.content);
+    const first = `${indent}${marker} ${task}${body.split('\n').join(`\n${indent}${pad}`)}`;
+    lines.push(first);
+    for (const child of item.children ?? []) {
+      const rendered = child.kind === 'list' ? renderList(child, indent + pad) : indentBlock(renderNode(child), indent + pad);
+      if (rendered) lines.push(rendered);
+    }
+  }
+  return lines.join('\n');
+}
+
+function indentBlock(s: string, indent: string): string {
+  return s.split('\n').map((l) => (l ? indent + l : l)).join('\n');
+}
+
+/** Expands row and column spans into a rectangular grid; a merged cell's text goes in its first slot. */
+export function tableGrid(table: TableNode): string[][] {
+  const grid: (string | undefined)[][] = [];
+  table.rows.forEach((row, r) => {
+    grid[r] ??= [];
+    let c = 0;
+    for (const cell of row) {
+      while (grid[r]![c] !== undefined) c++;
+      const text = renderInlines(cell.content, true);
+      const cs = Math.max(1, cell.colSpan ?? 1);
+      const rs = Math.max(1, cell.rowSpan ?? 1);
+      for (let dr = 0; dr < rs; dr++) {
+        grid[r + dr] ??= [];
+        for (let dc = 0; dc < cs; dc++) grid[r + dr]![c + dc] = dr === 0 && dc === 0 ? text : '';
+      }
+      c += cs;
+    }
+  });
+  const width = Math.max(0, ...grid.map((row) => row.length));
+  return grid.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+}
+
+export function renderTable(table: TableNode): string {
+  const grid = tableGrid(table).filter((row) => row.length > 0);
+  if (grid.length === 0 || grid[0]!.length === 0) return '';
+  const width = grid[0]!.length;
+  const line = (cells: string[]): string => `| ${cells.map((c) => c || ' ').join(' | ')} |`.replace(/ {2,}\|/g, '  |');
+  const out = [line(grid[0]!), `|${' --- |'.repeat(width)}`];
+  for (const row of grid.slice(1)) out.push(line(row));
+  return out.join('\n');
+}
+
+function renderCode(text: string, language?: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language ?? ''}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+export function renderNode(node: Node): string {
+  switch (node.kind) {
+    case 'heading': {
+      const body = renderInlines(node.content).replace(/\\?\n/g, ' ').replace(/^\\(#)/, '$1');
+      return body ? `${'#'.repeat(node.level)} ${body}` : '';
+    }
+    case 'paragraph':
+      return renderInlines(node.content);
+    case 'list':
+      return renderList(node, '');
+    case 'table':
+      return renderTable(node);
+    case 'figure':
+      return `![${escapeText(node.alt).replace(/[\r\n]+/g, ' ')}](${linkDestination(node.src ?? '')})`;
+    case 'code':
+      return renderCode(node.text, node.language);
+    case 'formula':
+      return `$$\n${node.latex.trim()}\n$$`;
+    case 'quote':
+      return node.children.map(renderNode).filter(Boolean).join('\n\n').split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n');
+    case 'rule':
+      return '---';
+    case 'markdown':
+      return node.markdown.trim();
+  }
+}
+
+export function blockTypeOf(block: DocBlock): BlockType {
+  if (block.type) return block.type;
+  switch (block.node.kind) {
+    case 'heading':
+      return 'section_header';
+    case 'list':
+      return 'list_item';
+    case 'table':
+      return 'table';
+    case 'figure':
+      return 'figure';
+    case 'code':
+      return 'code';
+    case 'formula':
+      return 'formula';
+    default:
+      return 'text';
+  }
+}
+
+// ---------------------------------------------------------------- document
+
+function separator(prev: Node | undefined, next: Node): string {
+  // Consecutive list blocks (a PDF reader emits one per item) continue one tight list.
+  if (prev?.kind === 'list' && next.kind === 'list' && prev.ordered === next.ordered) return '\n';
+  return '\n\n';
+}
+
+export function serialize(doc: DocModel, options: SerializeOptions): Serialized {
+  let markdown = '';
+  let prevNode: Node | undefined;
+  const pages: PageMarkdown[] = [];
+  const layout: LayoutPage[] = [];
+
+  for (const page of doc.pages) {
+    let pageMd = '';
+    let pagePrev: Node | undefined;
+    const items: LayoutBlock[] = [];
+    page.blocks.forEach((block, index) => {
+      const content = renderNode(block.node);
+      const included = content !== '' && !(block.furniture && options.onlyMainContent);
+      let span: [number, number] | null = null;
+      if (included) {
+        if (markdown) markdown += separator(prevNode, block.node);
+        const start = markdown.length;
+        markdown += content;
+        span = [start, markdown.length];
+        prevNode = block.node;
+        if (pageMd) pageMd += separator(pagePrev, block.node);
+        pageMd += content;
+        pagePrev = block.node;
+      }
+      items.push({
+        id: `p${page.pageNumber}.b${index}`,
+        type: blockTypeOf(block),
+        label: block.label ?? null,
+        bbox: block.bbox ?? null,
+        content,
+        markdownSpan: span,
+        readingOrder: index,
+        source: block.source ?? null,
+        confidence: block.confidence ?? { layout: null, ocr: null },
+      });
+    });
+    pages.push({ pageNumber: page.pageNumber, markdown: pageMd });
+    layout.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, status: page.status, items });
+  }
+  return { markdown: markdown ? `${markdown}\n` : '', pages, layout };
+}
