@@ -1,0 +1,54 @@
+/**
+ * The per-page decision of `auto` mode: does the native text layer carry the page, or must the page
+ * be recognised from its pixels? Runs on a page's native extraction (the same `PageInput` the layout
+ * engine reads), so it costs nothing beyond the text pass.
+ */
+import type { PageInput } from './layout/types.js';
+
+export interface OcrDecision {
+  needed: boolean;
+  /** Short reason, for metadata and debugging: 'no-text', 'image-only', 'garbage-text', ... */
+  reason: string;
+  /** Visible characters of the native text layer. */
+  chars: number;
+  /** Share of those characters that look broken (U+FFFD, private use, controls, unmapped glyphs). */
+  badRatio: number;
+  /** Share of the page area covered by images (0..1, overlaps counted once per image). */
+  imageCoverage: number;
+}
+
+// U+FFFD, C0/C1 controls (not tab/newline), private-use areas: what unmapped glyphs decode to.
+const BAD_CHAR = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
+
+export function needsOcr(page: PageInput): OcrDecision {
+  let chars = 0;
+  let bad = 0;
+  let letters = 0;
+  for (const item of page.items) {
+    for (const ch of item.text) {
+      if (/\s/.test(ch)) continue;
+      chars++;
+      if (BAD_CHAR.test(ch)) bad++;
+      else if (/[\p{L}\p{N}]/u.test(ch)) letters++;
+    }
+  }
+  const area = Math.max(1, page.width * page.height);
+  let imageArea = 0;
+  for (const img of page.images) {
+    const w = Math.max(0, Math.min(img.x1, page.width) - Math.max(img.x0, 0));
+    const h = Math.max(0, Math.min(img.y1, page.height) - Math.max(img.y0, 0));
+    imageArea += w * h;
+  }
+  const imageCoverage = Math.min(1, imageArea / area);
+  const badRatio = chars ? bad / chars : 0;
+  const base = { chars, badRatio, imageCoverage };
+
+  if (chars === 0) return { needed: true, reason: page.images.length ? 'image-only' : 'no-text', ...base };
+  if (badRatio > 0.1) return { needed: true, reason: 'garbage-text', ...base };
+  // Text made almost entirely of symbols (a font without a usable ToUnicode map often decodes so).
+  if (chars >= 20 && letters / chars < 0.3) return { needed: true, reason: 'garbage-text', ...base };
+  // A page mostly covered by an image but with only a few words of text (a scan with a stamp or a
+  // page number laid over it): the image carries the content.
+  if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage)) return { needed: true, reason: 'sparse-text-over-image', ...base };
+  return { needed: false, reason: 'native-text', ...base };
+}
