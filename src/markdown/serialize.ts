@@ -81,6 +81,11 @@ function renderRun(run: TextInline, inTable: boolean): string {
   return s;
 }
 
+/** GFM footnote labels may not hold white space or brackets. */
+function noteLabel(label: string): string {
+  return label.replace(/[\s\[\]^]+/g, '-') || 'note';
+}
+
 function linkDestination(url: string): string {
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
@@ -108,6 +113,7 @@ export function renderInlines(inlines: readonly Inline[], inTable = false): stri
     if (inline.type === 'break') out += inTable ? '<br>' : '\\\n';
     else if (inline.type === 'image') out += `![${escapeText(inline.alt).replace(/[\r\n]+/g, ' ')}](${linkDestination(inline.src ?? '')})`;
     else if (inline.type === 'math') out += `$${inline.latex}$`;
+    else if (inline.type === 'noteRef') out += `[^${noteLabel(inline.label)}]`;
   }
   flush();
   if (inTable) return out.replace(/\r?\n/g, '<br>').trim();
@@ -205,6 +211,11 @@ export function renderNode(node: Node): string {
       return '---';
     case 'markdown':
       return node.markdown.trim();
+    case 'note': {
+      // Continuation blocks of a footnote are indented four spaces (GFM).
+      const body = node.children.map(renderNode).filter(Boolean).join('\n\n').split('\n').map((l, i) => (i > 0 && l ? `    ${l}` : l)).join('\n');
+      return `[^${noteLabel(node.label)}]: ${body}`.trimEnd();
+    }
   }
 }
 

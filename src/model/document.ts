@@ -35,7 +35,13 @@ export interface MathInline {
   latex: string;
 }
 
-export type Inline = TextInline | ImageInline | BreakInline | MathInline;
+/** Reference to a footnote, endnote or comment; the note itself is a `note` block (GFM `[^label]`). */
+export interface NoteRefInline {
+  type: 'noteRef';
+  label: string;
+}
+
+export type Inline = TextInline | ImageInline | BreakInline | MathInline | NoteRefInline;
 
 export interface HeadingNode {
   kind: 'heading';
@@ -107,7 +113,15 @@ export interface MarkdownNode {
   markdown: string;
 }
 
+/** Body of a footnote, endnote or comment, referenced by `noteRef` inlines (GFM `[^label]: ...`). */
+export interface NoteNode {
+  kind: 'note';
+  label: string;
+  children: Node[];
+}
+
 export type Node =
+  | NoteNode
   | HeadingNode
   | ParagraphNode
   | ListNode
