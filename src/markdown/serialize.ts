@@ -175,7 +175,7 @@ export function renderTable(table: TableNode): string {
   const grid = tableGrid(table).filter((row) => row.length > 0);
   if (grid.length === 0 || grid[0]!.length === 0) return '';
   const width = grid[0]!.length;
-  const line = (cells: string[]): string => `| ${cells.map((c) => c || ' ').join(' | ')} |`.replace(/ {2,}\|/g, '  |');
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   const out = [line(grid[0]!), `|${' --- |'.repeat(width)}`];
   for (const row of grid.slice(1)) out.push(line(row));
   return out.join('\n');

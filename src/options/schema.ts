@@ -145,7 +145,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `${where}: unknown member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (no other members are allowed)`;
     case 'invalid_type':
-      return `${where}: expected ${issue.expected}`;
+      return `${where}: expected ${issue.expected === 'int' ? 'an integer' : issue.expected}`;
     case 'too_big':
       return issue.origin === 'string'
         ? `${where}: must be at most ${String(issue.maximum)} characters`
@@ -153,11 +153,19 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return `${where}: must be at least ${String(issue.minimum)}`;
     case 'invalid_value':
-      return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      return issue.values.length === 1
+        ? `${where}: must be ${JSON.stringify(issue.values[0])}`
+        : `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union': {
-      // Report the most specific branch's complaint: the one that got furthest into the value.
-      const nested = issue.errors.flat().sort((a, b) => b.path.length - a.path.length)[0];
-      if (nested) return describeIssue({ ...nested, path: [...issue.path, ...nested.path] } as z.core.$ZodIssue);
+      const nested = issue.errors.flat();
+      // When every alternative failed on the value's own type, say which types would do.
+      if (nested.length > 0 && nested.every((n) => n.path.length === 0 && n.code === 'invalid_type')) {
+        const expected = [...new Set(nested.map((n) => (n as z.core.$ZodIssueInvalidType).expected))];
+        return `${where}: expected ${expected.join(' or ')}`;
+      }
+      // Otherwise report the most specific complaint: the alternative that got furthest into the value.
+      const deepest = nested.sort((a, b) => b.path.length - a.path.length)[0];
+      if (deepest) return describeIssue({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
       return `${where}: ${issue.message}`;
     }
     default:
