@@ -1,0 +1,380 @@
+/**
+ * The one HTML-to-markdown path. Every HTML-shaped input (HTML files, mammoth's output for Word
+ * documents, EPUB chapters) is converted here, so that tables, links, images and escaping follow
+ * the same conventions everywhere:
+ *
+ * - ATX headings, fenced code, `-` bullets, `*` emphasis, `**` strong, `~~` strike;
+ * - GFM tables: the first row is the header whether or not the source marks one; row and column
+ *   spans are expanded (text in the first slot); pipes escaped; line breaks in cells become `<br>`;
+ *   layout tables (a single cell, or a table holding another table) are unwrapped into blocks;
+ * - links and images resolved against `baseUrl` when one is given; `javascript:` links dropped;
+ * - inline image data (`data:` URLs) replaced by `<Base64-Image-Removed>` when asked;
+ * - escaping limited to what would otherwise change the meaning of ordinary text.
+ */
+import TurndownService from 'turndown';
+
+export interface HtmlToMarkdownOptions {
+  /** Absolute URL that relative links and image sources are resolved against. */
+  baseUrl?: string;
+  /** Replace inline image data (data: URLs) by a placeholder, keeping the alt text. */
+  removeBase64Images?: boolean;
+}
+
+/** What a `data:` image source becomes when inline images are removed. */
+export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
+
+// The subset of the DOM interface (domino's, inside turndown) the rules use.
+interface DomNode {
+  nodeName: string;
+  nodeType: number;
+  nodeValue: string | null;
+  textContent: string | null;
+  parentNode: DomNode | null;
+  childNodes: ArrayLike<DomNode>;
+  getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  getElementsByTagName(name: string): ArrayLike<DomNode>;
+}
+
+type Replacement = (content: string, node: DomNode, options: TurndownService.Options) => string;
+
+// Private-use characters that delimit table cells and rows while turndown assembles a table.
+const CELL_OPEN = '\uE000';
+const CELL_SEP = '\uE001';
+const CELL_CLOSE = '\uE002';
+const ROW_OPEN = '\uE003';
+const ROW_CLOSE = '\uE004';
+const SENTINELS = /[\uE000-\uE004]/g;
+
+// ---------------------------------------------------------------- escaping
+
+/**
+ * Escapes running text only where markdown would read it as syntax; ordinary prose, snake_case,
+ * arithmetic and brackets that cannot form a link stay as they are.
+ */
+export function escapeMarkdownText(s: string): string {
+  return s
+    .replace(SENTINELS, '')
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/`/g, '\\`')
+    // `*` only matters when it touches a non-space on at least one side.
+    .replace(/\*(?=\S)|(?<=\S)\*/g, '\\*')
+    .replace(/(^|[^\p{L}\p{N}\\])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
+    .replace(/\[(?=[^\]]*\](?:[([:]|$))/g, '\\[')
+    .replace(/~~/g, '\\~\\~')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/^(\s*)(#{1,6})(?=\s|$)/, '$1\\$2')
+    .replace(/^(\s*)>/, '$1\\>')
+    .replace(/^(\s*)([-+])(?=\s)/, '$1\\$2')
+    .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
+    .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
+}
+
+// ---------------------------------------------------------------- URLs
+
+function resolveUrl(url: string, baseUrl: string | undefined): string {
+  const trimmed = url.trim();
+  if (!baseUrl || !trimmed || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('#')) return trimmed;
+  try {
+    return new URL(trimmed, baseUrl).href;
+  } catch {
+    return trimmed;
+  }
+}
+
+function balancedParens(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** A link destination markdown reads back as the same URL. */
+export function markdownDestination(url: string): string {
+  let out = url.replace(/\s/g, (c) => encodeURIComponent(c)).replace(/[<>]/g, (c) => encodeURIComponent(c));
+  if (!balancedParens(out)) out = out.replace(/[()]/g, '\\$&');
+  return out;
+}
+
+function titlePart(node: DomNode): string {
+  const title = (node.getAttribute('title') ?? '').replace(/\s+/g, ' ').trim();
+  return title ? ` "${title.replace(/(["\\])/g, '\\$1')}"` : '';
+}
+
+// ---------------------------------------------------------------- helpers
+
+function isElement(node: DomNode): boolean {
+  return node.nodeType === 1;
+}
+
+function closest(node: DomNode, name: string): DomNode | null {
+  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === name) return p;
+  return null;
+}
+
+function hidden(node: DomNode): boolean {
+  if (node.hasAttribute('hidden')) return true;
+  if (node.getAttribute('aria-hidden') === 'true' && !(node.textContent ?? '').trim()) return true;
+  const style = node.getAttribute('style');
+  return !!style && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i.test(style);
+}
+
+function codeLanguage(node: DomNode): string {
+  const cls = `${node.getAttribute('class') ?? ''} ${node.parentNode && isElement(node.parentNode) ? node.parentNode.getAttribute('class') ?? '' : ''}`;
+  const m = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#-]+)/.exec(cls) ?? /(?:^|\s)(?:brush:\s*)([\w+#-]+)/.exec(cls);
+  return m?.[1] ?? node.getAttribute('data-lang') ?? '';
+}
+
+function fenced(text: string, language: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `\n\n${fence}${language}\n${text.replace(/\n$/, '')}\n${fence}\n\n`;
+}
+
+// ---------------------------------------------------------------- tables
+
+const layoutCache = new WeakMap<object, boolean>();
+
+/** A table used for page layout rather than data: unwrap it into blocks instead of a grid. */
+function isLayoutTable(table: DomNode): boolean {
+  const cached = layoutCache.get(table);
+  if (cached !== undefined) return cached;
+  let result = false;
+  if (table.getElementsByTagName('table').length > 0) result = true;
+  else {
+    const cells = table.getElementsByTagName('td').length + table.getElementsByTagName('th').length;
+    if (cells <= 1) result = true;
+  }
+  layoutCache.set(table, result);
+  return result;
+}
+
+function spanOf(node: DomNode, attr: string): number {
+  const n = Number.parseInt(node.getAttribute(attr) ?? '1', 10);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 1000) : 1;
+}
+
+function cellMarkdown(content: string): string {
+  return content
+    .trim()
+    .replace(/\\\n/g, '<br>')
+    .replace(/\n+/g, '<br>')
+    .replace(/(<br>\s*)+$/g, '')
+    .replace(/(?<!\\)\|/g, '\\|')
+    .replace(/\s+/g, (ws) => (ws.includes('\n') ? '<br>' : ' '));
+}
+
+interface ParsedCell {
+  text: string;
+  colSpan: number;
+  rowSpan: number;
+}
+
+function parseRows(content: string): ParsedCell[][] {
+  const rows: ParsedCell[][] = [];
+  for (const rowMatch of content.matchAll(/\uE003([\s\S]*?)\uE004/g)) {
+    const cells: ParsedCell[] = [];
+    for (const m of rowMatch[1]!.matchAll(/\uE000(\d+),(\d+)\uE001([\s\S]*?)\uE002/g)) {
+      cells.push({ colSpan: Number(m[1]), rowSpan: Number(m[2]), text: cellMarkdown(m[3]!) });
+    }
+    if (cells.length) rows.push(cells);
+  }
+  return rows;
+}
+
+function gridOf(rows: ParsedCell[][]): string[][] {
+  const grid: (string | undefined)[][] = [];
+  rows.forEach((row, r) => {
+    grid[r] ??= [];
+    let c = 0;
+    for (const cell of row) {
+      while (grid[r]![c] !== undefined) c++;
+      for (let dr = 0; dr < cell.rowSpan && r + dr < rows.length; dr++) {
+        grid[r + dr] ??= [];
+        for (let dc = 0; dc < cell.colSpan; dc++) grid[r + dr]![c + dc] = dr === 0 && dc === 0 ? cell.text : '';
+      }
+      c += cell.colSpan;
+    }
+  });
+  const width = Math.max(0, ...grid.map((row) => row.length));
+  return grid.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+}
+
+function renderGrid(grid: string[][]): string {
+  // Columns empty in every row are spacer columns of the source layout.
+  const width = grid[0]?.length ?? 0;
+  const keep = Array.from({ length: width }, (_, c) => grid.some((row) => row[c] !== ''));
+  const rows = grid.map((row) => row.filter((_, c) => keep[c])).filter((row) => row.some((c) => c !== ''));
+  if (rows.length === 0 || rows[0]!.length === 0) return '';
+  if (rows.length === 1 && rows[0]!.length === 1) return rows[0]![0]!.replace(/<br>/g, '\n');
+  const line = (cells: string[]): string => `| ${cells.map((c) => c || ' ').join(' | ')} |`.replace(/ {2,}\|/g, '  |');
+  const out = [line(rows[0]!), `|${' --- |'.repeat(rows[0]!.length)}`];
+  for (const row of rows.slice(1)) out.push(line(row));
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------- the service
+
+function createService(opts: HtmlToMarkdownOptions): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    br: '\\',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    emDelimiter: '*',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+  });
+  service.escape = escapeMarkdownText;
+  const add = (key: string, filter: (node: DomNode) => boolean, replacement: Replacement): void => {
+    service.addRule(key, {
+      filter: filter as unknown as TurndownService.FilterFunction,
+      replacement: replacement as unknown as TurndownService.ReplacementFunction,
+    });
+  };
+  const is = (...names: string[]) => (node: DomNode): boolean => names.includes(node.nodeName);
+
+  service.remove(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'iframe', 'object', 'embed', 'select', 'input', 'textarea', 'dialog'] as TurndownService.TagName[]);
+  add('strike', is('DEL', 'S', 'STRIKE'), (content) => (content.trim() ? wrapInline(content, '~~') : content));
+  add('sup', is('SUP'), (content) => (content.trim() ? `<sup>${content.trim()}</sup>` : ''));
+  add('sub', is('SUB'), (content) => (content.trim() ? `<sub>${content.trim()}</sub>` : ''));
+
+  // Headings hold one line of inline text; block children or <br> inside would break the ATX line.
+  add('heading', is('H1', 'H2', 'H3', 'H4', 'H5', 'H6'), (content, node) => {
+    const text = content.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ').trim();
+    if (!text) return '';
+    return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text.replace(/^\\(#)/, '$1')}\n\n`;
+  });
+
+  add('preformatted', (node) => node.nodeName === 'PRE', (_content, node) => {
+    const codeChild = Array.from(node.childNodes).find((c) => c.nodeName === 'CODE');
+    const language = codeLanguage(codeChild ?? node) || codeLanguage(node);
+    return fenced(node.textContent ?? '', language);
+  });
+
+  add('link', (node) => node.nodeName === 'A' && node.hasAttribute('href'), (content, node) => {
+    const href = (node.getAttribute('href') ?? '').trim();
+    let text = content.trim();
+    if (!text) return content.includes('\n') ? content : '';
+    // Block content inside a link cannot keep its blank lines within link text.
+    text = text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ');
+    if (!href || /^(?:javascript|vbscript|data):/i.test(href)) return text;
+    const url = resolveUrl(href, opts.baseUrl);
+    const lead = /^\s/.test(content) ? ' ' : '';
+    const trail = /\s$/.test(content) ? ' ' : '';
+    return `${lead}[${text}](${markdownDestination(url)}${titlePart(node)})${trail}`;
+  });
+
+  add('image', is('IMG'), (_content, node) => {
+    const src = (node.getAttribute('src') ?? node.getAttribute('data-src') ?? '').trim();
+    const alt = escapeMarkdownText((node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim()).replace(/[[\]]/g, '\\$&');
+    if (!src) return '';
+    if (/^data:/i.test(src)) {
+      if (opts.removeBase64Images) return `![${alt}](${BASE64_IMAGE_PLACEHOLDER})`;
+      return `![${alt}](${src.replace(/\s/g, '')})`;
+    }
+    return `![${alt}](${markdownDestination(resolveUrl(src, opts.baseUrl))}${titlePart(node)})`;
+  });
+
+  // Tables: cells and rows are marked with sentinels, the table rule assembles the grid.
+  add('tableCell', is('TD', 'TH'), (content, node) => {
+    const table = closest(node, 'TABLE');
+    if (!table || isLayoutTable(table)) return `\n\n${content}\n\n`;
+    return `${CELL_OPEN}${spanOf(node, 'colspan')},${spanOf(node, 'rowspan')}${CELL_SEP}${content.replace(SENTINELS, '')}${CELL_CLOSE}`;
+  });
+  add('tableRow', is('TR'), (content, node) => {
+    const table = closest(node, 'TABLE');
+    if (!table || isLayoutTable(table)) return `\n\n${content}\n\n`;
+    return `${ROW_OPEN}${content}${ROW_CLOSE}`;
+  });
+  add('tableSection', is('THEAD', 'TBODY', 'TFOOT'), (content) => content);
+  add('tableMeta', is('COLGROUP', 'COL'), () => '');
+  add('caption', is('CAPTION'), (content) => `${CELL_OPEN}caption${CELL_SEP}${content.trim()}${CELL_CLOSE}`);
+  add('table', is('TABLE'), (content, node) => {
+    let caption = '';
+    content = content.replace(/\uE000caption\uE001([\s\S]*?)\uE002/g, (_m, c: string) => {
+      caption = c;
+      return '';
+    });
+    if (isLayoutTable(node)) return `\n\n${caption}\n\n${content}\n\n`;
+    const table = renderGrid(gridOf(parseRows(content)));
+    return `\n\n${caption ? `${caption}\n\n` : ''}${table}\n\n`;
+  });
+
+  // Task list items: `- [x] ` like GitHub.
+  add('checkbox', (node) => node.nodeName === 'INPUT' && node.getAttribute('type') === 'checkbox' && node.parentNode?.nodeName === 'LI', (_c, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '));
+
+  add('listItem', is('LI'), (content, node) => {
+    const parent = node.parentNode;
+    let prefix = '- ';
+    if (parent?.nodeName === 'OL') {
+      const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
+      const siblings = Array.from(parent.childNodes).filter((c) => c.nodeName === 'LI');
+      prefix = `${(Number.isFinite(start) ? start : 1) + siblings.indexOf(node)}. `;
+    }
+    let body = content.replace(/^\n+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
+    // Items stay tight: paragraphs inside an item are separated by a single line break.
+    if (!body.includes('```')) body = body.replace(/\n{2,}/g, '\n');
+    body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n\s+\n/g, '\n\n');
+    return `${prefix}${body}${hasNextElement(node) ? '\n' : ''}`;
+  });
+
+  // Last, so that it wins over every rule above.
+  add('hidden', (node) => isElement(node) && hidden(node), () => '');
+
+  return service;
+}
+
+function hasNextElement(node: DomNode): boolean {
+  const parent = node.parentNode;
+  if (!parent) return false;
+  const kids = Array.from(parent.childNodes);
+  return kids.slice(kids.indexOf(node) + 1).some((c) => c.nodeName === 'LI');
+}
+
+function wrapInline(content: string, marker: string): string {
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
+  return `${m[1]}${marker}${m[2]}${marker}${m[3]}`;
+}
+
+const services = new Map<string, TurndownService>();
+
+function serviceFor(opts: HtmlToMarkdownOptions): TurndownService {
+  // Rules close over the options; one service per combination (in practice a handful).
+  const key = `${opts.baseUrl ?? ''}\u0000${opts.removeBase64Images ? 1 : 0}`;
+  let service = services.get(key);
+  if (!service) {
+    if (services.size > 64) services.clear();
+    service = createService(opts);
+    services.set(key, service);
+  }
+  return service;
+}
+
+/** Tidies what turndown leaves: trailing spaces, runs of blank lines, stray sentinels. */
+function tidy(markdown: string): string {
+  const lines = markdown.replace(SENTINELS, '').split('\n');
+  const out: string[] = [];
+  let inFence = false;
+  for (const raw of lines) {
+    if (/^\s*(```|~~~)/.test(raw)) inFence = !inFence;
+    const line = inFence ? raw : raw.replace(/[ \t]+$/, '').replace(/\u00a0/g, ' ');
+    if (!inFence && line === '' && out.length > 0 && out[out.length - 1] === '') continue;
+    out.push(line);
+  }
+  return out.join('\n').trim();
+}
+
+/**
+ * Converts HTML (a document or a fragment) to markdown. `html` may also be a DOM node of the
+ * turndown parser's DOM when a caller already holds one.
+ */
+export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): string {
+  if (!html.trim()) return '';
+  const service = serviceFor(opts);
+  return tidy(service.turndown(html));
+}
