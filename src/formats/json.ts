@@ -28,7 +28,7 @@ function pairs(markdown: string): Map<string, string> {
 
 function coerce(value: string, type: unknown): unknown {
   if (type === 'number' || type === 'integer') {
-    const n = Number(value.replace(/[^0-9.+-eE]/g, ''));
+    const n = Number(value.replace(/[^0-9.eE+-]/g, ''));
     return Number.isFinite(n) ? (type === 'integer' ? Math.trunc(n) : n) : undefined;
   }
   if (type === 'boolean') return /^(yes|true|y|1)$/i.test(value) ? true : /^(no|false|n|0)$/i.test(value) ? false : undefined;
