@@ -1,0 +1,108 @@
+/**
+ * One tesseract.js recogniser, owned by one OCR pool thread: created on first use with English (or the
+ * configured languages) read from local files, reused page after page, and replaced after a number of
+ * pages because WASM memory only ever grows.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { createWorker, OEM, PSM, type Worker as TesseractWorker, type Page as TesseractPage } from 'tesseract.js';
+
+const require = createRequire(import.meta.url);
+
+export interface EngineConfig {
+  /** Tesseract language codes joined with `+`. */
+  languages: string;
+  /** Directory with `<lang>.traineddata[.gz]` for languages other than English. */
+  langPath?: string | undefined;
+  /** Entry script of the recognition thread (network guard + tesseract.js worker script). */
+  workerPath: string;
+  /** Replace the recogniser after this many pages. */
+  recycleAfter: number;
+}
+
+/** Directory of the English model shipped by `@tesseract.js-data/eng` (integer LSTM, "best" quality). */
+export function bundledEnglishDir(): string {
+  const pkg = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  return path.join(pkg, '4.0.0_best_int');
+}
+
+/**
+ * tesseract.js takes one `langPath` for all languages. English comes from the npm package; any other
+ * language must sit in `langPath` (which may also carry its own English).
+ */
+export function resolveLanguages(languages: string, langPath: string | undefined): { langs: string[]; dir: string; gzip: boolean } {
+  const langs = languages.split('+').map((l) => l.trim()).filter(Boolean);
+  if (langs.length === 0) langs.push('eng');
+  const bad = langs.find((l) => !/^[A-Za-z0-9_-]+$/.test(l));
+  if (bad) throw new Error(`Invalid OCR language code "${bad}"`);
+  const others = langs.filter((l) => l !== 'eng');
+  if (others.length === 0 && !langPath) return { langs, dir: bundledEnglishDir(), gzip: true };
+  if (!langPath) {
+    throw new Error(`OCR language(s) ${others.join(', ')} need ocrLangPath: a directory holding <lang>.traineddata files`);
+  }
+  const dir = path.resolve(langPath);
+  let gzip: boolean | undefined;
+  for (const l of langs) {
+    const plain = existsSync(path.join(dir, `${l}.traineddata`));
+    const gz = existsSync(path.join(dir, `${l}.traineddata.gz`));
+    if (!plain && !gz) {
+      if (l === 'eng') throw new Error(`ocrLangPath ${dir} has no eng.traineddata; add it (e.g. from @tesseract.js-data/eng) or drop eng from ocrLanguages`);
+      throw new Error(`No ${l}.traineddata or ${l}.traineddata.gz in ocrLangPath ${dir}`);
+    }
+    const thisGz = !plain && gz;
+    if (gzip !== undefined && gzip !== thisGz) throw new Error(`ocrLangPath ${dir} mixes .traineddata and .traineddata.gz files; use one kind`);
+    gzip = thisGz;
+  }
+  return { langs, dir, gzip: gzip ?? false };
+}
+
+export class OcrEngine {
+  private worker: Promise<TesseractWorker> | null = null;
+  private pagesDone = 0;
+  /** Recognisers created so far (tests read it to see recycling happen). */
+  generation = 0;
+
+  constructor(private readonly config: EngineConfig) {}
+
+  private async create(): Promise<TesseractWorker> {
+    const { langs, dir, gzip } = resolveLanguages(this.config.languages, this.config.langPath);
+    this.generation++;
+    const worker = await createWorker(langs, OEM.LSTM_ONLY, {
+      workerPath: this.config.workerPath,
+      langPath: dir,
+      gzip,
+      // Never read or write a cache next to the process's working directory.
+      cacheMethod: 'none',
+      // LSTM only: the legacy engine's data is not shipped and would double the memory.
+      legacyCore: false,
+      legacyLang: false,
+    });
+    await worker.setParameters({
+      // Mode 3: full automatic page segmentation. The default (6, one uniform block) merges columns.
+      tessedit_pageseg_mode: PSM.AUTO,
+      // Scanned pages rendered from PDFs carry their resolution; this stops tesseract guessing it.
+      user_defined_dpi: '300',
+      preserve_interword_spaces: '0',
+    });
+    return worker;
+  }
+
+  async recognize(image: Buffer, dpi: number): Promise<TesseractPage> {
+    if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
+    this.worker ??= this.create();
+    const worker = await this.worker;
+    await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
+    this.pagesDone++;
+    const { data } = await worker.recognize(image, {}, { blocks: true, text: true });
+    return data;
+  }
+
+  /** Drops the current recogniser; the next page starts a fresh one. */
+  async recycle(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    this.pagesDone = 0;
+    if (w) await w.then((x) => x.terminate()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The OCR pool: a piscina pool apart from the text pool, because a recogniser holds about 350 MB and
+ * a page takes seconds. Its size comes from `runtime.config.ocrThreads` (by default what memory allows,
+ * at most one per core); threads start on demand and leave when idle.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ParseError } from '../errors.js';
+import type { ParserRuntime } from '../runtime/runtime.js';
+import type { PageLayout } from '../pdf/layout/types.js';
+import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
+import { DEFAULT_RENDER, type RenderOptions } from './render.js';
+import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.js';
+import type { OcrPage } from './page.js';
+
+/** Pages a recogniser reads before it is replaced (WASM memory never shrinks). */
+export const DEFAULT_RECYCLE_AFTER = 50;
+
+const REPO_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return dir;
+})();
+
+export const OCR_WORKER_FILE = path.join(REPO_ROOT, 'dist', 'workers', 'ocr-worker.js');
+
+export function ocrPool(runtime: ParserRuntime): Piscina<OcrTask, OcrTaskResult> {
+  return runtime.resource('pdf.ocr-pool', () => {
+    if (!existsSync(OCR_WORKER_FILE)) {
+      throw new ParseError('UNKNOWN_ERROR', `OCR worker not built: ${OCR_WORKER_FILE} is missing (run npm run build)`);
+    }
+    const pool = new Piscina<OcrTask, OcrTaskResult>({
+      filename: OCR_WORKER_FILE,
+      minThreads: 0,
+      maxThreads: runtime.config.ocrThreads,
+      idleTimeout: runtime.config.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      // Tasks wait in the queue rather than fail; the parse's own timeout bounds the wait.
+      maxQueue: Infinity,
+    });
+    return { value: pool, close: () => pool.close({ force: true }) };
+  });
+}
+
+export interface RecognizeOptions {
+  signal: AbortSignal;
+  render?: RenderOptions;
+  preprocess?: PreprocessOptions;
+  recycleAfter?: number;
+  /** Called as each page finishes, in completion order. */
+  onPage?: (result: OcrPageResult) => void;
+}
+
+export interface OcrPageResult {
+  pageNumber: number;
+  /** Laid-out blocks (source `layout_ocr`, `confidence.ocr` set); status `failed` when OCR failed. */
+  layout: PageLayout;
+  /** Recognised words, lines and paragraphs; absent when OCR failed. */
+  page?: OcrPage;
+  timings?: { render: number; preprocess: number; recognize: number };
+  networkAttempts: number;
+  engineGeneration?: number;
+}
+
+function shared(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const sab = new SharedArrayBuffer(bytes.byteLength);
+  const view = new Uint8Array(sab);
+  view.set(bytes);
+  return view;
+}
+
+function abortError(signal: AbortSignal): ParseError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ParseError) return reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new ParseError('TIMEOUT', 'The parse timed out during OCR');
+  return new ParseError('ABORTED', 'The parse was aborted during OCR');
+}
+
+/**
+ * Recognises the given pages of a PDF on the OCR pool, one task per page so both threads stay busy and
+ * a failure stays on its page. Pages come back in the order asked. Aborting the signal cancels queued
+ * and running pages (a running page's thread is terminated) and rejects with TIMEOUT or ABORTED.
+ */
+export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, pageNumbers: number[], opts: RecognizeOptions): Promise<OcrPageResult[]> {
+  if (opts.signal.aborted) throw abortError(opts.signal);
+  const pool = ocrPool(runtime);
+  const data = shared(bytes);
+  const docKey = randomUUID();
+  const base = {
+    docKey,
+    bytes: data,
+    render: opts.render ?? DEFAULT_RENDER,
+    preprocess: opts.preprocess ?? DEFAULT_PREPROCESS,
+    languages: runtime.config.ocrLanguages,
+    langPath: runtime.config.ocrLangPath,
+    recycleAfter: opts.recycleAfter ?? DEFAULT_RECYCLE_AFTER,
+  };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.signal.reason);
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const tasks = pageNumbers.map(async (pageNumber): Promise<OcrPageResult> => {
+      let result: OcrPageResult;
+      try {
+        const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
+        result = r.ok
+          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
+          : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
+      } catch (err) {
+        if (opts.signal.aborted) throw abortError(opts.signal);
+        // The thread died (out of memory, a crash in the engine): this page fails, the others go on.
+        result = { pageNumber, layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)), networkAttempts: 0 };
+      }
+      opts.onPage?.(result);
+      return result;
+    });
+    const settled = await Promise.allSettled(tasks);
+    if (opts.signal.aborted) throw abortError(opts.signal);
+    return settled.map((s, i) => (s.status === 'fulfilled' ? s.value : { pageNumber: pageNumbers[i]!, layout: failedLayout(pageNumbers[i]!, String(s.reason)), networkAttempts: 0 }));
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+    // Pages still queued or running for this document are of no use to anyone now.
+    if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+export function failedLayout(pageNumber: number, error: string): PageLayout {
+  return { pageNumber, width: 0, height: 0, status: 'failed', error: `OCR failed on page ${pageNumber}: ${error}`, blocks: [], stats: { fontChars: {}, chars: 0 } };
+}

@@ -1,0 +1,87 @@
+/**
+ * Page rendering for OCR: pdf.js paints the page onto an @napi-rs/canvas surface (the canvas factory
+ * pdf.js picks in Node) at a resolution tesseract reads well, and hands back raw RGBA pixels.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+
+const require = createRequire(import.meta.url);
+
+export interface RenderOptions {
+  /** Target resolution. 300 dpi gives tesseract an x-height of about 20-30 px on body text. */
+  dpi: number;
+  /** Upper bound of width × height, so a poster-sized page cannot exhaust memory. */
+  maxPixels: number;
+}
+
+export const DEFAULT_RENDER: RenderOptions = { dpi: 300, maxPixels: 12_000_000 };
+
+export interface RenderedPage {
+  /** RGBA, 4 bytes per pixel, row-major. */
+  rgba: Buffer;
+  width: number;
+  height: number;
+  /** Pixels per PDF point. */
+  scale: number;
+  /** Upright page size in points. */
+  pageWidth: number;
+  pageHeight: number;
+  rotation: number;
+}
+
+let pdfjsPromise: Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> | null = null;
+
+export function loadPdfjs(): Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> {
+  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsPromise;
+}
+
+function pdfjsDir(): string {
+  return path.dirname(require.resolve('pdfjs-dist/package.json'));
+}
+
+/** Opens a document for rendering; fonts, CMaps and image decoders come from the pdfjs-dist package. */
+export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfjs();
+  const dir = pdfjsDir();
+  const task = pdfjs.getDocument({
+    // pdf.js detaches the buffer it is given; a view over shared memory must be copied.
+    data: new Uint8Array(bytes),
+    standardFontDataUrl: path.join(dir, 'standard_fonts') + path.sep,
+    cMapUrl: path.join(dir, 'cmaps') + path.sep,
+    cMapPacked: true,
+    wasmUrl: path.join(dir, 'wasm') + path.sep,
+    iccUrl: path.join(dir, 'iccs') + path.sep,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
+  return task.promise;
+}
+
+export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, opts: RenderOptions = DEFAULT_RENDER): Promise<RenderedPage> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const base = page.getViewport({ scale: 1 });
+    let scale = opts.dpi / 72;
+    const pixels = base.width * base.height * scale * scale;
+    if (pixels > opts.maxPixels) scale *= Math.sqrt(opts.maxPixels / pixels);
+    const viewport = page.getViewport({ scale });
+    const width = Math.max(1, Math.ceil(viewport.width));
+    const height = Math.max(1, Math.ceil(viewport.height));
+    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: unknown; context: unknown } } }).canvasFactory;
+    const { canvas, context } = factory.create(width, height);
+    const ctx2d = context as { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    ctx2d.fillStyle = '#ffffff';
+    ctx2d.fillRect(0, 0, width, height);
+    await page.render({ canvasContext: context as never, canvas: canvas as never, viewport }).promise;
+    const data = ctx2d.getImageData(0, 0, width, height).data;
+    const rgba = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    (canvas as { width: number; height: number }).width = 0;
+    (canvas as { width: number; height: number }).height = 0;
+    return { rgba, width, height, scale, pageWidth: base.width, pageHeight: base.height, rotation: base.rotation };
+  } finally {
+    page.cleanup();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * OCR pool thread: renders one page of a document (opened once per document and kept while its pages
+ * keep coming), cleans the image up, recognises it with this thread's tesseract engine and lays the
+ * words out. A failure is returned as data so one bad page never costs the document.
+ */
+import { fileURLToPath } from 'node:url';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
+import { OcrEngine } from '../src/ocr/engine.js';
+import { openForRender, renderPage, type RenderOptions } from '../src/ocr/render.js';
+import { preprocess, type PreprocessOptions } from '../src/ocr/preprocess.js';
+import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
+import { layoutOcrPage } from '../src/ocr/layout.js';
+import type { PageLayout } from '../src/pdf/layout/types.js';
+
+installNetworkGuard();
+
+export interface OcrTask {
+  /** Identifies the document across the tasks of one parse. */
+  docKey: string;
+  /** The PDF, usually a view over shared memory (not copied per task). */
+  bytes: Uint8Array;
+  pageNumber: number;
+  render: RenderOptions;
+  preprocess: PreprocessOptions;
+  languages: string;
+  langPath?: string | undefined;
+  recycleAfter: number;
+}
+
+export type OcrTaskResult =
+  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; networkAttempts: number; engineGeneration: number }
+  | { ok: false; pageNumber: number; error: string; networkAttempts: number };
+
+let engine: OcrEngine | null = null;
+let engineKey = '';
+let openDoc: { key: string; doc: Promise<PDFDocumentProxy> } | null = null;
+
+const tesseractEntry = fileURLToPath(new URL('./ocr-tesseract.js', import.meta.url));
+
+function engineFor(task: OcrTask): OcrEngine {
+  const key = `${task.languages}\u0000${task.langPath ?? ''}\u0000${task.recycleAfter}`;
+  if (!engine || key !== engineKey) {
+    void engine?.recycle();
+    engine = new OcrEngine({ languages: task.languages, langPath: task.langPath, workerPath: tesseractEntry, recycleAfter: task.recycleAfter });
+    engineKey = key;
+  }
+  return engine;
+}
+
+async function documentFor(task: OcrTask): Promise<PDFDocumentProxy> {
+  if (openDoc?.key !== task.docKey) {
+    const previous = openDoc;
+    openDoc = { key: task.docKey, doc: openForRender(task.bytes) };
+    if (previous) void previous.doc.then((d) => d.loadingTask.destroy()).catch(() => undefined);
+  }
+  return openDoc.doc;
+}
+
+export default async function run(task: OcrTask): Promise<OcrTaskResult> {
+  try {
+    const t0 = performance.now();
+    const doc = await documentFor(task);
+    const rendered = await renderPage(doc, task.pageNumber, task.render);
+    const t1 = performance.now();
+    const pre = await preprocess({ data: rendered.rgba, width: rendered.width, height: rendered.height, channels: 4 }, task.preprocess);
+    const t2 = performance.now();
+    const eng = engineFor(task);
+    const result = await eng.recognize(pre.png, rendered.scale * 72);
+    const t3 = performance.now();
+    const page = compactTesseractPage(result, {
+      pageNumber: task.pageNumber,
+      width: rendered.pageWidth,
+      height: rendered.pageHeight,
+      rotation: rendered.rotation,
+      scale: rendered.scale,
+      skew: pre.skew,
+    });
+    return {
+      ok: true,
+      pageNumber: task.pageNumber,
+      page,
+      layout: layoutOcrPage(page),
+      timings: { render: t1 - t0, preprocess: t2 - t1, recognize: t3 - t2 },
+      networkAttempts: networkAttempts(),
+      engineGeneration: eng.generation,
+    };
+  } catch (err) {
+    return { ok: false, pageNumber: task.pageNumber, error: err instanceof Error ? err.message : String(err), networkAttempts: networkAttempts() };
+  }
+}
