@@ -1,6 +1,232 @@
-import type { Reader } from '../../readers/reader.js';
-import { notYetSupported } from '../../readers/registry.js';
+/**
+ * Spreadsheets (.xlsx .xlsm .xlsb .xls .ods) to the document model: each sheet is one page, a
+ * `## <sheet name>` heading followed by one table whose first row is the table header.
+ *
+ * Parsing is done by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the
+ * current CE line). The `xlsx` package on npm is frozen at 0.18.5 and carries published
+ * vulnerabilities (prototype pollution, ReDoS) fixed only in later CE releases; exceljs reads only
+ * .xlsx. SheetJS reads every format here, keeps formulas' cached values and applies number formats,
+ * so numbers and dates come out as the sheet displays them.
+ *
+ * Conventions:
+ * - Empty edges are trimmed, and rows or columns with nothing in them are left out.
+ * - Merged cells become cells with colSpan/rowSpan (the serializer puts the text in the first slot).
+ * - Hidden and very hidden sheets are left out, with a warning naming them: they are not part of what
+ *   the workbook shows.
+ * - At most MAX_CELLS table cells are written for the whole workbook; a sheet that would pass the
+ *   cap is cut there, with a warning.
+ *
+ * Package safety: ZIP-based workbooks are opened with ZipPackage first (entry, size and ratio
+ * limits), every part SheetJS needs is inflated through it, and SheetJS is handed a stored
+ * (uncompressed) copy, so its own inflater never sees a bomb. Parts that declare XML entities are
+ * refused with RESOURCE_LIMIT.
+ */
+import * as XLSX from '@e965/xlsx';
+import * as cptable from '@e965/xlsx/dist/cpexcel';
+import { zipSync, type Zippable } from 'fflate';
+import { ParseError } from '../../errors.js';
+import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
+import type { Reader, ReaderContext } from '../../readers/reader.js';
+import { ZipPackage } from '../zip.js';
+
+// Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
+XLSX.set_cptable(cptable);
+
+/** Table cells written for one workbook before sheets are cut. */
+export const MAX_CELLS = 500_000;
+/** Rows SheetJS reads per sheet; keeps a sheet of a million rows from blowing the time budget. */
+const MAX_SHEET_ROWS = 200_000;
+
+const SKIPPED_PARTS = /^(xl\/media\/|xl\/embeddings\/|xl\/printerSettings\/|docProps\/thumbnail|Pictures\/|Thumbnails\/|xl\/activeX\/)/i;
+
+/** Inflates the package through ZipPackage's limits and re-packs it uncompressed for SheetJS. */
+function safeZip(bytes: Uint8Array): Uint8Array {
+  const zip = ZipPackage.open(bytes);
+  const files: Zippable = {};
+  for (const name of zip.names()) {
+    if (SKIPPED_PARTS.test(name)) continue;
+    const data = zip.read(name);
+    if (!data) continue;
+    if (/\.(xml|rels)$/i.test(name) && hasEntityDeclaration(data)) {
+      throw new ParseError('RESOURCE_LIMIT', `The workbook part ${name} declares XML entities; entity expansion is refused as a safety limit.`);
+    }
+    files[name] = [data, { level: 0 }];
+  }
+  return zipSync(files, { level: 0 });
+}
+
+function hasEntityDeclaration(data: Uint8Array): boolean {
+  // A DOCTYPE can only come before the root element: look at the start of the part.
+  const head = new TextDecoder('latin1').decode(data.subarray(0, 4096));
+  if (!/<!DOCTYPE/i.test(head)) return false;
+  const text = new TextDecoder('latin1').decode(data.subarray(0, Math.min(data.length, 1024 * 1024)));
+  return /<!ENTITY/i.test(text);
+}
+
+function parseWorkbook(ctx: ReaderContext): XLSX.WorkBook {
+  const zipped = ctx.kind !== 'xls';
+  const input = zipped ? safeZip(ctx.bytes) : ctx.bytes;
+  try {
+    return XLSX.read(input, {
+      type: 'array',
+      dense: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      cellText: true,
+      cellDates: false,
+      sheetRows: MAX_SHEET_ROWS,
+      bookVBA: false,
+      WTF: false,
+    });
+  } catch (err) {
+    const message = (err as Error).message ?? String(err);
+    if (/password|encrypt/i.test(message)) {
+      throw new ParseError('ENCRYPTED', 'The workbook is password protected; it cannot be read without its password.', { cause: err });
+    }
+    throw new ParseError('MALFORMED', `The ${ctx.kind} workbook cannot be read: ${message}`, { cause: err });
+  }
+}
+
+function cellText(cell: XLSX.CellObject | undefined): string {
+  if (!cell || cell.t === 'z') return '';
+  if (cell.w !== undefined) return String(cell.w);
+  if (cell.v === undefined || cell.v === null) return '';
+  if (cell.v instanceof Date) return cell.v.toISOString();
+  return String(cell.v);
+}
+
+function cellInlines(text: string, link: string | undefined): Inline[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: Inline[] = [];
+  lines.forEach((line, i) => {
+    if (i) out.push({ type: 'break' });
+    if (line) out.push(link ? { type: 'text', text: line, href: link } : { type: 'text', text: line });
+  });
+  return out;
+}
+
+interface SheetResult {
+  blocks: DocBlock[];
+  cells: number;
+  truncated: boolean;
+}
+
+function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): SheetResult {
+  const heading: DocBlock = { node: { kind: 'heading', level: 2, content: [{ type: 'text', text: name }] } };
+  const data = (ws['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
+  // Texts of the sheet, and which rows and columns hold anything.
+  const texts: (string[] | undefined)[] = [];
+  const usedCols = new Set<number>();
+  const usedRows: number[] = [];
+  for (let r = 0; r < data.length; r++) {
+    const row = data[r];
+    if (!row) continue;
+    let any = false;
+    const out: string[] = [];
+    for (let c = 0; c < row.length; c++) {
+      const t = cellText(row[c]).trim() ? cellText(row[c]) : '';
+      if (t) {
+        out[c] = t;
+        usedCols.add(c);
+        any = true;
+      }
+    }
+    if (any) {
+      texts[r] = out;
+      usedRows.push(r);
+    }
+  }
+  if (!usedRows.length) return { blocks: [heading], cells: 0, truncated: false };
+  const cols = [...usedCols].sort((a, b) => a - b);
+
+  // Merges whose first cell has text; a merge of empty cells changes nothing visible.
+  const KEY = 1 << 15;
+  const covered = new Set<number>();
+  const origins = new Map<number, { r1: number; c1: number }>();
+  for (const m of (ws['!merges'] ?? []) as XLSX.Range[]) {
+    if (!texts[m.s.r]?.[m.s.c]) continue;
+    origins.set(m.s.r * KEY + m.s.c, { r1: m.e.r, c1: m.e.c });
+    for (let r = m.s.r; r <= m.e.r; r++) {
+      for (let c = m.s.c; c <= m.e.c; c++) if (r !== m.s.r || c !== m.s.c) covered.add(r * KEY + c);
+    }
+  }
+  const countIn = (sorted: number[], lo: number, hi: number): number => lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
+
+  const rows: TableCell[][] = [];
+  let cells = 0;
+  let truncated = false;
+  for (const r of usedRows) {
+    if (cells + cols.length > budget) {
+      truncated = true;
+      break;
+    }
+    const rowTexts = texts[r]!;
+    const row: TableCell[] = [];
+    for (const c of cols) {
+      if (covered.has(r * KEY + c)) continue;
+      const cell: TableCell = { content: rowTexts[c] ? cellInlines(rowTexts[c]!, linkOf(data[r]?.[c])) : [] };
+      const merge = origins.get(r * KEY + c);
+      if (merge) {
+        const cs = countIn(cols, c, merge.c1);
+        const rs = countIn(usedRows, r, merge.r1);
+        if (cs > 1) cell.colSpan = cs;
+        if (rs > 1) cell.rowSpan = rs;
+      }
+      row.push(cell);
+    }
+    rows.push(row);
+    cells += cols.length;
+  }
+  return { blocks: [heading, { node: { kind: 'table', rows } }], cells, truncated };
+}
+
+/** Index of the first element not less than v in an ascending array. */
+function lowerBound(sorted: number[], v: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
+  const target = cell?.l?.Target;
+  return target && /^(https?|mailto|ftp):/i.test(target) ? target : undefined;
+}
 
 export const read: Reader = async (ctx) => {
-  throw notYetSupported(ctx.kind);
+  const wb = parseWorkbook(ctx);
+  const warnings: string[] = [];
+  const pages: DocPage[] = [];
+  const hidden: string[] = [];
+  let budget = MAX_CELLS;
+  const meta = wb.Workbook?.Sheets ?? [];
+  for (let i = 0; i < wb.SheetNames.length; i++) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const name = wb.SheetNames[i]!;
+    if (meta[i]?.Hidden) {
+      hidden.push(name);
+      continue;
+    }
+    const ws = wb.Sheets[name];
+    if (!ws) continue;
+    const result = sheetBlocks(name, ws, budget);
+    budget -= result.cells;
+    if (result.truncated) warnings.push(`Sheet "${name}" was cut after ${MAX_CELLS} table cells in the workbook.`);
+    else if (ws['!fullref'] && ws['!ref'] && ws['!fullref'] !== ws['!ref']) {
+      warnings.push(`Sheet "${name}" has more than ${MAX_SHEET_ROWS} rows; only the first ${MAX_SHEET_ROWS} were read.`);
+    }
+    pages.push({ pageNumber: i + 1, width: null, height: null, status: 'ok', blocks: result.blocks });
+  }
+  if (hidden.length) warnings.push(`Hidden sheets left out: ${hidden.map((h) => `"${h}"`).join(', ')}.`);
+  const metadata: DocModel['metadata'] = { numPages: pages.length };
+  const title = wb.Props?.Title?.trim();
+  if (title) metadata.title = title;
+  const author = wb.Props?.Author?.trim();
+  if (author) metadata['author'] = author;
+  return { contentType: ctx.contentType, pages, metadata, warnings };
 };

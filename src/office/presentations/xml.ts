@@ -1,0 +1,205 @@
+/**
+ * A small, strict-enough XML reader for Office and OpenDocument parts. It builds a light element
+ * tree and deliberately knows nothing of DTDs: a part that declares entities is refused with
+ * RESOURCE_LIMIT (entity expansion is the classic "billion laughs" bomb, and no Office or ODF
+ * writer declares entities), and nesting deeper than a fixed bound is refused too.
+ */
+import { ParseError } from '../../errors.js';
+
+export interface XmlElement {
+  /** Qualified name as written (`a:t`). */
+  name: string;
+  /** Name without its prefix (`t`). */
+  local: string;
+  attrs: Record<string, string>;
+  children: XmlChild[];
+}
+
+export type XmlChild = XmlElement | string;
+
+export const MAX_XML_DEPTH = 512;
+
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (m, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return NAMED[ref] ?? m;
+  });
+}
+
+function localOf(name: string): string {
+  const i = name.indexOf(':');
+  return i < 0 ? name : name.slice(i + 1);
+}
+
+const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** Parses an XML document into its root element. Throws MALFORMED or RESOURCE_LIMIT. */
+export function parseXml(xml: string, part = 'XML part'): XmlElement {
+  const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
+  const stack: XmlElement[] = [root];
+  let i = 0;
+  const n = xml.length;
+  while (i < n) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) {
+      pushText(stack[stack.length - 1]!, xml.slice(i));
+      break;
+    }
+    if (lt > i) pushText(stack[stack.length - 1]!, xml.slice(i, lt));
+    const c = xml.charCodeAt(lt + 1);
+    if (c === 0x3f /* ? */) {
+      const end = xml.indexOf('?>', lt + 2);
+      if (end < 0) throw bad(part, 'unterminated processing instruction');
+      i = end + 2;
+      continue;
+    }
+    if (c === 0x21 /* ! */) {
+      if (xml.startsWith('<!--', lt)) {
+        const end = xml.indexOf('-->', lt + 4);
+        if (end < 0) throw bad(part, 'unterminated comment');
+        i = end + 3;
+        continue;
+      }
+      if (xml.startsWith('<![CDATA[', lt)) {
+        const end = xml.indexOf(']]>', lt + 9);
+        if (end < 0) throw bad(part, 'unterminated CDATA section');
+        const top = stack[stack.length - 1]!;
+        top.children.push(xml.slice(lt + 9, end));
+        i = end + 3;
+        continue;
+      }
+      if (xml.startsWith('<!DOCTYPE', lt) || xml.startsWith('<!doctype', lt)) {
+        // Find the end of the declaration, including an internal subset in brackets.
+        let j = lt + 9;
+        let depth = 0;
+        for (; j < n; j++) {
+          const ch = xml[j];
+          if (ch === '[') depth++;
+          else if (ch === ']') depth--;
+          else if (ch === '>' && depth <= 0) break;
+        }
+        const decl = xml.slice(lt, j);
+        if (/<!ENTITY/i.test(decl)) {
+          throw new ParseError('RESOURCE_LIMIT', `The ${part} declares XML entities; entity expansion is refused as a safety limit.`);
+        }
+        i = j + 1;
+        continue;
+      }
+      throw bad(part, 'unexpected markup declaration');
+    }
+    if (c === 0x2f /* / */) {
+      const end = xml.indexOf('>', lt + 2);
+      if (end < 0) throw bad(part, 'unterminated end tag');
+      const name = xml.slice(lt + 2, end).trim();
+      // Tolerate a stray end tag rather than lose the document; close up to the matching element.
+      for (let k = stack.length - 1; k > 0; k--) {
+        if (stack[k]!.name === name) {
+          stack.length = k;
+          break;
+        }
+      }
+      i = end + 1;
+      continue;
+    }
+    // Start tag: find its end, skipping '>' inside quoted attribute values.
+    let j = lt + 1;
+    let quote = 0;
+    for (; j < n; j++) {
+      const ch = xml.charCodeAt(j);
+      if (quote) {
+        if (ch === quote) quote = 0;
+      } else if (ch === 0x22 || ch === 0x27) quote = ch;
+      else if (ch === 0x3e) break;
+    }
+    if (j >= n) throw bad(part, 'unterminated start tag');
+    const selfClosing = xml.charCodeAt(j - 1) === 0x2f;
+    const body = xml.slice(lt + 1, selfClosing ? j - 1 : j);
+    const sp = body.search(/[\s/]/);
+    const name = sp < 0 ? body : body.slice(0, sp);
+    const attrs: Record<string, string> = {};
+    if (sp >= 0) {
+      ATTR.lastIndex = sp;
+      for (let m = ATTR.exec(body); m; m = ATTR.exec(body)) attrs[m[1]!] = decodeEntities(m[2] ?? m[3] ?? '');
+    }
+    const el: XmlElement = { name, local: localOf(name), attrs, children: [] };
+    stack[stack.length - 1]!.children.push(el);
+    if (!selfClosing) {
+      stack.push(el);
+      if (stack.length > MAX_XML_DEPTH) {
+        throw new ParseError('RESOURCE_LIMIT', `The ${part} nests elements deeper than ${MAX_XML_DEPTH} levels.`);
+      }
+    }
+    i = j + 1;
+  }
+  const first = root.children.find((ch): ch is XmlElement => typeof ch !== 'string');
+  if (!first) throw bad(part, 'no root element');
+  return first;
+}
+
+function pushText(el: XmlElement, raw: string): void {
+  el.children.push(decodeEntities(raw));
+}
+
+function bad(part: string, why: string): ParseError {
+  return new ParseError('MALFORMED', `The ${part} is not well-formed XML: ${why}.`);
+}
+
+// ---------------------------------------------------------------- navigation helpers
+
+export function elements(el: XmlElement | undefined): XmlElement[] {
+  if (!el) return [];
+  const out: XmlElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string') out.push(c);
+  return out;
+}
+
+/** First child element with the local name. */
+export function child(el: XmlElement | undefined, local: string): XmlElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) if (typeof c !== 'string' && c.local === local) return c;
+  return undefined;
+}
+
+export function childrenNamed(el: XmlElement | undefined, local: string): XmlElement[] {
+  return elements(el).filter((c) => c.local === local);
+}
+
+/** Follows a path of local names through first children. */
+export function path(el: XmlElement | undefined, ...locals: string[]): XmlElement | undefined {
+  let cur = el;
+  for (const l of locals) cur = child(cur, l);
+  return cur;
+}
+
+/** All descendants with the local name, in document order. */
+export function descendants(el: XmlElement | undefined, local: string, out: XmlElement[] = []): XmlElement[] {
+  if (!el) return out;
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
+    if (c.local === local) out.push(c);
+    descendants(c, local, out);
+  }
+  return out;
+}
+
+/** Concatenated character data of the element's subtree. */
+export function textOf(el: XmlElement | undefined): string {
+  if (!el) return '';
+  let s = '';
+  for (const c of el.children) s += typeof c === 'string' ? c : textOf(c);
+  return s;
+}
+
+/** Attribute by local name, whatever its prefix. */
+export function attr(el: XmlElement | undefined, local: string): string | undefined {
+  if (!el) return undefined;
+  if (local in el.attrs) return el.attrs[local];
+  for (const k in el.attrs) if (localOf(k) === local) return el.attrs[k];
+  return undefined;
+}
