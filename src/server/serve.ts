@@ -1,4 +1,49 @@
+/**
+ * `docmill serve`: starts the HTTP service with configuration from the environment (see README).
+ */
+import { buildServer } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+const USAGE = `Usage: docmill serve
+Configuration comes from the environment:
+  DOCMILL_API_KEYS            id1:key1,id2:key2 (required; or DOCMILL_API_KEYS_FILE)
+  DOCMILL_HOST, DOCMILL_PORT  listen address (default 127.0.0.1:3002)
+  DOCMILL_DATABASE_URL        postgres:// URL (default: embedded database in DOCMILL_DATA_DIR)
+  DOCMILL_DATA_DIR            directory of the embedded database (default ./docmill-data)
+  DOCMILL_CONCURRENCY_PER_KEY parses one key runs at once (default 2)
+  DOCMILL_QUEUE_LENGTH        parses one key may queue (default 8)
+  DOCMILL_PAGE_QUOTA          pages per key per month, 0 = none (default 0)
+  DOCMILL_LOG_LEVEL           info, warn, error, silent, ... (default info)`;
+
 /** Starts the HTTP service. */
-export async function serve(_argv: string[]): Promise<void> {
-  throw new Error('The HTTP service is not yet part of this version of docmill.');
+export async function serve(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (argv.length > 0) {
+    process.stderr.write(`docmill serve: unexpected argument ${argv[0]}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`docmill serve: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await buildServer({ config });
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  await app.listen({ host: config.host, port: config.port });
 }

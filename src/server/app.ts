@@ -1,0 +1,159 @@
+/**
+ * The HTTP service as a Fastify instance: built by `buildServer` (used by `serve` and by in-process tests
+ * through `inject`), configured only by its arguments.
+ */
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { ParseError } from '../errors.js';
+import { createParser, type Parser } from '../parser.js';
+import { KeyRing } from './auth.js';
+import type { ServerConfig } from './config.js';
+import { fromParseCode, HttpError, notFound, tooManyRequests, unauthorized } from './http-error.js';
+import { KeyLimiter, QueueFullError } from './limiter.js';
+import { monitorRoutes } from './routes/monitors.js';
+import { parseRoutes } from './routes/parse.js';
+import { Store } from './store/store.js';
+import { describeValidation, validatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Id of the API key that authenticated the request. */
+    keyId: string;
+    /** Set when the request asked for zero data retention: error logging then leaves messages out. */
+    zeroDataRetention: boolean;
+  }
+}
+
+export interface ServiceContext {
+  config: ServerConfig;
+  store: Store;
+  parser: Parser;
+  limiter: KeyLimiter;
+}
+
+export interface BuildOptions {
+  config: ServerConfig;
+  /** Defaults to a store opened from config (embedded database or PostgreSQL). */
+  store?: Store;
+  /** Defaults to `createParser` with the configured thread counts. */
+  parser?: Parser;
+  /** Where log lines go (default standard output); tests pass a stream to read them. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export const SERVICE_VERSION = '0.1.0';
+
+function pathOnly(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+export async function buildServer(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const ownsStore = !options.store;
+  const ownsParser = !options.parser;
+  const store = options.store ?? (await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const parser = options.parser ?? createParser({ textThreads: config.textThreads, ocrThreads: config.ocrThreads });
+  const ctx: ServiceContext = { config, store, parser, limiter: new KeyLimiter(config.concurrencyPerKey, config.queueLength) };
+  const keys = new KeyRing(config.apiKeys);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Paths only: a query string is never logged, whatever a client put in it.
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: pathOnly(req.url), id: req.id }),
+      },
+      redact: ['req.headers.authorization', 'headers.authorization'],
+    },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('keyId', '');
+  app.decorateRequest('zeroDataRetention', false);
+
+  await app.register(multipart, {
+    limits: { fileSize: config.maxFileBytes, files: 1, fields: 4, fieldSize: 1024 * 1024, parts: 6, headerPairs: 200 },
+    throwFileSizeLimit: true,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'docmill',
+        version: SERVICE_VERSION,
+        description: 'Document parsing (POST /v2/parse) and monitors, wire-compatible with the Firecrawl v2 API.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+
+  // Authentication before anything else, on every route (unknown ones too). Only the header counts.
+  app.addHook('onRequest', async (request) => {
+    const id = keys.identify(request.headers.authorization);
+    if (!id) {
+      throw unauthorized(request.headers.authorization === undefined
+        ? 'Unauthorized: send the API key as "Authorization: Bearer <key>".'
+        : 'Unauthorized: invalid API key.');
+    }
+    request.keyId = id;
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const e = notFound(`No route ${request.method} ${pathOnly(request.url)}.`);
+    void reply.code(e.status).send(e.body());
+  });
+
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+    const e = toHttpError(err);
+    if (e.status >= 500) {
+      request.log.error(request.zeroDataRetention ? { code: e.code } : { err }, 'request failed');
+    }
+    void reply.code(e.status).send(e.body());
+  });
+
+  await app.register(async (scoped) => {
+    await parseRoutes(scoped, ctx);
+    await monitorRoutes(scoped, ctx);
+    scoped.get('/v2/openapi.json', { schema: { hide: true } }, async () => scoped.swagger());
+  });
+
+  app.addHook('onClose', async () => {
+    if (ownsParser) await parser.close();
+    if (ownsStore) await store.close();
+  });
+  return app;
+}
+
+const MULTIPART_CODES: Record<string, [number, 'BAD_REQUEST' | 'RESOURCE_LIMIT', string]> = {
+  FST_REQ_FILE_TOO_LARGE: [413, 'RESOURCE_LIMIT', 'The file is larger than the limit of 50 MB per request.'],
+  FST_FILES_LIMIT: [400, 'BAD_REQUEST', 'Send exactly one file, in the multipart field "file".'],
+  FST_PARTS_LIMIT: [400, 'BAD_REQUEST', 'Too many multipart parts: send "file" and optionally "options".'],
+  FST_FIELDS_LIMIT: [400, 'BAD_REQUEST', 'Too many multipart fields: send "file" and optionally "options".'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'BAD_REQUEST', 'Expected a multipart/form-data request with the file in the field "file".'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, 'BAD_REQUEST', 'Unsupported Content-Type for this route.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'RESOURCE_LIMIT', 'The request body is too large.'],
+};
+
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ParseError) return fromParseCode(err.code, err.message);
+  if (err instanceof QueueFullError) return tooManyRequests(err.message);
+  const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (Array.isArray(fe.validation)) {
+    return new HttpError(400, 'BAD_REQUEST', describeValidation(fe.validation as never, fe.validationContext ?? 'request'));
+  }
+  const known = fe.code ? MULTIPART_CODES[fe.code] : undefined;
+  if (known) return new HttpError(known[0], known[1], fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `${known[2]} ${fe.message}` : known[2]);
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // Malformed bodies (bad JSON, truncated multipart) and the like.
+    return new HttpError(400, 'BAD_REQUEST', fe.message || 'Malformed request.');
+  }
+  return new HttpError(500, 'UNKNOWN_ERROR', fe.message || 'Unexpected server failure.');
+}
