@@ -1,4 +1,295 @@
-import type { DocModel } from '../../model/document.js';
+/**
+ * OpenDocument presentations (.odp) from content.xml. One page per `draw:page`; on each, the title
+ * frame first as a heading, then frames and shapes in reading order by position (group members carry
+ * absolute positions in ODF), lists with their nesting (a list level whose style shows no bullet or
+ * number reads as plain paragraphs), tables with spans, charts (embedded chart objects: title plus
+ * their local data table), images with a description, and speaker notes under `### Notes`.
+ */
+import { ParseError } from '../../errors.js';
+import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { notYetSupported } from '../../readers/registry.js';
-export function readOdp(ctx: ReaderContext): DocModel { throw notYetSupported(ctx.kind); }
+import { ZipPackage } from '../zip.js';
+import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
+import { attr, child, childrenNamed, descendants, elements, parseXml, textOf, type XmlElement } from './xml.js';
+
+interface TextStyle { bold?: boolean; italic?: boolean; strike?: boolean; superscript?: boolean; subscript?: boolean }
+type ListKind = 'bullet' | 'number' | 'none';
+
+const CM_PER: Record<string, number> = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 };
+
+/** An ODF length in centimetres; NaN when it has none. */
+function length(v: string | undefined): number {
+  const m = /^\s*(-?[\d.]+)\s*([a-z]*)\s*$/i.exec(v ?? '');
+  if (!m) return NaN;
+  return Number(m[1]) * (CM_PER[m[2]!.toLowerCase()] ?? 1);
+}
+
+class OdpReader {
+  private readonly textStyles = new Map<string, TextStyle>();
+  private readonly listStyles = new Map<string, XmlElement>();
+  readonly warnings: string[] = [];
+
+  constructor(private readonly zip: ZipPackage, private readonly ctx: ReaderContext) {}
+
+  private xml(part: string): XmlElement | undefined {
+    const text = this.zip.text(part);
+    return text === undefined ? undefined : parseXml(text, `part ${part}`);
+  }
+
+  read(): DocModel {
+    const content = this.xml('content.xml');
+    if (!content) throw new ParseError('MALFORMED', 'The OpenDocument presentation has no content.xml.');
+    for (const stylesRoot of [this.safeXml('styles.xml'), content]) {
+      for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')]) this.collectStyles(container);
+    }
+    const pres = child(child(content, 'body'), 'presentation');
+    if (!pres) throw new ParseError('MALFORMED', 'The OpenDocument file has no presentation body.');
+    const size = this.pageSize();
+    const pages: DocPage[] = [];
+    childrenNamed(pres, 'page').forEach((page, i) => {
+      if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
+      const items: PlacedItem[] = [];
+      const seq = { n: 0 };
+      for (const el of elements(page)) if (el.local !== 'notes') this.shape(el, items, seq);
+      const notes: Node[] = [];
+      for (const frame of descendants(child(page, 'notes'), 'frame')) {
+        if (attr(frame, 'class') !== 'notes') continue;
+        notes.push(...paragraphsToNodes(this.textParagraphs(child(frame, 'text-box') ?? frame)));
+      }
+      const pt = size ? { width: Math.round((size.width / 2.54) * 72), height: Math.round((size.height / 2.54) * 72) } : null;
+      pages.push(slidePage(i + 1, items, notes, size, pt));
+    });
+    const metadata: DocModel['metadata'] = { numPages: pages.length };
+    const meta = child(this.safeXml('meta.xml'), 'meta');
+    const title = textOf(child(meta, 'title')).trim();
+    if (title) metadata.title = title;
+    const creator = textOf(child(meta, 'initial-creator') ?? child(meta, 'creator')).trim();
+    if (creator) metadata['author'] = creator;
+    return { contentType: this.ctx.contentType, pages, metadata, warnings: this.warnings };
+  }
+
+  private safeXml(part: string): XmlElement | undefined {
+    try {
+      return this.xml(part);
+    } catch (err) {
+      if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
+      this.warnings.push(`${part} could not be read.`);
+      return undefined;
+    }
+  }
+
+  private pageSize(): { width: number; height: number } | null {
+    const styles = this.safeXml('styles.xml');
+    for (const layout of descendants(child(styles, 'automatic-styles'), 'page-layout')) {
+      const props = child(layout, 'page-layout-properties');
+      const width = length(attr(props, 'page-width'));
+      const height = length(attr(props, 'page-height'));
+      if (width > 0 && height > 0) return { width, height };
+    }
+    return null;
+  }
+
+  private collectStyles(container: XmlElement | undefined): void {
+    for (const s of elements(container)) {
+      const name = attr(s, 'name');
+      if (!name) continue;
+      if (s.local === 'list-style') {
+        this.listStyles.set(name, s);
+        continue;
+      }
+      if (s.local !== 'style') continue;
+      const props = child(s, 'text-properties');
+      if (!props) continue;
+      const style: TextStyle = {};
+      const weight = attr(props, 'font-weight');
+      if (weight === 'bold' || Number(weight) >= 600) style.bold = true;
+      if (attr(props, 'font-style') === 'italic' || attr(props, 'font-style') === 'oblique') style.italic = true;
+      const through = attr(props, 'text-line-through-style');
+      if (through && through !== 'none') style.strike = true;
+      const position = attr(props, 'text-position') ?? '';
+      if (/^super|^\d/.test(position) && !/^0/.test(position)) style.superscript = true;
+      else if (/^sub|^-/.test(position)) style.subscript = true;
+      this.textStyles.set(name, style);
+    }
+  }
+
+  private box(el: XmlElement): PlacedItem['box'] {
+    const x = length(attr(el, 'x'));
+    const y = length(attr(el, 'y'));
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return null;
+    return { x, y, w: length(attr(el, 'width')) || 0, h: length(attr(el, 'height')) || 0 };
+  }
+
+  private shape(el: XmlElement, items: PlacedItem[], seq: { n: number }): void {
+    if (el.local === 'g') {
+      for (const c of elements(el)) this.shape(c, items, seq);
+      return;
+    }
+    if (el.local === 'title' || el.local === 'desc' || el.local === 'forms') return;
+    const cls = attr(el, 'class') ?? '';
+    const furniture = cls === 'page-number' || cls === 'footer' || cls === 'date-time' || cls === 'header';
+    const box = this.box(el);
+    let nodes: Node[] = [];
+    if (el.local === 'frame') {
+      const textBox = child(el, 'text-box');
+      const table = child(el, 'table');
+      const image = child(el, 'image');
+      const object = child(el, 'object');
+      if (textBox) nodes = paragraphsToNodes(this.textParagraphs(textBox));
+      else if (table) nodes = this.table(table);
+      else if (object) nodes = this.object(object);
+      else if (image) {
+        const alt = (textOf(child(el, 'desc')) || textOf(child(el, 'title'))).trim();
+        const href = attr(image, 'href') ?? '';
+        if (alt) nodes = [{ kind: 'figure', alt, src: href.split('/').pop() || 'image' }];
+      }
+    } else {
+      nodes = paragraphsToNodes(this.textParagraphs(el));
+    }
+    if (!nodes.length) return;
+    if (cls === 'title') {
+      const content: Inline[] = [];
+      for (const n of nodes) {
+        const c = n.kind === 'paragraph' ? n.content : n.kind === 'list' ? n.items.flatMap((i) => i.content) : [];
+        if (c.length && content.length) content.push({ type: 'text', text: ' ' });
+        content.push(...c);
+      }
+      items.push({ box, title: true, nodes: [{ kind: 'paragraph', content }], seq: seq.n++ });
+      return;
+    }
+    items.push({ box, nodes, furniture, seq: seq.n++ });
+  }
+
+  /** Paragraphs and list items of a text container, in order. */
+  private textParagraphs(container: XmlElement): SlideParagraph[] {
+    const out: SlideParagraph[] = [];
+    for (const el of elements(container)) {
+      if (el.local === 'p' || el.local === 'h') out.push({ content: this.inlines(el, {}) });
+      else if (el.local === 'list') this.list(el, 0, attr(el, 'style-name'), out);
+    }
+    return out;
+  }
+
+  private listKind(styleName: string | undefined, level: number): ListKind {
+    const style = styleName ? this.listStyles.get(styleName) : undefined;
+    if (!style) return 'bullet';
+    const levelStyle = elements(style).find((l) => Number(attr(l, 'level')) === level + 1);
+    if (!levelStyle) return 'bullet';
+    if (levelStyle.local === 'list-level-style-number') return attr(levelStyle, 'num-format') ? 'number' : 'none';
+    if (levelStyle.local === 'list-level-style-bullet') return (attr(levelStyle, 'bullet-char') ?? '').trim() ? 'bullet' : 'none';
+    return 'bullet';
+  }
+
+  private list(list: XmlElement, level: number, styleName: string | undefined, out: SlideParagraph[]): void {
+    const kind = this.listKind(styleName, level);
+    for (const item of childrenNamed(list, 'list-item').concat(childrenNamed(list, 'list-header'))) {
+      for (const el of elements(item)) {
+        if (el.local === 'p' || el.local === 'h') {
+          const content = this.inlines(el, {});
+          out.push(kind === 'none' ? { content } : { content, level, ordered: kind === 'number' });
+        } else if (el.local === 'list') this.list(el, level + 1, attr(el, 'style-name') ?? styleName, out);
+      }
+    }
+  }
+
+  private inlines(el: XmlElement, marks: TextStyle & { href?: string }): Inline[] {
+    const out: Inline[] = [];
+    for (const c of el.children) {
+      if (typeof c === 'string') {
+        const text = c.replace(/[\r\n\t ]+/g, ' ');
+        if (text) out.push({ type: 'text', text, ...marks } as TextInline);
+        continue;
+      }
+      switch (c.local) {
+        case 's':
+          out.push({ type: 'text', text: ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1)), ...marks });
+          break;
+        case 'tab':
+          out.push({ type: 'text', text: '\t', ...marks });
+          break;
+        case 'line-break':
+          out.push({ type: 'break' });
+          break;
+        case 'span': {
+          const style = this.textStyles.get(attr(c, 'style-name') ?? '') ?? {};
+          out.push(...this.inlines(c, { ...marks, ...style }));
+          break;
+        }
+        case 'a': {
+          const href = attr(c, 'href');
+          out.push(...this.inlines(c, href && /^(https?|mailto|ftp):/i.test(href) ? { ...marks, href } : marks));
+          break;
+        }
+        case 'note':
+        case 'annotation':
+        case 'bookmark':
+        case 'bookmark-start':
+        case 'bookmark-end':
+          break;
+        default:
+          out.push(...this.inlines(c, marks));
+      }
+    }
+    return out;
+  }
+
+  private table(table: XmlElement): Node[] {
+    const rows: TableCell[][] = [];
+    const visit = (el: XmlElement): void => {
+      for (const c of elements(el)) {
+        if (c.local === 'table-row') {
+          const row: TableCell[] = [];
+          for (const cell of elements(c)) {
+            if (cell.local !== 'table-cell') continue;
+            const repeat = Math.min(256, Number(attr(cell, 'number-columns-repeated') ?? 1) || 1);
+            const content: Inline[] = [];
+            for (const p of this.textParagraphs(cell)) {
+              const t = trimInlines(p.content);
+              if (!t.length) continue;
+              if (content.length) content.push({ type: 'break' });
+              content.push(...t);
+            }
+            const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
+            const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
+            for (let k = 0; k < repeat; k++) {
+              const tc: TableCell = { content };
+              if (cs > 1) tc.colSpan = cs;
+              if (rs > 1) tc.rowSpan = rs;
+              row.push(tc);
+            }
+          }
+          rows.push(row);
+        } else if (c.local === 'table-header-rows' || c.local === 'table-rows' || c.local === 'table-row-group') visit(c);
+      }
+    };
+    visit(table);
+    // Trailing empty cells of repeated columns carry nothing.
+    const width = Math.max(0, ...rows.map((r) => {
+      let w = r.length;
+      while (w > 0 && !r[w - 1]!.content.length) w--;
+      return w;
+    }));
+    const trimmed = rows.map((r) => r.slice(0, Math.max(width, 1))).filter((r) => r.some((c) => c.content.length));
+    return trimmed.length ? [{ kind: 'table', rows: trimmed }] : [];
+  }
+
+  /** An embedded object: a chart's title and data table. */
+  private object(object: XmlElement): Node[] {
+    const href = (attr(object, 'href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+    if (!href) return [];
+    const root = this.safeXml(`${href}/content.xml`);
+    const chart = descendants(child(root, 'body'), 'chart')[0];
+    if (!chart) return [];
+    const nodes: Node[] = [];
+    const title = textOf(child(chart, 'title')).trim();
+    if (title) nodes.push({ kind: 'paragraph', content: [{ type: 'text', text: title, bold: true }] });
+    const table = descendants(chart, 'table')[0];
+    if (table) nodes.push(...this.table(table));
+    return nodes;
+  }
+}
+
+export function readOdp(ctx: ReaderContext): DocModel {
+  const zip = ZipPackage.open(ctx.bytes);
+  return new OdpReader(zip, ctx).read();
+}

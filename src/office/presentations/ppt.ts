@@ -1,4 +1,423 @@
-import type { DocModel } from '../../model/document.js';
+/**
+ * Legacy PowerPoint 97-2003 (.ppt) from the binary "PowerPoint Document" stream ([MS-PPT]). No
+ * maintained npm package reads slide text from .ppt, so this walks the records itself, with `cfb`
+ * for the compound file:
+ *
+ * - The current edit (Current User stream → UserEditAtom chain → PersistDirectoryAtoms) maps persist
+ *   ids to record offsets, so incrementally saved files show their latest state.
+ * - Slides come in the order of the slide list (SlideListWithText, instance 0). Text of a slide is in
+ *   its placeholders' TextCharsAtom/TextBytesAtom records there, and in the text boxes of the slide's
+ *   own drawing (OutlineTextRefAtom points back into the list).
+ * - Shapes are placed by their client anchors and read top-to-bottom, left-to-right, title first.
+ * - Paragraph indent levels and bullet flags come from StyleTextPropAtom: bulleted paragraphs become
+ *   nested lists.
+ * - Speaker notes (the notes page's body text) follow the slide's content under `### Notes`.
+ *
+ * When the persist directory is damaged, the reader falls back to the text atoms of the slide list
+ * in stream order and says so in a warning.
+ */
+import CFB from 'cfb';
+import { ParseError } from '../../errors.js';
+import type { DocModel, DocPage, Inline, Node } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { notYetSupported } from '../../readers/registry.js';
-export function readPpt(ctx: ReaderContext): DocModel { throw notYetSupported(ctx.kind); }
+import { paragraphsToNodes, slidePage, type PlacedItem, type SlideParagraph } from './common.js';
+
+const RT = {
+  Document: 0x03e8,
+  DocumentAtom: 0x03e9,
+  Slide: 0x03ee,
+  SlideAtom: 0x03ef,
+  Notes: 0x03f0,
+  SlidePersistAtom: 0x03f3,
+  OutlineTextRefAtom: 0x0f9e,
+  TextHeaderAtom: 0x0f9f,
+  TextCharsAtom: 0x0fa0,
+  StyleTextPropAtom: 0x0fa1,
+  TextBytesAtom: 0x0fa8,
+  SlideListWithText: 0x0ff0,
+  UserEditAtom: 0x0ff5,
+  PersistDirectoryAtom: 0x1772,
+  SpContainer: 0xf004,
+  ClientAnchor: 0xf010,
+  ChildAnchor: 0xf00f,
+  ClientTextbox: 0xf00d,
+} as const;
+
+const TITLE_TYPES = new Set([0, 6]);
+const BODY_TYPES = new Set([1, 5, 7, 8]);
+const NOTES_TYPE = 2;
+
+interface Rec {
+  type: number;
+  instance: number;
+  container: boolean;
+  /** Offset of the record's data. */
+  start: number;
+  end: number;
+}
+
+class Stream {
+  readonly view: DataView;
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  header(at: number): Rec | null {
+    if (at < 0 || at + 8 > this.bytes.length) return null;
+    const verInst = this.view.getUint16(at, true);
+    const type = this.view.getUint16(at + 2, true);
+    const len = this.view.getUint32(at + 4, true);
+    const start = at + 8;
+    const end = Math.min(this.bytes.length, start + len);
+    return { type, instance: verInst >> 4, container: (verInst & 0xf) === 0xf, start, end };
+  }
+
+  children(rec: Rec): Rec[] {
+    const out: Rec[] = [];
+    let p = rec.start;
+    while (p + 8 <= rec.end) {
+      const h = this.header(p);
+      if (!h) break;
+      out.push(h);
+      if (h.end <= p) break;
+      p = h.end;
+    }
+    return out;
+  }
+
+  u32(at: number): number {
+    return at + 4 <= this.bytes.length ? this.view.getUint32(at, true) : 0;
+  }
+
+  i32(at: number): number {
+    return at + 4 <= this.bytes.length ? this.view.getInt32(at, true) : 0;
+  }
+
+  i16(at: number): number {
+    return at + 2 <= this.bytes.length ? this.view.getInt16(at, true) : 0;
+  }
+
+  u16(at: number): number {
+    return at + 2 <= this.bytes.length ? this.view.getUint16(at, true) : 0;
+  }
+}
+
+interface TextRun {
+  type: number;
+  text: string;
+  /** Paragraph property runs (indent level, bullet flag), each over `count` characters. */
+  paras: { level: number; bullet: boolean | undefined; count: number }[];
+}
+
+function decodeText(s: Stream, rec: Rec): string {
+  const data = s.bytes.subarray(rec.start, rec.end);
+  if (rec.type === RT.TextCharsAtom) return new TextDecoder('utf-16le').decode(data.subarray(0, data.length & ~1));
+  return new TextDecoder('latin1').decode(data);
+}
+
+/** Paragraph runs of a StyleTextPropAtom ([MS-PPT] 2.9.44 TextPFRun / TextPFException). */
+function paragraphProps(s: Stream, rec: Rec, textLength: number): TextRun['paras'] {
+  const out: TextRun['paras'] = [];
+  let p = rec.start;
+  let covered = 0;
+  while (covered <= textLength && p + 10 <= rec.end) {
+    const count = s.u32(p);
+    const level = s.u16(p + 4);
+    const mask = s.u32(p + 6);
+    p += 10;
+    let bullet: boolean | undefined;
+    const bit = (n: number): boolean => (mask & (1 << n)) !== 0;
+    if (mask & 0x0f) {
+      const flags = s.u16(p);
+      if (bit(0)) bullet = (flags & 1) === 1;
+      p += 2;
+    }
+    if (bit(7)) p += 2; // bulletChar
+    if (bit(4)) p += 2; // bulletFontRef
+    if (bit(6)) p += 2; // bulletSize
+    if (bit(5)) p += 4; // bulletColor
+    if (bit(11)) p += 2; // textAlignment
+    if (bit(12)) p += 2; // lineSpacing
+    if (bit(13)) p += 2; // spaceBefore
+    if (bit(14)) p += 2; // spaceAfter
+    if (bit(8)) p += 2; // leftMargin
+    if (bit(10)) p += 2; // indent
+    if (bit(15)) p += 2; // defaultTabSize
+    if (bit(20)) p += 2 + 4 * s.u16(p); // tabStops
+    if (bit(16)) p += 2; // fontAlign
+    if (mask & 0x000e0000) p += 2; // wrapFlags
+    if (bit(21)) p += 2; // textDirection
+    if (bit(23)) p += 2; // bulletBlip
+    if (bit(24)) p += 4; // bulletAutoNumberScheme
+    if (bit(25)) p += 2; // bulletHasAutoNumberScheme
+    // One run may span several paragraphs: count is in characters, each paragraph ends with \r.
+    out.push({ level: Math.min(8, level), bullet, count });
+    covered += count;
+    if (count === 0) break;
+  }
+  return out;
+}
+
+function runParagraphs(run: TextRun): SlideParagraph[] {
+  const texts = run.text.replace(/\r$/, '').split('\r');
+  // Expand the character-counted runs to per-paragraph properties.
+  const props: { level: number; bullet: boolean | undefined }[] = [];
+  const runs = run.paras;
+  let ri = 0;
+  let left = runs[0]?.count ?? Infinity;
+  for (const t of texts) {
+    const r = runs[ri];
+    props.push(r ? { level: r.level, bullet: r.bullet } : { level: 0, bullet: undefined });
+    left -= t.length + 1;
+    while (left <= 0 && ri < runs.length - 1) {
+      ri++;
+      left += runs[ri]!.count;
+    }
+  }
+  const defaultBullet = BODY_TYPES.has(run.type);
+  return texts.map((t, i) => {
+    const content = lineInlines(t);
+    const pr = props[i]!;
+    const bullet = pr.bullet ?? defaultBullet;
+    return bullet && !TITLE_TYPES.has(run.type) ? { content, level: pr.level, ordered: false } : { content };
+  });
+}
+
+function lineInlines(t: string): Inline[] {
+  const out: Inline[] = [];
+  // Vertical tab is a soft line break; other control characters are field placeholders.
+  t.split('\x0b').forEach((part, i) => {
+    if (i) out.push({ type: 'break' });
+    const clean = part.replace(/[\x00-\x08\x0c-\x1f]/g, '');
+    if (clean) out.push({ type: 'text', text: clean });
+  });
+  return out;
+}
+
+/** Text runs of a record list: TextHeaderAtom, then chars or bytes, then optional style. */
+function collectRuns(s: Stream, recs: Rec[], out: TextRun[]): void {
+  let type = 4;
+  for (const r of recs) {
+    if (r.type === RT.TextHeaderAtom) type = s.u32(r.start);
+    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [] });
+    else if (r.type === RT.StyleTextPropAtom && out.length) {
+      const last = out[out.length - 1]!;
+      if (!last.paras.length) last.paras = paragraphProps(s, r, last.text.length);
+    }
+  }
+}
+
+interface SlideEntry {
+  persistId: number;
+  runs: TextRun[];
+}
+
+function slideList(s: Stream, doc: Rec, instance: number): SlideEntry[] {
+  const out: SlideEntry[] = [];
+  for (const slwt of s.children(doc)) {
+    if (slwt.type !== RT.SlideListWithText || slwt.instance !== instance) continue;
+    let current: SlideEntry | null = null;
+    let pending: Rec[] = [];
+    const flush = (): void => {
+      if (current) collectRuns(s, pending, current.runs);
+      pending = [];
+    };
+    for (const r of s.children(slwt)) {
+      if (r.type === RT.SlidePersistAtom) {
+        flush();
+        current = { persistId: s.u32(r.start), runs: [] };
+        out.push(current);
+      } else pending.push(r);
+    }
+    flush();
+  }
+  return out;
+}
+
+class PptReader {
+  readonly warnings: string[] = [];
+  private persist = new Map<number, number>();
+
+  constructor(private readonly s: Stream, private readonly currentUser: Uint8Array | undefined, private readonly ctx: ReaderContext) {}
+
+  private loadPersist(): number | null {
+    if (!this.currentUser || this.currentUser.length < 20) return null;
+    const cu = new DataView(this.currentUser.buffer, this.currentUser.byteOffset, this.currentUser.byteLength);
+    let offset = cu.getUint32(16, true);
+    let docRef: number | null = null;
+    const seen = new Set<number>();
+    while (offset > 0 && !seen.has(offset) && seen.size < 10000) {
+      seen.add(offset);
+      const edit = this.s.header(offset);
+      if (!edit || edit.type !== RT.UserEditAtom) break;
+      docRef ??= this.s.u32(edit.start + 16);
+      const dirAt = this.s.u32(edit.start + 12);
+      const dir = this.s.header(dirAt);
+      if (dir && dir.type === RT.PersistDirectoryAtom) {
+        let p = dir.start;
+        while (p + 4 <= dir.end) {
+          const word = this.s.u32(p);
+          const first = word & 0xfffff;
+          const n = word >>> 20;
+          p += 4;
+          for (let k = 0; k < n && p + 4 <= dir.end; k++, p += 4) {
+            // Newer edits come first in the chain: keep the first offset seen for an id.
+            if (!this.persist.has(first + k)) this.persist.set(first + k, this.s.u32(p));
+          }
+        }
+      }
+      offset = this.s.u32(edit.start + 8);
+    }
+    return docRef;
+  }
+
+  private record(persistId: number, type: number): Rec | null {
+    const at = this.persist.get(persistId);
+    if (at === undefined) return null;
+    const r = this.s.header(at);
+    return r && r.type === type ? r : null;
+  }
+
+  /** The document container: through the persist directory, else the last one in the stream. */
+  private document(): Rec | null {
+    const ref = this.loadPersist();
+    if (ref !== null) {
+      const doc = this.record(ref, RT.Document);
+      if (doc) return doc;
+    }
+    let p = 0;
+    let last: Rec | null = null;
+    while (p + 8 <= this.s.bytes.length) {
+      const h = this.s.header(p);
+      if (!h || h.end <= p) break;
+      if (h.type === RT.Document) last = h;
+      p = h.end;
+    }
+    if (last) this.warnings.push('The PowerPoint edit history could not be followed; the last document record in the file was used.');
+    return last;
+  }
+
+  read(): DocModel {
+    const doc = this.document();
+    if (!doc) throw new ParseError('MALFORMED', 'The PowerPoint file has no document record: it cannot be read.');
+    const docAtom = this.s.children(doc).find((r) => r.type === RT.DocumentAtom);
+    const extent = docAtom ? { width: this.s.i32(docAtom.start), height: this.s.i32(docAtom.start + 4) } : null;
+    const size = extent && extent.width > 0 && extent.height > 0 ? extent : null;
+    const pageSize = size ? { width: Math.round(size.width / 8), height: Math.round(size.height / 8) } : null;
+
+    const slides = slideList(this.s, doc, 0);
+    const notesByPersist = new Map(slideList(this.s, doc, 2).map((e) => [e.persistId, e]));
+    const pages: DocPage[] = [];
+    slides.forEach((entry, i) => {
+      if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
+      const slide = this.record(entry.persistId, RT.Slide);
+      const items: PlacedItem[] = [];
+      let notes: Node[] = [];
+      const usedRuns = new Set<number>();
+      let seq = 0;
+      if (slide) {
+        this.shapes(slide, entry.runs, usedRuns, items, () => seq++);
+        const slideAtom = this.s.children(slide).find((r) => r.type === RT.SlideAtom);
+        const notesId = slideAtom ? this.s.u32(slideAtom.start + 16) : 0;
+        if (notesId) notes = this.notes(notesId, notesByPersist.get(notesId));
+      }
+      // Placeholder text the drawing did not reference (or no drawing at all): in list order.
+      entry.runs.forEach((run, k) => {
+        if (usedRuns.has(k)) return;
+        const nodes = paragraphsToNodes(runParagraphs(run));
+        if (nodes.length) items.push({ box: null, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: seq++ });
+      });
+      pages.push(slidePage(i + 1, items, notes, size, pageSize));
+    });
+    return { contentType: this.ctx.contentType, pages, metadata: { numPages: pages.length }, warnings: this.warnings };
+  }
+
+  private titleNodes(run: TextRun, nodes: Node[]): Node[] {
+    if (!TITLE_TYPES.has(run.type)) return nodes;
+    const content: Inline[] = [];
+    for (const n of nodes) {
+      if (n.kind !== 'paragraph') continue;
+      if (content.length) content.push({ type: 'text', text: ' ' });
+      content.push(...n.content);
+    }
+    return [{ kind: 'paragraph', content }];
+  }
+
+  /** Walks the OfficeArt shapes of a slide (or notes) drawing. */
+  private shapes(container: Rec, listRuns: TextRun[], used: Set<number>, items: PlacedItem[], nextSeq: () => number, anchor: PlacedItem['box'] = null, depth = 0): void {
+    if (depth > 64) return;
+    for (const r of this.s.children(container)) {
+      if (!r.container) continue;
+      if (r.type === RT.SpContainer) {
+        const kids = this.s.children(r);
+        let box = anchor;
+        const a = kids.find((k) => k.type === RT.ClientAnchor);
+        if (a) {
+          const len = a.end - a.start;
+          box = len >= 16
+            ? { y: this.s.i32(a.start), x: this.s.i32(a.start + 4), w: this.s.i32(a.start + 8) - this.s.i32(a.start + 4), h: this.s.i32(a.start + 12) - this.s.i32(a.start) }
+            : { y: this.s.i16(a.start), x: this.s.i16(a.start + 2), w: this.s.i16(a.start + 4) - this.s.i16(a.start + 2), h: this.s.i16(a.start + 6) - this.s.i16(a.start) };
+        }
+        const tb = kids.find((k) => k.type === RT.ClientTextbox);
+        if (tb) {
+          const inner = this.s.children(tb);
+          const runs: TextRun[] = [];
+          const ref = inner.find((k) => k.type === RT.OutlineTextRefAtom);
+          if (ref) {
+            const idx = this.s.u32(ref.start);
+            const run = listRuns[idx];
+            if (run) {
+              used.add(idx);
+              runs.push(run);
+            }
+          } else collectRuns(this.s, inner, runs);
+          for (const run of runs) {
+            const nodes = paragraphsToNodes(runParagraphs(run));
+            if (nodes.length) items.push({ box, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: nextSeq() });
+          }
+        }
+        continue;
+      }
+      // Group and drawing containers: shapes of a group sit in the group's anchor for ordering.
+      this.shapes(r, listRuns, used, items, nextSeq, anchor, depth + 1);
+    }
+  }
+
+  private notes(persistId: number, listed: SlideEntry | undefined): Node[] {
+    const container = this.record(persistId, RT.Notes);
+    const items: PlacedItem[] = [];
+    const used = new Set<number>();
+    let seq = 0;
+    if (container) this.shapes(container, listed?.runs ?? [], used, items, () => seq++);
+    const nodes: Node[] = [];
+    // The notes page also holds the slide image and header/footer placeholders: keep notes text only.
+    const bodyRuns = (listed?.runs ?? []).filter((r, k) => used.has(k) || r.type === NOTES_TYPE);
+    if (bodyRuns.length) {
+      for (const run of bodyRuns) if (run.type === NOTES_TYPE) nodes.push(...paragraphsToNodes(runParagraphs(run)));
+      return nodes;
+    }
+    for (const item of items) nodes.push(...item.nodes);
+    return nodes;
+  }
+}
+
+export function readPpt(ctx: ReaderContext): DocModel {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength), { type: 'buffer' });
+  } catch (err) {
+    throw new ParseError('MALFORMED', `The PowerPoint file's compound document cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  const find = (name: string): Uint8Array | undefined => {
+    const entry = CFB.find(container, name);
+    const content = entry?.content as Uint8Array | number[] | undefined;
+    if (!content) return undefined;
+    return content instanceof Uint8Array ? content : Uint8Array.from(content);
+  };
+  const main = find('PowerPoint Document');
+  if (!main) throw new ParseError('MALFORMED', 'The PowerPoint file has no "PowerPoint Document" stream.');
+  if (find('EncryptedSummary')) {
+    throw new ParseError('ENCRYPTED', 'The presentation is password protected; it cannot be read without its password.');
+  }
+  return new PptReader(new Stream(main), find('Current User'), ctx).read();
+}
