@@ -10,14 +10,14 @@ export interface PreprocessOptions {
   grayscale: boolean;
   /** Stretch the histogram so faint or greyed scans get full contrast. */
   normalize: boolean;
-  /** Global threshold to pure black and white (0..255), or false. */
-  threshold: number | false;
+  /** Threshold to pure black and white: a grey level (0..255), 'otsu' to pick it per page, or false. */
+  threshold: number | 'otsu' | false;
   /** Estimate and undo small rotations (±5°) of the page. */
   deskew: boolean;
 }
 
 export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
-export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: false };
+export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true };
 
 export interface RawImage {
   data: Buffer;
@@ -83,6 +83,34 @@ export async function estimateSkew(img: RawImage): Promise<number> {
   return Math.abs(best) < 0.1 ? 0 : Math.round(best * 100) / 100;
 }
 
+/** Otsu's threshold of a grey image: the level that best separates ink from paper. */
+export function otsuLevel(grey: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (let i = 0; i < grey.length; i++) hist[grey[i]!]! += 1;
+  const total = grey.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i]!;
+  let wB = 0;
+  let sumB = 0;
+  let best = 128;
+  let bestVar = -1;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t]!;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t]!;
+    const mB = sumB / wB;
+    const mF = (sumAll - sumB) / wF;
+    const v = wB * wF * (mB - mF) * (mB - mF);
+    if (v > bestVar) {
+      bestVar = v;
+      best = t;
+    }
+  }
+  return Math.max(1, Math.min(254, best + 1));
+}
+
 /** Undoes a small rotation, keeping the canvas size so word boxes still map onto the page. */
 async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawImage> {
   const r = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
@@ -105,7 +133,10 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
   let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   if (opts.grayscale || opts.threshold !== false) s = s.grayscale();
   if (opts.normalize) s = s.normalise();
-  if (opts.threshold !== false) s = s.threshold(opts.threshold);
+  if (opts.threshold !== false) {
+    const level = opts.threshold === 'otsu' ? otsuLevel(await s.clone().raw().toBuffer()) : opts.threshold;
+    s = s.threshold(level);
+  }
   const { data, info } = await s.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true });
   return { png: data, width: info.width, height: info.height, skew };
 }
