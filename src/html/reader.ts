@@ -1,6 +1,100 @@
+/**
+ * HTML and XHTML: decode, read metadata, links and images from the whole page, clean and choose
+ * the content the options ask for, and convert it through the shared HTML-to-markdown path.
+ */
+import * as cheerio from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { htmlToMarkdown, unwrapRedirect } from '../markdown/html-to-markdown.js';
+import { markdownBlocks } from '../markdown/html-blocks.js';
+import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
-import { notYetSupported } from '../readers/registry.js';
+import { decodeText } from './charset.js';
+import { contentRoot, largestSrcset, resolveUrl } from './clean.js';
+import { extractMetadata } from './metadata.js';
+
+/** XHTML proper (XML declaration or an .xhtml name): parse so that `<div/>` closes itself. */
+function isXhtml(text: string, filename: string | undefined, contentType: string): boolean {
+  if (/\.xht(ml)?$/i.test(filename ?? '') || /xhtml\+xml/i.test(contentType)) return true;
+  return /^\s*<\?xml\b/i.test(text.slice(0, 200));
+}
+
+export function loadHtml(text: string, xhtml: boolean): CheerioAPI {
+  if (xhtml) {
+    return cheerio.load(text, { xml: { xmlMode: false, recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true } });
+  }
+  return cheerio.load(text);
+}
+
+/** The `<base href>` when it is an absolute URL: the one base relative URLs can be resolved against. */
+export function baseHref($: CheerioAPI): string | undefined {
+  const href = $('base[href]').first().attr('href')?.trim();
+  if (!href) return undefined;
+  try {
+    return new URL(href).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every hyperlink of the page: absolute where a base allows, deduplicated, in document order. */
+export function pageLinks($: CheerioAPI, baseUrl: string | undefined): string[] {
+  const seen = new Set<string>();
+  $('a[href], area[href]').each((_, el) => {
+    const href = (el.attribs['href'] ?? '').trim();
+    if (!href || (href.startsWith('#') && !baseUrl)) return;
+    const url = unwrapRedirect(resolveUrl(href, baseUrl));
+    if (/^(?:javascript|vbscript|data):/i.test(url)) return;
+    seen.add(url);
+  });
+  return [...seen];
+}
+
+/** Every image of the page: the largest srcset candidate or the src, absolute where a base allows. */
+export function pageImages($: CheerioAPI, baseUrl: string | undefined, removeBase64Images: boolean): string[] {
+  const seen = new Set<string>();
+  $('img').each((_, el) => {
+    const a = el.attribs;
+    let src = (a['srcset'] && largestSrcset(a['srcset'])) || a['src']?.trim() || '';
+    if ((!src || /^data:/i.test(src)) && a['data-src']) src = a['data-src'].trim();
+    if (!src) return;
+    if (/^data:/i.test(src) && removeBase64Images) return;
+    seen.add(resolveUrl(src, baseUrl));
+  });
+  return [...seen];
+}
 
 export const read: Reader = async (ctx) => {
-  throw notYetSupported(ctx.kind);
+  const { options } = ctx;
+  const decoded = decodeText(ctx.bytes, { markup: true });
+  const rawHtml = decoded.text;
+  const xhtml = isXhtml(rawHtml, ctx.filename, ctx.contentType);
+  const $ = loadHtml(rawHtml, xhtml);
+
+  const metadata = extractMetadata($);
+  const baseUrl = baseHref($);
+  const links = pageLinks($, baseUrl);
+  const images = pageImages($, baseUrl, options.removeBase64Images);
+
+  const root = contentRoot($, {
+    onlyMainContent: options.onlyMainContent,
+    includeTags: options.includeTags,
+    excludeTags: options.excludeTags,
+    baseUrl,
+  });
+  ctx.signal.throwIfAborted();
+  const rootIsDocument = root.is('body') || root.get(0)?.type === 'root';
+  const html = rootIsDocument ? $.html() : $.html(root);
+  const markdown = htmlToMarkdown(rootIsDocument ? ($('body').html() ?? $.html()) : html, { baseUrl, removeBase64Images: options.removeBase64Images });
+
+  const doc: DocModel = {
+    contentType: xhtml && /xhtml/i.test(ctx.contentType) ? ctx.contentType : 'text/html',
+    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: markdownBlocks(markdown) }],
+    metadata,
+    warnings: [],
+    html,
+    rawHtml,
+    links,
+    images,
+  };
+  return doc;
 };

@@ -60,7 +60,7 @@ export function escapeMarkdownText(s: string): string {
     // `*` only matters when it touches a non-space on at least one side.
     .replace(/\*(?=\S)|(?<=\S)\*/g, '\\*')
     .replace(/(^|[^\p{L}\p{N}\\])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
-    .replace(/\[(?=[^\]]*\](?:[([:]|$))/g, '\\[')
+    .replace(/\[(?=[^\]]*\][([])/g, '\\[')
     .replace(/~~/g, '\\~\\~')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
     .replace(/^(\s*)(#{1,6})(?=\s|$)/, '$1\\$2')
@@ -80,6 +80,49 @@ function resolveUrl(url: string, baseUrl: string | undefined): string {
   } catch {
     return trimmed;
   }
+}
+
+/**
+ * Search engines and social sites wrap outbound links in click-tracking redirects; the reader
+ * wants the destination. Returns the target of a recognised redirect, else the URL unchanged.
+ */
+export function unwrapRedirect(url: string): string {
+  if (!/[?&](?:u|q|url|uddg)=/.test(url)) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://relative.invalid');
+  } catch {
+    return url;
+  }
+  const host = parsed.hostname === 'relative.invalid' ? '' : parsed.hostname.toLowerCase();
+  const params = parsed.searchParams;
+  const absolute = (candidate: string | null): string | undefined => (candidate && /^https?:\/\//i.test(candidate) ? candidate : undefined);
+  // Bing: /ck/a?...&u=a1<base64url of the target>
+  if ((host === '' || /(^|\.)bing\.com$/.test(host)) && parsed.pathname === '/ck/a') {
+    const u = params.get('u');
+    if (u?.startsWith('a1')) {
+      const decoded = Buffer.from(u.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+      if (/^[a-z][a-z0-9+.-]*:/i.test(decoded)) return decoded;
+      // Redirects to the engine's own pages carry a path: resolve it against the engine's origin.
+      if (/^\/[^/]/.test(decoded)) return host ? new URL(decoded, parsed.origin).href : decoded;
+    }
+  }
+  // Google: /url?q=<target> (or url=)
+  if ((host === '' || /(^|\.)google\.[a-z.]+$/.test(host)) && parsed.pathname === '/url') {
+    const target = absolute(params.get('q')) ?? absolute(params.get('url'));
+    if (target) return target;
+  }
+  // DuckDuckGo: /l/?uddg=<target>
+  if ((host === '' || /(^|\.)duckduckgo\.com$/.test(host)) && parsed.pathname === '/l/') {
+    const target = absolute(params.get('uddg'));
+    if (target) return target;
+  }
+  // Facebook and Instagram link shims: l.facebook.com/l.php?u=<target>
+  if (/^l\.(?:facebook|instagram)\.com$/.test(host) && parsed.pathname === '/l.php') {
+    const target = absolute(params.get('u'));
+    if (target) return target;
+  }
+  return url;
 }
 
 function balancedParens(s: string): boolean {
@@ -259,20 +302,21 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   add('link', (node) => node.nodeName === 'A' && node.hasAttribute('href'), (content, node) => {
     const href = (node.getAttribute('href') ?? '').trim();
     let text = content.trim();
-    if (!text) return content.includes('\n') ? content : '';
+    // Links without visible text (heading permalinks drawn as icons, zero-width spaces) say nothing in markdown.
+    if (!text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')) return content.includes('\n') ? content : '';
     // Block content inside a link cannot keep its blank lines within link text.
     text = text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ');
-    if (!href || /^(?:javascript|vbscript|data):/i.test(href)) return text;
-    const url = resolveUrl(href, opts.baseUrl);
-    const lead = /^\s/.test(content) ? ' ' : '';
-    const trail = /\s$/.test(content) ? ' ' : '';
-    return `${lead}[${text}](${markdownDestination(url)}${titlePart(node)})${trail}`;
+    const url = unwrapRedirect(resolveUrl(href, opts.baseUrl));
+    if (!url || /^(?:javascript|vbscript|data):/i.test(url)) return text;
+    return `[${text}](${markdownDestination(url)}${titlePart(node)})`;
   });
 
   add('image', is('IMG'), (_content, node) => {
     const src = (node.getAttribute('src') ?? node.getAttribute('data-src') ?? '').trim();
     const alt = escapeMarkdownText((node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim()).replace(/[[\]]/g, '\\$&');
     if (!src) return '';
+    // Spacer GIFs and tracking pixels.
+    if (Number(node.getAttribute('width') ?? 2) <= 1 && Number(node.getAttribute('height') ?? 2) <= 1) return '';
     if (/^data:/i.test(src)) {
       if (opts.removeBase64Images) return `![${alt}](${BASE64_IMAGE_PLACEHOLDER})`;
       return `![${alt}](${src.replace(/\s/g, '')})`;
@@ -317,9 +361,7 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
       prefix = `${(Number.isFinite(start) ? start : 1) + siblings.indexOf(node)}. `;
     }
     let body = content.replace(/^\n+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
-    // Items stay tight: paragraphs inside an item are separated by a single line break.
-    if (!body.includes('```')) body = body.replace(/\n{2,}/g, '\n');
-    body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n\s+\n/g, '\n\n');
+    body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n[ \t]+(?=\n)/g, '\n');
     return `${prefix}${body}${hasNextElement(node) ? '\n' : ''}`;
   });
 
@@ -355,15 +397,30 @@ function serviceFor(opts: HtmlToMarkdownOptions): TurndownService {
   return service;
 }
 
-/** Tidies what turndown leaves: trailing spaces, runs of blank lines, stray sentinels. */
+const HARD_BREAK = /(?<!\\)(?:\\\\)*\\$/;
+
+/**
+ * Tidies what turndown leaves: trailing spaces, runs of blank lines, stray sentinels, and line
+ * breaks used as paragraph spacing (`<br><br>`, a `<br>` closing a block), which become blank lines.
+ */
 function tidy(markdown: string): string {
   const lines = markdown.replace(SENTINELS, '').split('\n');
   const out: string[] = [];
   let inFence = false;
-  for (const raw of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     if (/^\s*(```|~~~)/.test(raw)) inFence = !inFence;
-    const line = inFence ? raw : raw.replace(/[ \t]+$/, '').replace(/\u00a0/g, ' ');
-    if (!inFence && line === '' && out.length > 0 && out[out.length - 1] === '') continue;
+    if (inFence || /^\s*(```|~~~)/.test(raw)) {
+      out.push(raw);
+      continue;
+    }
+    let line = raw.replace(/[ \t]+$/, '').replace(/\u00a0/g, ' ');
+    if (/^\s*\\$/.test(line)) line = '';
+    if (HARD_BREAK.test(line)) {
+      const next = (lines[i + 1] ?? '').trim();
+      if (next === '' || next === '\\') line = line.slice(0, -1).replace(/[ \t]+$/, '');
+    }
+    if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(line);
   }
   return out.join('\n').trim();
