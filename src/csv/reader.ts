@@ -1,6 +1,84 @@
+/**
+ * CSV: decoded like HTML (BOM, UTF-16 without BOM, Shift-JIS and other legacy encodings),
+ * parsed by papaparse with delimiter sniffing, emitted as one table whose first row is the header.
+ */
+import Papa from 'papaparse';
+import { decodeText } from '../html/charset.js';
+import type { DocModel, TableCell } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
-import { notYetSupported } from '../readers/registry.js';
+
+/**
+ * The most data rows converted. A markdown table beyond this is unreadable and the response
+ * would run to hundreds of megabytes; the rest is left out with a warning.
+ */
+export const MAX_CSV_ROWS = 100_000;
+/** The most cells converted (rows × columns), for very wide files. */
+export const MAX_CSV_CELLS = 2_000_000;
+
+const DELIMITERS = [',', ';', '\t', '|'];
+
+export interface CsvTable {
+  rows: string[][];
+  delimiter: string;
+  truncated: boolean;
+  encoding: string;
+}
+
+function isEmptyRow(row: string[]): boolean {
+  return row.every((c) => c.trim() === '');
+}
+
+export function parseCsv(bytes: Uint8Array): CsvTable {
+  const decoded = decodeText(bytes);
+  // Papaparse counts preview rows after the header; ask for one more than the cap to know it was hit.
+  const result = Papa.parse<string[]>(decoded.text, {
+    delimiter: '',
+    delimitersToGuess: DELIMITERS,
+    header: false,
+    skipEmptyLines: false,
+    dynamicTyping: false,
+    preview: MAX_CSV_ROWS + 2,
+  });
+  let rows = result.data.map((row) => (Array.isArray(row) ? row.map((c) => String(c ?? '')) : []));
+  let truncated = false;
+  if (rows.length > MAX_CSV_ROWS + 1) {
+    rows = rows.slice(0, MAX_CSV_ROWS + 1);
+    truncated = true;
+  }
+
+  // Trailing empty lines and fully empty trailing columns are artefacts of the export, not data.
+  while (rows.length > 0 && isEmptyRow(rows[rows.length - 1]!)) rows.pop();
+  // Blank lines between records carry nothing a table can show.
+  rows = rows.filter((row, i) => i === 0 || !(row.length <= 1 && isEmptyRow(row)));
+  let width = Math.max(0, ...rows.map((r) => r.length));
+  while (width > 0 && rows.every((r) => (r[width - 1] ?? '').trim() === '')) width--;
+  if (width > 0 && rows.length * width > MAX_CSV_CELLS) {
+    rows = rows.slice(0, Math.max(2, Math.floor(MAX_CSV_CELLS / width)));
+    truncated = true;
+  }
+  // Ragged rows are padded so that every row has the header's width.
+  rows = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+  return { rows, delimiter: result.meta.delimiter, truncated, encoding: decoded.encoding };
+}
 
 export const read: Reader = async (ctx) => {
-  throw notYetSupported(ctx.kind);
+  const table = parseCsv(ctx.bytes);
+  const warnings: string[] = [];
+  if (table.truncated) {
+    warnings.push(`The CSV file has more rows than docmill converts (${MAX_CSV_ROWS} rows or ${MAX_CSV_CELLS} cells); only the first ${table.rows.length - 1} data rows are in the output.`);
+  }
+  const rows: TableCell[][] = table.rows.map((row) => row.map((cell) => ({ content: cell.trim() ? [{ type: 'text', text: cell.trim() }] : [] })));
+  const doc: DocModel = {
+    contentType: 'text/csv',
+    pages: [{
+      pageNumber: 1,
+      width: null,
+      height: null,
+      status: 'ok',
+      blocks: rows.length > 0 && rows[0]!.length > 0 ? [{ node: { kind: 'table', rows }, source: 'native_text' }] : [],
+    }],
+    metadata: {},
+    warnings,
+  };
+  return doc;
 };
