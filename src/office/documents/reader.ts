@@ -1,6 +1,26 @@
+/**
+ * Text documents: Word (.docx/.docm, Strict OOXML included), legacy Word (.doc), OpenDocument text
+ * (.odt), RTF and EPUB. Each format has its own module; all produce the shared document model.
+ */
 import type { Reader } from '../../readers/reader.js';
 import { notYetSupported } from '../../readers/registry.js';
+import { readDocx } from './docx.js';
+import { readEpub } from './epub.js';
+import { readOdt } from './odt.js';
+import { readRtf } from './rtf.js';
 
 export const read: Reader = async (ctx) => {
-  throw notYetSupported(ctx.kind);
+  switch (ctx.kind) {
+    case 'docx':
+    case 'docm':
+      return readDocx(ctx);
+    case 'odt':
+      return readOdt(ctx);
+    case 'epub':
+      return readEpub(ctx);
+    case 'rtf':
+      return readRtf(ctx);
+    default:
+      throw notYetSupported(ctx.kind);
+  }
 };

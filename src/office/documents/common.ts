@@ -1,0 +1,193 @@
+/**
+ * Pieces every text-document reader shares: building nested lists from numbered paragraphs,
+ * image sources (inline data or the removed-data placeholder), tidy inline runs.
+ */
+import type { DocBlock, Inline, ListItem, ListNode, Node, TableCell } from '../../model/document.js';
+
+/** What an image's `src` becomes when `removeBase64Images` is on: the MIME type stays visible. */
+export function removedImageSrc(mime: string): string {
+  return `data:${mime};base64...`;
+}
+
+export function imageSrc(mime: string, bytes: Uint8Array | undefined, removeBase64: boolean): string {
+  if (!bytes) return '';
+  if (removeBase64) return removedImageSrc(mime);
+  return `data:${mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp',
+  tif: 'image/tiff', tiff: 'image/tiff', svg: 'image/svg+xml', webp: 'image/webp', emf: 'image/x-emf',
+  wmf: 'image/x-wmf', wdp: 'image/vnd.ms-photo', jxr: 'image/vnd.ms-photo', ico: 'image/x-icon',
+};
+
+export function mimeOf(name: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  return MIME_BY_EXT[ext] ?? 'application/octet-stream';
+}
+
+/** True when inlines hold no visible text, image, math or note reference. */
+export function isBlank(inlines: readonly Inline[]): boolean {
+  for (const i of inlines) {
+    if (i.type === 'text' ? /\S/.test(i.text) : i.type !== 'break') return false;
+  }
+  return true;
+}
+
+/** Drops leading/trailing breaks and white space so that paragraphs do not start or end with `\`. */
+export function trimInlines(inlines: Inline[]): Inline[] {
+  let s = 0;
+  let e = inlines.length;
+  while (s < e && (inlines[s]!.type === 'break' || (inlines[s]!.type === 'text' && !/\S/.test((inlines[s] as { text: string }).text)))) s++;
+  while (e > s && (inlines[e - 1]!.type === 'break' || (inlines[e - 1]!.type === 'text' && !/\S/.test((inlines[e - 1] as { text: string }).text)))) e--;
+  return s === 0 && e === inlines.length ? inlines : inlines.slice(s, e);
+}
+
+/** Flattens blocks into inline content for a table cell (paragraphs joined by line breaks). */
+export function blocksToCellInlines(nodes: readonly Node[]): Inline[] {
+  const out: Inline[] = [];
+  const push = (inl: Inline[]): void => {
+    const t = trimInlines(inl);
+    if (t.length === 0) return;
+    if (out.length) out.push({ type: 'break' });
+    out.push(...t);
+  };
+  const walk = (node: Node): void => {
+    switch (node.kind) {
+      case 'heading':
+      case 'paragraph':
+        push(node.content);
+        break;
+      case 'list':
+        node.items.forEach((item, i) => {
+          const marker = node.ordered ? `${(node.start ?? 1) + i}. ` : '- ';
+          push([{ type: 'text', text: marker }, ...item.content]);
+          for (const c of item.children ?? []) walk(c);
+        });
+        break;
+      case 'table':
+        for (const row of node.rows) push(row.flatMap((c, i) => (i ? [{ type: 'text', text: ' ' } as Inline, ...c.content] : c.content)));
+        break;
+      case 'figure':
+        push([{ type: 'image', alt: node.alt, src: node.src ?? '' }]);
+        break;
+      case 'formula':
+        push([{ type: 'math', latex: node.latex }]);
+        break;
+      case 'code':
+        push([{ type: 'text', text: node.text, code: true }]);
+        break;
+      case 'quote':
+        node.children.forEach(walk);
+        break;
+      case 'note':
+        node.children.forEach(walk);
+        break;
+      case 'markdown':
+        push([{ type: 'text', text: node.markdown }]);
+        break;
+      case 'rule':
+        break;
+    }
+  };
+  nodes.forEach(walk);
+  return out;
+}
+
+export function cell(content: Inline[], colSpan = 1, rowSpan = 1): TableCell {
+  const c: TableCell = { content };
+  if (colSpan > 1) c.colSpan = colSpan;
+  if (rowSpan > 1) c.rowSpan = rowSpan;
+  return c;
+}
+
+/**
+ * Collects blocks in document order and folds numbered/bulleted paragraphs into nested list nodes:
+ * an item deeper than the previous one opens a sub-list inside that item.
+ */
+export class BlockSink {
+  readonly blocks: DocBlock[] = [];
+  private stack: { list: ListNode; level: number }[] = [];
+
+  add(node: Node, extra?: Omit<DocBlock, 'node'>): void {
+    this.stack = [];
+    this.blocks.push({ node, ...extra });
+  }
+
+  addListItem(level: number, ordered: boolean, start: number | undefined, content: Inline[], children?: Node[]): void {
+    while (this.stack.length && this.stack[this.stack.length - 1]!.level > level) this.stack.pop();
+    let top = this.stack[this.stack.length - 1];
+    if (top && top.level === level && top.list.ordered !== ordered) {
+      this.stack.pop();
+      top = this.stack[this.stack.length - 1];
+    }
+    const item: ListItem = { content };
+    if (children?.length) item.children = [...children];
+    if (top && top.level === level) {
+      top.list.items.push(item);
+      return;
+    }
+    const list: ListNode = { kind: 'list', ordered, items: [item] };
+    if (ordered && start !== undefined && start !== 1) list.start = start;
+    if (top) {
+      const parentItem = top.list.items[top.list.items.length - 1]!;
+      (parentItem.children ??= []).push(list);
+    } else {
+      this.blocks.push({ node: list });
+    }
+    this.stack.push({ list, level });
+  }
+
+  /** Appends a block inside the current list item (a paragraph that continues it), else as a block. */
+  addToCurrentItem(node: Node): boolean {
+    const top = this.stack[this.stack.length - 1];
+    if (!top) return false;
+    const item = top.list.items[top.list.items.length - 1]!;
+    (item.children ??= []).push(node);
+    return true;
+  }
+
+  endList(): void {
+    this.stack = [];
+  }
+
+  nodes(): Node[] {
+    return this.blocks.map((b) => b.node);
+  }
+}
+
+/**
+ * Grid columns in which no cell starts (every row spans across them) carry nothing: the spans
+ * covering them are narrowed so that the markdown table has no empty filler columns.
+ */
+export function compactSpans(rows: TableCell[][]): void {
+  const starts = new Set<number>();
+  let width = 0;
+  const occupied: number[][] = [];
+  rows.forEach((row, r) => {
+    let c = 0;
+    for (const cl of row) {
+      while (occupied[r]?.includes(c)) c++;
+      starts.add(c);
+      const cs = cl.colSpan ?? 1;
+      for (let dr = 1; dr < (cl.rowSpan ?? 1); dr++) for (let k = 0; k < cs; k++) (occupied[r + dr] ??= []).push(c + k);
+      c += cs;
+    }
+    width = Math.max(width, c);
+  });
+  if (starts.size >= width) return;
+  rows.forEach((row, r) => {
+    let c = 0;
+    for (const cl of row) {
+      while (occupied[r]?.includes(c)) c++;
+      const cs = cl.colSpan ?? 1;
+      let keep = 0;
+      for (let k = 0; k < cs; k++) if (starts.has(c + k)) keep++;
+      if (keep !== cs) {
+        if (keep <= 1) delete cl.colSpan;
+        else cl.colSpan = keep;
+      }
+      c += cs;
+    }
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * EPUB (2 and 3) → document model. Chapters are read in spine order (the navigation document
+ * itself is left out) and converted through the shared HTML-to-markdown path. A chapter without a
+ * heading of its own gets its table-of-contents title as a level-1 heading. Title, creators,
+ * language, description and publisher go into metadata, and a short block at the top of the
+ * markdown names title, authors, language and description.
+ */
+import { ParseError } from '../../errors.js';
+import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
+import type { DocBlock, DocModel, Inline } from '../../model/document.js';
+import type { ReaderContext } from '../../readers/reader.js';
+import { ZipPackage } from '../zip.js';
+import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { imageSrc, mimeOf } from './common.js';
+
+function parse(text: string): XmlElement {
+  return parseXml(text, { namespaces: OFFICE_NAMESPACES });
+}
+
+function resolveHref(baseDir: string, href: string): string {
+  const clean = decodeSafe(href.split('#')[0]!);
+  if (clean.startsWith('/')) return clean.slice(1);
+  const out: string[] = [];
+  for (const p of (baseDir + clean).split('/')) {
+    if (p === '..') out.pop();
+    else if (p !== '.' && p !== '') out.push(p);
+  }
+  return out.join('/');
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function dirOf(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : p.slice(0, i + 1);
+}
+
+/** Local name of an element whatever its namespace prefix (OPF files use several conventions). */
+function local(el: XmlElement): string {
+  const i = el.name.indexOf(':');
+  return i < 0 ? el.name : el.name.slice(i + 1);
+}
+
+function childLocal(el: XmlElement | undefined, name: string): XmlElement | undefined {
+  return children(el).find((c) => local(c) === name);
+}
+
+function childrenLocal(el: XmlElement | undefined, name: string): XmlElement[] {
+  return children(el).filter((c) => local(c) === name);
+}
+
+function descendantsLocal(el: XmlElement | undefined, name: string, out: XmlElement[] = []): XmlElement[] {
+  for (const c of children(el)) {
+    if (local(c) === name) out.push(c);
+    descendantsLocal(c, name, out);
+  }
+  return out;
+}
+
+/** Chapter titles by package path, from the EPUB 3 navigation document or the EPUB 2 NCX. */
+function tocTitles(zip: ZipPackage, opfDir: string, manifest: Map<string, { href: string; type: string; props: string }>, ncxId: string | undefined): Map<string, string> {
+  const titles = new Map<string, string>();
+  const nav = [...manifest.values()].find((m) => m.props.split(/\s+/).includes('nav'));
+  if (nav) {
+    const path = resolveHref(opfDir, nav.href);
+    const text = zip.text(path);
+    if (text) {
+      try {
+        for (const a of descendantsLocal(parse(text), 'a')) {
+          const href = a.attrs['href'];
+          const t = textContent(a).replace(/\s+/g, ' ').trim();
+          if (href && t) {
+            const target = resolveHref(dirOf(path), href);
+            if (!titles.has(target)) titles.set(target, t);
+          }
+        }
+      } catch (err) {
+        if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
+      }
+    }
+  }
+  const ncx = ncxId ? manifest.get(ncxId) : [...manifest.values()].find((m) => m.type === 'application/x-dtbncx+xml');
+  if (ncx && titles.size === 0) {
+    const path = resolveHref(opfDir, ncx.href);
+    const text = zip.text(path);
+    if (text) {
+      for (const np of descendantsLocal(parse(text), 'navPoint')) {
+        const label = textContent(childLocal(childLocal(np, 'navLabel'), 'text')).replace(/\s+/g, ' ').trim();
+        const src = childLocal(np, 'content')?.attrs['src'];
+        if (label && src) {
+          const target = resolveHref(dirOf(path), src);
+          if (!titles.has(target)) titles.set(target, label);
+        }
+      }
+    }
+  }
+  return titles;
+}
+
+export function readEpub(ctx: ReaderContext): DocModel {
+  const zip = ZipPackage.open(ctx.bytes);
+  const container = zip.text('META-INF/container.xml');
+  let opfPath: string | undefined;
+  if (container) {
+    const rootfile = descendantsLocal(parse(container), 'rootfile')[0];
+    opfPath = rootfile?.attrs['full-path'];
+  }
+  opfPath ??= zip.names().find((n) => n.toLowerCase().endsWith('.opf'));
+  const opfText = opfPath ? zip.text(opfPath) : undefined;
+  if (!opfPath || opfText === undefined) throw new ParseError('MALFORMED', 'The EPUB has no package document (.opf).');
+  const opfDir = dirOf(opfPath);
+  const pkg = children(parse(opfText)).find((c) => local(c) === 'package');
+  if (!pkg) throw new ParseError('MALFORMED', 'The EPUB package document has no <package> element.');
+
+  // Metadata (Dublin Core).
+  const meta = childLocal(pkg, 'metadata');
+  const dc = (name: string): string[] => childrenLocal(meta, name).map((e) => textContent(e).replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const title = dc('title');
+  const creators = dc('creator');
+  const language = dc('language');
+  const description = dc('description').map((d) => d.replace(/<[^>]+>/g, '').trim());
+  const publisher = dc('publisher');
+  const date = dc('date');
+  const subjects = dc('subject');
+  const metadata: DocModel['metadata'] = {};
+  const one = (v: string[]): string | string[] => (v.length === 1 ? v[0]! : v);
+  if (title.length) metadata.title = title[0]!;
+  if (creators.length) {
+    metadata.author = one(creators);
+    metadata.creator = one(creators);
+  }
+  if (language.length) metadata.language = one(language);
+  if (description.length) metadata.description = description[0]!;
+  if (publisher.length) metadata.publisher = one(publisher);
+  if (date.length) metadata.date = date[0]!;
+  if (subjects.length) metadata.keywords = subjects.join(', ');
+
+  const manifest = new Map<string, { href: string; type: string; props: string }>();
+  for (const item of childrenLocal(childLocal(pkg, 'manifest'), 'item')) {
+    const id = item.attrs['id'];
+    if (id) manifest.set(id, { href: item.attrs['href'] ?? '', type: item.attrs['media-type'] ?? '', props: item.attrs['properties'] ?? '' });
+  }
+  const spine = childLocal(pkg, 'spine');
+  const titles = tocTitles(zip, opfDir, manifest, spine?.attrs['toc']);
+
+  const blocks: DocBlock[] = [];
+  const head: Inline[] = [];
+  const line = (label: string, value: string): void => {
+    if (head.length) head.push({ type: 'break' });
+    head.push({ type: 'text', text: `${label}:`, bold: true }, { type: 'text', text: ` ${value}` });
+  };
+  if (title.length) line('Title', title[0]!);
+  if (creators.length) line('Authors', creators.join(', '));
+  if (language.length) line('Language', language.join(', '));
+  if (description.length) line('Description', description[0]!);
+  if (head.length) blocks.push({ node: { kind: 'paragraph', content: head } });
+
+  const warnings: string[] = [];
+  const itemrefs = childrenLocal(spine, 'itemref');
+  for (const ref of itemrefs) {
+    if (Date.now() > ctx.deadline) throw new ParseError('TIMEOUT', 'The EPUB could not be converted within the time limit.');
+    const item = manifest.get(ref.attrs['idref'] ?? '');
+    if (!item || item.props.split(/\s+/).includes('nav')) continue;
+    if (!/x?html|xml/.test(item.type)) continue;
+    const path = resolveHref(opfDir, item.href);
+    let html: string | undefined;
+    try {
+      html = zip.text(path);
+    } catch (err) {
+      if (err instanceof ParseError && err.code !== 'MALFORMED') throw err;
+      warnings.push(`Chapter ${path} could not be read: ${(err as Error).message}`);
+      continue;
+    }
+    if (html === undefined) {
+      warnings.push(`Chapter ${path} is listed in the spine but missing from the package.`);
+      continue;
+    }
+    if (/<!ENTITY/i.test(html.slice(0, 65536))) {
+      throw new ParseError('RESOURCE_LIMIT', `Chapter ${path} declares XML entities, which are never expanded.`);
+    }
+    html = inlineImages(html, zip, dirOf(path), ctx.options.removeBase64Images);
+    const md = htmlToMarkdown(html, { removeBase64Images: ctx.options.removeBase64Images }).trim();
+    if (!md) continue;
+    const tocTitle = titles.get(path);
+    if (tocTitle && !/^#{1,6} /m.test(md)) blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] } });
+    blocks.push({ node: { kind: 'markdown', markdown: md }, source: path });
+  }
+  if (itemrefs.length === 0) warnings.push('The EPUB spine lists no chapters.');
+  return {
+    contentType: ctx.contentType,
+    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks }],
+    metadata,
+    warnings,
+  };
+}
+
+/** Package-relative image sources become data URLs (or the removed-data placeholder). */
+function inlineImages(html: string, zip: ZipPackage, baseDir: string, removeBase64: boolean): string {
+  return html.replace(/(<(?:img|image)\b[^>]*?\s(?:src|xlink:href|href)\s*=\s*)(["'])([^"']*)\2/gi, (m, pre: string, q: string, src: string) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('#')) return m;
+    const path = resolveHref(baseDir, src);
+    if (!zip.has(path)) return m;
+    let bytes: Uint8Array | undefined;
+    if (!removeBase64) {
+      try {
+        bytes = zip.read(path);
+      } catch {
+        return m;
+      }
+    } else bytes = new Uint8Array(0);
+    return `${pre}${q}${imageSrc(mimeOf(path), bytes, removeBase64)}${q}`;
+  });
+}
+

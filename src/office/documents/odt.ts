@@ -1,0 +1,518 @@
+/**
+ * OpenDocument text (.odt) → document model, with the same conventions as Word: headings from
+ * `text:h` outline levels (or heading/title paragraph styles), nested lists numbered or bulleted as
+ * their list style says, tables with spans, bold/italic/strike/super/subscript from the automatic
+ * and named text styles, links, footnotes and endnotes as GFM notes, annotations (comments) as notes
+ * after them, frames (images with their title/description as alt text, text boxes after the paragraph
+ * that anchors them), headers of the master pages before the body and footers after it.
+ */
+import { ParseError } from '../../errors.js';
+import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { ReaderContext } from '../../readers/reader.js';
+import type { BlockType } from '../../types.js';
+import { ZipPackage } from '../zip.js';
+import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { BlockSink, blocksToCellInlines, cell, compactSpans, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+
+const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
+
+function parse(text: string): XmlElement {
+  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS });
+}
+
+interface TextStyle {
+  parent?: string;
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  position?: 'super' | 'sub';
+  code?: boolean;
+}
+
+interface ParaStyle {
+  parent?: string;
+  display: string;
+  outline?: number;
+  listStyle?: string;
+}
+
+type ListLevels = Map<number, { ordered: boolean; start: number }>;
+
+class OdfStyles {
+  readonly text = new Map<string, TextStyle>();
+  readonly para = new Map<string, ParaStyle>();
+  readonly lists = new Map<string, ListLevels>();
+
+  add(container: XmlElement | undefined): void {
+    for (const s of children(container)) {
+      if (s.name === 'style:style') {
+        const name = s.attrs['style:name'] ?? '';
+        const family = s.attrs['style:family'];
+        const tp = child(s, 'style:text-properties');
+        const ts: TextStyle = {};
+        if (s.attrs['style:parent-style-name']) ts.parent = s.attrs['style:parent-style-name'];
+        if (tp) {
+          const w = tp.attrs['fo:font-weight'];
+          if (w) ts.bold = w === 'bold' || Number(w) >= 600;
+          const st = tp.attrs['fo:font-style'];
+          if (st) ts.italic = st === 'italic' || st === 'oblique';
+          const lt = tp.attrs['style:text-line-through-style'];
+          if (lt) ts.strike = lt !== 'none';
+          const pos = tp.attrs['style:text-position'];
+          if (pos) {
+            if (/^super|^\d+%|^[1-9]/.test(pos) && !/^-/.test(pos)) ts.position = pos.startsWith('sub') ? 'sub' : 'super';
+            if (pos.startsWith('sub') || pos.startsWith('-')) ts.position = 'sub';
+            if (pos.startsWith('0%') || pos === '0') delete ts.position;
+          }
+        }
+        if (family === 'text' || family === 'paragraph') this.text.set(`${family}:${name}`, ts);
+        if (family === 'paragraph') {
+          const ps: ParaStyle = { display: (s.attrs['style:display-name'] ?? name).toLowerCase() };
+          if (s.attrs['style:parent-style-name']) ps.parent = s.attrs['style:parent-style-name'];
+          const ol = s.attrs['style:default-outline-level'];
+          if (ol) ps.outline = Number(ol);
+          if (s.attrs['style:list-style-name']) ps.listStyle = s.attrs['style:list-style-name'];
+          this.para.set(name, ps);
+        }
+        if (/code|source|preformatted|teletype/i.test(name) && family === 'text') ts.code = true;
+      } else if (s.name === 'text:list-style') {
+        const levels: ListLevels = new Map();
+        for (const l of children(s)) {
+          const level = Number(l.attrs['text:level'] ?? 1);
+          if (l.name === 'text:list-level-style-number') {
+            const fmt = l.attrs['style:num-format'] ?? '1';
+            levels.set(level, { ordered: fmt !== '', start: Number(l.attrs['text:start-value'] ?? 1) });
+          } else levels.set(level, { ordered: false, start: 1 });
+        }
+        this.lists.set(s.attrs['style:name'] ?? '', levels);
+      }
+    }
+  }
+
+  textProps(family: 'text' | 'paragraph', name: string | undefined): TextStyle {
+    const out: TextStyle = {};
+    const chain: TextStyle[] = [];
+    let cur = name;
+    for (let i = 0; cur && i < 20; i++) {
+      const s = this.text.get(`${family}:${cur}`);
+      if (!s) break;
+      chain.push(s);
+      cur = s.parent;
+    }
+    for (const s of chain.reverse()) {
+      for (const k of ['bold', 'italic', 'strike', 'position', 'code'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
+    }
+    return out;
+  }
+
+  paraChain(name: string | undefined): ParaStyle[] {
+    const out: ParaStyle[] = [];
+    let cur = name;
+    for (let i = 0; cur && i < 20; i++) {
+      const s = this.para.get(cur);
+      if (!s) break;
+      out.push(s);
+      cur = s.parent;
+    }
+    return out;
+  }
+
+  headingLevel(name: string | undefined): number | undefined {
+    for (const s of this.paraChain(name)) {
+      const m = /^heading[ _]?(\d)$/.exec(s.display);
+      if (m) return Number(m[1]);
+      if (s.display === 'title') return 1;
+    }
+    return undefined;
+  }
+
+  isCode(name: string | undefined): boolean {
+    return this.paraChain(name).some((s) => /preformatted|source text|code/.test(s.display));
+  }
+
+  isQuote(name: string | undefined): boolean {
+    return this.paraChain(name).some((s) => /^quotations?$|^quote$/.test(s.display));
+  }
+}
+
+interface Out {
+  inlines: Inline[];
+  floats: Node[];
+}
+
+class OdtConverter {
+  private noteCounter = 0;
+  private commentCounter = 0;
+  readonly notes: DocBlock[] = [];
+  readonly comments: DocBlock[] = [];
+  readonly links: string[] = [];
+  readonly images: string[] = [];
+  private steps = 0;
+
+  constructor(private readonly zip: ZipPackage, private readonly styles: OdfStyles, private readonly removeBase64: boolean, private readonly deadline: number) {}
+
+  private tick(): void {
+    if ((++this.steps & 1023) === 0 && Date.now() > this.deadline) {
+      throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
+    }
+  }
+
+  blocks(container: XmlElement | undefined, sink: BlockSink, type?: BlockType, listCtx?: { style: string | undefined; level: number }): void {
+    for (const el of children(container)) {
+      this.tick();
+      const extra = type ? { type } : undefined;
+      switch (el.name) {
+        case 'text:h':
+        case 'text:p': {
+          const out: Out = { inlines: [], floats: [] };
+          const styleName = el.attrs['text:style-name'];
+          const base = this.styles.textProps('paragraph', styleName);
+          this.inlines(el, out, base);
+          const content = trimInlines(collapse(out.inlines));
+          if (!isBlank(content)) {
+            let level: number | undefined;
+            if (el.name === 'text:h') level = Number(el.attrs['text:outline-level'] ?? 1) || 1;
+            else level = this.styles.headingLevel(styleName);
+            if (level !== undefined && !type && !listCtx) {
+              sink.add({ kind: 'heading', level: Math.min(6, Math.max(1, level)) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
+            } else if (this.styles.isCode(styleName)) {
+              const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
+              const last = sink.blocks[sink.blocks.length - 1]?.node;
+              if (last?.kind === 'code') last.text += `\n${text}`;
+              else sink.add({ kind: 'code', text }, extra);
+            } else if (this.styles.isQuote(styleName)) {
+              const last = sink.blocks[sink.blocks.length - 1]?.node;
+              if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
+              else sink.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
+            } else sink.add({ kind: 'paragraph', content }, extra);
+          }
+          for (const f of out.floats) sink.add(f, extra);
+          break;
+        }
+        case 'text:list':
+          this.list(el, sink, type, listCtx);
+          break;
+        case 'table:table':
+          this.table(el, sink, type);
+          break;
+        case 'text:section':
+        case 'text:index-body':
+        case 'text:table-of-content':
+        case 'text:alphabetical-index':
+        case 'text:illustration-index':
+        case 'text:table-index':
+        case 'text:bibliography':
+        case 'text:user-index':
+        case 'text:object-index':
+        case 'office:text':
+        case 'text:change':
+          this.blocks(el, sink, type, listCtx);
+          break;
+        case 'draw:frame':
+        case 'draw:a':
+        case 'draw:g':
+        case 'draw:custom-shape':
+        case 'draw:rect': {
+          const out: Out = { inlines: [], floats: [] };
+          this.drawing(el, out);
+          const content = trimInlines(out.inlines);
+          if (!isBlank(content)) sink.add({ kind: 'paragraph', content }, extra);
+          for (const f of out.floats) sink.add(f, extra);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  private list(el: XmlElement, sink: BlockSink, type: BlockType | undefined, parent?: { style: string | undefined; level: number }): void {
+    const style = el.attrs['text:style-name'] ?? parent?.style;
+    const level = parent ? parent.level + 1 : 0;
+    const levels = style ? this.styles.lists.get(style) : undefined;
+    const info = levels?.get(level + 1) ?? { ordered: false, start: 1 };
+    let n = info.start;
+    for (const item of children(el)) {
+      if (item.name !== 'text:list-item' && item.name !== 'text:list-header') continue;
+      const inner = new BlockSink();
+      // Paragraphs of the item: the first becomes the item's text, nested lists its children.
+      const first: Inline[] = [];
+      const rest: Node[] = [];
+      const startValue = item.attrs['text:start-value'];
+      if (startValue) n = Number(startValue) || n;
+      for (const c of children(item)) {
+        if (c.name === 'text:list') {
+          const sub = new BlockSink();
+          this.list(c, sub, type, { style, level });
+          rest.push(...sub.nodes());
+        } else {
+          inner.blocks.length = 0;
+          this.blocks({ name: '#', attrs: {}, children: [c] }, inner, type, { style, level });
+          for (const node of inner.nodes()) {
+            if (first.length === 0 && rest.length === 0 && (node.kind === 'paragraph' || node.kind === 'heading')) first.push(...node.content);
+            else rest.push(node);
+          }
+        }
+      }
+      if (first.length === 0 && rest.length === 0) continue;
+      if (item.name === 'text:list-header' || (first.length === 0 && rest.every((r) => r.kind === 'list'))) {
+        // An item that only holds a deeper list: its sub-lists continue at their own level.
+        if (first.length === 0) {
+          for (const r of rest) if (r.kind === 'list') sink.add(r);
+          continue;
+        }
+      }
+      sink.addListItem(level, info.ordered, info.ordered ? n : undefined, first, rest);
+      n++;
+    }
+    if (!parent) sink.endList();
+  }
+
+  private table(tbl: XmlElement, sink: BlockSink, type?: BlockType): void {
+    const rows: TableCell[][] = [];
+    const nodesOfCells: Node[][] = [];
+    const collectRows = (el: XmlElement): void => {
+      for (const c of children(el)) {
+        if (c.name === 'table:table-row') {
+          const repeat = Math.min(Number(c.attrs['table:number-rows-repeated'] ?? 1) || 1, 100);
+          const row: TableCell[] = [];
+          for (const tc of children(c)) {
+            const rep = Math.min(Number(tc.attrs['table:number-columns-repeated'] ?? 1) || 1, 100);
+            if (tc.name === 'table:covered-table-cell') continue;
+            if (tc.name !== 'table:table-cell') continue;
+            const inner = new BlockSink();
+            this.blocks(tc, inner, type);
+            const nodes = inner.nodes();
+            nodesOfCells.push(nodes);
+            const content = blocksToCellInlines(nodes);
+            const cs = Number(tc.attrs['table:number-columns-spanned'] ?? 1) || 1;
+            const rs = Number(tc.attrs['table:number-rows-spanned'] ?? 1) || 1;
+            for (let k = 0; k < rep; k++) row.push(cell(content, cs, rs));
+          }
+          for (let k = 0; k < repeat; k++) rows.push(row);
+        } else if (c.name === 'table:table-header-rows' || c.name === 'table:table-rows' || c.name === 'table:table-row-group') collectRows(c);
+      }
+    };
+    collectRows(tbl);
+    // Trailing empty rows and columns are layout, not data.
+    while (rows.length && rows[rows.length - 1]!.every((c) => isBlank(c.content))) rows.pop();
+    if (rows.length === 0) return;
+    const extra = type ? { type } : undefined;
+    if (rows.length === 1 && rows[0]!.length === 1) {
+      for (const n of nodesOfCells[0] ?? []) sink.add(n, extra);
+      return;
+    }
+    compactSpans(rows);
+    sink.add({ kind: 'table', rows }, extra);
+  }
+
+  private inlines(el: XmlElement, out: Out, marks: TextStyle, href?: string): void {
+    const push = (text: string): void => {
+      const t: TextInline = { type: 'text', text };
+      if (marks.bold) t.bold = true;
+      if (marks.italic) t.italic = true;
+      if (marks.strike) t.strike = true;
+      if (marks.code) t.code = true;
+      if (marks.position === 'super') t.superscript = true;
+      if (marks.position === 'sub') t.subscript = true;
+      if (href) t.href = href;
+      out.inlines.push(t);
+    };
+    for (const c of el.children) {
+      if (typeof c === 'string') {
+        push(c.replace(/[\r\n\t]+/g, ' '));
+        continue;
+      }
+      switch (c.name) {
+        case 'text:span': {
+          const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
+          this.inlines(c, out, props, href);
+          break;
+        }
+        case 'text:a': {
+          const target = c.attrs['xlink:href'];
+          const link = target && !target.startsWith('#') ? target : undefined;
+          if (link && !this.links.includes(link)) this.links.push(link);
+          this.inlines(c, out, { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) }, link ?? href);
+          break;
+        }
+        case 'text:s':
+          push(' '.repeat(Math.min(Number(c.attrs['text:c'] ?? 1) || 1, 100)));
+          break;
+        case 'text:tab':
+          push(' ');
+          break;
+        case 'text:line-break':
+          out.inlines.push({ type: 'break' });
+          break;
+        case 'text:note': {
+          const body = child(c, 'text:note-body');
+          const label = String(++this.noteCounter);
+          const sink = new BlockSink();
+          this.blocks(body, sink);
+          const nodes = sink.nodes();
+          this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+          out.inlines.push({ type: 'noteRef', label });
+          break;
+        }
+        case 'office:annotation': {
+          const label = `comment-${++this.commentCounter}`;
+          const author = textContent(child(c, 'dc:creator')).trim();
+          const sink = new BlockSink();
+          this.blocks(c, sink);
+          const nodes = sink.nodes();
+          if (author) {
+            const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
+            const first = nodes[0];
+            if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
+            else nodes.unshift({ kind: 'paragraph', content: [tag] });
+          }
+          this.comments.push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+          out.inlines.push({ type: 'noteRef', label });
+          break;
+        }
+        case 'draw:frame':
+        case 'draw:a':
+        case 'draw:g':
+        case 'draw:custom-shape':
+        case 'draw:rect':
+          this.drawing(c, out);
+          break;
+        case 'text:page-number':
+        case 'text:page-count':
+        case 'text:page-continuation':
+        case 'text:tracked-changes':
+        case 'office:annotation-end':
+        case 'text:bookmark':
+        case 'text:bookmark-start':
+        case 'text:bookmark-end':
+        case 'text:soft-page-break':
+        case 'text:reference-mark':
+          break;
+        case 'text:ruby':
+          this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
+          break;
+        default:
+          // Fields (page numbers, dates, references, ...) show their current text.
+          this.inlines(c, out, marks, href);
+          break;
+      }
+    }
+  }
+
+  private drawing(el: XmlElement, out: Out): void {
+    const alt = (textContent(child(el, 'svg:desc')) || textContent(child(el, 'svg:title')) || '').trim();
+    for (const c of children(el)) {
+      if (c.name === 'draw:image') {
+        const href = c.attrs['xlink:href'];
+        if (href === undefined) continue;
+        let src = href;
+        if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) {
+          const path = href.replace(/^\.\//, '');
+          if (this.zip.has(path)) {
+            let bytes: Uint8Array | undefined = new Uint8Array(0);
+            if (!this.removeBase64) {
+              try {
+                bytes = this.zip.read(path);
+              } catch {
+                bytes = undefined;
+              }
+            }
+            src = imageSrc(mimeOf(path), bytes, this.removeBase64);
+          }
+        }
+        this.images.push(src);
+        out.inlines.push({ type: 'image', alt, src });
+        // One frame may offer the same picture in several formats: the first is enough.
+        break;
+      } else if (c.name === 'draw:text-box' || c.name === 'draw:custom-shape' || c.name === 'draw:rect') {
+        const sink = new BlockSink();
+        this.blocks(c, sink);
+        out.floats.push(...sink.nodes());
+      } else if (c.name === 'draw:frame' || c.name === 'draw:g' || c.name === 'draw:a') {
+        this.drawing(c, out);
+      } else if (c.name === 'text:p' || c.name === 'text:list') {
+        const sink = new BlockSink();
+        this.blocks({ name: '#', attrs: {}, children: [c] }, sink);
+        out.floats.push(...sink.nodes());
+      }
+    }
+  }
+}
+
+function collapse(inlines: Inline[]): Inline[] {
+  // ODF keeps white space significant only through text:s; plain runs of spaces collapse.
+  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/ {2,}/g, ' ') } : i));
+}
+
+export function readOdt(ctx: ReaderContext): DocModel {
+  const zip = ZipPackage.open(ctx.bytes);
+  const contentText = zip.text('content.xml');
+  if (contentText === undefined) throw new ParseError('MALFORMED', 'The OpenDocument package has no content.xml.');
+  const manifest = zip.text('META-INF/manifest.xml');
+  if (manifest && /manifest:encryption-data/.test(manifest)) {
+    throw new ParseError('ENCRYPTED', 'The OpenDocument file is password protected.');
+  }
+  const styles = new OdfStyles();
+  const stylesText = zip.text('styles.xml');
+  const stylesRoot = stylesText ? parse(stylesText) : undefined;
+  const stylesDoc = child(stylesRoot, 'office:document-styles');
+  styles.add(child(stylesDoc, 'office:styles'));
+  styles.add(child(stylesDoc, 'office:automatic-styles'));
+  const content = child(parse(contentText), 'office:document-content');
+  styles.add(child(content, 'office:automatic-styles'));
+  const text = child(child(content, 'office:body'), 'office:text');
+  if (!text) throw new ParseError('MALFORMED', 'The OpenDocument file has no text body (is it a spreadsheet or presentation?).');
+
+  const conv = new OdtConverter(zip, styles, ctx.options.removeBase64Images, ctx.deadline);
+  const body = new BlockSink();
+  conv.blocks(text, body);
+
+  const furniture = (kind: 'header' | 'footer'): DocBlock[] => {
+    const out: DocBlock[] = [];
+    const seen = new Set<string>();
+    for (const mp of children(child(stylesDoc, 'office:master-styles'), 'style:master-page')) {
+      for (const name of kind === 'header' ? ['style:header-first', 'style:header', 'style:header-left'] : ['style:footer-first', 'style:footer', 'style:footer-left']) {
+        const part = child(mp, name);
+        if (!part || part.attrs['style:display'] === 'false') continue;
+        const sink = new BlockSink();
+        conv.blocks(part, sink, kind === 'header' ? 'page_header' : 'page_footer');
+        const key = JSON.stringify(sink.nodes());
+        if (sink.blocks.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        out.push(...sink.blocks);
+      }
+    }
+    return out;
+  };
+  const headers = furniture('header');
+  const footers = furniture('footer');
+
+  const metadata: DocModel['metadata'] = {};
+  const metaText = zip.text('meta.xml');
+  if (metaText) {
+    const meta = child(child(parse(metaText), 'office:document-meta'), 'office:meta');
+    const pick = (name: string, key: string): void => {
+      const v = textContent(child(meta, name)).trim();
+      if (v) metadata[key] = v;
+    };
+    pick('dc:title', 'title');
+    pick('dc:subject', 'subject');
+    pick('dc:description', 'description');
+    pick('dc:language', 'language');
+    pick('meta:initial-creator', 'author');
+    pick('dc:creator', 'lastModifiedBy');
+    pick('meta:creation-date', 'created');
+    pick('dc:date', 'modified');
+    const kw = children(meta, 'meta:keyword').map((k) => textContent(k).trim()).filter(Boolean);
+    if (kw.length) metadata.keywords = kw.join(', ');
+  }
+  return {
+    contentType: ctx.contentType,
+    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body.blocks, ...footers, ...conv.notes, ...conv.comments] }],
+    metadata,
+    warnings: [],
+    links: conv.links,
+    images: conv.images,
+  };
+}

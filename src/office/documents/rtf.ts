@@ -1,0 +1,673 @@
+/**
+ * RTF → document model: paragraphs, headings (from the stylesheet's "heading N" styles or
+ * \outlinelevel), lists (\ls/\ilvl with their \listtext telling bullets from numbers), tables
+ * (\trowd ... \cell ... \row, with horizontal and vertical merges), bold/italic/strike/super/sub,
+ * hyperlink fields, footnotes as GFM notes, headers before the body and footers after it, pictures.
+ * Text: \uN escapes (with \ucN fallback skipping) and \'hh bytes decoded in the code page of the
+ * current font's charset or the document's \ansicpg (through iconv-lite).
+ */
+import iconv from 'iconv-lite';
+import { ParseError } from '../../errors.js';
+import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { ReaderContext } from '../../readers/reader.js';
+import { BlockSink, blocksToCellInlines, cell, isBlank, removedImageSrc, trimInlines } from './common.js';
+
+const CHARSET_CP: Record<number, string> = {
+  0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
+  161: 'cp1253', 162: 'cp1254', 163: 'cp1258', 177: 'cp1255', 178: 'cp1256', 186: 'cp1257', 204: 'cp1251', 222: 'cp874',
+  238: 'cp1250', 255: 'cp437',
+};
+
+const MAX_DEPTH = 1000;
+
+interface State {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  sup: boolean;
+  sub: boolean;
+  hidden: boolean;
+  uc: number;
+  font: number;
+  /** What the group's text goes to. */
+  dest: Dest;
+  href?: string;
+}
+
+type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'infoField';
+
+const SKIP_DESTS = new Set([
+  'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'listtable', 'listoverridetable', 'generator', 'xmlnstbl', 'mmathPr',
+  'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
+  'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
+  'pnseclvl', 'shpinst', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
+  'aftncn', 'userprops', 'annotation', 'atnid', 'atnauthor', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
+  'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
+]);
+
+interface Para {
+  inlines: Inline[];
+}
+
+interface RowDef {
+  merges: ('none' | 'h' | 'hstart' | 'v' | 'vstart')[];
+}
+
+class RtfReader {
+  private stack: State[] = [];
+  private st: State;
+  private fonts = new Map<number, string>();
+  private ansiCp = 'cp1252';
+  private styles = new Map<number, string>();
+  private styleGroup: { num: number; name: string } | null = null;
+  private fontGroup: { num: number; charset: number } | null = null;
+  // Paragraph state.
+  private para: Inline[] = [];
+  private parStyle = -1;
+  private outline = -1;
+  private listLevel = -1;
+  private listId = -1;
+  private listText = '';
+  private inTable = false;
+  // Table state.
+  private rowDef: RowDef = { merges: [] };
+  private pendingMerges: RowDef['merges'][number] = 'none';
+  private cellParas: Inline[][] = [];
+  private rowCells: { content: Inline[]; merge: RowDef['merges'][number] }[] = [];
+  private tableRows: { content: Inline[]; merge: RowDef['merges'][number] }[][] = [];
+  // Output.
+  readonly body = new BlockSink();
+  readonly headers: DocBlock[] = [];
+  readonly footers: DocBlock[] = [];
+  readonly notes: DocBlock[] = [];
+  readonly metadata: Record<string, string> = {};
+  private noteCounter = 0;
+  private bytes: number[] = [];
+  private fldinst = '';
+  private infoKey = '';
+  private infoText = '';
+  private pictHex: string[] = [];
+  private pictType = '';
+  private removeBase64: boolean;
+  private sinkStack: { sink: BlockSink; para: Inline[]; kind: Dest; saved: unknown }[] = [];
+  private sink: BlockSink;
+  private steps = 0;
+
+  constructor(private readonly src: string, options: { removeBase64: boolean; deadline: number }, private readonly deadline = options.deadline) {
+    this.removeBase64 = options.removeBase64;
+    this.st = { bold: false, italic: false, strike: false, sup: false, sub: false, hidden: false, uc: 1, font: -1, dest: 'body' };
+    this.sink = this.body;
+  }
+
+  private codepage(): string {
+    const cs = this.fonts.get(this.st.font);
+    return cs || this.ansiCp;
+  }
+
+  private flushBytes(): void {
+    if (!this.bytes.length) return;
+    const cp = this.codepage();
+    let s: string;
+    if (cp === 'symbol') s = '';
+    else {
+      try {
+        s = iconv.decode(Buffer.from(this.bytes), iconv.encodingExists(cp) ? cp : 'cp1252');
+      } catch {
+        s = String.fromCharCode(...this.bytes);
+      }
+    }
+    this.bytes = [];
+    this.emit(s);
+  }
+
+  private emit(text: string): void {
+    if (!text) return;
+    const st = this.st;
+    switch (st.dest) {
+      case 'skip':
+      case 'pict':
+        return;
+      case 'fonttbl':
+        return;
+      case 'stylesheet':
+        if (this.styleGroup) this.styleGroup.name += text;
+        return;
+      case 'fldinst':
+        this.fldinst += text;
+        return;
+      case 'infoField':
+        this.infoText += text;
+        return;
+      case 'listtext':
+        this.listText += text;
+        return;
+      case 'info':
+        return;
+      default:
+        break;
+    }
+    if (st.hidden) return;
+    const t: TextInline = { type: 'text', text };
+    if (st.bold) t.bold = true;
+    if (st.italic) t.italic = true;
+    if (st.strike) t.strike = true;
+    if (st.sup) t.superscript = true;
+    if (st.sub) t.subscript = true;
+    if (st.href) t.href = st.href;
+    this.para.push(t);
+  }
+
+  private endParagraph(): void {
+    this.flushBytes();
+    const content = trimInlines(mergeText(this.para));
+    this.para = [];
+    const listText = this.listText.trim();
+    this.listText = '';
+    if (this.inTable && this.sink === this.body) {
+      this.cellParas.push(content);
+      return;
+    }
+    if (this.tableRows.length && this.sink === this.body) this.flushTable();
+    if (isBlank(content)) return;
+    const styleName = (this.styles.get(this.parStyle) ?? '').toLowerCase();
+    const hm = /^heading\s*(\d)$/.exec(styleName);
+    const level = hm ? Number(hm[1]) : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : styleName === 'title' ? 1 : 0;
+    if (level && this.sink === this.body) {
+      this.sink.add({ kind: 'heading', level: Math.min(6, level) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
+    } else if (this.listId >= 0 || (listText && /^([•·o§▪\-*]|\d+[.)]|[a-zA-Z][.)]|[ivxIVX]+[.)])$/.test(listText))) {
+      const ordered = /^(\d+|[a-zA-Z]|[ivxIVX]+)[.)]?$/.test(listText);
+      const n = ordered && /^\d+/.test(listText) ? Number(/^\d+/.exec(listText)![0]) : undefined;
+      this.sink.addListItem(Math.max(0, this.listLevel), ordered, n, content);
+    } else {
+      this.sink.add({ kind: 'paragraph', content });
+    }
+  }
+
+  private endCell(): void {
+    this.flushBytes();
+    if (this.para.length) {
+      const content = trimInlines(mergeText(this.para));
+      this.para = [];
+      this.cellParas.push(content);
+    }
+    const nodes: Node[] = this.cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }));
+    const idx = this.rowCells.length;
+    this.rowCells.push({ content: blocksToCellInlines(nodes), merge: this.rowDef.merges[idx] ?? 'none' });
+    this.cellParas = [];
+    this.listText = '';
+  }
+
+  private endRow(): void {
+    if (this.para.length || this.cellParas.length) this.endCell();
+    if (this.rowCells.length) this.tableRows.push(this.rowCells);
+    this.rowCells = [];
+  }
+
+  private flushTable(): void {
+    const rows: TableCell[][] = [];
+    const vOrigin: (TableCell | undefined)[] = [];
+    for (const r of this.tableRows) {
+      const row: TableCell[] = [];
+      r.forEach((c, col) => {
+        if (c.merge === 'h' && row.length) {
+          const prev = row[row.length - 1]!;
+          prev.colSpan = (prev.colSpan ?? 1) + 1;
+          return;
+        }
+        if (c.merge === 'v' && vOrigin[col]) {
+          vOrigin[col]!.rowSpan = (vOrigin[col]!.rowSpan ?? 1) + 1;
+          return;
+        }
+        const x = cell(c.content);
+        row.push(x);
+        vOrigin[col] = c.merge === 'vstart' ? x : undefined;
+      });
+      rows.push(row);
+    }
+    this.tableRows = [];
+    if (rows.length === 0 || rows.every((r) => r.every((c) => isBlank(c.content)))) return;
+    if (rows.length === 1 && rows[0]!.length === 1) {
+      this.body.add({ kind: 'paragraph', content: rows[0]![0]!.content });
+      return;
+    }
+    this.body.add({ kind: 'table', rows });
+  }
+
+  private resetParagraph(): void {
+    this.parStyle = -1;
+    this.outline = -1;
+    this.listLevel = -1;
+    this.listId = -1;
+    this.inTable = false;
+  }
+
+  private pushSink(kind: Dest): void {
+    this.flushBytes();
+    this.sinkStack.push({ sink: this.sink, para: this.para, kind, saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText] });
+    this.sink = new BlockSink();
+    this.para = [];
+    this.resetParagraph();
+  }
+
+  private popSink(): void {
+    const top = this.sinkStack.pop();
+    if (!top) return;
+    const savedInTable = (top.saved as unknown[])[4] as boolean;
+    // Close the sub-document's last paragraph, outside any table.
+    this.inTable = false;
+    if (this.para.length) {
+      const wasBody = this.sink;
+      this.endParagraph();
+      this.sink = wasBody;
+    }
+    const nodes = this.sink.blocks;
+    this.sink = top.sink;
+    this.para = top.para;
+    const saved = top.saved as [number, number, number, number, boolean, string];
+    [this.parStyle, this.outline, this.listLevel, this.listId, , this.listText] = saved;
+    this.inTable = savedInTable;
+    if (top.kind === 'header') this.headers.push(...nodes.map((b) => ({ ...b, type: 'page_header' as const })));
+    else if (top.kind === 'footer') this.footers.push(...nodes.map((b) => ({ ...b, type: 'page_footer' as const })));
+    else if (top.kind === 'footnote') {
+      const label = String(++this.noteCounter);
+      this.para.push({ type: 'noteRef', label });
+      this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes.map((b) => b.node) : [{ kind: 'paragraph', content: [] }] } });
+    }
+  }
+
+  private tick(): void {
+    if ((++this.steps & 16383) === 0 && Date.now() > this.deadline) {
+      throw new ParseError('TIMEOUT', 'The RTF document could not be converted within the time limit.');
+    }
+  }
+
+  run(): void {
+    const s = this.src;
+    const n = s.length;
+    let i = 0;
+    // Each group remembers which sub-document (header, footnote, ...) it opened, to close it.
+    const opened: boolean[] = [];
+    let skipChars = 0;
+    while (i < n) {
+      this.tick();
+      const ch = s.charCodeAt(i);
+      if (ch === 123 /* { */) {
+        this.flushBytes();
+        if (this.stack.length >= MAX_DEPTH) throw new ParseError('RESOURCE_LIMIT', `The RTF groups are nested more than ${MAX_DEPTH} deep.`);
+        this.stack.push(this.st);
+        this.st = { ...this.st };
+        opened.push(false);
+        i++;
+        // An ignorable destination: {\*\name ...}.
+        if (s.startsWith('\\*', i)) {
+          const m = /^\\\*\s*\\([a-zA-Z]+)(-?\d+)? ?/.exec(s.slice(i, i + 64));
+          const word = m?.[1] ?? '';
+          if (word === 'fldinst') {
+            this.st.dest = 'fldinst';
+            this.fldinst = '';
+            i += m![0].length;
+          } else if (word === 'shppict' || word === 'shptxt') {
+            i += m![0].length;
+          } else if (this.st.dest !== 'skip') {
+            this.st.dest = 'skip';
+            i += m ? m[0].length : 2;
+          } else i += 2;
+        }
+        continue;
+      }
+      if (ch === 125 /* } */) {
+        this.flushBytes();
+        const st = this.st;
+        if (st.dest === 'stylesheet' && this.styleGroup && this.stack[this.stack.length - 1]?.dest === 'stylesheet') {
+          this.styles.set(this.styleGroup.num, this.styleGroup.name.replace(/;.*$/s, '').trim());
+          this.styleGroup = null;
+        }
+        if (st.dest === 'fonttbl' && this.fontGroup) {
+          this.fonts.set(this.fontGroup.num, CHARSET_CP[this.fontGroup.charset] ?? '');
+          if (this.stack[this.stack.length - 1]?.dest === 'fonttbl') this.fontGroup = null;
+        }
+        if (st.dest === 'infoField' && this.stack[this.stack.length - 1]?.dest !== 'infoField') {
+          const v = this.infoText.trim();
+          if (v && this.infoKey) this.metadata[this.infoKey] = v;
+        }
+        if (st.dest === 'pict' && this.stack[this.stack.length - 1]?.dest !== 'pict') this.endPicture();
+        if (opened.pop()) this.popSink();
+        const prev = this.stack.pop();
+        if (prev) {
+          // Leaving a field instruction: a HYPERLINK sets the link of the field's result.
+          if (st.dest === 'fldinst' && prev.dest !== 'fldinst') {
+            const m = /HYPERLINK\s+(?:\\l\s+)?"([^"]+)"/i.exec(this.fldinst) ?? /HYPERLINK\s+(\S+)/i.exec(this.fldinst);
+            if (m && !/\\l\s/.test(this.fldinst)) prev.href = m[1];
+          }
+          this.st = prev;
+        }
+        i++;
+        continue;
+      }
+      if (ch === 92 /* \ */) {
+        const next = s.charCodeAt(i + 1);
+        // Control symbols.
+        if (next === 39 /* ' */) {
+          const hex = s.slice(i + 2, i + 4);
+          i += 4;
+          if (skipChars > 0) { skipChars--; continue; }
+          const b = parseInt(hex, 16);
+          if (Number.isFinite(b)) {
+            if (this.st.dest === 'pict') continue;
+            this.bytes.push(b);
+          }
+          continue;
+        }
+        if (!((next >= 65 && next <= 90) || (next >= 97 && next <= 122))) {
+          i += 2;
+          if (skipChars > 0 && next !== 123 && next !== 125 && next !== 92) { skipChars--; continue; }
+          switch (next) {
+            case 126: this.flushBytes(); this.emit('\u00a0'); break; // \~
+            case 95: this.flushBytes(); this.emit('\u2011'); break; // \_
+            case 45: break; // \- optional hyphen
+            case 92: this.flushBytes(); this.emit('\\'); break;
+            case 123: this.flushBytes(); this.emit('{'); break;
+            case 125: this.flushBytes(); this.emit('}'); break;
+            case 10: case 13: this.flushBytes(); this.par(); break;
+            case 9: this.flushBytes(); this.emit(' '); break;
+            default: break;
+          }
+          continue;
+        }
+        // Control word.
+        let j = i + 1;
+        while (j < n) {
+          const c = s.charCodeAt(j);
+          if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) j++;
+          else break;
+        }
+        const word = s.slice(i + 1, j);
+        let k = j;
+        if (s.charCodeAt(k) === 45 || (s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57)) {
+          k++;
+          while (k < n && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57) k++;
+        }
+        const param = k > j ? Number(s.slice(j, k)) : undefined;
+        if (s.charCodeAt(k) === 32) k++;
+        i = k;
+        if (word === 'bin' && param !== undefined && param > 0) {
+          i += param;
+          continue;
+        }
+        if (skipChars > 0 && word !== 'par') { skipChars--; continue; }
+        if (word === 'u') {
+          this.flushBytes();
+          let code = param ?? 0;
+          if (code < 0) code += 65536;
+          this.emit(String.fromCharCode(code));
+          skipChars = this.st.uc;
+          continue;
+        }
+        this.control(word, param, opened);
+        continue;
+      }
+      if (ch === 13 || ch === 10) { i++; continue; }
+      // Plain text run.
+      let j = i;
+      while (j < n) {
+        const c = s.charCodeAt(j);
+        if (c === 92 || c === 123 || c === 125 || c === 13 || c === 10) break;
+        j++;
+      }
+      let text = s.slice(i, j);
+      i = j;
+      if (skipChars > 0) {
+        const drop = Math.min(skipChars, text.length);
+        text = text.slice(drop);
+        skipChars -= drop;
+      }
+      if (!text) continue;
+      if (this.st.dest === 'pict') {
+        this.pictHex.push(text);
+        continue;
+      }
+      if (this.st.dest === 'fonttbl') {
+        continue;
+      }
+      this.flushBytes();
+      // Plain RTF text is in the document code page too (bytes ≥ 0x80 are rare but legal).
+      if (/[\x80-\xff]/.test(text)) {
+        for (let q = 0; q < text.length; q++) this.bytes.push(text.charCodeAt(q));
+        this.flushBytes();
+      } else this.emit(text);
+    }
+    this.flushBytes();
+    while (this.sinkStack.length) this.popSink();
+    if (this.para.length) this.endParagraph();
+    if (this.inTable || this.rowCells.length) this.endRow();
+    if (this.tableRows.length) this.flushTable();
+  }
+
+  private par(): void {
+    if (this.st.dest === 'body' || this.st.dest === 'fldrslt' || this.st.dest === 'header' || this.st.dest === 'footer' || this.st.dest === 'footnote') this.endParagraph();
+  }
+
+  private control(word: string, param: number | undefined, opened: boolean[]): void {
+    const st = this.st;
+    const on = param === undefined || param !== 0;
+    switch (word) {
+      // Document.
+      case 'ansicpg':
+        if (param) this.ansiCp = param === 10000 ? 'macintosh' : `cp${param}`;
+        return;
+      case 'mac':
+        this.ansiCp = 'macintosh';
+        return;
+      case 'pc':
+        this.ansiCp = 'cp437';
+        return;
+      case 'pca':
+        this.ansiCp = 'cp850';
+        return;
+      case 'uc':
+        st.uc = param ?? 1;
+        return;
+      // Destinations.
+      case 'fonttbl':
+        st.dest = 'fonttbl';
+        return;
+      case 'stylesheet':
+        st.dest = 'stylesheet';
+        return;
+      case 'info':
+        st.dest = 'info';
+        return;
+      case 'title': case 'author': case 'subject': case 'keywords': case 'doccomm': case 'company': case 'operator':
+        if (st.dest === 'info') {
+          st.dest = 'infoField';
+          this.infoKey = word === 'doccomm' ? 'description' : word;
+          this.infoText = '';
+        } else st.dest = 'skip';
+        return;
+      case 'fldrslt':
+        if (st.dest !== 'skip') st.dest = 'body';
+        return;
+      case 'listtext':
+      case 'pntext':
+        st.dest = 'listtext';
+        this.listText = '';
+        return;
+      case 'pict':
+        if (st.dest === 'skip') return;
+        st.dest = 'pict';
+        this.pictHex = [];
+        this.pictType = '';
+        return;
+      case 'pngblip': this.pictType = 'image/png'; return;
+      case 'jpegblip': this.pictType = 'image/jpeg'; return;
+      case 'emfblip': this.pictType = 'image/x-emf'; return;
+      case 'wmetafile': this.pictType = 'image/x-wmf'; return;
+      case 'macpict': this.pictType = 'image/pict'; return;
+      case 'dibitmap': case 'wbitmap': this.pictType = 'image/bmp'; return;
+      case 'header': case 'headerl': case 'headerr': case 'headerf':
+      case 'footer': case 'footerl': case 'footerr': case 'footerf':
+        if (st.dest === 'skip') return;
+        st.dest = word.startsWith('header') ? 'header' : 'footer';
+        this.pushSink(st.dest);
+        opened[opened.length - 1] = true;
+        return;
+      case 'footnote':
+        if (st.dest === 'skip') return;
+        st.dest = 'footnote';
+        this.pushSink('footnote');
+        opened[opened.length - 1] = true;
+        return;
+      case 'field': case 'fldinst':
+        if (word === 'fldinst') {
+          st.dest = 'fldinst';
+          this.fldinst = '';
+        }
+        return;
+      case 'object': case 'result':
+        return;
+      case 'f':
+        if (st.dest === 'fonttbl') {
+          this.fontGroup = { num: param ?? 0, charset: 0 };
+          this.fonts.set(param ?? 0, '');
+        } else st.font = param ?? 0;
+        return;
+      case 'fcharset':
+        if (this.fontGroup) {
+          this.fontGroup.charset = param ?? 0;
+          this.fonts.set(this.fontGroup.num, CHARSET_CP[param ?? 0] ?? '');
+        }
+        return;
+      case 's':
+        if (st.dest === 'stylesheet') this.styleGroup = { num: param ?? 0, name: '' };
+        else this.parStyle = param ?? 0;
+        return;
+      case 'outlinelevel':
+        if (st.dest !== 'stylesheet') this.outline = param ?? -1;
+        return;
+      // Paragraphs.
+      case 'par':
+        this.flushBytes();
+        this.par();
+        return;
+      case 'pard':
+        this.flushBytes();
+        this.resetParagraph();
+        return;
+      case 'line':
+        this.flushBytes();
+        this.para.push({ type: 'break' });
+        return;
+      case 'tab':
+        this.flushBytes();
+        if (st.dest !== 'listtext') this.emit(' ');
+        return;
+      case 'ls':
+        this.listId = param ?? -1;
+        return;
+      case 'ilvl':
+        this.listLevel = param ?? 0;
+        return;
+      // Tables.
+      case 'trowd':
+        this.rowDef = { merges: [] };
+        this.pendingMerges = 'none';
+        return;
+      case 'clmgf': this.pendingMerges = 'hstart'; return;
+      case 'clmrg': this.pendingMerges = 'h'; return;
+      case 'clvmgf': this.pendingMerges = 'vstart'; return;
+      case 'clvmrg': this.pendingMerges = 'v'; return;
+      case 'cellx':
+        this.rowDef.merges.push(this.pendingMerges);
+        this.pendingMerges = 'none';
+        return;
+      case 'intbl':
+        this.inTable = true;
+        return;
+      case 'itap':
+        if ((param ?? 1) >= 1) this.inTable = true;
+        return;
+      case 'cell':
+      case 'nestcell':
+        this.flushBytes();
+        if (st.dest === 'skip') return;
+        this.inTable = true;
+        this.endCell();
+        return;
+      case 'row':
+      case 'nestrow':
+        this.flushBytes();
+        this.endRow();
+        return;
+      // Characters.
+      case 'plain':
+        st.bold = st.italic = st.strike = st.sup = st.sub = st.hidden = false;
+        return;
+      case 'b': st.bold = on; return;
+      case 'i': st.italic = on; return;
+      case 'strike': case 'striked': st.strike = on; return;
+      case 'super': st.sup = on; st.sub = false; return;
+      case 'sub': st.sub = on; st.sup = false; return;
+      case 'nosupersub': st.sup = st.sub = false; return;
+      case 'v': st.hidden = on; return;
+      case 'emdash': this.flushBytes(); this.emit('—'); return;
+      case 'endash': this.flushBytes(); this.emit('–'); return;
+      case 'bullet': this.flushBytes(); this.emit('•'); return;
+      case 'lquote': this.flushBytes(); this.emit('‘'); return;
+      case 'rquote': this.flushBytes(); this.emit('’'); return;
+      case 'ldblquote': this.flushBytes(); this.emit('“'); return;
+      case 'rdblquote': this.flushBytes(); this.emit('”'); return;
+      case 'emspace': case 'enspace': case 'qmspace': this.flushBytes(); this.emit(' '); return;
+      case 'page': case 'sect': case 'column':
+        return;
+      default:
+        if (SKIP_DESTS.has(word)) st.dest = 'skip';
+        return;
+    }
+  }
+
+  private endPicture(): void {
+    const hex = this.pictHex.join('').replace(/[^0-9a-fA-F]/g, '');
+    this.pictHex = [];
+    if (!hex || this.st.hidden) return;
+    const mime = this.pictType || 'application/octet-stream';
+    const src = this.removeBase64 ? removedImageSrc(mime) : `data:${mime};base64,${Buffer.from(hex.length % 2 ? hex.slice(0, -1) : hex, 'hex').toString('base64')}`;
+    const parent = this.stack[this.stack.length - 1];
+    if (parent && (parent.dest === 'skip' || parent.dest === 'pict')) return;
+    this.para.push({ type: 'image', alt: '', src });
+  }
+}
+
+function mergeText(inlines: Inline[]): Inline[] {
+  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/[ \t]{2,}/g, ' ') } : i));
+}
+
+export function readRtf(ctx: ReaderContext): DocModel {
+  const src = Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength).toString('latin1');
+  if (!/^\s*\{\\rtf/.test(src.slice(0, 64))) throw new ParseError('MALFORMED', 'The file does not start with an RTF header ({\\rtf).');
+  const reader = new RtfReader(src, { removeBase64: ctx.options.removeBase64Images, deadline: ctx.deadline });
+  const warnings: string[] = [];
+  try {
+    reader.run();
+  } catch (err) {
+    if (err instanceof ParseError) throw err;
+    warnings.push(`Part of the RTF could not be read: ${(err as Error).message}`);
+  }
+  const metadata: DocModel['metadata'] = { ...reader.metadata };
+  return {
+    contentType: ctx.contentType,
+    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...dedupe(reader.headers), ...reader.body.blocks, ...dedupe(reader.footers), ...reader.notes] }],
+    metadata,
+    warnings,
+  };
+}
+
+/** Headers for left, right and first pages often repeat the same text: keep each once. */
+function dedupe(blocks: DocBlock[]): DocBlock[] {
+  const seen = new Set<string>();
+  return blocks.filter((b) => {
+    const k = JSON.stringify(b.node);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

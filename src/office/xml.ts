@@ -1,0 +1,363 @@
+/**
+ * A small, strict-enough XML parser for the parts of office packages (OOXML, OpenDocument, EPUB
+ * OPF/NCX). Shared by the document, workbook and presentation readers: `src/office/xml.ts`.
+ *
+ * Safety: no entity declared in a DTD is ever expanded (a DOCTYPE that declares entities is refused
+ * with RESOURCE_LIMIT, the "billion laughs" and external-entity attacks), only the five predefined
+ * entities and numeric character references are decoded; nesting depth and element count are
+ * bounded. Damage (unclosed or mismatched tags) is tolerated: the tree holds what was readable.
+ *
+ * Names: with `namespaces` (URI → canonical prefix), element and attribute names are rewritten to
+ * `canonical:local` whatever prefix the file used, so that readers match `w:p` in Transitional and
+ * Strict OOXML alike (they use different namespace URIs) and in files written with odd prefixes.
+ */
+import { ParseError } from '../errors.js';
+
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+}
+
+export type XmlNode = XmlElement | string;
+
+export interface XmlOptions {
+  /** Namespace URI → prefix used in the resulting names. */
+  namespaces?: Readonly<Record<string, string>>;
+  /** Elements whose white-space-only text is kept (elsewhere it is dropped). */
+  keepWhitespaceIn?: ReadonlySet<string>;
+  maxDepth?: number;
+  maxElements?: number;
+}
+
+export const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Decodes the predefined entities and character references; anything else is left as written. */
+export function decodeEntities(s: string): string {
+  if (s.indexOf('&') < 0) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (m, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      if (!Number.isFinite(code) || code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
+      return String.fromCodePoint(code);
+    }
+    return PREDEFINED[body] ?? m;
+  });
+}
+
+function limitError(what: string): ParseError {
+  return new ParseError('RESOURCE_LIMIT', `The XML part exceeds a safety limit: ${what}.`);
+}
+
+/** Parses XML text into a tree and returns the root element (a synthetic `#document` holding it). */
+export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
+  const maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
+  const maxElements = options.maxElements ?? XML_LIMITS.maxElements;
+  const nsMap = options.namespaces;
+  const keepWs = options.keepWhitespaceIn;
+  const root: XmlElement = { name: '#document', attrs: {}, children: [] };
+  const stack: XmlElement[] = [root];
+  // Prefix → canonical prefix, one map per element that declares namespaces.
+  type Scope = Map<string, string>;
+  const scopes: (Scope | null)[] = [null];
+  let scope: Scope = new Map();
+  const scopeStack: Scope[] = [scope];
+  let elements = 0;
+  let i = 0;
+  const n = xml.length;
+
+  const resolve = (qname: string, isAttr: boolean): string => {
+    if (!nsMap) return qname;
+    const c = qname.indexOf(':');
+    if (c < 0) {
+      if (isAttr) return qname;
+      const d = scope.get('');
+      return d ? `${d}:${qname}` : qname;
+    }
+    const prefix = qname.slice(0, c);
+    if (prefix === 'xml' || prefix === 'xmlns') return qname;
+    const canon = scope.get(prefix);
+    return canon === undefined ? qname : canon === '' ? qname.slice(c + 1) : `${canon}:${qname.slice(c + 1)}`;
+  };
+
+  // Resolved names are cached per namespace scope (scopes change rarely: mostly at the root).
+  let elCache = new Map<string, string>();
+  let attrCache = new Map<string, string>();
+  const resolveEl = (q: string): string => {
+    if (!nsMap) return q;
+    let r = elCache.get(q);
+    if (r === undefined) elCache.set(q, (r = resolve(q, false)));
+    return r;
+  };
+  const resolveAttr = (q: string): string => {
+    if (!nsMap) return q;
+    let r = attrCache.get(q);
+    if (r === undefined) attrCache.set(q, (r = resolve(q, true)));
+    return r;
+  };
+  const attrNames: string[] = [];
+  const attrValues: string[] = [];
+
+  while (i < n) {
+    const lt = xml.indexOf('<', i);
+    const textEnd = lt < 0 ? n : lt;
+    if (textEnd > i) {
+      const raw = xml.slice(i, textEnd);
+      const parent = stack[stack.length - 1]!;
+      if (keepWs?.has(parent.name) || /\S/.test(raw)) parent.children.push(decodeEntities(raw));
+    }
+    if (lt < 0) break;
+    const c1 = xml.charCodeAt(lt + 1);
+    if (c1 === 33 /* ! */) {
+      if (xml.startsWith('<!--', lt)) {
+        const e = xml.indexOf('-->', lt + 4);
+        i = e < 0 ? n : e + 3;
+        continue;
+      }
+      if (xml.startsWith('<![CDATA[', lt)) {
+        const e = xml.indexOf(']]>', lt + 9);
+        const body = xml.slice(lt + 9, e < 0 ? n : e);
+        if (body) stack[stack.length - 1]!.children.push(body);
+        i = e < 0 ? n : e + 3;
+        continue;
+      }
+      // DOCTYPE: refuse entity declarations outright; skip the rest (internal subset included).
+      let e = lt + 2;
+      let depth = 0;
+      for (; e < n; e++) {
+        const ch = xml.charCodeAt(e);
+        if (ch === 91) depth++;
+        else if (ch === 93) depth--;
+        else if (ch === 62 && depth <= 0) break;
+      }
+      const decl = xml.slice(lt, e);
+      if (/<!ENTITY/i.test(decl)) throw limitError('the document type declaration declares entities, which are never expanded');
+      if (/\bSYSTEM\b|\bPUBLIC\b/.test(decl) && /<!ENTITY|%/.test(decl)) throw limitError('external entities are refused');
+      i = e + 1;
+      continue;
+    }
+    if (c1 === 63 /* ? */) {
+      const e = xml.indexOf('?>', lt + 2);
+      i = e < 0 ? n : e + 2;
+      continue;
+    }
+    if (c1 === 47 /* / */) {
+      const e = xml.indexOf('>', lt + 2);
+      const qname = xml.slice(lt + 2, e < 0 ? n : e).trim();
+      const name = resolveEl(qname);
+      // Pop to the matching element; a stray closing tag is ignored.
+      for (let k = stack.length - 1; k > 0; k--) {
+        if (stack[k]!.name === name) {
+          while (stack.length > k) {
+            stack.pop();
+            if (scopes.pop()) {
+              scopeStack.pop();
+              scope = scopeStack[scopeStack.length - 1]!;
+              elCache = new Map();
+              attrCache = new Map();
+            }
+          }
+          break;
+        }
+      }
+      i = e < 0 ? n : e + 1;
+      continue;
+    }
+    // Start tag.
+    let j = lt + 1;
+    while (j < n) {
+      const ch = xml.charCodeAt(j);
+      if (ch === 32 || ch === 62 || ch === 47 || ch === 9 || ch === 10 || ch === 13) break;
+      j++;
+    }
+    const qname = xml.slice(lt + 1, j);
+    attrNames.length = 0;
+    attrValues.length = 0;
+    let selfClose = false;
+    let declares = false;
+    while (j < n) {
+      let ch = xml.charCodeAt(j);
+      while (ch === 32 || ch === 9 || ch === 10 || ch === 13) ch = xml.charCodeAt(++j);
+      if (ch === 62) { j++; break; }
+      if (ch === 47) { selfClose = true; j = xml.indexOf('>', j); j = j < 0 ? n : j + 1; break; }
+      if (j >= n) break;
+      const eq = xml.indexOf('=', j);
+      if (eq < 0) { j = n; break; }
+      let ae = eq;
+      while (ae > j && xml.charCodeAt(ae - 1) <= 32) ae--;
+      const aname = xml.slice(j, ae);
+      let q = eq + 1;
+      while (q < n && xml.charCodeAt(q) <= 32) q++;
+      const quote = xml.charCodeAt(q);
+      if (quote !== 34 && quote !== 39) {
+        // Unquoted value (damaged file): read to white space or the tag's end.
+        let e = q;
+        while (e < n && xml.charCodeAt(e) > 32 && xml.charCodeAt(e) !== 62) e++;
+        attrNames.push(aname);
+        attrValues.push(decodeEntities(xml.slice(q, e)));
+        j = e;
+        continue;
+      }
+      const e = xml.indexOf(quote === 34 ? '"' : "'", q + 1);
+      const value = xml.slice(q + 1, e < 0 ? n : e);
+      attrNames.push(aname);
+      attrValues.push(value.indexOf('&') >= 0 ? decodeEntities(value) : value);
+      if (aname.charCodeAt(0) === 120 && (aname === 'xmlns' || aname.startsWith('xmlns:'))) declares = true;
+      j = e < 0 ? n : e + 1;
+    }
+    i = j;
+    if (++elements > maxElements) throw limitError(`more than ${maxElements} elements`);
+    if (declares && nsMap) {
+      const next = new Map(scope);
+      for (let k = 0; k < attrNames.length; k++) {
+        const a = attrNames[k]!;
+        const v = attrValues[k]!;
+        if (a === 'xmlns') next.set('', nsMap[v] ?? '');
+        else if (a.startsWith('xmlns:')) next.set(a.slice(6), nsMap[v] ?? a.slice(6));
+      }
+      scopeStack.push(next);
+      scope = next;
+      elCache = new Map();
+      attrCache = new Map();
+    }
+    const attrs: Record<string, string> = {};
+    for (let k = 0; k < attrNames.length; k++) attrs[resolveAttr(attrNames[k]!)] = attrValues[k]!;
+    const el: XmlElement = { name: resolveEl(qname), attrs, children: [] };
+    stack[stack.length - 1]!.children.push(el);
+    if (selfClose) {
+      if (declares && nsMap) {
+        scopeStack.pop();
+        scope = scopeStack[scopeStack.length - 1]!;
+        elCache = new Map();
+        attrCache = new Map();
+      }
+      continue;
+    }
+    if (stack.length > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
+    stack.push(el);
+    scopes.push(declares && nsMap ? scope : null);
+  }
+  return root;
+}
+
+// ---------------------------------------------------------------- navigation helpers
+
+export function isElement(node: XmlNode | undefined): node is XmlElement {
+  return typeof node === 'object' && node !== null;
+}
+
+/** First child element with the name. */
+export function child(el: XmlElement | undefined, name: string): XmlElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) if (typeof c !== 'string' && c.name === name) return c;
+  return undefined;
+}
+
+/** Child elements, optionally only those with the name. */
+export function children(el: XmlElement | undefined, name?: string): XmlElement[] {
+  if (!el) return [];
+  const out: XmlElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
+  return out;
+}
+
+/** Follows a path of child names. */
+export function path(el: XmlElement | undefined, ...names: string[]): XmlElement | undefined {
+  let cur = el;
+  for (const n of names) cur = child(cur, n);
+  return cur;
+}
+
+/** Depth-first search for descendants with the name (not below a match). */
+export function descendants(el: XmlElement | undefined, name: string, out: XmlElement[] = []): XmlElement[] {
+  if (!el) return out;
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
+    if (c.name === name) out.push(c);
+    else descendants(c, name, out);
+  }
+  return out;
+}
+
+/** First descendant with the name. */
+export function find(el: XmlElement | undefined, name: string): XmlElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
+    if (c.name === name) return c;
+    const f = find(c, name);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** All text below the element, in order. */
+export function textContent(el: XmlNode | undefined): string {
+  if (el === undefined) return '';
+  if (typeof el === 'string') return el;
+  let s = '';
+  for (const c of el.children) s += typeof c === 'string' ? c : textContent(c);
+  return s;
+}
+
+/** Decodes UTF-8 or UTF-16 (by byte-order mark or declaration) XML bytes to a string. */
+export function decodeXml(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/**
+ * Namespaces of OOXML packages (Transitional and Strict URIs map to the same prefixes) and
+ * OpenDocument, for `parseXml(text, { namespaces: OFFICE_NAMESPACES })`.
+ */
+export const OFFICE_NAMESPACES: Readonly<Record<string, string>> = {
+  'http://schemas.openxmlformats.org/wordprocessingml/2006/main': 'w',
+  'http://purl.oclc.org/ooxml/wordprocessingml/main': 'w',
+  'http://schemas.openxmlformats.org/officeDocument/2006/relationships': 'r',
+  'http://purl.oclc.org/ooxml/officeDocument/relationships': 'r',
+  'http://schemas.openxmlformats.org/officeDocument/2006/math': 'm',
+  'http://purl.oclc.org/ooxml/officeDocument/math': 'm',
+  'http://schemas.openxmlformats.org/drawingml/2006/main': 'a',
+  'http://purl.oclc.org/ooxml/drawingml/main': 'a',
+  'http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing': 'wp',
+  'http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing': 'wp',
+  'http://schemas.openxmlformats.org/drawingml/2006/picture': 'pic',
+  'http://purl.oclc.org/ooxml/drawingml/picture': 'pic',
+  'http://schemas.openxmlformats.org/drawingml/2006/chart': 'c',
+  'http://purl.oclc.org/ooxml/drawingml/chart': 'c',
+  'http://schemas.openxmlformats.org/spreadsheetml/2006/main': 'x',
+  'http://purl.oclc.org/ooxml/spreadsheetml/main': 'x',
+  'http://schemas.openxmlformats.org/presentationml/2006/main': 'p',
+  'http://purl.oclc.org/ooxml/presentationml/main': 'p',
+  'http://schemas.openxmlformats.org/package/2006/relationships': 'rel',
+  'http://schemas.openxmlformats.org/package/2006/content-types': 'ct',
+  'http://schemas.openxmlformats.org/markup-compatibility/2006': 'mc',
+  'http://schemas.microsoft.com/office/word/2010/wordprocessingShape': 'wps',
+  'http://schemas.microsoft.com/office/word/2010/wordprocessingGroup': 'wpg',
+  'http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas': 'wpc',
+  'urn:schemas-microsoft-com:vml': 'v',
+  'urn:schemas-microsoft-com:office:office': 'o',
+  'http://schemas.openxmlformats.org/package/2006/metadata/core-properties': 'cp',
+  'http://purl.org/dc/elements/1.1/': 'dc',
+  'http://purl.org/dc/terms/': 'dcterms',
+  'urn:oasis:names:tc:opendocument:xmlns:office:1.0': 'office',
+  'urn:oasis:names:tc:opendocument:xmlns:text:1.0': 'text',
+  'urn:oasis:names:tc:opendocument:xmlns:table:1.0': 'table',
+  'urn:oasis:names:tc:opendocument:xmlns:style:1.0': 'style',
+  'urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0': 'fo',
+  'urn:oasis:names:tc:opendocument:xmlns:drawing:1.0': 'draw',
+  'urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0': 'svg',
+  'urn:oasis:names:tc:opendocument:xmlns:presentation:1.0': 'presentation',
+  'urn:oasis:names:tc:opendocument:xmlns:meta:1.0': 'meta',
+  'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0': 'manifest',
+  'http://www.w3.org/1999/xlink': 'xlink',
+  'http://www.w3.org/1998/Math/MathML': 'math',
+  'http://www.idpf.org/2007/opf': 'opf',
+  'http://www.daisy.org/z3986/2005/ncx/': 'ncx',
+  'urn:oasis:names:tc:opendocument:xmlns:container': 'container',
+  'http://www.w3.org/1999/xhtml': 'xhtml',
+};
