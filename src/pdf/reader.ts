@@ -1,6 +1,78 @@
+/**
+ * PDF reader: pages fanned out over the text pool (workers/pdf-text.ts: pdf.js extraction → neutral
+ * PageInput → layout engine), then the document-wide passes (headings, running headers and footers)
+ * on the main thread, then the document model.
+ *
+ * OCR seam (modes `auto` and `ocr`): the text pass judges every page with `needsOcr`
+ * (src/pdf/needs-ocr.ts). Pages that need recognition — every page in `ocr` mode, the pages judged so
+ * in `auto` mode — are handed to `recognisePages` (src/pdf/ocr-seam.ts) with the shared bytes and the
+ * parse's signal. It returns one `PageLayout` per page (from the same layout engine, fed OCR words with
+ * source `layout_ocr`), which replaces the native layout of that page before the document-wide passes
+ * run, so headings and furniture are decided over native and recognised pages alike. Until OCR is
+ * available it returns nothing, and those pages keep their native text with status `partial` (or
+ * `failed` when there was none) and an error saying OCR is unavailable.
+ */
+import { ParseError } from '../errors.js';
+import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
-import { notYetSupported } from '../readers/registry.js';
+import { finishDocument } from './layout/document.js';
+import type { PageLayout } from './layout/types.js';
+import { recognisePages } from './ocr-seam.js';
+import { extractText } from './text-pool.js';
 
 export const read: Reader = async (ctx) => {
-  throw notYetSupported(ctx.kind);
+  const pdf = ctx.options.pdf;
+  const mode = pdf?.mode ?? 'auto';
+  const maxPages = pdf?.maxPages;
+  const { info, pages } = await extractText(ctx.runtime, ctx.bytes, { maxPages, signal: ctx.signal });
+  const layouts: PageLayout[] = pages.map((p) => p.layout);
+  const warnings: string[] = [];
+
+  if (mode !== 'fast') {
+    const wanted = pages
+      .filter((p) => p.layout.status !== 'failed' || p.ocr === null)
+      .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed)
+      .map((p) => p.layout.pageNumber);
+    if (wanted.length) {
+      const recognised = await recognisePages(ctx, wanted);
+      const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
+      for (let i = 0; i < layouts.length; i++) {
+        const native = layouts[i]!;
+        if (!wanted.includes(native.pageNumber)) continue;
+        const ocr = byPage.get(native.pageNumber);
+        if (ocr && ocr.status !== 'failed') { layouts[i] = ocr; continue; }
+        const why = ocr?.error ?? 'OCR is not available in this build';
+        if (mode === 'ocr' && ocr === undefined && native.blocks.length) {
+          // Without OCR, `ocr` mode falls back to the text layer where there is one.
+          layouts[i] = { ...native, status: 'partial', error: `${why}; the page's text layer was used instead` };
+        } else if (native.blocks.length) {
+          layouts[i] = { ...native, status: 'partial', error: `the page needs OCR (${pages[i]!.ocr?.reason ?? 'unreadable text'}) but ${why}` };
+        } else {
+          layouts[i] = { ...native, status: 'failed', error: native.error ?? `the page has no usable text layer and ${why}` };
+        }
+      }
+    }
+  }
+
+  if (pages.length > 0 && layouts.every((l) => l.status === 'failed') && info.numPages > 0 && pages.every((p) => p.ocr === null)) {
+    throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
+  }
+
+  const doc: DocModel = {
+    contentType: 'application/pdf',
+    pages: finishDocument(layouts),
+    metadata: {
+      numPages: layouts.length,
+      totalPages: info.numPages,
+      ...(info.title ? { title: info.title } : {}),
+      ...(info.author ? { author: info.author } : {}),
+      ...(info.subject ? { subject: info.subject } : {}),
+      ...(info.keywords ? { keywords: info.keywords } : {}),
+      ...(info.creator ? { creator: info.creator } : {}),
+      ...(info.producer ? { producer: info.producer } : {}),
+      ...(info.language ? { language: info.language } : {}),
+    },
+    warnings,
+  };
+  return doc;
 };

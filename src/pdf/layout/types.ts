@@ -32,6 +32,8 @@ export interface TextItem extends Box {
   dir: 'ltr' | 'rtl' | 'ttb';
   /** 0..1 recognition confidence for OCR words; absent for native text. */
   confidence?: number;
+  /** Fixed-pitch font (code listings). */
+  monospace?: boolean;
 }
 
 /** A stroked line or a thin filled rectangle that may rule a table. */
@@ -92,6 +94,8 @@ export interface BlockHints {
   headingCandidate: boolean;
   /** Numbering prefix like "1.2" or "A." seen at the start of a heading candidate; '' when none. */
   numbering: string;
+  /** Where the block sits: in the top or bottom margin band (running header/footer candidates) or the body. */
+  zone: 'top' | 'bottom' | 'body';
 }
 
 /** A block of the page plus its hints. `block.bbox` is normalised 0..1 to the page. */

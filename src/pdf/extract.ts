@@ -1,0 +1,280 @@
+/**
+ * pdf.js page → neutral `PageInput`: text runs with boxes, ruling segments, rectangles and image
+ * boxes, all in points in the upright view of the page (top-left origin). This is the only module of
+ * the layout path that knows pdf.js.
+ */
+import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+
+// Operator codes of pdf.js (OPS) and of its path encoding (DrawOPS); stable across pdf.js 4–6.
+const OP = {
+  save: 10, restore: 11, transform: 12, setLineWidth: 2,
+  rectangle: 19, stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24, eoFillStroke: 25,
+  closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28,
+  paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
+  paintImageMaskXObject: 83, paintImageMaskXObjectGroup: 84, paintImageXObject: 85, paintInlineImageXObject: 86,
+  paintInlineImageXObjectGroup: 87, paintImageXObjectRepeat: 88, paintImageMaskXObjectRepeat: 89,
+  constructPath: 91,
+} as const;
+const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
+
+type Matrix = [number, number, number, number, number, number];
+
+function mul(m1: Matrix, m2: Matrix): Matrix {
+  // m1 applied after m2 (pdf.js Util.transform order: transform(m1, m2) = m1 × m2)
+  return [
+    m1[0] * m2[0] + m1[2] * m2[1],
+    m1[1] * m2[0] + m1[3] * m2[1],
+    m1[0] * m2[2] + m1[2] * m2[3],
+    m1[1] * m2[2] + m1[3] * m2[3],
+    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
+    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
+  ];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+/** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
+export interface PdfTextItem { str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean }
+export interface PdfTextContent { items: Array<PdfTextItem | { type: string }>; styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }> }
+export interface PdfOperatorList { fnArray: number[]; argsArray: unknown[] }
+export interface PdfViewport { width: number; height: number; transform: number[] }
+export interface PdfPage {
+  rotate: number;
+  getViewport(p: { scale: number }): PdfViewport;
+  getTextContent(p?: Record<string, unknown>): Promise<PdfTextContent>;
+  getOperatorList(p?: Record<string, unknown>): Promise<PdfOperatorList>;
+  commonObjs: { get(name: string): unknown; has?(name: string): boolean };
+  cleanup(): boolean | void;
+}
+
+const BOLD_NAME = /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|Medi?um(?!Italic)?$)/i;
+const ITALIC_NAME = /(italic|oblique|slanted|CMTI|CMSL|CMMI|-It|It$|Ital|,I\b)/i;
+
+interface FontInfo { name: string; bold: boolean; italic: boolean; monospace: boolean }
+
+function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: Map<string, FontInfo>): FontInfo {
+  let info = cache.get(id);
+  if (info) return info;
+  let name = '';
+  let flagsBold = false;
+  let flagsItalic = false;
+  let mono = family === 'monospace';
+  try {
+    if (!page.commonObjs.has || page.commonObjs.has(id)) {
+      const f = page.commonObjs.get(id) as { name?: string; bold?: boolean; italic?: boolean; black?: boolean; isMonospace?: boolean } | null;
+      name = String(f?.name ?? '');
+      flagsBold = !!(f?.bold || f?.black);
+      flagsItalic = !!f?.italic;
+      mono ||= !!f?.isMonospace;
+    }
+  } catch { /* font not resolved: name stays unknown */ }
+  const base = name.replace(/^[A-Z]{6}\+/, '');
+  info = { name: base, bold: flagsBold || BOLD_NAME.test(base), italic: flagsItalic || ITALIC_NAME.test(base), monospace: mono };
+  cache.set(id, info);
+  return info;
+}
+
+/** Direction of a vector quantised to 0, 90, 180, 270 degrees (y down). */
+function quadrant(dx: number, dy: number): number {
+  const a = (Math.atan2(dy, dx) * 180) / Math.PI;
+  const q = Math.round(a / 90) * 90;
+  return ((q % 360) + 360) % 360;
+}
+
+export interface ExtractOptions {
+  /** Skip vector paths and images (cheaper, no ruled tables or figures). */
+  textOnly?: boolean;
+}
+
+export async function extractPage(page: PdfPage, pageNumber: number, opts: ExtractOptions = {}): Promise<PageInput> {
+  const viewport = page.getViewport({ scale: 1 });
+  const vt = viewport.transform as Matrix;
+  // Operator list first: it makes pdf.js resolve the fonts (names, bold/italic flags) that text items refer to.
+  let ops: PdfOperatorList | null = null;
+  if (!opts.textOnly) ops = await page.getOperatorList();
+  const content = await page.getTextContent({ disableNormalization: false });
+
+  const fonts = new Map<string, FontInfo>();
+  interface Raw { item: PdfTextItem; q: number; chars: number }
+  const raws: Raw[] = [];
+  const qChars = new Map<number, number>();
+  for (const it of content.items) {
+    if (!('str' in it)) continue;
+    const item = it as PdfTextItem;
+    if (!item.str || !item.str.trim()) continue;
+    const t = item.transform as Matrix;
+    const m = mul(vt, t);
+    const q = quadrant(m[0], m[1]);
+    const chars = item.str.length;
+    qChars.set(q, (qChars.get(q) ?? 0) + chars);
+    raws.push({ item, q, chars });
+  }
+  // Text drawn sideways on an unrotated page (a landscape table printed on a portrait page): turn the
+  // page so that most of its text reads left to right.
+  let dominant = 0;
+  let best = -1;
+  for (const [q, n] of qChars) if (n > best) { best = n; dominant = q; }
+  let width = viewport.width;
+  let height = viewport.height;
+  // Extra rotation (clockwise on screen) turning direction `dominant` into 0.
+  let extra: Matrix = [1, 0, 0, 1, 0, 0];
+  if (dominant === 90) { extra = [0, -1, 1, 0, 0, width]; [width, height] = [height, width]; }
+  else if (dominant === 180) extra = [-1, 0, 0, -1, width, height];
+  else if (dominant === 270) { extra = [0, 1, -1, 0, height, 0]; [width, height] = [height, width]; }
+  const toView = mul(extra, vt);
+
+  const items: TextItem[] = [];
+  for (const { item, q } of raws) {
+    if (q !== dominant) continue;
+    const m = mul(toView, item.transform as Matrix);
+    const style = content.styles[item.fontName];
+    const font = fontInfo(page, item.fontName, style?.fontFamily, fonts);
+    const size = Math.hypot(m[2], m[3]) || Math.hypot(m[0], m[1]) || 1;
+    const ascent = style?.ascent && style.ascent > 0.3 && style.ascent < 1.2 ? style.ascent : 0.8;
+    const descent = style?.descent && style.descent < 0 && style.descent > -0.6 ? -style.descent : 0.2;
+    // Item width is in text space scaled by the item transform's x scale; express it in view units.
+    const tx = Math.hypot(item.transform[0]!, item.transform[1]!) || 1;
+    const w = (item.width / tx) * Math.hypot(m[0], m[1]);
+    const x0 = m[4];
+    const baseline = m[5];
+    if (!Number.isFinite(x0) || !Number.isFinite(baseline) || !Number.isFinite(w)) continue;
+    items.push({
+      text: item.str,
+      x0: Math.min(x0, x0 + w),
+      x1: Math.max(x0, x0 + w),
+      y0: baseline - ascent * size,
+      y1: baseline + descent * size,
+      fontSize: Math.round(size * 10) / 10,
+      fontName: font.name,
+      bold: font.bold,
+      italic: font.italic,
+      dir: item.dir === 'rtl' ? 'rtl' : 'ltr',
+      ...(font.monospace ? { monospace: true } : {}),
+    });
+  }
+
+  const lines: Segment[] = [];
+  const rects: Rect[] = [];
+  const images: ImageBox[] = [];
+  if (ops) collectGraphics(ops, toView, width, height, lines, rects, images);
+  return { pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, lines, rects, images, source: 'native_text' };
+}
+
+function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): void {
+  let ctm: Matrix = base;
+  let lineWidth = 1;
+  const stack: Array<{ ctm: Matrix; lineWidth: number }> = [];
+  const MAX = 20000; // hostile pages can carry millions of path operations; past this, ruling is noise
+  let shapes = 0;
+  const { fnArray, argsArray } = ops;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OP.save: stack.push({ ctm, lineWidth }); if (stack.length > 1000) stack.shift(); break;
+      case OP.restore: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
+      case OP.transform: if (args && args.length >= 6) ctm = mul(ctm, args.slice(0, 6).map(Number) as Matrix); break;
+      case OP.setLineWidth: lineWidth = Number(args?.[0]) || 0; break;
+      case OP.paintFormXObjectBegin: {
+        stack.push({ ctm, lineWidth });
+        const m = args?.[0] as number[] | null;
+        if (m && m.length >= 6) ctm = mul(ctm, Array.from(m).slice(0, 6) as Matrix);
+        break;
+      }
+      case OP.paintFormXObjectEnd: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
+      case OP.paintImageXObject: case OP.paintInlineImageXObject: case OP.paintImageMaskXObject:
+      case OP.paintImageXObjectRepeat: case OP.paintImageMaskXObjectRepeat: case OP.paintInlineImageXObjectGroup:
+      case OP.paintImageMaskXObjectGroup: {
+        const pts = [apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 0, 1), apply(ctm, 1, 1)];
+        const box = bounds(pts, pw, ph);
+        if (box && (box.x1 - box.x0) > 2 && (box.y1 - box.y0) > 2) images.push(box);
+        break;
+      }
+      case OP.constructPath: {
+        if (shapes > MAX || !args) break;
+        const paint = Number(args[0]);
+        const data = args[1] as ArrayLike<number>[] | ArrayLike<number> | null;
+        const path: ArrayLike<number> | null = data && typeof (data as ArrayLike<number>[])[0] === 'object'
+          ? (data as ArrayLike<number>[])[0] ?? null
+          : (data as ArrayLike<number> | null);
+        if (!path) break;
+        const stroke = paint === OP.stroke || paint === OP.closeStroke || paint === OP.fillStroke || paint === OP.eoFillStroke
+          || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
+        const fill = paint === OP.fill || paint === OP.eoFill || paint === OP.fillStroke || paint === OP.eoFillStroke
+          || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
+        if (!stroke && !fill) break;
+        shapes += addPath(path, ctm, stroke, fill, lineWidth, pw, ph, lines, rects);
+        break;
+      }
+      default:
+    }
+  }
+}
+
+function bounds(pts: Array<[number, number]>, pw: number, ph: number, allowFlat = false): ImageBox | null {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  if (!Number.isFinite(x0 + y0 + x1 + y1)) return null;
+  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(pw, x1); y1 = Math.min(ph, y1);
+  if (allowFlat ? x1 < x0 || y1 < y0 : x1 <= x0 || y1 <= y0) return null;
+  return { x0, y0, x1, y1 };
+}
+
+/** Splits a path into sub-paths; keeps axis-aligned segments and rectangles. Returns shapes added. */
+function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: boolean, lineWidth: number, pw: number, ph: number, lines: Segment[], rects: Rect[]): number {
+  const subpaths: Array<Array<[number, number]>> = [];
+  let cur: Array<[number, number]> = [];
+  let curved = false;
+  let added = 0;
+  for (let i = 0; i < path.length && i < 40000;) {
+    const op = path[i++];
+    if (op === DRAW.moveTo) { if (cur.length) subpaths.push(cur); cur = [apply(ctm, path[i]!, path[i + 1]!)]; i += 2; }
+    else if (op === DRAW.lineTo) { cur.push(apply(ctm, path[i]!, path[i + 1]!)); i += 2; }
+    else if (op === DRAW.curveTo) { curved = true; cur.push(apply(ctm, path[i + 4]!, path[i + 5]!)); i += 6; }
+    else if (op === DRAW.quadraticCurveTo) { curved = true; cur.push(apply(ctm, path[i + 2]!, path[i + 3]!)); i += 4; }
+    else if (op === DRAW.closePath) { if (cur.length) { cur.push(cur[0]!); subpaths.push(cur); cur = []; } }
+    else break;
+  }
+  if (cur.length) subpaths.push(cur);
+  if (curved) return 0; // rounded boxes and glyph-like shapes: not rulings
+  const scale = Math.sqrt(Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2])) || 1;
+  const lw = Math.max(0.1, lineWidth * scale);
+  for (const sp of subpaths) {
+    if (sp.length < 2) continue;
+    const box = bounds(sp, pw, ph, true);
+    if (!box) continue;
+    const w = box.x1 - box.x0;
+    const h = box.y1 - box.y0;
+    const axisAligned = sp.every((p, k) => k === 0 || Math.abs(p[0] - sp[k - 1]![0]) < 0.5 || Math.abs(p[1] - sp[k - 1]![1]) < 0.5);
+    if (!axisAligned) continue;
+    const isRect = sp.length >= 4 && sp.length <= 6;
+    if (fill && isRect && (w < 3 || h < 3)) {
+      // A thin filled rectangle is how many producers draw a rule.
+      if (w >= h) lines.push({ x0: box.x0, x1: box.x1, y0: (box.y0 + box.y1) / 2, y1: (box.y0 + box.y1) / 2, width: h });
+      else lines.push({ x0: (box.x0 + box.x1) / 2, x1: (box.x0 + box.x1) / 2, y0: box.y0, y1: box.y1, width: w });
+      added++;
+      continue;
+    }
+    if (isRect && w >= 3 && h >= 3) {
+      rects.push({ ...box, filled: fill, stroked: stroke });
+      added++;
+      if (stroke) {
+        lines.push({ x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y0, width: lw }, { x0: box.x0, x1: box.x1, y0: box.y1, y1: box.y1, width: lw });
+        lines.push({ x0: box.x0, x1: box.x0, y0: box.y0, y1: box.y1, width: lw }, { x0: box.x1, x1: box.x1, y0: box.y0, y1: box.y1, width: lw });
+      }
+      continue;
+    }
+    if (!stroke) continue;
+    for (let k = 1; k < sp.length; k++) {
+      const [ax, ay] = sp[k - 1]!;
+      const [bx, by] = sp[k]!;
+      if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= 2) lines.push({ x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: ay, y1: ay, width: lw });
+      else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= 2) lines.push({ x0: ax, x1: ax, y0: Math.min(ay, by), y1: Math.max(ay, by), width: lw });
+      else continue;
+      added++;
+    }
+  }
+  return added;
+}

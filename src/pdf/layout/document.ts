@@ -1,0 +1,127 @@
+/**
+ * Document-wide passes over the compact per-page layouts, run on the main thread once every page is
+ * back: heading levels from font statistics over all pages, and running headers, footers and page
+ * numbers found by repetition across pages and by position.
+ */
+import type { DocBlock, DocPage, HeadingNode, Inline, TextInline } from '../../model/document.js';
+import type { LaidOutBlock, PageLayout } from './types.js';
+
+const PAGE_NUMBER_RE = /^(?:page|p\.|seite|página|pagina)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de)\s*\d{1,4})?$/i;
+
+function keyOf(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().slice(0, 120);
+}
+
+export interface DocumentPassOptions {
+  /** Pages of the whole document (repetition thresholds); defaults to the layouts given. */
+  pageCount?: number;
+}
+
+function stripMarks(inlines: Inline[]): Inline[] {
+  return inlines.map((i) => (i.type === 'text' ? ({ type: 'text', text: i.text, ...(i.href ? { href: i.href } : {}) } as TextInline) : i));
+}
+
+/** Body font size: the size carrying the most characters over the document. */
+export function bodyFontSize(pages: PageLayout[]): number {
+  const hist = new Map<number, number>();
+  for (const p of pages) for (const [k, n] of Object.entries(p.stats.fontChars)) hist.set(Number(k), (hist.get(Number(k)) ?? 0) + n);
+  let best = 10, bestN = -1;
+  for (const [k, n] of hist) if (n > bestN) { best = k; bestN = n; }
+  return best;
+}
+
+function markFurniture(pages: PageLayout[]): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
+  const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
+  const counts = new Map<string, Set<number>>();
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.hints.zone === 'body' || !b.hints.text) continue;
+      const k = `${b.hints.zone}|${keyOf(b.hints.text)}`;
+      (counts.get(k) ?? counts.set(k, new Set()).get(k)!).add(p.pageNumber);
+    }
+  }
+  const n = pages.length;
+  const need = Math.max(2, Math.ceil(n * 0.25));
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.hints.zone === 'body' || !b.hints.text) continue;
+      const t = b.hints.text.trim();
+      if (PAGE_NUMBER_RE.test(t) && t.length <= 20) { out.set(b, 'page_number'); continue; }
+      const k = `${b.hints.zone}|${keyOf(t)}`;
+      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns per-page layouts into model pages: headings get levels, the largest heading on the first
+ * page may become the title, and margin text repeated across pages becomes furniture.
+ */
+export function finishDocument(pages: PageLayout[]): DocPage[] {
+  const body = bodyFontSize(pages);
+  const furniture = markFurniture(pages);
+  const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);
+
+  // Sizes that stand out from body text, and how much text each carries.
+  const sizeChars = new Map<number, number>();
+  for (const p of pages) for (const [k, n] of Object.entries(p.stats.fontChars)) sizeChars.set(Number(k), (sizeChars.get(Number(k)) ?? 0) + n);
+  const isHeadingSize = (s: number): boolean => s >= body * 1.12 && s - body >= 0.9;
+  const boldBodyChars = pages.reduce((n, p) => n + p.blocks.filter((b) => b.hints.bold && !b.hints.headingCandidate).reduce((m, b) => m + b.hints.text.length, 0), 0);
+  // When most of the text is bold, bold says nothing about headings.
+  const boldMeansHeading = boldBodyChars < totalChars * 0.4;
+
+  const candidates: Array<{ b: LaidOutBlock; size: number }> = [];
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (!b.hints.headingCandidate || furniture.has(b)) continue;
+      const s = Math.round(b.hints.fontSize * 2) / 2;
+      const standsOut = isHeadingSize(s);
+      const boldHeading = boldMeansHeading && b.hints.bold && s >= body - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120;
+      if (!standsOut && !boldHeading) continue;
+      // A size carrying a large share of the document's text is a body size (two-size documents).
+      if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;
+      candidates.push({ b, size: standsOut ? s : body + (b.hints.bold ? 0.01 : 0) });
+    }
+  }
+  const sizes = [...new Set(candidates.map((c) => c.size))].sort((a, b) => b - a);
+  const levelOfSize = new Map<number, number>();
+  sizes.forEach((s, i) => levelOfSize.set(s, Math.min(6, i + 1)));
+  // The title: the largest heading on the first page, when nothing else in the document is as large.
+  let titleBlock: LaidOutBlock | null = null;
+  if (sizes.length) {
+    const firstPage = pages[0];
+    const biggest = candidates.filter((c) => c.size === sizes[0]);
+    if (firstPage && biggest.length === 1 && firstPage.blocks.includes(biggest[0]!.b) && sizes[0]! >= body * 1.3) titleBlock = biggest[0]!.b;
+  }
+  const shift = titleBlock ? 1 : 0;
+  const heading = new Map<LaidOutBlock, number>();
+  for (const c of candidates) {
+    let level = levelOfSize.get(c.size) ?? 1;
+    // Numbered sections: "1.2.3" is one level deeper than "1.2".
+    const depth = c.b.hints.numbering ? c.b.hints.numbering.replace(/\.$/, '').split('.').filter(Boolean).length : 0;
+    if (depth >= 2) level = Math.max(level, Math.min(6, depth + shift));
+    heading.set(c.b, Math.max(1, Math.min(6, level)));
+  }
+
+  return pages.map((p): DocPage => {
+    const blocks: DocBlock[] = p.blocks.map((lb) => {
+      const f = furniture.get(lb);
+      if (f) return { ...lb.block, type: f, furniture: true };
+      const level = heading.get(lb);
+      if (level !== undefined) {
+        let content: Inline[];
+        const n = lb.block.node;
+        if (n.kind === 'paragraph') content = stripMarks(n.content);
+        else if (n.kind === 'list') content = [{ type: 'text', text: lb.hints.text }];
+        else return lb.block;
+        const node: HeadingNode = { kind: 'heading', level: level as HeadingNode['level'], content };
+        return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header' };
+      }
+      return lb.block;
+    });
+    const page: DocPage = { pageNumber: p.pageNumber, width: p.width, height: p.height, status: p.status, blocks };
+    if (p.error) page.error = p.error;
+    return page;
+  });
+}

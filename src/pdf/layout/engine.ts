@@ -1,0 +1,480 @@
+/**
+ * The page layout engine: one `PageInput` (native text or OCR words) → blocks in reading order.
+ *
+ *   words → rows → lines (split at gutters) → ruled tables, aligned-text tables, figures
+ *         → paragraphs and list items → reading order (XY-cut whose horizontal bands are re-joined
+ *           when they share a column gutter, so that columns are read top to bottom and full-width
+ *           elements stay in place) → model blocks with hints for the document-wide passes.
+ */
+import type { DocBlock, Inline, ListItem, ListNode, Node, TextInline } from '../../model/document.js';
+import { buildRows, isMarkerOnly, splitRow, type Line, type Word } from './lines.js';
+import { findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
+import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
+
+export interface LayoutOptions {
+  /** Confidence given to text blocks (OCR callers may lower it). */
+  textConfidence?: number;
+}
+
+const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖□☐❑]|[-–—*](?=\s))\s*/;
+const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
+const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
+const CAPTION_RE = /^(fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*[\dIVXA-Z]+[.:)]?(\s|$)/i;
+const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
+
+interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
+
+function listMarker(text: string): Marker | null {
+  const b = BULLET_RE.exec(text);
+  if (b && text.length > b[0].length) return { kind: 'bullet', text: b[0], value: 0 };
+  const e = ENUM_RE.exec(text);
+  if (e && text.length > e[0].length) {
+    const n = e[2] ?? e[3];
+    if (n) return { kind: 'number', text: e[0], value: Number(n) };
+    return { kind: 'letter', text: e[0], value: 0 };
+  }
+  return null;
+}
+
+interface TextBlock extends Box {
+  kind: 'text';
+  lines: Line[];
+  size: number;
+  marker: Marker | null;
+  /** Left edge of the item text after the marker (for continuation lines). */
+  textX0: number;
+  closed: boolean;
+}
+interface TableEl extends Box { kind: 'table'; table: FoundTable }
+interface FigureEl extends Box { kind: 'figure' }
+type El = TextBlock | TableEl | FigureEl;
+
+function hOverlap(a: Box, b: Box): number {
+  return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+}
+
+function grow(b: Box, o: Box): void {
+  b.x0 = Math.min(b.x0, o.x0); b.y0 = Math.min(b.y0, o.y0); b.x1 = Math.max(b.x1, o.x1); b.y1 = Math.max(b.y1, o.y1);
+}
+
+// ---------------------------------------------------------------- paragraphs
+
+function buildBlocks(lines: Line[]): TextBlock[] {
+  const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const blocks: TextBlock[] = [];
+  for (const L of sorted) {
+    const marker = listMarker(L.text);
+    let best: TextBlock | null = null;
+    let bestGap = Infinity;
+    if (!marker) {
+      for (const B of blocks) {
+        if (B.closed) continue;
+        const last = B.lines[B.lines.length - 1]!;
+        const gap = L.y0 - last.y1;
+        const size = Math.min(L.size, B.size);
+        if (gap < -size * 0.4) continue;
+        const internal = B.lines.length >= 2 ? B.lines[B.lines.length - 1]!.y0 - B.lines[B.lines.length - 2]!.y1 : null;
+        const maxGap = internal !== null ? Math.max(internal + size * 0.35, size * 0.25) : size * 0.7;
+        if (gap > maxGap) continue;
+        if (Math.abs(L.size - B.size) > Math.max(L.size, B.size) * 0.15) continue;
+        const ov = hOverlap(L, last);
+        if (ov < Math.min(L.x1 - L.x0, last.x1 - last.x0) * 0.3 && Math.abs(L.x0 - last.x0) > size) continue;
+        // A line wider than the block on the right starts something else (a full-width line after a column).
+        if (B.lines.length >= 2 && L.x1 > B.x1 + size * 1.5) continue;
+        if (B.lines.length >= 2 && L.x0 < B.x0 - size * 1.5) continue;
+        // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
+        if (L.bold !== last.bold && (B.lines.length === 1 || L.bold)) continue;
+        if (L.mono !== last.mono) continue;
+        if (B.marker && L.x0 < B.textX0 - size * 0.6) continue;
+        // First-line indent starts a paragraph.
+        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 1.2 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
+        if (gap < bestGap) { best = B; bestGap = gap; }
+      }
+    }
+    if (best) {
+      const prevLast = best.lines[best.lines.length - 1]!;
+      best.lines.push(L);
+      grow(best, L);
+      // A line that stops well short of the block's right edge ends its paragraph, unless it is only the first line.
+      const width = best.x1 - best.x0;
+      if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
+      void prevLast;
+    } else {
+      const textX0 = marker ? textStart(L, marker) : L.x0;
+      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: false });
+    }
+  }
+  return blocks;
+}
+
+function textStart(line: Line, marker: Marker): number {
+  // Position of the first word after the marker text.
+  let acc = '';
+  for (const w of line.words) {
+    if (acc.replace(/\s+/g, '').length >= marker.text.replace(/\s+/g, '').length) return w.x0;
+    acc += w.text;
+  }
+  const frac = marker.text.length / Math.max(1, line.text.length);
+  return line.x0 + (line.x1 - line.x0) * frac;
+}
+
+// ---------------------------------------------------------------- reading order
+
+interface Interval { a: number; b: number }
+
+function coverage(els: El[]): Interval[] {
+  const s = [...els].sort((a, b) => a.x0 - b.x0);
+  const out: Interval[] = [];
+  for (const e of s) {
+    const last = out[out.length - 1];
+    if (last && e.x0 <= last.b) last.b = Math.max(last.b, e.x1);
+    else out.push({ a: e.x0, b: e.x1 });
+  }
+  return out;
+}
+
+function gapsOf(cov: Interval[], lo: number, hi: number): Interval[] {
+  const out: Interval[] = [];
+  let x = lo;
+  for (const c of cov) { if (c.a > x) out.push({ a: x, b: c.a }); x = Math.max(x, c.b); }
+  if (hi > x) out.push({ a: x, b: hi });
+  return out;
+}
+
+function intersectAll(a: Interval[], b: Interval[], minW: number): Interval[] {
+  const out: Interval[] = [];
+  for (const p of a) for (const q of b) { const lo = Math.max(p.a, q.a), hi = Math.min(p.b, q.b); if (hi - lo >= minW) out.push({ a: lo, b: hi }); }
+  return out;
+}
+
+/** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
+function order(els: El[], rtl: boolean, depth = 0): El[] {
+  if (els.length <= 1 || depth > 12) return [...els];
+  const minGutter = 6;
+  const lo = Math.min(...els.map((e) => e.x0)), hi = Math.max(...els.map((e) => e.x1));
+  // Horizontal bands: elements chained by vertical overlap.
+  const byY = [...els].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const bands: El[][] = [];
+  let bottom = -Infinity;
+  for (const e of byY) {
+    const tol = 'size' in e ? (e as TextBlock).size * 0.2 : 1;
+    if (bands.length && e.y0 < bottom - tol) { bands[bands.length - 1]!.push(e); bottom = Math.max(bottom, e.y1); }
+    else { bands.push([e]); bottom = e.y1; }
+  }
+  // Join consecutive bands that share an inner gutter.
+  const groups: Array<{ els: El[]; gutters: Interval[] }> = [];
+  for (const band of bands) {
+    const gaps = gapsOf(coverage(band), lo, hi);
+    const prev = groups[groups.length - 1];
+    if (prev) {
+      const shared = intersectAll(prev.gutters, gaps, minGutter);
+      const all = [...prev.els, ...band];
+      const x0 = Math.min(...all.map((e) => e.x0)), x1 = Math.max(...all.map((e) => e.x1));
+      const inner = shared.filter((g) => g.a > x0 + 1 && g.b < x1 - 1 && all.some((e) => e.x1 <= g.a + 0.5) && all.some((e) => e.x0 >= g.b - 0.5));
+      const prevInner = prev.gutters.some((g) => g.a > lo + 1 && g.b < hi - 1);
+      const bandInner = gaps.some((g) => g.a > lo + 1 && g.b < hi - 1);
+      if (inner.length && (prevInner || bandInner)) { prev.els.push(...band); prev.gutters = inner; continue; }
+    }
+    groups.push({ els: [...band], gutters: gaps });
+  }
+  const out: El[] = [];
+  for (const g of groups) {
+    const x0 = Math.min(...g.els.map((e) => e.x0)), x1 = Math.max(...g.els.map((e) => e.x1));
+    const inner = g.gutters.filter((iv) => iv.a > x0 + 1 && iv.b < x1 - 1 && iv.b - iv.a >= minGutter);
+    if (!inner.length || g.els.length === 1) {
+      out.push(...g.els.sort((a, b) => a.y0 - b.y0 || (rtl ? b.x1 - a.x1 : a.x0 - b.x0)));
+      continue;
+    }
+    // Split at the widest gutter; each side is ordered recursively.
+    const cut = inner.reduce((m, iv) => (iv.b - iv.a > m.b - m.a ? iv : m));
+    const mid = (cut.a + cut.b) / 2;
+    const leftEls = g.els.filter((e) => (e.x0 + e.x1) / 2 < mid);
+    const rightEls = g.els.filter((e) => (e.x0 + e.x1) / 2 >= mid);
+    if (!leftEls.length || !rightEls.length) { out.push(...g.els.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)); continue; }
+    const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
+    out.push(...order(first, rtl, depth + 1), ...order(second, rtl, depth + 1));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- inline content
+
+function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: boolean; italic: boolean }): TextInline[] {
+  const runs: TextInline[] = [];
+  const baselineMid = words.filter((w) => w.size >= lineSize * 0.9).map((w) => (w.y0 + w.y1) / 2);
+  const mid = baselineMid.length ? baselineMid.reduce((a, b) => a + b, 0) / baselineMid.length : 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    let sep = '';
+    if (i > 0) {
+      const p = words[i - 1]!;
+      const gap = rtl ? p.x0 - w.x1 : w.x0 - p.x1;
+      if (gap > Math.min(p.size, w.size) * 0.12 && !p.text.endsWith(' ') && !w.text.startsWith(' ')) sep = ' ';
+    }
+    const sup = w.size < lineSize * 0.8 && baselineMid.length > 0 && (w.y0 + w.y1) / 2 < mid - lineSize * 0.15 && /^[\w*†‡§,]{1,6}$/u.test(w.text.trim());
+    const run: TextInline = { type: 'text', text: w.text };
+    if (w.bold && !marks.bold) run.bold = true;
+    if (w.italic && !marks.italic) run.italic = true;
+    if (sup) run.superscript = true;
+    if (sep) runs.push({ type: 'text', text: sep });
+    runs.push(run);
+  }
+  return runs;
+}
+
+function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
+  const allBold = lines.every((l) => l.bold);
+  const allItalic = lines.every((l) => l.italic);
+  const out: TextInline[] = [];
+  lines.forEach((line, li) => {
+    let words = line.words;
+    if (li === 0 && stripPrefix) {
+      // Drop the list marker's words (or the marker part of the first word).
+      let need = stripPrefix.replace(/\s+/g, '').length;
+      const rest: Word[] = [];
+      for (const w of words) {
+        if (need <= 0) { rest.push(w); continue; }
+        const t = w.text.replace(/^\s+/, '');
+        const compact = t.replace(/\s+/g, '');
+        if (compact.length <= need) { need -= compact.length; continue; }
+        // Cut inside the word.
+        let k = 0, seen = 0;
+        while (k < t.length && seen < need) { if (!/\s/.test(t[k]!)) seen++; k++; }
+        rest.push({ ...w, text: t.slice(k).replace(/^\s+/, '') });
+        need = 0;
+      }
+      words = rest.filter((w) => w.text);
+    }
+    const runs = wordRuns(words, line.size, line.rtl, { bold: allBold, italic: allItalic });
+    if (!runs.length) return;
+    if (out.length) {
+      const prev = out[out.length - 1]!;
+      const first = runs[0]!;
+      if (/\p{L}-$/u.test(prev.text) && /^\p{Ll}/u.test(first.text) && !/^(?:and|or|to|und|oder)\b/.test(first.text)) {
+        prev.text = prev.text.slice(0, -1);
+      } else if (!(CJK.test(prev.text.slice(-1)) && CJK.test(first.text[0] ?? ''))) {
+        out.push({ type: 'text', text: ' ' });
+      }
+    }
+    out.push(...runs);
+  });
+  if (allBold || allItalic) for (const r of out) { if (allBold) r.bold = true; if (allItalic) r.italic = true; }
+  // Trim the whole paragraph.
+  while (out.length && !out[0]!.text.trim()) out.shift();
+  while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
+  if (out.length) { out[0]!.text = out[0]!.text.replace(/^\s+/, ''); out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, ''); }
+  return out;
+}
+
+function plain(lines: Line[]): string {
+  return lines.map((l) => l.text).join(' ').slice(0, 400);
+}
+
+// ---------------------------------------------------------------- the page
+
+function norm(b: Box, W: number, H: number): [number, number, number, number] {
+  const c = (v: number): number => Math.min(1, Math.max(0, Math.round(v * 10000) / 10000));
+  return [c(b.x0 / W), c(b.y0 / H), c(b.x1 / W), c(b.y1 / H)];
+}
+
+function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]): Box[] {
+  const area = W * H;
+  const boxes: Box[] = [];
+  for (const im of images) {
+    const a = (im.x1 - im.x0) * (im.y1 - im.y0);
+    if (a < area * 0.004 || im.x1 - im.x0 < 20 || im.y1 - im.y0 < 20) continue;
+    if (a > area * 0.6) continue; // page background or scan: not a figure
+    const b = { ...im };
+    for (let k = boxes.length - 1; k >= 0; k--) {
+      const o = boxes[k]!;
+      if (o.x0 <= b.x1 + 2 && b.x0 <= o.x1 + 2 && o.y0 <= b.y1 + 2 && b.y0 <= o.y1 + 2) { grow(b, o); boxes.splice(k, 1); }
+    }
+    boxes.push(b);
+  }
+  // An image under lots of text is a background panel, not a figure.
+  return boxes.filter((b) => {
+    const a = (b.x1 - b.x0) * (b.y1 - b.y0);
+    let textArea = 0;
+    for (const l of textLines) {
+      const ox = Math.min(b.x1, l.x1) - Math.max(b.x0, l.x0), oy = Math.min(b.y1, l.y1) - Math.max(b.y0, l.y0);
+      if (ox > 0 && oy > 0) textArea += ox * oy;
+    }
+    return textArea < a * 0.25;
+  });
+}
+
+export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayout {
+  const W = page.width > 0 ? page.width : 612;
+  const H = page.height > 0 ? page.height : 792;
+  const fontChars: Record<string, number> = {};
+  let chars = 0;
+  for (const it of page.items) {
+    const n = it.text.replace(/\s/g, '').length;
+    chars += n;
+    const k = String(Math.round(it.fontSize * 2) / 2);
+    fontChars[k] = (fontChars[k] ?? 0) + n;
+  }
+
+  const rows = buildRows(page.items);
+  const allWords = rows.flat();
+  const { tables: ruled, hRuleGroups } = findRuledTables(page.lines, allWords, W, H);
+  const taken = new Set<Word>();
+  for (const t of ruled) for (const w of t.words) taken.add(w);
+  const lineRows: Line[][] = [];
+  for (const r of rows) {
+    const rest = r.filter((w) => !taken.has(w));
+    if (rest.length) lineRows.push(splitRow(rest));
+  }
+  const aligned = findAlignedTables(lineRows, hRuleGroups, W);
+  const tables = [...ruled, ...aligned];
+  const tableLines = new Set<Line>();
+  for (const t of aligned) for (const l of t.lines) tableLines.add(l);
+  const textLines = lineRows.flat().filter((l) => !tableLines.has(l));
+  const figures = mergeImages(page.images, W, H, textLines);
+
+  const blocks = buildBlocks(textLines);
+  const els: El[] = [
+    ...blocks,
+    ...tables.map((t): TableEl => ({ kind: 'table', x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, table: t })),
+    ...figures.map((f): FigureEl => ({ kind: 'figure', ...f })),
+  ];
+
+  // Margin bands first and last; the body by columns. A margin element is short, sits in the top or
+  // bottom band of the page and has no multi-line body content above (or below) it.
+  const solid = els.filter((e) => e.kind !== 'text' || e.lines.length > 2);
+  const bodyTop = solid.length ? Math.min(...solid.map((e) => e.y0)) : H * 0.5;
+  const bodyBottom = solid.length ? Math.max(...solid.map((e) => e.y1)) : H * 0.5;
+  const zoneOf = (e: El): BlockHints['zone'] => {
+    if (e.kind !== 'text' || e.lines.length > 2) return 'body';
+    if (e.y1 <= H * 0.13 && e.y1 <= bodyTop + 1) return 'top';
+    if (e.y0 >= H * 0.87 && e.y0 >= bodyBottom - 1) return 'bottom';
+    return 'body';
+  };
+  const rtlPage = textLines.filter((l) => l.rtl).length > textLines.length / 2;
+  const top = els.filter((e) => zoneOf(e) === 'top').sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const bottom = els.filter((e) => zoneOf(e) === 'bottom').sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const body = order(els.filter((e) => zoneOf(e) === 'body'), rtlPage);
+  const ordered = [...top, ...body, ...bottom];
+
+  const textConf = opts.textConfidence ?? 0.9;
+  const source = page.source;
+  const out: LaidOutBlock[] = [];
+  const hintsBase = (e: El, lines: Line[]): BlockHints => {
+    const sizes = lines.flatMap((l) => Array(Math.max(1, Math.min(50, l.text.length))).fill(l.size) as number[]).sort((a, b) => a - b);
+    const text = plain(lines);
+    const sec = SECTION_NUM_RE.exec(text);
+    return {
+      fontSize: sizes[Math.floor(sizes.length / 2)] ?? 0,
+      bold: lines.length > 0 && lines.every((l) => l.bold),
+      italic: lines.length > 0 && lines.every((l) => l.italic),
+      lineCount: lines.length,
+      text,
+      headingCandidate: false,
+      numbering: sec ? sec[1]! : '',
+      zone: zoneOf(e),
+    };
+  };
+
+  // Consecutive list items are nested by the indentation of their markers.
+  let listRun: Array<{ el: TextBlock; item: ListItem; ordered: boolean; start: number }> = [];
+  const flushList = (): void => {
+    if (!listRun.length) return;
+    const levels = [...new Set(listRun.map((r) => Math.round(r.el.x0 / 4)))].sort((a, b) => a - b);
+    const levelOf = (x: number): number => {
+      let lv = 0;
+      for (let k = 0; k < levels.length; k++) if (Math.round(x / 4) >= levels[k]!) lv = k;
+      return lv;
+    };
+    let top: { node: ListNode; el: TextBlock; box: Box; lines: Line[] } | null = null;
+    const emitTop = (): void => {
+      if (!top) return;
+      const hints = hintsBase(top.el, top.lines);
+      const first = top.el.lines[0]!.text;
+      // A short, numbered line in a larger or bold font may be a section heading: the document pass decides.
+      hints.headingCandidate = top.node.items.length === 1 && !top.node.items[0]!.children && top.lines.length <= 2 && first.length < 120
+        && top.el.marker?.kind === 'number' && !/[.;,]$/.test(first);
+      if (hints.headingCandidate && !hints.numbering) hints.numbering = top.el.marker!.text.trim();
+      out.push({ block: { node: top.node, type: 'list_item', bbox: norm(top.box, W, H), source, confidence: { layout: 0.85, ocr: null } }, hints });
+      top = null;
+    };
+    const stacks: ListNode[] = [];
+    for (const r of listRun) {
+      const lv = top ? Math.min(levelOf(r.el.x0), stacks.length) : 0;
+      if (lv === 0 || !top) {
+        emitTop();
+        const node: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
+        if (r.ordered && r.start !== 1) node.start = r.start;
+        top = { node, el: r.el, box: { x0: r.el.x0, y0: r.el.y0, x1: r.el.x1, y1: r.el.y1 }, lines: [...r.el.lines] };
+        stacks.length = 0;
+        stacks.push(node);
+        continue;
+      }
+      const t = top as { node: ListNode; el: TextBlock; box: Box; lines: Line[] };
+      grow(t.box, r.el);
+      t.lines.push(...r.el.lines);
+      stacks.length = Math.min(stacks.length, lv + 1);
+      const parentList = stacks[Math.min(lv, stacks.length) - 1]!;
+      const parentItem = parentList.items[parentList.items.length - 1]!;
+      const existing = stacks.length > lv ? stacks[lv] : undefined;
+      if (existing && existing.ordered === r.ordered && (parentItem.children ?? []).includes(existing)) existing.items.push(r.item);
+      else {
+        const sub: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
+        if (r.ordered && r.start !== 1) sub.start = r.start;
+        parentItem.children = [...(parentItem.children ?? []), sub];
+        stacks.length = lv;
+        stacks.push(sub);
+      }
+    }
+    emitTop();
+    listRun = [];
+  };
+
+  const captionNear = (e: TextBlock): boolean => {
+    const text = e.lines[0]?.text ?? '';
+    if (!CAPTION_RE.test(text)) return false;
+    return els.some((o) => o.kind !== 'text' && hOverlap(o, e) > 0 && (Math.abs(e.y0 - o.y1) < e.size * 4 || Math.abs(o.y0 - e.y1) < e.size * 4));
+  };
+
+  for (const e of ordered) {
+    if (e.kind === 'text' && e.marker && !e.lines.every((l) => l.mono)) {
+      const ordered = e.marker.kind === 'number';
+      const content = blockInlines(e.lines, e.marker.kind === 'letter' ? '' : e.marker.text);
+      if (content.length) { listRun.push({ el: e, item: { content }, ordered, start: e.marker.value || 1 }); continue; }
+    }
+    flushList();
+    if (e.kind === 'table') {
+      out.push({
+        block: { node: { kind: 'table', rows: e.table.rows }, type: 'table', bbox: norm(e, W, H), source, confidence: { layout: e.table.confidence, ocr: null } },
+        hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
+      });
+      continue;
+    }
+    if (e.kind === 'figure') {
+      out.push({
+        block: { node: { kind: 'figure', alt: 'Image' }, type: 'figure', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
+        hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
+      });
+      continue;
+    }
+    const hints = hintsBase(e, e.lines);
+    let node: Node;
+    let type: DocBlock['type'] = 'text';
+    if (e.lines.length >= 2 && e.lines.every((l) => l.mono)) {
+      const charW = e.size * 0.6;
+      const minX = Math.min(...e.lines.map((l) => l.x0));
+      node = { kind: 'code', text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n') };
+      type = 'code';
+    } else {
+      node = { kind: 'paragraph', content: blockInlines(e.lines, '') };
+      const t = hints.text;
+      hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
+        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t);
+      if (captionNear(e)) type = 'caption';
+    }
+    out.push({ block: { node, type, bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+  }
+  flushList();
+  return { pageNumber: page.pageNumber, width: W, height: H, status: 'ok', blocks: out, stats: { fontChars, chars } };
+}
+
+export { isMarkerOnly };

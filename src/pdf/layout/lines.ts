@@ -1,0 +1,165 @@
+/**
+ * Words → text lines. A "line" here is a run of words on one baseline with no wide gap inside, so that
+ * the two columns of a page (or the cells of a table row) become separate lines.
+ */
+import type { Box, TextItem } from './types.js';
+
+export interface Word extends Box {
+  text: string;
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  mono: boolean;
+  rtl: boolean;
+  confidence?: number;
+}
+
+export interface Line extends Box {
+  words: Word[];
+  /** Dominant font size. */
+  size: number;
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  mono: boolean;
+  rtl: boolean;
+}
+
+// Ligatures and presentation forms that extraction leaves as single code points; compatibility
+// normalisation (NFKC) is applied only to these ranges, where it cannot change meaning.
+const COMPAT_RANGES = /[\uFB00-\uFB4F\uFF01-\uFF5E\u2000-\u200A\u2024-\u2026\u2044\u00A0\u3000\u2160-\u217F]/g;
+const DROP = /[\u00AD\u200B-\u200D\u2060\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
+export function normaliseText(s: string): string {
+  let out = s.replace(DROP, '');
+  out = out.replace(COMPAT_RANGES, (ch) => (ch === '\u00A0' || ch === '\u3000' || (ch >= '\u2000' && ch <= '\u200A') ? ' ' : ch.normalize('NFKC')));
+  // Private-use bullets of the Symbol / Wingdings fonts.
+  out = out.replace(/[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06E\uF0A8]/g, '•');
+  // Quotes and dashes are kept as the author typed them; only odd spaces were flattened above.
+  return out;
+}
+
+/** Splits runs that carry wide internal spacing ("Name     Value") into separate words, positioned by share of characters. */
+function splitItem(it: TextItem): Word[] {
+  const text = normaliseText(it.text);
+  const base: Omit<Word, 'text' | 'x0' | 'x1'> = {
+    y0: it.y0, y1: it.y1, size: it.fontSize, bold: it.bold, italic: it.italic, mono: !!it.monospace, rtl: it.dir === 'rtl',
+    ...(it.confidence !== undefined ? { confidence: it.confidence } : {}),
+  };
+  if (!/\S\s{3,}\S/.test(text) || it.dir === 'rtl') {
+    const t = text.replace(/\s+/g, ' ');
+    return t.trim() ? [{ ...base, text: t, x0: it.x0, x1: it.x1 }] : [];
+  }
+  const n = text.length;
+  const w = (it.x1 - it.x0) / Math.max(1, n);
+  const out: Word[] = [];
+  const re = /\S+(?:\s{1,2}\S+)*/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.push({ ...base, text: m[0].replace(/\s+/g, ' '), x0: it.x0 + m.index * w, x1: it.x0 + (m.index + m[0].length) * w });
+  }
+  return out;
+}
+
+const MARKER_ONLY = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?)$/;
+
+export function isMarkerOnly(text: string): boolean {
+  return MARKER_ONLY.test(text.trim());
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Groups words into rows (shared baseline band), each row sorted in reading direction. */
+export function buildRows(items: TextItem[]): Word[][] {
+  const words: Word[] = [];
+  for (const it of items) {
+    if (it.x1 - it.x0 <= 0 && it.text.trim().length > 1) continue;
+    for (const w of splitItem(it)) words.push(w);
+  }
+  words.sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
+  interface Row { y0: number; y1: number; words: Word[]; size: number }
+  const rows: Row[] = [];
+  for (const w of words) {
+    const h = w.y1 - w.y0;
+    let best: Row | null = null;
+    let bestOverlap = 0;
+    for (let i = rows.length - 1; i >= 0 && i >= rows.length - 8; i--) {
+      const r = rows[i]!;
+      const ov = Math.min(r.y1, w.y1) - Math.max(r.y0, w.y0);
+      const rel = ov / Math.max(0.1, Math.min(h, r.y1 - r.y0));
+      if (rel > 0.45 && rel > bestOverlap) { best = r; bestOverlap = rel; }
+    }
+    if (best) {
+      best.words.push(w);
+      // Keep the row band anchored on its main text, not stretched by sub/superscripts.
+      if (w.size >= best.size * 0.9) { best.y0 = Math.min(best.y0, w.y0); best.y1 = Math.max(best.y1, w.y1); best.size = Math.max(best.size, w.size); }
+    } else rows.push({ y0: w.y0, y1: w.y1, words: [w], size: w.size });
+  }
+  return rows.map((r) => dedupe(r.words.sort((a, b) => a.x0 - b.x0)));
+}
+
+/** Drops text painted twice at (almost) the same place, a common way of faking bold. */
+function dedupe(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const w of words) {
+    const dup = out.some((o) => o.text === w.text && Math.abs(o.x0 - w.x0) < Math.max(1.5, w.size * 0.2) && Math.abs(o.y0 - w.y0) < w.size * 0.3);
+    if (!dup) out.push(w);
+  }
+  return out;
+}
+
+/** Splits one row into lines at gaps wider than a column gutter, and assembles each line's text. */
+export function splitRow(row: Word[], gapFactor = 1.0): Line[] {
+  if (!row.length) return [];
+  const rtlChars = row.reduce((n, w) => n + (w.rtl ? w.text.length : 0), 0);
+  const total = row.reduce((n, w) => n + w.text.length, 0);
+  const rtl = rtlChars > total / 2;
+  const groups: Word[][] = [];
+  let cur: Word[] = [];
+  for (const w of row) {
+    const prev = cur[cur.length - 1];
+    if (prev) {
+      const gap = w.x0 - prev.x1;
+      const size = Math.max(4, Math.min(prev.size, w.size));
+      const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 6;
+      if (gap > size * gapFactor && !markerLead) { groups.push(cur); cur = []; }
+    }
+    cur.push(w);
+  }
+  if (cur.length) groups.push(cur);
+  return groups.map((g) => makeLine(rtl ? [...g].reverse() : g, rtl));
+}
+
+export function makeLine(words: Word[], rtl: boolean): Line {
+  let text = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (i > 0) {
+      const p = words[i - 1]!;
+      const gap = rtl ? p.x0 - w.x1 : w.x0 - p.x1;
+      const needSpace = gap > Math.min(p.size, w.size) * 0.12 && !text.endsWith(' ') && !w.text.startsWith(' ');
+      if (needSpace) text += ' ';
+    }
+    text += w.text;
+  }
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let boldChars = 0, italicChars = 0, monoChars = 0, chars = 0;
+  const sizes: number[] = [];
+  for (const w of words) {
+    x0 = Math.min(x0, w.x0); y0 = Math.min(y0, w.y0); x1 = Math.max(x1, w.x1); y1 = Math.max(y1, w.y1);
+    const n = w.text.replace(/\s/g, '').length;
+    chars += n;
+    if (w.bold) boldChars += n;
+    if (w.italic) italicChars += n;
+    if (w.mono) monoChars += n;
+    for (let k = 0; k < Math.min(n, 50); k++) sizes.push(w.size);
+  }
+  const c = Math.max(1, chars);
+  return {
+    words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: median(sizes) || words[0]!.size,
+    bold: boldChars / c > 0.8, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
+  };
+}

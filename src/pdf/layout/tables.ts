@@ -1,0 +1,383 @@
+/**
+ * Tables: from ruling lines (cell grid from horizontal and vertical segments, merged cells where a
+ * rule is missing) and from text alignment (columns of whitespace running down consecutive rows).
+ */
+import type { TableCell } from '../../model/document.js';
+import { makeLine, type Line, type Word } from './lines.js';
+import type { Box, Segment } from './types.js';
+
+export interface FoundTable extends Box {
+  rows: TableCell[][];
+  /** Words consumed by the table (removed from the text flow). */
+  words: Set<Word>;
+  lines: Set<Line>;
+  ruled: boolean;
+  confidence: number;
+}
+
+function clusterValues(values: number[], tol: number): number[] {
+  const s = [...values].sort((a, b) => a - b);
+  const out: number[][] = [];
+  for (const v of s) {
+    const last = out[out.length - 1];
+    if (last && v - last[last.length - 1]! <= tol) last.push(v);
+    else out.push([v]);
+  }
+  return out.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
+}
+
+function cellText(words: Word[]): string {
+  if (!words.length) return '';
+  // Rows inside the cell, top to bottom, each in reading order.
+  const sorted = [...words].sort((a, b) => a.y0 - b.y0);
+  const rows: Word[][] = [];
+  for (const w of sorted) {
+    const r = rows.find((row) => {
+      const f = row[0]!;
+      const ov = Math.min(f.y1, w.y1) - Math.max(f.y0, w.y0);
+      return ov > 0.45 * Math.min(f.y1 - f.y0, w.y1 - w.y0);
+    });
+    if (r) r.push(w);
+    else rows.push([w]);
+  }
+  const texts = rows.map((r) => {
+    const rtl = r.filter((w) => w.rtl).length > r.length / 2;
+    const ws = r.sort((a, b) => a.x0 - b.x0);
+    return makeLine(rtl ? ws.reverse() : ws, rtl).text;
+  });
+  let out = '';
+  for (const t of texts) {
+    if (!out) out = t;
+    else if (/[\p{L}]-$/u.test(out) && /^\p{Ll}/u.test(t)) out = out.slice(0, -1) + t;
+    else out += ' ' + t;
+  }
+  return out;
+}
+
+function cellInlines(words: Word[]): TableCell['content'] {
+  const t = cellText(words);
+  if (!t) return [];
+  const bold = words.length > 0 && words.every((w) => w.bold);
+  return [{ type: 'text', text: t, ...(bold ? { bold: true } : {}) }];
+}
+
+// ---------------------------------------------------------------- ruled tables
+
+interface Seg { x0: number; y0: number; x1: number; y1: number; h: boolean }
+
+function mergeCollinear(segs: Seg[], tol: number): Seg[] {
+  const out: Seg[] = [];
+  const hs = segs.filter((s) => s.h).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const vs = segs.filter((s) => !s.h).sort((a, b) => a.x0 - b.x0 || a.y0 - b.y0);
+  for (const s of hs) {
+    const last = out.find((o) => o.h && Math.abs(o.y0 - s.y0) <= tol && s.x0 <= o.x1 + tol && s.x1 >= o.x0 - tol);
+    if (last) { last.x0 = Math.min(last.x0, s.x0); last.x1 = Math.max(last.x1, s.x1); last.y0 = last.y1 = (last.y0 + s.y0) / 2; }
+    else out.push({ ...s });
+  }
+  for (const s of vs) {
+    const last = out.find((o) => !o.h && Math.abs(o.x0 - s.x0) <= tol && s.y0 <= o.y1 + tol && s.y1 >= o.y0 - tol);
+    if (last) { last.y0 = Math.min(last.y0, s.y0); last.y1 = Math.max(last.y1, s.y1); last.x0 = last.x1 = (last.x0 + s.x0) / 2; }
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+function touches(a: Seg, b: Seg, tol: number): boolean {
+  if (a.h === b.h) {
+    if (a.h) return Math.abs(a.y0 - b.y0) <= tol && a.x0 <= b.x1 + tol && b.x0 <= a.x1 + tol;
+    return Math.abs(a.x0 - b.x0) <= tol && a.y0 <= b.y1 + tol && b.y0 <= a.y1 + tol;
+  }
+  const h = a.h ? a : b;
+  const v = a.h ? b : a;
+  return v.x0 >= h.x0 - tol && v.x0 <= h.x1 + tol && h.y0 >= v.y0 - tol && h.y0 <= v.y1 + tol;
+}
+
+export function findRuledTables(segments: Segment[], words: Word[], pageW: number, pageH: number): { tables: FoundTable[]; hRuleGroups: Box[] } {
+  const tol = 2;
+  let segs: Seg[] = [];
+  for (const s of segments) {
+    const w = s.x1 - s.x0, h = s.y1 - s.y0;
+    if (s.width > 6) continue; // thick bars are decoration, not rules
+    if (h <= 1 && w >= 4) segs.push({ x0: s.x0, x1: s.x1, y0: (s.y0 + s.y1) / 2, y1: (s.y0 + s.y1) / 2, h: true });
+    else if (w <= 1 && h >= 4) segs.push({ x0: (s.x0 + s.x1) / 2, x1: (s.x0 + s.x1) / 2, y0: s.y0, y1: s.y1, h: false });
+  }
+  if (segs.length > 4000) segs = segs.slice(0, 4000);
+  segs = mergeCollinear(segs, tol);
+  // Connected groups of touching segments.
+  const parent = segs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < segs.length; i++) {
+    for (let j = i + 1; j < segs.length; j++) if (touches(segs[i]!, segs[j]!, tol * 2)) parent[find(i)] = find(j);
+  }
+  const groups = new Map<number, Seg[]>();
+  segs.forEach((s, i) => { const r = find(i); (groups.get(r) ?? groups.set(r, []).get(r)!).push(s); });
+
+  const tables: FoundTable[] = [];
+  const hRuleGroups: Box[] = [];
+  for (const g of groups.values()) {
+    const hs = g.filter((s) => s.h);
+    const vs = g.filter((s) => !s.h);
+    const box = { x0: Math.min(...g.map((s) => s.x0)), y0: Math.min(...g.map((s) => s.y0)), x1: Math.max(...g.map((s) => s.x1)), y1: Math.max(...g.map((s) => s.y1)) };
+    if (vs.length < 2 || hs.length < 2) continue;
+    // A frame around the whole page is a border, not a table.
+    if ((box.x1 - box.x0) > pageW * 0.95 && (box.y1 - box.y0) > pageH * 0.9) continue;
+    const t = gridTable(hs, vs, box, words, tol);
+    if (t) tables.push(t);
+  }
+  // Horizontal-only rules (booktabs style): stacks of parallel full-width rules, for the aligned-text finder.
+  const hOnly = segs.filter((s) => s.h && s.x1 - s.x0 > 40).sort((a, b) => a.y0 - b.y0);
+  for (let i = 0; i < hOnly.length; i++) {
+    const a = hOnly[i]!;
+    const same = hOnly.filter((b) => Math.abs(b.x0 - a.x0) < 6 && Math.abs(b.x1 - a.x1) < 6 && b.y0 >= a.y0);
+    if (same.length >= 2) {
+      const last = same[same.length - 1]!;
+      if (last.y0 - a.y0 > 10 && !tables.some((t) => t.y0 <= a.y0 + tol && t.y1 >= last.y0 - tol)) {
+        hRuleGroups.push({ x0: a.x0, x1: a.x1, y0: a.y0, y1: last.y0 });
+      }
+    }
+  }
+  return { tables, hRuleGroups: dedupeBoxes(hRuleGroups) };
+}
+
+function dedupeBoxes(boxes: Box[]): Box[] {
+  const out: Box[] = [];
+  for (const b of boxes.sort((p, q) => (q.y1 - q.y0) - (p.y1 - p.y0))) {
+    if (!out.some((o) => b.y0 >= o.y0 - 1 && b.y1 <= o.y1 + 1 && b.x0 >= o.x0 - 1 && b.x1 <= o.x1 + 1)) out.push(b);
+  }
+  return out;
+}
+
+function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): FoundTable | null {
+  // The group's outer extent bounds the grid even where no rule is drawn there (open-sided tables).
+  const xs = clusterValues([...vs.map((s) => s.x0), box.x0, box.x1], 3);
+  const ys = clusterValues([...hs.map((s) => s.y0), box.y0, box.y1], 3);
+  if (xs.length < 2 || ys.length < 2) return null;
+  // Rows without rules between them (only a rule under the header): split a grid row at the text
+  // lines that run across several of its columns.
+  const virtualY: number[] = [];
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const inRow = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r]! && cy < ys[r + 1]! && cx > xs[0]! && cx < xs[xs.length - 1]!; });
+    if (inRow.length < 2) continue;
+    const bands: Array<{ y0: number; y1: number; cols: Set<number> }> = [];
+    for (const w of [...inRow].sort((a, b) => a.y0 - b.y0)) {
+      const cx = (w.x0 + w.x1) / 2;
+      let c = 0; while (c < xs.length - 2 && cx > xs[c + 1]!) c++;
+      const last = bands[bands.length - 1];
+      const h = w.y1 - w.y0;
+      if (last && w.y0 < last.y1 - h * 0.4) { last.y1 = Math.max(last.y1, w.y1); last.cols.add(c); }
+      else bands.push({ y0: w.y0, y1: w.y1, cols: new Set([c]) });
+    }
+    if (bands.length < 2) continue;
+    const colBands = new Map<number, number>();
+    for (const b of bands) for (const c of b.cols) colBands.set(c, (colBands.get(c) ?? 0) + 1);
+    const multi = [...colBands.values()].filter((n) => n >= 2).length;
+    const firstMulti = (colBands.get(Math.min(...colBands.keys())) ?? 0) >= 2;
+    if (!(firstMulti && multi >= Math.max(2, Math.ceil(colBands.size * 0.5)))) continue;
+    for (let k = 0; k + 1 < bands.length; k++) {
+      // Only between bands that start a new row in the first column (wrapped cells stay whole).
+      if (!bands[k + 1]!.cols.has(Math.min(...colBands.keys()))) continue;
+      virtualY.push((bands[k]!.y1 + bands[k + 1]!.y0) / 2);
+    }
+  }
+  if (virtualY.length) { ys.push(...virtualY); ys.sort((a, b) => a - b); }
+  const nR = ys.length - 1, nC = xs.length - 1;
+  if (nR * nC > 5000) return null;
+  const isVirtual = (y: number): boolean => virtualY.some((v) => Math.abs(v - y) < 0.01);
+  const vAt = (x: number, ya: number, yb: number): boolean => vs.some((s) => Math.abs(s.x0 - x) <= 3 && s.y0 <= ya + tol && s.y1 >= yb - tol);
+  const hAt = (y: number, xa: number, xb: number): boolean => isVirtual(y) || hs.some((s) => Math.abs(s.y0 - y) <= 3 && s.x0 <= xa + tol && s.x1 >= xb - tol);
+  // Words by cell.
+  const inCell: Word[][] = Array.from({ length: nR * nC }, () => []);
+  const used = new Set<Word>();
+  for (const w of words) {
+    const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+    if (cx < xs[0]! || cx > xs[nC]! || cy < ys[0]! || cy > ys[nR]!) continue;
+    let c = 0; while (c < nC - 1 && cx > xs[c + 1]!) c++;
+    let r = 0; while (r < nR - 1 && cy > ys[r + 1]!) r++;
+    inCell[r * nC + c]!.push(w);
+    used.add(w);
+  }
+  if (used.size === 0) return null;
+  // Union cells not separated by a rule.
+  const parent = Array.from({ length: nR * nC }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let r = 0; r < nR; r++) {
+    for (let c = 0; c < nC; c++) {
+      const ya = ys[r]!, yb = ys[r + 1]!, xa = xs[c]!, xb = xs[c + 1]!;
+      const ym = (ya + yb) / 2, xm = (xa + xb) / 2;
+      if (c + 1 < nC && !vAt(xs[c + 1]!, ym - (yb - ya) * 0.25, ym + (yb - ya) * 0.25)) parent[find(r * nC + c)] = find(r * nC + c + 1);
+      if (r + 1 < nR && !hAt(ys[r + 1]!, xm - (xb - xa) * 0.25, xm + (xb - xa) * 0.25)) parent[find(r * nC + c)] = find((r + 1) * nC + c);
+    }
+  }
+  interface Region { r0: number; c0: number; r1: number; c1: number; cells: number[] }
+  const regions = new Map<number, Region>();
+  for (let i = 0; i < nR * nC; i++) {
+    const root = find(i);
+    const r = Math.floor(i / nC), c = i % nC;
+    const reg = regions.get(root);
+    if (!reg) regions.set(root, { r0: r, c0: c, r1: r, c1: c, cells: [i] });
+    else { reg.r0 = Math.min(reg.r0, r); reg.c0 = Math.min(reg.c0, c); reg.r1 = Math.max(reg.r1, r); reg.c1 = Math.max(reg.c1, c); reg.cells.push(i); }
+  }
+  // Non-rectangular merges (broken rules) fall back to one cell per grid slot.
+  for (const reg of [...regions.values()]) {
+    if (reg.cells.length !== (reg.r1 - reg.r0 + 1) * (reg.c1 - reg.c0 + 1)) {
+      for (const i of reg.cells) regions.set(-1 - i, { r0: Math.floor(i / nC), c0: i % nC, r1: Math.floor(i / nC), c1: i % nC, cells: [i] });
+      for (const [k, v] of regions) if (v === reg) regions.delete(k);
+    }
+  }
+  const regs = [...regions.values()];
+  if (regs.length === 1) return null; // one big box: a frame around text, not a table
+  // Drop empty slivers (double rules make thin empty rows/columns).
+  const rowHasText = Array.from({ length: nR }, (_, r) => regs.some((g) => g.r0 === r && g.cells.some((i) => inCell[i]!.length > 0)));
+  const colHasText = Array.from({ length: nC }, (_, c) => regs.some((g) => g.c0 === c && g.cells.some((i) => inCell[i]!.length > 0)));
+  const keepRow = rowHasText.map((has, r) => has || ys[r + 1]! - ys[r]! > 6);
+  const keepCol = colHasText.map((has, c) => has || xs[c + 1]! - xs[c]! > 6);
+  const rowIdx: number[] = []; let k = 0; for (let r = 0; r < nR; r++) rowIdx.push(keepRow[r] ? k++ : -1);
+  const nRows = k;
+  const colIdx: number[] = []; k = 0; for (let c = 0; c < nC; c++) colIdx.push(keepCol[c] ? k++ : -1);
+  const nCols = k;
+  if (nRows < 2 || nCols < 2) {
+    if (nRows < 1 || nCols < 1) return null;
+    // One row or one column of ruled boxes: a form row or a boxed list; only a table when several cells hold text.
+    const filled = regs.filter((g) => g.cells.some((i) => inCell[i]!.length > 0)).length;
+    if (filled < 3 || nRows * nCols < 3) return null;
+  }
+  const rows: TableCell[][] = Array.from({ length: nRows }, () => []);
+  const ordered = regs.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
+  let totalChars = 0, filledCells = 0;
+  for (const g of ordered) {
+    const keptRows = [] as number[]; for (let r = g.r0; r <= g.r1; r++) if (rowIdx[r]! >= 0) keptRows.push(rowIdx[r]!);
+    const keptCols = [] as number[]; for (let c = g.c0; c <= g.c1; c++) if (colIdx[c]! >= 0) keptCols.push(colIdx[c]!);
+    if (!keptRows.length || !keptCols.length) continue;
+    const ws = g.cells.flatMap((i) => inCell[i]!);
+    const content = cellInlines(ws);
+    const text = content.length ? (content[0] as { text: string }).text : '';
+    totalChars += text.length;
+    if (text) filledCells++;
+    const cell: TableCell = { content };
+    if (keptCols.length > 1) cell.colSpan = keptCols.length;
+    if (keptRows.length > 1) cell.rowSpan = keptRows.length;
+    rows[keptRows[0]!]!.push(cell);
+  }
+  // A ruled box around a few paragraphs (a sidebar, a form) is not a table.
+  if (filledCells < 2 || totalChars / filledCells > 250) return null;
+  return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9 };
+}
+
+// ---------------------------------------------------------------- aligned-text tables
+
+interface Interval { a: number; b: number }
+
+function intersect(gaps: Interval[], other: Interval[], minW: number): Interval[] {
+  const out: Interval[] = [];
+  for (const g of gaps) for (const o of other) {
+    const a = Math.max(g.a, o.a), b = Math.min(g.b, o.b);
+    if (b - a >= minW) out.push({ a, b });
+  }
+  return out;
+}
+
+function rowGaps(lines: Line[], left: number, right: number): Interval[] {
+  const s = [...lines].sort((a, b) => a.x0 - b.x0);
+  const out: Interval[] = [];
+  let x = left;
+  for (const l of s) {
+    if (l.x0 > x) out.push({ a: x, b: l.x0 });
+    x = Math.max(x, l.x1);
+  }
+  if (right > x) out.push({ a: x, b: right });
+  return out;
+}
+
+/**
+ * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
+ * columns run down at least three consecutive rows.
+ */
+export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number): FoundTable[] {
+  const out: FoundTable[] = [];
+  const left = 0, right = pageW;
+  let i = 0;
+  while (i < rows.length) {
+    const start = rows[i]!;
+    if (start.length < 2) { i++; continue; }
+    const size = Math.max(4, Math.min(...start.map((l) => l.size)));
+    const minGap = size * 0.8;
+    let gutters = rowGaps(start, left, right).filter((g) => g.a > left && g.b < right && g.b - g.a >= minGap);
+    if (!gutters.length) { i++; continue; }
+    const members: Line[][] = [start];
+    let j = i + 1;
+    let prevBottom = Math.max(...start.map((l) => l.y1));
+    const inRegion = regions.find((r) => start.some((l) => l.y0 >= r.y0 - 2 && l.y1 <= r.y1 + 2));
+    while (j < rows.length) {
+      const row = rows[j]!;
+      const top = Math.min(...row.map((l) => l.y0));
+      const lineH = Math.max(...row.map((l) => l.y1 - l.y0));
+      if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 1.6)) break;
+      if (inRegion && top > inRegion.y1 + 2) break;
+      const g = intersect(gutters, rowGaps(row, left, right), minGap * 0.6);
+      // The row must leave at least one of the current gutters open between text on both sides.
+      const x0 = Math.min(...members.flat().map((l) => l.x0), ...row.map((l) => l.x0));
+      const x1 = Math.max(...members.flat().map((l) => l.x1), ...row.map((l) => l.x1));
+      const inner = g.filter((iv) => iv.a > x0 && iv.b < x1);
+      if (!inner.length) break;
+      gutters = inner;
+      members.push(row);
+      prevBottom = Math.max(...row.map((l) => l.y1));
+      j++;
+    }
+    const t = members.length >= (inRegion ? 2 : 3) ? buildAligned(members, gutters, !!inRegion) : null;
+    if (t) { out.push(t); i = j; } else i++;
+  }
+  return out;
+}
+
+function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): FoundTable | null {
+  const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
+  const nC = cuts.length + 1;
+  const colOf = (l: Line): number => { let c = 0; while (c < cuts.length && (l.x0 + l.x1) / 2 > cuts[c]!) c++; return c; };
+  let grid: Line[][][] = members.map((row) => {
+    const cells: Line[][] = Array.from({ length: nC }, () => []);
+    for (const l of row) cells[colOf(l)]!.push(l);
+    return cells;
+  });
+  // Prose columns at the edges (a text column beside the table) are not part of it.
+  const colText = (c: number): string[] => grid.map((r) => r[c]!.map((l) => l.text).join(' ')).filter(Boolean);
+  const prose = (c: number): boolean => {
+    const t = colText(c);
+    if (!t.length) return true;
+    const lens = t.map((s) => s.length).sort((a, b) => a - b);
+    const med = lens[Math.floor(lens.length / 2)]!;
+    return med > 45 || (med > 28 && t.filter((s) => / \S+ \S+ \S+ /.test(s)).length > t.length * 0.7);
+  };
+  let lo = 0, hi = nC - 1;
+  while (lo <= hi && prose(lo)) lo++;
+  while (hi >= lo && prose(hi)) hi--;
+  if (hi - lo + 1 < 2) return null;
+  if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
+  const cols = hi - lo + 1;
+  // Rows with at least two filled cells anchor the table; others continue the row above.
+  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
+  if (grid.filter((r) => filled(r) >= 2).length < (ruled ? 2 : 3)) return null;
+  const merged: Line[][][] = [];
+  for (const r of grid) {
+    const prev = merged[merged.length - 1];
+    if (prev && filled(r) < Math.min(2, cols) && r[0]!.length === 0) {
+      r.forEach((c, k) => prev[k]!.push(...c));
+    } else merged.push(r.map((c) => [...c]));
+  }
+  if (merged.length < 2) return null;
+  const words = new Set<Word>();
+  const lines = new Set<Line>();
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const rows: TableCell[][] = merged.map((r) => r.map((cell) => {
+    for (const l of cell) {
+      lines.add(l);
+      for (const w of l.words) words.add(w);
+      x0 = Math.min(x0, l.x0); y0 = Math.min(y0, l.y0); x1 = Math.max(x1, l.x1); y1 = Math.max(y1, l.y1);
+    }
+    return { content: cellInlines(cell.flatMap((l) => l.words)) };
+  }));
+  // Mostly empty grids are scattered text, not tables.
+  const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
+  if (cellsFilled < rows.length * cols * 0.5) return null;
+  return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6 };
+}

@@ -1,0 +1,110 @@
+/**
+ * Opening a PDF with pdf.js in Node: local font, CMap and wasm directories (nothing fetched), errors
+ * mapped to codes. Used by the text worker; the OCR renderer may reuse it.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+
+/** pdf.js wants directories as paths ending in a separator. */
+export const PDFJS_PATHS = {
+  standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + path.sep,
+  cMapUrl: path.join(PDFJS_DIR, 'cmaps') + path.sep,
+  wasmUrl: path.join(PDFJS_DIR, 'wasm') + path.sep,
+};
+
+export interface PdfDocumentHandle {
+  numPages: number;
+  getPage(n: number): Promise<unknown>;
+  getMetadata(): Promise<{ info?: Record<string, unknown>; metadata?: { get(name: string): unknown } | null }>;
+}
+
+export interface OpenedPdf {
+  doc: PdfDocumentHandle;
+  destroy(): Promise<void>;
+}
+
+export class PdfOpenError extends Error {
+  constructor(readonly code: 'ENCRYPTED' | 'MALFORMED', message: string) {
+    super(message);
+  }
+}
+
+type PdfjsModule = { getDocument(params: Record<string, unknown>): { promise: Promise<PdfDocumentHandle>; destroy(): Promise<void> } };
+let pdfjs: Promise<PdfjsModule> | null = null;
+
+function loadPdfjs(): Promise<PdfjsModule> {
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs') as unknown as Promise<PdfjsModule>;
+  return pdfjs;
+}
+
+/** Opens a document from bytes (copied: pdf.js takes ownership of the buffer it is given). */
+export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
+  const { getDocument } = await loadPdfjs();
+  const data = new Uint8Array(bytes.byteLength);
+  data.set(bytes);
+  const task = getDocument({
+    data,
+    password: '',
+    ...PDFJS_PATHS,
+    cMapPacked: true,
+    isEvalSupported: false,
+    fontExtraProperties: true,
+    useSystemFonts: false,
+    disableFontFace: true,
+    stopAtErrors: false,
+    // Bound the memory one decoded image may take (pixels).
+    maxImageSize: 64 * 1024 * 1024,
+    verbosity: 0,
+  });
+  try {
+    const doc = await task.promise;
+    return { doc, destroy: () => task.destroy().catch(() => undefined) };
+  } catch (err) {
+    await task.destroy().catch(() => undefined);
+    const e = err as { name?: string; code?: number; message?: string };
+    if (e?.name === 'PasswordException') {
+      throw new PdfOpenError('ENCRYPTED', 'The PDF is password protected: it cannot be opened without its password.');
+    }
+    throw new PdfOpenError('MALFORMED', `The PDF cannot be read: ${e?.message ?? String(err)}`);
+  }
+}
+
+function clean(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = v.replace(/[\u0000-\u001F\uFEFF]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!s || /^(untitled|microsoft word - .*|unknown)$/i.test(s) && s.length < 4) return undefined;
+  return s;
+}
+
+export interface PdfInfo {
+  numPages: number;
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creator?: string;
+  producer?: string;
+  language?: string;
+}
+
+export async function documentInfo(doc: PdfDocumentHandle): Promise<PdfInfo> {
+  const out: PdfInfo = { numPages: doc.numPages };
+  try {
+    const meta = await doc.getMetadata();
+    const info = meta.info ?? {};
+    let xmpTitle: string | undefined;
+    try { xmpTitle = clean(meta.metadata?.get('dc:title')); } catch { /* no XMP */ }
+    const title = clean(info['Title']) ?? xmpTitle;
+    if (title) out.title = title;
+    const author = clean(info['Author']); if (author) out.author = author;
+    const subject = clean(info['Subject']); if (subject) out.subject = subject;
+    const keywords = clean(info['Keywords']); if (keywords) out.keywords = keywords;
+    const creator = clean(info['Creator']); if (creator) out.creator = creator;
+    const producer = clean(info['Producer']); if (producer) out.producer = producer;
+    const lang = clean(info['Language']); if (lang) out.language = lang;
+  } catch { /* metadata is optional */ }
+  return out;
+}

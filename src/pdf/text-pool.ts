@@ -1,0 +1,134 @@
+/**
+ * The PDF text pool and the fan-out of one parse over it.
+ *
+ * Fairness and memory: a parse never has more than `textThreads` ranges queued or running at once
+ * and ranges are small, so a second parse's first range waits behind at most one range of every
+ * running parse (the queue is first in, first out), and memory holds only the ranges in flight.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ParseError } from '../errors.js';
+import type { ParserRuntime } from '../runtime/runtime.js';
+import type { PdfInfo } from './pdfjs.js';
+import type { TextPageResult, TextTask, TextTaskResult } from '../../workers/pdf-text.js';
+
+const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+
+export const TEXT_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'pdf-text.js');
+
+export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResult> {
+  return runtime.resource('pdf-text-pool', () => {
+    if (!existsSync(TEXT_WORKER_FILE)) {
+      throw new ParseError('UNKNOWN_ERROR', `The PDF worker is missing at ${TEXT_WORKER_FILE}: run npm run build.`);
+    }
+    const pool = new Piscina<TextTask, TextTaskResult>({
+      filename: TEXT_WORKER_FILE,
+      minThreads: 0,
+      maxThreads: runtime.config.textThreads,
+      idleTimeout: runtime.config.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      maxQueue: Infinity,
+      // A hostile page that balloons memory kills its own thread (its pages fail), not the process.
+      resourceLimits: { maxOldGenerationSizeMb: 1536 },
+    });
+    return { value: pool, close: () => pool.close({ force: true }) };
+  });
+}
+
+function shared(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  view.set(bytes);
+  return view;
+}
+
+function abortError(signal: AbortSignal): ParseError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ParseError) return reason;
+  return new ParseError('ABORTED', 'The parse was aborted.');
+}
+
+export interface TextExtraction {
+  info: PdfInfo;
+  /** Results of pages 1..min(numPages, maxPages), in page order. */
+  pages: TextPageResult[];
+}
+
+function failedPage(pageNumber: number, message: string): TextPageResult {
+  return { layout: { pageNumber, width: 0, height: 0, status: 'failed', error: message, blocks: [], stats: { fontChars: {}, chars: 0 } }, ocr: null };
+}
+
+function chunkSize(pages: number, threads: number): number {
+  return Math.max(1, Math.min(8, Math.ceil(pages / (threads * 4))));
+}
+
+/** Extracts and lays out pages 1..maxPages of a PDF on the text pool. */
+export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opts: { maxPages?: number; signal: AbortSignal }): Promise<TextExtraction> {
+  const { signal } = opts;
+  if (signal.aborted) throw abortError(signal);
+  const pool = textPool(runtime);
+  const data = shared(bytes);
+  const docKey = randomUUID();
+  const threads = Math.max(1, runtime.config.textThreads);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+
+  const run = async (pages: number[], wantInfo: boolean): Promise<TextTaskResult> => {
+    try {
+      return await pool.run({ docKey, bytes: data, pages, wantInfo }, { signal: controller.signal });
+    } catch (err) {
+      if (signal.aborted) throw abortError(signal);
+      if (runtime.isClosed) throw new ParseError('CLOSED', 'The parser was closed during the parse.');
+      // The thread died (memory limit, crash in pdf.js): those pages fail, the rest go on.
+      const msg = err instanceof Error ? err.message : String(err);
+      return { ok: true, pages: pages.map((n) => failedPage(n, `page ${n} could not be read: ${msg}`)) };
+    }
+  };
+
+  let settled = false;
+  try {
+    // The first range also reports the page count; until then nothing else can be planned.
+    const firstSize = opts.maxPages ? Math.min(opts.maxPages, 4) : 4;
+    const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true);
+    if (!first.ok) throw new ParseError(first.code, first.message);
+    const info = first.info ?? { numPages: first.pages.length };
+    const limit = Math.min(info.numPages, opts.maxPages ?? Infinity);
+    const results = new Map<number, TextPageResult>();
+    for (const p of first.pages) if (p.layout.pageNumber <= limit) results.set(p.layout.pageNumber, p);
+
+    const remaining: number[] = [];
+    for (let n = firstSize + 1; n <= limit; n++) remaining.push(n);
+    const size = chunkSize(remaining.length, threads);
+    const chunks: number[][] = [];
+    for (let i = 0; i < remaining.length; i += size) chunks.push(remaining.slice(i, i + size));
+
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < chunks.length) {
+        if (signal.aborted) throw abortError(signal);
+        const chunk = chunks[next++]!;
+        const r = await run(chunk, false);
+        if (!r.ok) { for (const n of chunk) results.set(n, failedPage(n, r.message)); continue; }
+        for (const p of r.pages) results.set(p.layout.pageNumber, p);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(threads, chunks.length) }, worker));
+    if (signal.aborted) throw abortError(signal);
+    const pages: TextPageResult[] = [];
+    for (let n = 1; n <= limit; n++) pages.push(results.get(n) ?? failedPage(n, `page ${n} could not be read`));
+    settled = true;
+    return { info, pages };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // On failure, anything still queued or running for this parse is of no use now.
+    if (!settled && !controller.signal.aborted) controller.abort();
+  }
+}
