@@ -4,6 +4,7 @@
  */
 import type { Reader } from '../../readers/reader.js';
 import { notYetSupported } from '../../readers/registry.js';
+import { readDoc } from './doc.js';
 import { readDocx } from './docx.js';
 import { readEpub } from './epub.js';
 import { readOdt } from './odt.js';
@@ -18,6 +19,8 @@ export const read: Reader = async (ctx) => {
       return readOdt(ctx);
     case 'epub':
       return readEpub(ctx);
+    case 'doc':
+      return readDoc(ctx);
     case 'rtf':
       return readRtf(ctx);
     default:

@@ -1,0 +1,618 @@
+/**
+ * Legacy Word 97–2003 (.doc, the binary [MS-DOC] format) → document model, read from the OLE2
+ * container with `cfb`: the piece table gives the text, paragraph properties (FKP pages) give table
+ * cells and rows, heading styles (the fixed istd 1–9), outline levels and list membership, character
+ * properties give bold/italic/strike/super/subscript and hidden or deleted text. Fields keep their
+ * shown result (HYPERLINK fields become links). Headers come before the body, footers after it,
+ * footnotes and endnotes are GFM notes, comments are notes after them. Pictures are not extracted.
+ */
+import CFB from 'cfb';
+import iconv from 'iconv-lite';
+import { ParseError } from '../../errors.js';
+import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { ReaderContext } from '../../readers/reader.js';
+import type { BlockType } from '../../types.js';
+import { BlockSink, blocksToCellInlines, cell, isBlank, trimInlines } from './common.js';
+
+interface Piece {
+  cpStart: number;
+  cpEnd: number;
+  fc: number;
+  compressed: boolean;
+}
+
+interface ParaProps {
+  istd: number;
+  inTable: boolean;
+  ttp: boolean;
+  itap: number;
+  innerCell: boolean;
+  innerTtp: boolean;
+  outline: number;
+  ilfo: number;
+  ilvl: number;
+}
+
+interface CharProps {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  iss?: number;
+  hidden?: boolean;
+  deleted?: boolean;
+  special?: boolean;
+}
+
+interface Run<T> {
+  fcStart: number;
+  fcEnd: number;
+  props: T;
+}
+
+function malformed(msg: string): ParseError {
+  return new ParseError('MALFORMED', `The Word 97–2003 document is damaged: ${msg}.`);
+}
+
+/** Size of a sprm's operand, or -1 for a variable one whose size byte follows. */
+function operandSize(sprm: number): number {
+  switch (sprm >> 13) {
+    case 0: case 1: return 1;
+    case 2: case 4: case 5: return 2;
+    case 3: return 4;
+    case 7: return 3;
+    default: return -1;
+  }
+}
+
+/** Iterates the sprms of a grpprl: callback(sprm, operandOffset, operandSize). */
+function eachSprm(buf: Uint8Array, start: number, end: number, fn: (sprm: number, at: number, size: number) => void): void {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let p = start;
+  while (p + 2 <= end) {
+    const sprm = view.getUint16(p, true);
+    p += 2;
+    let size = operandSize(sprm);
+    if (size < 0) {
+      if (sprm === 0xd608 || sprm === 0xd606) {
+        // sprmTDefTable / sprmTDefTable10: a two-byte size that counts itself.
+        if (p + 2 > end) break;
+        size = view.getUint16(p, true) - 1;
+        p += 2;
+      } else if (sprm === 0xc615) {
+        // sprmPChgTabs: a size byte, 255 meaning "compute from content".
+        size = buf[p] ?? 0;
+        p += 1;
+        if (size === 255) {
+          const del = buf[p] ?? 0;
+          const add = buf[p + 1 + del * 4] ?? 0;
+          size = 1 + del * 4 + 1 + add * 3;
+        }
+      } else {
+        size = buf[p] ?? 0;
+        p += 1;
+      }
+    }
+    if (p + size > end) break;
+    fn(sprm, p, size);
+    p += size;
+  }
+}
+
+function readFkpRuns<T>(wordDoc: Uint8Array, table: Uint8Array, fc: number, lcb: number, parse: (page: Uint8Array, i: number, crun: number) => T): Run<T>[] {
+  const runs: Run<T>[] = [];
+  if (lcb < 8 || fc + lcb > table.length) return runs;
+  const tv = new DataView(table.buffer, table.byteOffset, table.byteLength);
+  const n = (lcb - 4) / 8;
+  for (let k = 0; k < n; k++) {
+    const pn = tv.getUint32(fc + (n + 1) * 4 + k * 4, true) & 0x3fffff;
+    const off = pn * 512;
+    if (off + 512 > wordDoc.length) continue;
+    const page = wordDoc.subarray(off, off + 512);
+    const pv = new DataView(page.buffer, page.byteOffset, 512);
+    const crun = page[511]!;
+    for (let i = 0; i < crun; i++) {
+      const fcStart = pv.getUint32(i * 4, true);
+      const fcEnd = pv.getUint32((i + 1) * 4, true);
+      runs.push({ fcStart, fcEnd, props: parse(page, i, crun) });
+    }
+  }
+  runs.sort((a, b) => a.fcStart - b.fcStart);
+  return runs;
+}
+
+function findRun<T>(runs: Run<T>[], fc: number): Run<T> | undefined {
+  let lo = 0;
+  let hi = runs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = runs[mid]!;
+    if (fc < r.fcStart) hi = mid - 1;
+    else if (fc >= r.fcEnd) lo = mid + 1;
+    else return r;
+  }
+  return undefined;
+}
+
+const DEFAULT_PARA: ParaProps = { istd: 0, inTable: false, ttp: false, itap: 0, innerCell: false, innerTtp: false, outline: 9, ilfo: 0, ilvl: 0 };
+
+function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
+  const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
+  const props: ParaProps = { ...DEFAULT_PARA };
+  if (bOffset === 0 || bOffset >= 511) return props;
+  let cb = page[bOffset]!;
+  let start = bOffset + 1;
+  let len: number;
+  if (cb === 0) {
+    cb = page[bOffset + 1]!;
+    start = bOffset + 2;
+    len = cb * 2;
+  } else len = cb * 2 - 1;
+  const end = Math.min(511, start + len);
+  if (start + 2 > end) return props;
+  props.istd = page[start]! | (page[start + 1]! << 8);
+  eachSprm(page, start + 2, end, (sprm, at, size) => {
+    const b = page[at]!;
+    switch (sprm) {
+      case 0x2416: props.inTable = b !== 0; break;
+      case 0x2417: props.ttp = b !== 0; break;
+      case 0x6649: props.itap = size >= 4 ? page[at]! | (page[at + 1]! << 8) : b; if (props.itap > 0) props.inTable = true; break;
+      case 0x244b: props.innerCell = b !== 0; break;
+      case 0x244c: props.innerTtp = b !== 0; break;
+      case 0x2640: props.outline = b; break;
+      case 0x460b: props.ilfo = page[at]! | (page[at + 1]! << 8); break;
+      case 0x260a: props.ilvl = b; break;
+      default: break;
+    }
+  });
+  return props;
+}
+
+function parseChpx(page: Uint8Array, i: number, crun: number): CharProps {
+  const off = page[(crun + 1) * 4 + i]! * 2;
+  const props: CharProps = {};
+  if (off === 0) return props;
+  const cb = page[off]!;
+  eachSprm(page, off + 1, Math.min(511, off + 1 + cb), (sprm, at) => {
+    const b = page[at]!;
+    const flag = b === 1 || b === 0x81;
+    switch (sprm) {
+      case 0x0835: props.bold = flag; break;
+      case 0x0836: props.italic = flag; break;
+      case 0x0837: case 0x2a53: props.strike = flag; break;
+      case 0x2a48: props.iss = b; break;
+      case 0x083c: props.hidden = flag; break;
+      case 0x0800: props.deleted = flag; break;
+      case 0x0855: props.special = b !== 0; break;
+      default: break;
+    }
+  });
+  return props;
+}
+
+interface Story {
+  text: string;
+  /** Character properties per character (index into `charProps`). */
+  chars: Uint32Array;
+  /** FC of each character, for paragraph property lookups. */
+  fcs: Float64Array;
+}
+
+class DocReader {
+  private readonly view: DataView;
+  private readonly table: Uint8Array;
+  private readonly pieces: Piece[] = [];
+  private readonly papx: Run<ParaProps>[];
+  private readonly chpx: Run<CharProps>[];
+  private readonly charProps: CharProps[] = [{}];
+  private readonly rgLw: number;
+  private readonly rgFcLcb: number;
+  private readonly cbRgFcLcb: number;
+  readonly links: string[] = [];
+  private noteCounter = 0;
+  private commentCounter = 0;
+  private readonly notes: DocBlock[] = [];
+  private readonly comments: DocBlock[] = [];
+
+  constructor(private readonly wordDoc: Uint8Array, tableStream: Uint8Array | undefined, private readonly deadline: number) {
+    this.view = new DataView(wordDoc.buffer, wordDoc.byteOffset, wordDoc.byteLength);
+    if (wordDoc.length < 0x200) throw malformed('the WordDocument stream is too short');
+    const csw = this.view.getUint16(32, true);
+    this.rgLw = 32 + 2 + csw * 2 + 2;
+    const cslw = this.view.getUint16(32 + 2 + csw * 2, true);
+    const cbAt = this.rgLw + cslw * 4;
+    this.cbRgFcLcb = this.view.getUint16(cbAt, true);
+    this.rgFcLcb = cbAt + 2;
+    if (!tableStream) throw malformed('the table stream is missing');
+    this.table = tableStream;
+    this.readPieces();
+    this.papx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(13), parsePapx);
+    this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), parseChpx);
+  }
+
+  lw(index: number): number {
+    return this.view.getInt32(this.rgLw + index * 4, true);
+  }
+
+  fcLcb(index: number): [number, number] {
+    if (index >= this.cbRgFcLcb) return [0, 0];
+    const at = this.rgFcLcb + index * 8;
+    if (at + 8 > this.wordDoc.length) return [0, 0];
+    return [this.view.getUint32(at, true), this.view.getUint32(at + 4, true)];
+  }
+
+  private readPieces(): void {
+    const [fcClx, lcbClx] = this.fcLcb(33);
+    const t = this.table;
+    const tv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    if (lcbClx === 0 || fcClx + lcbClx > t.length) throw malformed('the piece table (CLX) is missing');
+    let p = fcClx;
+    const end = fcClx + lcbClx;
+    while (p < end && t[p] === 0x01) {
+      const cb = tv.getUint16(p + 1, true);
+      p += 3 + cb;
+    }
+    if (t[p] !== 0x02) throw malformed('the piece table has no Pcdt');
+    const lcb = tv.getUint32(p + 1, true);
+    p += 5;
+    const n = (lcb - 4) / 12;
+    if (!Number.isInteger(n) || n <= 0 || p + lcb > t.length) throw malformed('the piece table has a bad size');
+    for (let i = 0; i < n; i++) {
+      const cpStart = tv.getUint32(p + i * 4, true);
+      const cpEnd = tv.getUint32(p + (i + 1) * 4, true);
+      const pcd = p + (n + 1) * 4 + i * 8;
+      const fcRaw = tv.getUint32(pcd + 2, true);
+      const compressed = (fcRaw & 0x40000000) !== 0;
+      const fc = compressed ? (fcRaw & 0x3fffffff) / 2 : fcRaw;
+      if (cpEnd > cpStart) this.pieces.push({ cpStart, cpEnd, fc, compressed });
+    }
+  }
+
+  /** Text of the CP range with, per character, its FC and character-property index. */
+  story(cpStart: number, cpEnd: number): Story {
+    const parts: string[] = [];
+    const len = Math.max(0, cpEnd - cpStart);
+    const chars = new Uint32Array(len);
+    const fcs = new Float64Array(len);
+    const propIndex = new Map<Run<CharProps>, number>();
+    for (const piece of this.pieces) {
+      const s = Math.max(cpStart, piece.cpStart);
+      const e = Math.min(cpEnd, piece.cpEnd);
+      if (e <= s) continue;
+      const w = piece.compressed ? 1 : 2;
+      const fc0 = piece.fc + (s - piece.cpStart) * w;
+      const bytes = this.wordDoc.subarray(fc0, Math.min(this.wordDoc.length, fc0 + (e - s) * w));
+      let text = piece.compressed ? iconv.decode(Buffer.from(bytes), 'cp1252') : new TextDecoder('utf-16le').decode(bytes);
+      if (text.length < e - s) text += '\u0000'.repeat(e - s - text.length);
+      parts.push(text);
+      let run: Run<CharProps> | undefined;
+      for (let k = 0; k < e - s; k++) {
+        const fc = fc0 + k * w;
+        const at = s - cpStart + k;
+        fcs[at] = fc;
+        if (!run || fc < run.fcStart || fc >= run.fcEnd) run = findRun(this.chpx, fc);
+        if (run) {
+          let idx = propIndex.get(run);
+          if (idx === undefined) {
+            idx = this.charProps.length;
+            this.charProps.push(run.props);
+            propIndex.set(run, idx);
+          }
+          chars[at] = idx;
+        }
+      }
+    }
+    return { text: parts.join(''), chars, fcs };
+  }
+
+  paraAt(fc: number): ParaProps {
+    return findRun(this.papx, fc)?.props ?? DEFAULT_PARA;
+  }
+
+  /** Reads a PLC of CPs with `cbData`-byte entries: returns the n+1 CPs. */
+  plcCps(index: number, cbData: number): number[] {
+    const [fc, lcb] = this.fcLcb(index);
+    if (lcb < 4 || fc + lcb > this.table.length) return [];
+    const n = Math.floor((lcb - 4) / (4 + cbData));
+    const tv = new DataView(this.table.buffer, this.table.byteOffset, this.table.byteLength);
+    const out: number[] = [];
+    for (let i = 0; i <= n; i++) out.push(tv.getUint32(fc + i * 4, true));
+    return out;
+  }
+
+  // ------------------------------------------------------------ conversion
+
+  convert(): { body: DocBlock[]; headers: DocBlock[]; footers: DocBlock[]; notes: DocBlock[] } {
+    const ccpText = Math.max(0, this.lw(3));
+    const ccpFtn = Math.max(0, this.lw(4));
+    const ccpHdd = Math.max(0, this.lw(5));
+    const ccpAtn = Math.max(0, this.lw(7));
+    const ccpEdn = Math.max(0, this.lw(8));
+    const ftnStart = ccpText;
+    const hddStart = ftnStart + ccpFtn;
+    const atnStart = hddStart + ccpHdd;
+    const ednStart = atnStart + ccpAtn;
+
+    // Note references: CP in the main text → the note's CP range in its story.
+    const refs = new Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>();
+    const addRefs = (refIndex: number, txtIndex: number, cbRef: number, base: number, kind: 'footnote' | 'endnote' | 'comment'): void => {
+      const refCps = this.plcCps(refIndex, cbRef).slice(0, -1);
+      const txt = this.plcCps(txtIndex, 0);
+      refCps.forEach((cp, k) => {
+        if (txt[k + 1] !== undefined) refs.set(cp, { kind, start: base + txt[k]!, end: base + txt[k + 1]! });
+      });
+    };
+    if (ccpFtn) addRefs(2, 3, 2, ftnStart, 'footnote');
+    if (ccpEdn) addRefs(46, 47, 2, ednStart, 'endnote');
+    if (ccpAtn) addRefs(4, 5, 30, atnStart, 'comment');
+
+    const body = this.blocks(0, ccpText, refs);
+    const headers: DocBlock[] = [];
+    const footers: DocBlock[] = [];
+    if (ccpHdd) {
+      const cps = this.plcCps(11, 0);
+      const seen = new Set<string>();
+      for (let i = 6; i + 1 < cps.length; i++) {
+        const s = hddStart + cps[i]!;
+        const e = hddStart + cps[i + 1]!;
+        if (e <= s) continue;
+        const kind = [0, 1, 4].includes((i - 6) % 6) ? 'header' : 'footer';
+        const blocks = this.blocks(s, e, refs, kind === 'header' ? 'page_header' : 'page_footer');
+        const key = JSON.stringify(blocks.map((b) => b.node));
+        if (!blocks.length || seen.has(key)) continue;
+        seen.add(key);
+        (kind === 'header' ? headers : footers).push(...blocks);
+      }
+    }
+    return { body, headers, footers, notes: [...this.notes, ...this.comments] };
+  }
+
+  private blocks(cpStart: number, cpEnd: number, refs: Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>, type?: BlockType): DocBlock[] {
+    const story = this.story(cpStart, cpEnd);
+    const { text, chars, fcs } = story;
+    const sink = new BlockSink();
+    const extra = type ? { type } : undefined;
+    let para: Inline[] = [];
+    // Fields: each entry says whether we are past its separator and which link it carries.
+    const fields: { result: boolean; instr: string; href?: string; hidden?: boolean }[] = [];
+    let cellParas: Inline[][] = [];
+    let row: TableCell[] = [];
+    let rows: TableCell[][] = [];
+    const flushTable = (): void => {
+      if (rows.length) {
+        if (rows.length === 1 && rows[0]!.length === 1) sink.add({ kind: 'paragraph', content: rows[0]![0]!.content }, extra);
+        else if (!rows.every((r) => r.every((c) => isBlank(c.content)))) sink.add({ kind: 'table', rows }, extra);
+      }
+      rows = [];
+    };
+    const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
+    const href = (): string | undefined => {
+      for (let i = fields.length - 1; i >= 0; i--) if (fields[i]!.href) return fields[i]!.href;
+      return undefined;
+    };
+    let buf = '';
+    let bufProps: CharProps | undefined;
+    const flushText = (): void => {
+      if (!buf) return;
+      const p = bufProps ?? {};
+      const t: TextInline = { type: 'text', text: buf };
+      if (p.bold) t.bold = true;
+      if (p.italic) t.italic = true;
+      if (p.strike) t.strike = true;
+      if (p.iss === 1) t.superscript = true;
+      if (p.iss === 2) t.subscript = true;
+      const h = href();
+      if (h) t.href = h;
+      para.push(t);
+      buf = '';
+    };
+    const endParagraph = (mark: number, isCellMark: boolean): void => {
+      flushText();
+      const props = this.paraAt(fcs[mark] ?? 0);
+      const content = trimInlines(collapse(para));
+      para = [];
+      if (props.inTable || isCellMark) {
+        const nested = props.itap > 1;
+        if (isCellMark && (props.ttp || (nested && props.innerTtp))) {
+          if (nested) return;
+          // Row end mark: the row's cells are complete.
+          if (cellParas.length) {
+            row.push(cell(blocksToCellInlines(cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }) as Node))));
+            cellParas = [];
+          }
+          if (row.length) rows.push(row);
+          row = [];
+          return;
+        }
+        cellParas.push(content);
+        if (isCellMark && !(nested && props.innerCell)) {
+          row.push(cell(blocksToCellInlines(cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }) as Node))));
+          cellParas = [];
+        }
+        return;
+      }
+      if (row.length || cellParas.length) {
+        if (cellParas.length) row.push(cell(blocksToCellInlines(cellParas.map((c) => ({ kind: 'paragraph', content: c }) as Node))));
+        if (row.length) rows.push(row);
+        row = [];
+        cellParas = [];
+      }
+      flushTable();
+      if (isBlank(content)) return;
+      const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : 0;
+      if (heading && !type) sink.add({ kind: 'heading', level: Math.min(6, heading) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
+      else if (props.ilfo > 0 && !type) sink.addListItem(Math.min(8, props.ilvl), this.ordered(props.ilfo, props.ilvl), undefined, content);
+      else sink.add({ kind: 'paragraph', content }, extra);
+    };
+
+    for (let i = 0; i < text.length; i++) {
+      if ((i & 8191) === 0 && Date.now() > this.deadline) throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
+      const ch = text[i]!;
+      const cp = this.charProps[chars[i]!] ?? {};
+      const code = ch.charCodeAt(0);
+      if (code === 0x13) {
+        flushText();
+        fields.push({ result: false, instr: '' });
+        continue;
+      }
+      if (code === 0x14) {
+        flushText();
+        const f = fields[fields.length - 1];
+        if (f) {
+          f.result = true;
+          const m = /^\s*HYPERLINK\s+(?:"([^"]*)"|(\S+))/i.exec(f.instr);
+          const target = m?.[1] ?? m?.[2];
+          if (target && !/\\l/.test(f.instr.slice(0, 20))) {
+            f.href = target;
+            if (!this.links.includes(target)) this.links.push(target);
+          }
+          if (/^\s*(PAGE|NUMPAGES|SECTIONPAGES|PAGEREF)\b/i.test(f.instr)) f.hidden = true;
+        }
+        continue;
+      }
+      if (code === 0x15) {
+        flushText();
+        fields.pop();
+        continue;
+      }
+      const f = fields[fields.length - 1];
+      if (f && !f.result) {
+        f.instr += ch;
+        continue;
+      }
+      if (!visible()) continue;
+      if (code === 0x0d || code === 0x07) {
+        endParagraph(i, code === 0x07);
+        continue;
+      }
+      if (cp.deleted || cp.hidden) continue;
+      let out = ch;
+      if (code === 0x0b) {
+        flushText();
+        para.push({ type: 'break' });
+        continue;
+      }
+      if (cp.special || code < 0x20) {
+        // Special characters: note references, pictures, drawn objects.
+        const ref = refs.get(cpStart + i);
+        if (ref && (code === 0x02 || code === 0x05 || cp.special)) {
+          flushText();
+          const label = this.note(ref, refs);
+          para.push({ type: 'noteRef', label });
+          continue;
+        }
+        if (code === 0x09) out = ' ';
+        else if (code === 0x1e) out = '-';
+        else if (code < 0x20) continue;
+        else if (cp.special) continue;
+      }
+      if (code === 0xa0) out = '\u00a0';
+      if (bufProps !== cp && buf) flushText();
+      bufProps = cp;
+      buf += out;
+    }
+    if (buf || para.length) endParagraph(text.length - 1, false);
+    if (row.length) rows.push(row);
+    flushTable();
+    return sink.blocks;
+  }
+
+  /** Whether list (ilfo, ilvl) is numbered; from the list tables when they can be read. */
+  ordered(ilfo: number, ilvl: number): boolean {
+    return this.listFormats().get(ilfo)?.[ilvl] ?? false;
+  }
+
+  private lists: Map<number, boolean[]> | undefined;
+
+  /** ilfo → per-level "numbered" flags, from PlfLst (LSTF + LVLs) and PlfLfo. */
+  private listFormats(): Map<number, boolean[]> {
+    if (this.lists) return this.lists;
+    this.lists = new Map();
+    try {
+      const t = this.table;
+      const tv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+      const [fcLst, lcbLst] = this.fcLcb(73);
+      const [fcLfo, lcbLfo] = this.fcLcb(74);
+      if (!lcbLst || !lcbLfo) return this.lists;
+      const cLst = tv.getInt16(fcLst, true);
+      const byId = new Map<number, boolean[]>();
+      let p = fcLst + 2 + cLst * 28;
+      for (let k = 0; k < cLst; k++) {
+        const lstf = fcLst + 2 + k * 28;
+        const lsid = tv.getInt32(lstf, true);
+        const simple = (t[lstf + 26]! & 1) !== 0;
+        const nLvl = simple ? 1 : 9;
+        const flags: boolean[] = [];
+        for (let l = 0; l < nLvl; l++) {
+          // LVLF (28 bytes): nfc at 4; then grpprlPapx/grpprlChpx sizes at 25/24; then the number text (xst).
+          const nfc = t[p + 4]!;
+          const cbChpx = t[p + 24]!;
+          const cbPapx = t[p + 25]!;
+          flags.push(nfc !== 23 && nfc !== 255);
+          p += 28 + cbPapx + cbChpx;
+          const cch = tv.getUint16(p, true);
+          p += 2 + cch * 2;
+        }
+        byId.set(lsid, flags);
+      }
+      const cLfo = tv.getInt32(fcLfo, true);
+      for (let k = 0; k < cLfo; k++) {
+        const lsid = tv.getInt32(fcLfo + 4 + k * 16, true);
+        const f = byId.get(lsid);
+        if (f) this.lists.set(k + 1, f);
+      }
+    } catch {
+      // Unreadable list tables: items stay bullets.
+    }
+    return this.lists;
+  }
+
+  private note(ref: { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }, refs: Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>): string {
+    const label = ref.kind === 'comment' ? `comment-${++this.commentCounter}` : String(++this.noteCounter);
+    const blocks = ref.end > ref.start ? this.blocks(ref.start, ref.end, refs) : [];
+    const nodes = blocks.map((b) => b.node);
+    (ref.kind === 'comment' ? this.comments : this.notes).push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+    return label;
+  }
+}
+
+function collapse(inlines: Inline[]): Inline[] {
+  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/ {2,}/g, ' ') } : i));
+}
+
+function streamOf(container: CFB.CFB$Container, name: string): Uint8Array | undefined {
+  const entry = CFB.find(container, name);
+  if (!entry || !entry.content) return undefined;
+  const c = entry.content as Uint8Array | number[];
+  return c instanceof Uint8Array ? c : Uint8Array.from(c);
+}
+
+export function readDoc(ctx: ReaderContext): DocModel {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength), { type: 'buffer' });
+  } catch (err) {
+    throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  const wordDoc = streamOf(container, 'WordDocument');
+  if (!wordDoc || wordDoc.length < 0x44) throw malformed('the WordDocument stream is missing');
+  const view = new DataView(wordDoc.buffer, wordDoc.byteOffset, wordDoc.byteLength);
+  const ident = view.getUint16(0, true);
+  const nFib = view.getUint16(2, true);
+  const flags = view.getUint16(0x0a, true);
+  if (ident !== 0xa5ec && ident !== 0xa5dc) throw malformed('the file information block has a wrong signature');
+  if (flags & 0x0100) throw new ParseError('ENCRYPTED', 'The Word document is password protected.');
+  if (nFib < 101 || ident === 0xa5dc) {
+    throw new ParseError('UNSUPPORTED_FILE_TYPE', 'Word 6.0/95 documents (and older) are not supported; save the document as .docx.');
+  }
+  const tableName = flags & 0x0200 ? '1Table' : '0Table';
+  const reader = new DocReader(wordDoc, streamOf(container, tableName), ctx.deadline);
+  const { body, headers, footers, notes } = reader.convert();
+  const metadata: DocModel['metadata'] = {};
+  return {
+    contentType: ctx.contentType,
+    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body, ...footers, ...notes] }],
+    metadata,
+    warnings: [],
+    links: reader.links,
+  };
+}
