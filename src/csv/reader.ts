@@ -28,12 +28,37 @@ function isEmptyRow(row: string[]): boolean {
   return row.every((c) => c.trim() === '');
 }
 
+/**
+ * The delimiter that splits the first records most consistently into two or more fields. Blank
+ * lines are left out of the count (papaparse's own guess counts them and then misses pipes and
+ * two-column files).
+ */
+export function sniffDelimiter(text: string): string {
+  let sample = text.slice(0, 64 * 1024);
+  if (sample.length < text.length && sample.lastIndexOf('\n') > 0) sample = sample.slice(0, sample.lastIndexOf('\n'));
+  let best = ',';
+  let bestScore = -1;
+  let bestWidth = 0;
+  for (const delimiter of DELIMITERS) {
+    const rows = Papa.parse<string[]>(sample, { delimiter, preview: 50 }).data.filter((r) => !(r.length <= 1 && (r[0] ?? '').trim() === ''));
+    if (rows.length === 0) continue;
+    const counts = new Map<number, number>();
+    for (const r of rows) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+    let mode = 0;
+    let modeCount = 0;
+    for (const [width, n] of counts) if (n > modeCount || (n === modeCount && width > mode)) [mode, modeCount] = [width, n];
+    if (mode < 2) continue;
+    const score = modeCount / rows.length;
+    if (score > bestScore || (score === bestScore && mode > bestWidth)) [best, bestScore, bestWidth] = [delimiter, score, mode];
+  }
+  return best;
+}
+
 export function parseCsv(bytes: Uint8Array): CsvTable {
   const decoded = decodeText(bytes);
   // Papaparse counts preview rows after the header; ask for one more than the cap to know it was hit.
   const result = Papa.parse<string[]>(decoded.text, {
-    delimiter: '',
-    delimitersToGuess: DELIMITERS,
+    delimiter: sniffDelimiter(decoded.text),
     header: false,
     skipEmptyLines: false,
     dynamicTyping: false,

@@ -91,10 +91,28 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const ZIP_EMPTY = [0x50, 0x4b, 0x05, 0x06];
 
 /** Decodes the start of a file as text for markup sniffing, honouring UTF-16 byte-order marks. */
+/** UTF-16 text without a byte-order mark: ASCII characters show up as every other byte zero. */
+function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 4) return undefined;
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZero++;
+    if (bytes[i + 1] === 0) oddZero++;
+  }
+  const pairs = n / 2;
+  if (oddZero > pairs * 0.4 && evenZero < pairs * 0.05) return 'utf-16le';
+  if (evenZero > pairs * 0.4 && oddZero < pairs * 0.05) return 'utf-16be';
+  return undefined;
+}
+
 export function sniffText(bytes: Uint8Array, max = 4096): string {
   const head = bytes.subarray(0, max);
   if (startsWith(head, [0xff, 0xfe])) return new TextDecoder('utf-16le').decode(head.subarray(2));
   if (startsWith(head, [0xfe, 0xff])) return new TextDecoder('utf-16be').decode(head.subarray(2));
+  const utf16 = utf16WithoutBom(head);
+  if (utf16) return new TextDecoder(utf16).decode(head);
   return new TextDecoder('utf-8').decode(startsWith(head, [0xef, 0xbb, 0xbf]) ? head.subarray(3) : head);
 }
 
@@ -107,7 +125,7 @@ function looksLikeHtml(text: string): boolean {
 
 function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 4096);
-  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return false;
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]) || utf16WithoutBom(bytes)) return false;
   let control = 0;
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;

@@ -128,6 +128,7 @@ export function decodeText(bytes: Uint8Array, opts: DecodeOptions = {}): Decoded
   let encoding = guess ? normalizeEncoding(guess) : undefined;
   // UTF-8 was ruled out above; multibyte guesses that failed the CJK check are noise on short input.
   if (!encoding || encoding.startsWith('utf') || CJK_ENCODINGS.includes(encoding)) encoding = 'windows-1252';
+  if (LATIN_FAMILY.includes(encoding)) encoding = bestLatin(sample, encoding);
   return { text: decodeWith(bytes, encoding), encoding, from: guess ? 'sniffed' : 'default' };
 }
 
@@ -165,4 +166,30 @@ function cjkEncoding(sample: Uint8Array, ranking: string[]): string | undefined 
     return i < 0 ? ranking.length : i;
   };
   return [...passing].sort((a, b) => rank(a) - rank(b) || CJK_ENCODINGS.indexOf(a) - CJK_ENCODINGS.indexOf(b))[0];
+}
+
+/** Single-byte code pages for Latin scripts, which statistical detectors confuse on short text. */
+const LATIN_FAMILY = ['windows-1252', 'windows-1250', 'windows-1257', 'windows-1254', 'iso-8859-2', 'iso-8859-9', 'iso-8859-13', 'iso-8859-15'];
+
+/**
+ * Among the Latin code pages, the one whose decoding puts no symbols (¿ ³ ¹ ¶ ...) or C1 controls
+ * inside words: the wrong page turns letters into such symbols. Ties go to windows-1252, the
+ * commonest legacy encoding, then to the detector's guess.
+ */
+function bestLatin(sample: Uint8Array, guess: string): string {
+  const candidates = [...new Set(['windows-1252', guess, 'windows-1250', 'windows-1257', 'windows-1254'])];
+  let best = 'windows-1252';
+  let bestPenalty = Number.POSITIVE_INFINITY;
+  for (const enc of candidates) {
+    const text = decodeWith(sample, enc);
+    let penalty = 0;
+    for (const m of text.matchAll(/[\p{L}]?[\u0080-\u009f\u00a1-\u00bf\u00d7\u00f7\ufffd][\p{L}]?/gu)) {
+      if (m[0].length > 1) penalty++;
+    }
+    if (penalty < bestPenalty) {
+      best = enc;
+      bestPenalty = penalty;
+    }
+  }
+  return best;
 }

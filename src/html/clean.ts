@@ -184,19 +184,16 @@ export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNo
   resolveUrls($, body, options.baseUrl);
 
   if (options.includeTags.length > 0) {
-    const picked: Element[] = [];
-    options.includeTags.forEach((selector, i) => {
-      select($.root(), selector, `options.includeTags[${i}]`).each((_, el) => {
-        picked.push(el);
-      });
-    });
-    // Keep each picked element once, outermost first, in document order.
-    const set = new Set(picked);
-    const outer = picked.filter((el) => {
-      for (let p = el.parent; p; p = p.parent) if (set.has(p as Element)) return false;
+    // Each selector is checked on its own so that an error names the one at fault; the union
+    // then lists matches once, in document order.
+    options.includeTags.forEach((selector, i) => select($.root(), selector, `options.includeTags[${i}]`));
+    const picked = $.root().find(options.includeTags.join(', ')).toArray();
+    const set = new Set<AnyNode>(picked);
+    // Keep the outermost matches: a picked element inside another is already included.
+    const ordered = picked.filter((el) => {
+      for (let p = el.parent; p; p = p.parent) if (set.has(p)) return false;
       return true;
     });
-    const ordered = $(outer).toArray();
     const container = $('<div></div>');
     for (const el of ordered) container.append($(el).clone());
     body = container;
@@ -216,7 +213,10 @@ export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNo
       removeBoilerplate($, root);
     }
     // Better the whole page than nothing: some pages put their text inside landmarks only.
-    if (!hasVisualContent(root)) root = fallback;
+    if (!hasVisualContent(root)) {
+      body.empty().append(fallback.contents());
+      root = body;
+    }
     return root;
   }
   if (options.onlyMainContent) removeBoilerplate($, body);

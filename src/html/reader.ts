@@ -82,9 +82,10 @@ export const read: Reader = async (ctx) => {
     baseUrl,
   });
   ctx.signal.throwIfAborted();
-  const rootIsDocument = root.is('body') || root.get(0)?.type === 'root';
+  // The whole (cleaned) document when nothing narrower was chosen, else the chosen element.
+  const rootIsDocument = root.get(0) === $('body').get(0) || root.get(0)?.type === 'root';
   const html = rootIsDocument ? $.html() : $.html(root);
-  const markdown = htmlToMarkdown(rootIsDocument ? ($('body').html() ?? $.html()) : html, { baseUrl, removeBase64Images: options.removeBase64Images });
+  const markdown = htmlToMarkdown(root.html() ?? '', { baseUrl, removeBase64Images: options.removeBase64Images });
 
   const doc: DocModel = {
     contentType: xhtml && /xhtml/i.test(ctx.contentType) ? ctx.contentType : 'text/html',
