@@ -1,0 +1,96 @@
+/**
+ * Word lists the detectors look names and places up in. The large lists come from the generated
+ * gazetteer (see data/README.md) and are turned into sets on first use, so a parse that never asks
+ * for redaction never pays for them.
+ */
+import * as G from './data/gazetteer.js';
+
+export interface Lexicon {
+  first: Set<string>;
+  last: Set<string>;
+  city: Set<string>;
+  majorCity: Set<string>;
+  region: Set<string>;
+  country: Set<string>;
+  /** Multi-word places ("new zealand", "rio de janeiro"), by their first word. */
+  placePhrases: Map<string, string[][]>;
+  streetSuffix: string[];
+  streetWord: Set<string>;
+  common: Set<string>;
+}
+
+let lexicon: Lexicon | undefined;
+
+const lower = (s: string): string => s.toLocaleLowerCase('en');
+function setOf(list: string, extra: readonly string[] = []): Set<string> {
+  const out = new Set<string>();
+  for (const w of list.split('\n')) out.add(lower(w));
+  for (const w of extra) out.add(lower(w));
+  return out;
+}
+
+/**
+ * Frequent English words that gazetteers also list as names or places ("Will", "Grace", "Bath").
+ * A match on one of these alone is no evidence; it needs context.
+ */
+export const AMBIGUOUS = new Set(`a about above after again all also am an and any are as at away back be been before being below best between
+big both but by can case could day did do does done down during each early even ever every few first for from full get given go
+good great had has have he her here hers him his home how i if in into is it its just last late less like little long made make
+many may me might more most much must my never new next no nor not now of off old on once one only or other our out over own
+part people place put right same see she should since small so some still such take than that the their them then there these
+they thing this those through thus time to too under until up upon us very was way we well were what when where which while who
+why will with within without would yet you your art bill bob buck bud bunny carol chance chase chip christian claude clay cliff
+colt constance crystal dale dawn dean destiny dick dot earl ernest faith fay fern frank gay gene glen grace grant guy hale hazel
+heath holly hope hunter iris ivy jack jade jean jewel jim joy june justice king lane lark lily major mark marsh may mercy miles
+misty nick norm olive opal pat pearl penny price prince ray reed rich rose ruby rusty sage sandy shad sky spring star sterling
+stone storm summer sunny tad tank terry violet wade ward will win winter young brown white green black gray grey hill wood woods
+park field fields lake rivers river street road avenue lane court square station north south east west central city town
+county state country mount port bay beach island islands valley university college school church hospital hotel bank club
+january february march april may june july august september october november december monday tuesday wednesday thursday friday
+saturday sunday today tomorrow yesterday morning evening night week month year christmas easter god lord sir madam mister miss
+mr mrs ms dr prof email phone mobile fax desk office address name date title subject dear hi hello hey thanks regards yes ok
+english french german spanish italian dutch russian chinese japanese american british european african asian
+`.split(/\s+/).filter(Boolean));
+
+export function getLexicon(): Lexicon {
+  if (lexicon) return lexicon;
+  const placePhrases = new Map<string, string[][]>();
+  const city = new Set<string>();
+  const region = setOf(G.region);
+  const country = setOf(G.country);
+  const addPhrase = (name: string): void => {
+    const words = name.split(/[\s-]+/).filter(Boolean);
+    if (words.length < 2) return;
+    const list = placePhrases.get(words[0]!) ?? [];
+    list.push(words);
+    placePhrases.set(words[0]!, list);
+  };
+  for (const w of G.city.split('\n')) {
+    const l = lower(w);
+    city.add(l);
+    addPhrase(l);
+  }
+  for (const l of region) addPhrase(l);
+  for (const l of country) addPhrase(l);
+  lexicon = {
+    first: setOf(G.first),
+    last: setOf(G.last),
+    city,
+    majorCity: setOf(G.majorCity),
+    region,
+    country,
+    placePhrases,
+    streetSuffix: [...setOf(G.streetSuffix)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length),
+    streetWord: setOf(G.streetWord, STREET_WORDS),
+    common: setOf(G.common, [...AMBIGUOUS]),
+  };
+  return lexicon;
+}
+
+/** Street-type words of addresses in many languages (whole words; abbreviations carry their dot or not). */
+export const STREET_WORDS = `street st str avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl square sq terrace
+terr way parkway pkwy highway hwy crescent cres close circle cir alley row walk grove gardens hill heights trail plaza mews
+rue chemin allée allee impasse quai cours route strasse straße gasse weg platz ring allee damm ufer steig pfad via viale
+piazza corso vicolo calle avenida carrera plaza paseo camino rua travessa praça praca largo estrada straat laan gracht plein
+singel kade dijk vej gade allé gata gatan vägen vagen gränd torget katu tie kuja ulica ul aleja utca út tér ulitsa prospekt
+sokak caddesi cadde bulevar apt apartment suite ste unit floor fl box psc unit`.split(/\s+/).filter(Boolean);

@@ -1,0 +1,311 @@
+/**
+ * Detectors for identifiers with a fixed shape: e-mail addresses, phone numbers, financial numbers
+ * (checked with their check digits) and secrets (provider key formats, key blocks, tokens, passwords).
+ * Every detector scans only where a cheap trigger (an `@`, a digit, a key prefix) says it may match.
+ */
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { abaValid, entropy, ibanValid, isbnValid, luhnValid, ssnValid } from './checksums.js';
+import type { Detection, DetectMode } from './types.js';
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** Lower-cased text of up to `n` characters before `i`. */
+const before = (text: string, i: number, n: number): string => text.slice(Math.max(0, i - n), i).toLowerCase();
+const after = (text: string, i: number, n: number): string => text.slice(i, i + n).toLowerCase();
+
+// ---------------------------------------------------------------------------------------------- EMAIL
+
+const EMAIL_LOCAL = /[\p{L}\p{N}._%+\-!#$&'*/=?^`{|}~]/u;
+const EMAIL_DOMAIN = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}/u;
+
+export function findEmails(text: string, out: Detection[]): void {
+  let at = text.indexOf('@');
+  while (at !== -1) {
+    let s = at;
+    while (s > 0 && at - s < 64) {
+      const ch = text[s - 1]!;
+      // `|` and `{}` are legal in an address but are table and template syntax far more often.
+      if (ch === '|' || ch === '{' || ch === '}' || ch === '`' || ch === '*' || ch === "'" || ch === '/') break;
+      if (!EMAIL_LOCAL.test(ch)) break;
+      s--;
+    }
+    while (s < at && (text[s] === '.' || text[s] === '-' || text[s] === '_' || text[s] === '+')) s++;
+    const dom = EMAIL_DOMAIN.exec(text.slice(at + 1, at + 256));
+    if (s < at && dom) {
+      const end = at + 1 + dom[0].length;
+      out.push({ start: s, end, entity: 'EMAIL', score: 1, kind: 'email' });
+      at = text.indexOf('@', end);
+    } else {
+      at = text.indexOf('@', at + 1);
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------ NUMBERS (PHONE, FINANCIAL)
+
+/**
+ * A run of digits with the separators numbers are written with. It starts at a `+`, `(` or digit
+ * that does not continue a word, and stops before a separator that is not followed by more digits.
+ */
+const NUM_RUN = /(?:\+|\b)\(?\d(?:\d|[ \u00a0.\-/](?=\(?\d)|\((?=\d)|\)(?=[ \u00a0\-.]?\d))*(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6}\b)?/g;
+
+const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered|ph\.?|mob\.?|t\.|m\.|f\.)\W{0,3}(?:\w+\W{1,3}){0,3}$/;
+const PHONE_AFTER = /^[\s\-:(]{0,3}(?:office|fax|mobile|cell|home|work|desk|phone|tel)\b/;
+const CARD_CONTEXT = /(?:card|cc|visa|mastercard|amex|american express|discover|maestro|jcb|diners|credit|debit|payment)\b[^\n]{0,30}$/;
+const SSN_CONTEXT = /(?:ssn|social security|social sec|ss#|ss #|taxpayer|tin)\b[^\n]{0,25}$/;
+const ROUTING_CONTEXT = /(?:routing|aba|rtn|transit|sort code)\b[^\n]{0,25}$/;
+const ACCOUNT_CONTEXT = /(?:account|acct|a\/c|bank)\s*(?:number|no\.?|num|#|nr\.?)?\s*(?:is|:|=|#)?\s*$/;
+const NOT_PHONE_CONTEXT = /(?:order|invoice|ref(?:erence)?|ticket|tracking|isbn|issn|doi|serial|part|model|sku|item|case|claim|policy|version|v|build|page|pages|pp|no|year|id|shipment|parcel|transaction|receipt|booking|confirmation|\$|€|£|¥|usd|eur|gbp)(?:\s*(?:number|no\.?|nr\.?|num|id|code|#))?\W{0,3}$/;
+
+/** Countries whose national formats are tried for numbers written without a country code. */
+const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'CH', 'AT', 'SE', 'NO', 'DK', 'FI', 'IE', 'PT', 'PL', 'CZ', 'HU', 'AU', 'NZ', 'CA', 'BR', 'IN', 'ZA', 'IS', 'GR', 'RU', 'JP', 'MX'];
+
+function looksLikeDateOrVersion(run: string): boolean {
+  if (/^\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}$/.test(run)) return true; // 2024-01-31, 31/01/2024, 1.2.3
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(run)) return true; // IPv4 address or a four-part version
+  if (/^(?:19|20)\d\d ?[-–/] ?(?:19|20)?\d\d$/.test(run)) return true; // 1990-2000
+  if (/^\d{1,2}:\d{2}/.test(run)) return true;
+  return false;
+}
+
+function phoneValid(run: string, digits: string, loose: boolean): boolean {
+  const intl = run.startsWith('+') || run.startsWith('00');
+  const candidate = run.startsWith('00') ? '+' + run.slice(2) : run;
+  try {
+    if (intl) {
+      const p = parsePhoneNumberFromString(candidate);
+      return !!p && (p.isValid() || (loose && p.isPossible()));
+    }
+    for (const c of PHONE_COUNTRIES) {
+      const p = parsePhoneNumberFromString(candidate, c);
+      if (p && (p.isValid() || (loose && p.isPossible()))) return true;
+    }
+  } catch {
+    return false;
+  }
+  // In a phone context, short local numbers ("467 3395", "9472 7916") carry no area code to validate.
+  return loose && digits.length >= 7 && digits.length <= 12 && /[ .\-]/.test(run);
+}
+
+export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean): void {
+  NUM_RUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NUM_RUN.exec(text)) !== null) {
+    let run = m[0];
+    let start = m.index;
+    if (run.length < 7) continue;
+    // A run glued to letters or more digits on its left (a word, a product code) is not an identifier.
+    const prev = start > 0 ? text.charCodeAt(start - 1) : 32;
+    if ((prev >= 65 && prev <= 90) || (prev >= 97 && prev <= 122) || prev === 95 || prev === 45 || prev === 35 && !wantFinancial) continue;
+    const next = text.charCodeAt(start + run.length);
+    if ((next >= 65 && next <= 90) || (next >= 97 && next <= 122)) continue;
+    const digits = run.replace(/\D/g, '');
+    const ctx = before(text, start, 48);
+    const end = start + run.length;
+
+    if (wantFinancial) {
+      // US SSN: 3-2-4 with its validity rules; nine bare digits only when named as one.
+      const ssn = /^(\d{3})([- ])(\d{2})\2(\d{4})$/.exec(run);
+      if (ssn && ssnValid(ssn[1]!, ssn[3]!, ssn[4]!) && (!PHONE_CONTEXT.test(ctx) || SSN_CONTEXT.test(ctx))) {
+        out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
+        continue;
+      }
+      if (/^\d{9}$/.test(digits) && SSN_CONTEXT.test(ctx) && ssnValid(digits.slice(0, 3), digits.slice(3, 5), digits.slice(5))) {
+        out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
+        continue;
+      }
+      if (/^\d{9}$/.test(digits) && ROUTING_CONTEXT.test(ctx) && abaValid(digits)) {
+        out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'routing' });
+        continue;
+      }
+      if (digits.length >= 12 && digits.length <= 19 && luhnValid(digits) && cardShape(run, digits)) {
+        const isbn = /isbn|issn/.test(ctx) || (digits.length === 13 && /^97[89]/.test(digits) && isbnValid(digits));
+        const other = NOT_PHONE_CONTEXT.test(ctx) && !CARD_CONTEXT.test(ctx);
+        const cardCtx = CARD_CONTEXT.test(ctx);
+        // 12-digit Maestro numbers are too short to tell from other numbers without being called a card.
+        if (!isbn && !other && (digits.length >= 13 || cardCtx)) {
+          out.push({ start, end, entity: 'FINANCIAL', score: cardCtx ? 1 : 0.9, kind: 'card' });
+          continue;
+        }
+      }
+      if (ACCOUNT_CONTEXT.test(ctx) && digits.length >= 6 && digits.length <= 17 && /^\d[\d -]*$/.test(run)) {
+        out.push({ start, end, entity: 'FINANCIAL', score: 0.85, kind: 'account' });
+        continue;
+      }
+    }
+
+    if (!wantPhone) continue;
+    // An extension belongs to the number; the digit count excludes it.
+    const ext = /(?: ?(?:x|ext\.?) ?)(\d{1,6})$/.exec(run);
+    const core = ext ? run.slice(0, ext.index) : run;
+    const coreDigits = core.replace(/\D/g, '');
+    if (coreDigits.length < 7 || coreDigits.length > 15) continue;
+    if (looksLikeDateOrVersion(core) || /^\d{4}-\d{2}-\d{2}/.test(core) || /^:\d/.test(text.slice(end, end + 2))) continue;
+    if (/^\d+$/.test(core) && coreDigits.length > 11 && !core.startsWith('+')) continue;
+    const tail = text.slice(end, end + 2);
+    if (/^\s?%/.test(tail)) continue;
+    const ctxPhone = PHONE_CONTEXT.test(ctx) || PHONE_AFTER.test(after(text, end, 16));
+    if (!ctxPhone && NOT_PHONE_CONTEXT.test(ctx)) continue;
+    // 1 200 000 or 12.345.678: a quantity with thousands separators.
+    if (!ctxPhone && /^\d{1,3}(?:([ ,.\u00a0])\d{3})(?:\1\d{3})*$/.test(core)) continue;
+    if (!ctxPhone && coreDigits.length === 10 && isbnValid(coreDigits) && /isbn/.test(ctx)) continue;
+    if (/^(?:19|20)\d\d$/.test(coreDigits.slice(0, 4)) && /^\d{4}[ ]\d{4}$/.test(core) && !ctxPhone) continue;
+    const loose = ctxPhone || mode === 'aggressive';
+    if (!phoneValid(core, coreDigits, loose)) continue;
+    // A bare run of digits with no grouping and no context is more often an ID than a phone number.
+    if (!ctxPhone && /^\d+$/.test(core) && mode !== 'aggressive') continue;
+    if (start > 0 && text[start - 1] === '(' && !core.startsWith('(')) {
+      // "(555) 123" was split at the parenthesis: keep the number whole.
+      start -= 1;
+      run = '(' + run;
+    }
+    out.push({ start, end, entity: 'PHONE', score: ctxPhone ? 0.95 : 0.85, kind: 'phone' });
+  }
+}
+
+/** Card numbers are written as one run of digits or in groups of 4 (Amex 4-6-5, Diners 4-6-4). */
+function cardShape(run: string, digits: string): boolean {
+  if (!/^[1-6]/.test(digits)) return false;
+  if (digits.startsWith('1') && !digits.startsWith('1800')) return false;
+  if (/^\d+$/.test(run)) return true;
+  const groups = run.split(/[ \-.]/).map((g) => g.length);
+  if (groups.some((g) => g === 0)) return false;
+  const shape = groups.join('-');
+  return /^(?:4-4-4-4(?:-\d)?|4-4-4-1|4-4-4-3|4-6-5|4-6-4|4-4-4-4-3|4-4-4-2|4-4-5|4-4-4)$/.test(shape);
+}
+
+// ---------------------------------------------------------------------------------------------- IBAN
+
+const IBAN_RUN = /\b([A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?)\b/g;
+
+export function findIbans(text: string, out: Detection[]): void {
+  IBAN_RUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = IBAN_RUN.exec(text)) !== null) {
+    let value = m[1]!;
+    // The optional trailing group may have swallowed the next word: shorten until the checksum holds.
+    for (let cut = value.length; cut >= 15; cut--) {
+      const v = value.slice(0, cut);
+      if (/ $/.test(v)) continue;
+      if (ibanValid(v.replace(/ /g, ''))) {
+        value = v;
+        out.push({ start: m.index, end: m.index + v.length, entity: 'FINANCIAL', score: 1, kind: 'iban' });
+        break;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- SECRETS
+
+interface SecretRule {
+  kind: string;
+  re: RegExp;
+  /** Index of the capture group holding the secret; 0 = the whole match. */
+  group?: number;
+}
+
+/** Key formats published by their providers (and used by secret scanners such as gitleaks). */
+const PROVIDER_RULES: SecretRule[] = [
+  { kind: 'private-key', re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g },
+  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g },
+  { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+  { kind: 'gitlab-token', re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
+  { kind: 'slack-token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
+  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g },
+  { kind: 'stripe-key', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
+  { kind: 'stripe-webhook', re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])/g },
+  { kind: 'google-oauth', re: /\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{28})/g },
+  { kind: 'anthropic-key', re: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{32,}/g },
+  { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{20,})?(?![A-Za-z0-9_\-])/g },
+  { kind: 'sendgrid-key', re: /\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b/g },
+  { kind: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'pypi-token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}/g },
+  { kind: 'huggingface-token', re: /\bhf_[A-Za-z]{34}\b/g },
+  { kind: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: 'shopify-token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { kind: 'twilio-key', re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  { kind: 'mailgun-key', re: /\bkey-[0-9a-z]{32}\b/g },
+  { kind: 'square-token', re: /\b(?:sq0atp|sq0csp|EAAA)[0-9A-Za-z_\-]{22,60}\b/g },
+  { kind: 'telegram-bot-token', re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
+  { kind: 'azure-storage-key', re: /\bAccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1 },
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}/g },
+  { kind: 'bearer', re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
+];
+
+/** `scheme://user:password@host`: the user and password are credentials. */
+const CONNECTION_STRING = /\b[a-z][a-z0-9+.\-]{1,20}:\/\/([^\s:@/]{1,128}):([^\s@/]{1,256})@[\w.\-]+/gi;
+
+const SECRET_KEYWORD = String.raw`(?:[A-Za-z0-9]+[_\-.])*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|access[_\-.]?key(?:[_\-.]?id)?|auth[_\-.]?(?:token|key)|client[_\-.]?secret|private[_\-.]?key|credentials?|session[_\-.]?key|signing[_\-.]?key|encryption[_\-.]?key|master[_\-.]?key|mot de passe|passwort|kennwort|contraseña|senha)(?:[_\-.][A-Za-z0-9]+)*`;
+/** `password = "..."`, `API_KEY: ...`, `"token": "..."`: the value is the secret. */
+const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9])["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"',;)}\]]{1,512}))`, 'gi');
+
+/** Values of a credential assignment that are not the secret itself. */
+function placeholderValue(v: string): boolean {
+  if (/^(?:\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|<[^>]*>|\{\{.*\}\}|process\.env\..*|os\.environ.*|env\(.*|\*+|x+|\.\.\.|…|null|none|nil|undefined|true|false|required|optional|string|str|int|number|boolean|bool|yes|no|\?+)$/i.test(v)) return true;
+  if (/^(?:the|a|an|your|my|is|was|should|must|will|can)$/i.test(v)) return true;
+  return false;
+}
+
+/** A token that could be a generated key: long enough, mixed characters, high entropy. */
+function looksRandom(v: string): boolean {
+  if (v.length < 16 || /\s/.test(v)) return false;
+  const classes = (/[a-z]/.test(v) ? 1 : 0) + (/[A-Z]/.test(v) ? 1 : 0) + (/\d/.test(v) ? 1 : 0) + (/[_\-+/=.]/.test(v) ? 1 : 0);
+  if (classes < 2 || !/\d/.test(v)) return false;
+  return entropy(v) >= 3.3;
+}
+
+const CREDENTIAL_LINE = /\b(?:key|secret|token|auth|bearer|credential|password|passwd|api|signature|sig|access|private)\b/i;
+const RANDOM_TOKEN = /(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{20,}(?![A-Za-z0-9_\-+/=.])/g;
+
+export function findSecrets(text: string, mode: DetectMode, out: Detection[]): void {
+  for (const rule of PROVIDER_RULES) {
+    rule.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = rule.re.exec(text)) !== null) {
+      const g = rule.group ?? 0;
+      const value = m[g]!;
+      const start = m.index + (g === 0 ? 0 : m[0].indexOf(value));
+      if (rule.kind === 'openai-key' && !looksRandom(value.slice(3))) continue;
+      if (rule.kind === 'bearer' && !looksRandom(value)) continue;
+      out.push({ start, end: start + value.length, entity: 'SECRET', score: 1, kind: rule.kind });
+    }
+  }
+  if (text.includes('://')) {
+    CONNECTION_STRING.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CONNECTION_STRING.exec(text)) !== null) {
+      const password = m[2]!;
+      if (placeholderValue(password)) continue;
+      const start = m.index + m[0].indexOf(':' + password + '@') + 1;
+      out.push({ start, end: start + password.length, entity: 'SECRET', score: 1, kind: 'connection-string' });
+    }
+  }
+  ASSIGNMENT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ASSIGNMENT.exec(text)) !== null) {
+    const value = m[1] ?? m[2] ?? m[3];
+    if (!value || placeholderValue(value.trim())) continue;
+    const v = value.trim();
+    // In prose ("password: reset it from settings") a bare lower-case word is an instruction, not a secret.
+    if (m[3] !== undefined && /^[a-z]{1,12}$/.test(v) && mode !== 'aggressive') continue;
+    if (m[3] !== undefined && /^(?:https?:\/\/)/.test(v)) continue;
+    const start = m.index + m[0].lastIndexOf(value);
+    out.push({ start, end: start + value.length, entity: 'SECRET', score: 0.95, kind: 'assignment' });
+  }
+  // High-entropy strings on a line that talks about keys or tokens.
+  RANDOM_TOKEN.lastIndex = 0;
+  while ((m = RANDOM_TOKEN.exec(text)) !== null) {
+    const v = m[0];
+    if (!looksRandom(v)) continue;
+    if (/^[a-f0-9]{40}$/.test(v) && mode !== 'aggressive') continue; // git commit ids are not secrets
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const lineEnd = text.indexOf('\n', m.index);
+    const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    const prevLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
+    if (!CREDENTIAL_LINE.test(line) && !(mode === 'aggressive' && CREDENTIAL_LINE.test(prevLine))) continue;
+    if (/^https?:/.test(v) || /^[\d.\-/]+$/.test(v)) continue;
+    out.push({ start: m.index, end: m.index + v.length, entity: 'SECRET', score: 0.8, kind: 'high-entropy' });
+  }
+}

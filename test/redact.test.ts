@@ -1,0 +1,278 @@
+/**
+ * PII redaction: each entity, style and mode, no false alarms on ordinary numbers and words, markdown
+ * structure kept, and exact block spans in a redacted response document.
+ */
+import { marked, type Token } from 'marked';
+import { describe, expect, it } from 'vitest';
+import type { DocModel } from '../src/model/document.js';
+import { text } from '../src/model/document.js';
+import { serialize } from '../src/markdown/serialize.js';
+import { PII_ENTITIES, normalizeOptions, type PiiEntity, type RedactMode } from '../src/options/schema.js';
+import { redactDocument } from '../src/redact/apply.js';
+import { abaValid, ibanValid, luhnValid, ssnValid } from '../src/redact/checksums.js';
+import { detect } from '../src/redact/detect.js';
+import { redactMarkdown } from '../src/redact/markdown.js';
+import type { ParseDocument } from '../src/types.js';
+
+const ALL = [...PII_ENTITIES];
+const MODES: RedactMode[] = ['fast', 'accurate', 'aggressive'];
+
+/** The texts the detector found for one entity. */
+function found(input: string, entity: PiiEntity, mode: RedactMode = 'accurate'): string[] {
+  return detect(input, { mode, entities: ALL }).filter((d) => d.entity === entity).map((d) => input.slice(d.start, d.end));
+}
+
+const redact = (md: string, mode: RedactMode = 'accurate', style: 'tag' | 'mask' | 'remove' = 'tag', entities: PiiEntity[] = ALL): string =>
+  redactMarkdown(md, { mode, entities }, style).markdown;
+
+describe('checksums', () => {
+  it('Luhn accepts real test card numbers and rejects a changed digit', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('378282246310005')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+  });
+  it('IBAN mod 97 and country length', () => {
+    expect(ibanValid('GB82WEST12345698765432')).toBe(true);
+    expect(ibanValid('DE89370400440532013000')).toBe(true);
+    expect(ibanValid('GB82WEST12345698765433')).toBe(false);
+    expect(ibanValid('DE8937040044053201300')).toBe(false);
+  });
+  it('SSN validity rules', () => {
+    expect(ssnValid('536', '22', '1234')).toBe(true);
+    expect(ssnValid('000', '22', '1234')).toBe(false);
+    expect(ssnValid('666', '22', '1234')).toBe(false);
+    expect(ssnValid('936', '22', '1234')).toBe(false);
+    expect(ssnValid('536', '00', '1234')).toBe(false);
+    expect(ssnValid('536', '22', '0000')).toBe(false);
+  });
+  it('ABA routing checksum', () => {
+    expect(abaValid('021000021')).toBe(true);
+    expect(abaValid('011000015')).toBe(true);
+    expect(abaValid('021000022')).toBe(false);
+  });
+});
+
+describe.each(MODES)('entities in %s mode', (mode) => {
+  it('EMAIL', () => {
+    expect(found('Write to jane.doe+news@mail.example.co.uk today.', 'EMAIL', mode)).toEqual(['jane.doe+news@mail.example.co.uk']);
+  });
+  it('PHONE in international and national formats', () => {
+    const t = 'Call +44 20 7946 0958, or (415) 555-0132, or +49 30 901820 from Berlin. Fax: 020 7946 0000.';
+    const phones = found(t, 'PHONE', mode);
+    expect(phones).toContain('+44 20 7946 0958');
+    expect(phones.some((p) => p.includes('415') && p.includes('555-0132'))).toBe(true);
+    expect(phones).toContain('+49 30 901820');
+    expect(phones).toContain('020 7946 0000');
+  });
+  it('FINANCIAL: cards, IBAN, SSN, routing and account numbers', () => {
+    const t = 'Card 4111 1111 1111 1111 and 378282246310005. IBAN: DE89 3704 0044 0532 0130 00. SSN 536-22-1234. Routing number 021000021, account number 12345678901.';
+    const fin = found(t, 'FINANCIAL', mode);
+    expect(fin).toEqual(['4111 1111 1111 1111', '378282246310005', 'DE89 3704 0044 0532 0130 00', '536-22-1234', '021000021', '12345678901']);
+  });
+  it('SECRET: provider keys, key blocks, JWTs, assignments, connection strings', () => {
+    const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aumpYx', '-----END RSA PRIVATE KEY-----'].join('\n');
+    const t = [
+      'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
+      'token: ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8',
+      'slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+      'stripe sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc',
+      'google AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY',
+      'openai sk-proj-' + 'Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78',
+      'jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+      'DB_PASSWORD="correct horse battery"',
+      'mongodb://admin:Pa55w0rd2024@cluster0.example.net/db',
+      key,
+    ].join('\n');
+    const s = found(t, 'SECRET', mode);
+    expect(s).toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(s.some((x) => x.startsWith('ghp_'))).toBe(true);
+    expect(s.some((x) => x.startsWith('xoxb-'))).toBe(true);
+    expect(s.some((x) => x.startsWith('sk_live_'))).toBe(true);
+    expect(s).toContain('AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY');
+    expect(s.some((x) => x.startsWith('sk-proj-'))).toBe(true);
+    expect(s.some((x) => x.startsWith('eyJhbGci'))).toBe(true);
+    expect(s).toContain('correct horse battery');
+    expect(s).toContain('Pa55w0rd2024');
+    expect(s).toContain(key);
+  });
+  it('PERSON', () => {
+    expect(found('Yesterday Mrs. Schwarz met Angela Lundström in the lobby.', 'PERSON', mode)).toEqual(['Schwarz', 'Angela Lundström']);
+    expect(found('My name is Rubija Kovačević and I need help.', 'PERSON', mode)).toEqual(['Rubija Kovačević']);
+  });
+  it('LOCATION: street addresses, cities, countries, postal codes', () => {
+    const t = 'Please ship it to 221 Baker Street, London. We moved here from New Zealand. My zip code is 94107.';
+    const loc = found(t, 'LOCATION', mode);
+    expect(loc.some((l) => l.startsWith('221 Baker Street'))).toBe(true);
+    expect(loc.join('|')).toContain('London');
+    expect(loc).toContain('New Zealand');
+    expect(loc).toContain('94107');
+  });
+});
+
+describe('no false alarms on ordinary text', () => {
+  const ordinary = [
+    'Version 2.14.3 was released on 2024-01-31 (build 20240131).',
+    'ISBN 978-3-16-148410-0 and ISBN 0-306-40615-2 are books.',
+    'Order #4111111111111111 shipped; invoice 1234567890123 is paid.',
+    'It costs $1,299.99 or €4,500,000.00 in total, a 12.5% rise since 1990-2000.',
+    'Capitalized words like Wisdom and Discipline are often mistaken with names.',
+    'The Committee will Review the Budget on Monday in the Main Hall.',
+    'Table 3 shows 1 200 000 units across 15 regions, page 12 of 40.',
+    'Use the API key from your dashboard; the password must have 12 characters.',
+    'Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the build.',
+  ];
+  it.each(MODES)('finds nothing in %s mode', (mode) => {
+    for (const line of ordinary) {
+      const dets = detect(line, { mode, entities: ALL }).filter((d) => mode !== 'aggressive' || d.entity !== 'PERSON');
+      expect(dets.map((d) => `${d.entity}:${line.slice(d.start, d.end)}`), line).toEqual([]);
+    }
+  });
+  it('numbers that pass Luhn are not cards in an order or ISBN context', () => {
+    expect(found('order number 4111111111111111', 'FINANCIAL')).toEqual([]);
+    expect(found('ISBN 9780306406157', 'FINANCIAL')).toEqual([]);
+  });
+});
+
+describe('modes', () => {
+  const t = 'Rennie flew to Neupré on Friday morning. Contact: nyberg, 555-0199-7734.';
+  it('aggressive finds at least what accurate finds, accurate what fast finds', () => {
+    const count = (mode: RedactMode): number => detect(t, { mode, entities: ALL }).length;
+    expect(count('aggressive')).toBeGreaterThanOrEqual(count('accurate'));
+  });
+  it('the model changes accurate-mode decisions: a name only the tagger supports', () => {
+    const s = 'Have you heard Nijito Asano speak yet?';
+    expect(found(s, 'PERSON', 'accurate')).toEqual(['Nijito Asano']);
+  });
+  it('entities restricts redaction to the buckets asked for', () => {
+    const s = 'Mail jane@example.com or call +1 415 555 0132.';
+    expect(redact(s, 'fast', 'tag', ['EMAIL'])).toBe('Mail <EMAIL> or call +1 415 555 0132.');
+  });
+});
+
+describe('styles', () => {
+  const s = 'Mail jane@example.com now.';
+  it('tag', () => expect(redact(s, 'fast', 'tag')).toBe('Mail <EMAIL> now.'));
+  it('mask keeps the length', () => expect(redact(s, 'fast', 'mask')).toBe('Mail **************** now.'));
+  it('remove', () => expect(redact(s, 'fast', 'remove')).toBe('Mail  now.'));
+});
+
+/**
+ * The structure redaction must keep: block types, table dimensions, code languages, link destinations' schemes. */
+function shape(md: string): unknown[] {
+  const inlineLinks = (tokens: Token[] | undefined): string[] => {
+    const out: string[] = [];
+    for (const t of tokens ?? []) {
+      if (t.type === 'link') out.push(/^[a-z]+:/.exec(t.href)?.[0] ?? '');
+      if ('tokens' in t && Array.isArray(t.tokens)) out.push(...inlineLinks(t.tokens));
+    }
+    return out;
+  };
+  const walk = (tokens: Token[]): unknown[] =>
+    tokens.filter((t) => t.type !== 'space').map((t) => {
+      if (t.type === 'table') return { type: 'table', header: t.header.length, rows: t.rows.map((r: unknown[]) => r.length) };
+      if (t.type === 'code') return { type: 'code', lang: t.lang, lines: t.text.split('\n').length };
+      if (t.type === 'list') return { type: 'list', items: t.items.length, links: t.items.flatMap((i: { tokens: Token[] }) => inlineLinks(i.tokens)), hr: t.items.some((i: { tokens: Token[] }) => i.tokens.some((x) => x.type === 'hr')) };
+      if (t.type === 'blockquote') return { type: 'blockquote', children: walk(t.tokens ?? []) };
+      // A line holding only a placeholder such as `<LOCATION>` lexes as inline html: it is still text.
+      const type = t.type === 'html' || t.type === 'paragraph' ? 'text' : t.type;
+      return { type, links: inlineLinks((t as { tokens?: Token[] }).tokens) };
+    });
+  return walk(marked.lexer(md));
+}
+
+describe('markdown stays valid', () => {
+  const md = [
+    '# Contact **John Smith**',
+    '',
+    'Write to [john.smith@example.com](mailto:john.smith@example.com) or see [the profile](https://example.com/u/john.smith@example.com).',
+    '',
+    '| Name | Email | Card |',
+    '|---|---|---|',
+    '| Mary Johnson | mary_j@corp.io | 4111 1111 1111 1111 |',
+    '',
+    '- Lives at 221 Baker Street',
+    '- London',
+    '',
+    '```env',
+    'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE',
+    'DATABASE_URL=postgres://admin:s3cr3tPass@db.example.com:5432/app',
+    '```',
+    '',
+    '> Call +44 20 7946 0958 after 5pm.',
+    '',
+  ].join('\n');
+
+  it.each(['tag', 'mask', 'remove'] as const)('keeps links, tables, lists, quotes and code fences with %s', (style) => {
+    const out = redact(md, 'accurate', style);
+    expect(shape(out)).toEqual(shape(md));
+    for (const secret of ['john.smith@example.com', 'mary_j@corp.io', '4111 1111 1111 1111', 'AKIAIOSFODNN7EXAMPLE', 's3cr3tPass', '7946 0958', 'Mary Johnson']) {
+      expect(out).not.toContain(secret);
+    }
+  });
+  it('redacts the address inside mailto: and inside a URL', () => {
+    const out = redact(md, 'fast', 'tag');
+    expect(out).toContain('[<EMAIL>](mailto:<EMAIL>)');
+    expect(out).toContain('(https://example.com/u/<EMAIL>)');
+  });
+  it('a table row keeps its cell count', () => {
+    const out = redact(md, 'accurate', 'tag');
+    expect(out).toContain('| <PERSON> | <EMAIL> | <FINANCIAL> |');
+  });
+});
+
+describe('redactDocument', () => {
+  const model: DocModel = {
+    contentType: 'application/pdf',
+    metadata: {},
+    warnings: [],
+    pages: [
+      {
+        pageNumber: 1, width: 612, height: 792, status: 'ok',
+        blocks: [
+          { node: { kind: 'heading', level: 1, content: [text('Invoice for Angela Lundström')] } },
+          { node: { kind: 'paragraph', content: [text('Contact angela.lundstrom@example.se or +46 8 123 456 78.')] } },
+          { node: { kind: 'paragraph', content: [text('Page 1 of 2')] }, furniture: true },
+        ],
+      },
+      {
+        pageNumber: 2, width: 612, height: 792, status: 'ok',
+        blocks: [
+          { node: { kind: 'paragraph', content: [text('Nothing personal here, just totals.')] } },
+          { node: { kind: 'paragraph', content: [text('Pay with card 4111 1111 1111 1111 before Friday.')] } },
+        ],
+      },
+    ],
+  };
+  const serialized = serialize(model, { onlyMainContent: true });
+  const doc: ParseDocument = {
+    markdown: serialized.markdown,
+    pages: serialized.pages,
+    blocks: serialized.layout,
+    summary: 'Invoice for Angela Lundström, angela.lundstrom@example.se.',
+    links: ['mailto:angela.lundstrom@example.se'],
+    metadata: {},
+  };
+
+  it.each(['tag', 'mask', 'remove'] as const)('redacts markdown, pages, blocks and summary with exact spans (%s)', async (style) => {
+    const out = await redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: style });
+    const md = out.markdown!;
+    for (const s of ['Angela', 'angela.lundstrom@example.se', '123 456 78', '4111 1111']) {
+      expect(md).not.toContain(s);
+      for (const p of out.pages!) expect(p.markdown).not.toContain(s);
+      for (const b of out.blocks!.flatMap((p) => p.items)) expect(b.content).not.toContain(s);
+    }
+    expect(out.summary).not.toContain('Angela');
+    expect(out.links![0]).not.toContain('angela');
+    for (const b of out.blocks!.flatMap((p) => p.items)) {
+      if (b.markdownSpan) expect(md.slice(b.markdownSpan[0], b.markdownSpan[1])).toBe(b.content);
+    }
+    // Unchanged blocks keep their text, later blocks moved with the edits.
+    const items = out.blocks!.flatMap((p) => p.items);
+    expect(items.find((b) => b.content.startsWith('Nothing personal'))!.markdownSpan).not.toBeNull();
+    expect(doc.markdown).toContain('Angela'); // the input document is not modified
+  });
+
+  it('redactPII: true means accurate, all entities, tag', () => {
+    expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({ mode: 'accurate', entities: ALL, replaceStyle: 'tag' });
+  });
+});
