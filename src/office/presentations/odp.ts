@@ -278,7 +278,9 @@ class OdpReader {
     const href = (attr(object, 'href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
     if (!href) return [];
     const root = this.safeXml(`${href}/content.xml`);
-    const chart = descendants(child(root, 'body'), 'chart')[0];
+    // office:body > office:chart > chart:chart: the inner element holds the title and plot area.
+    const charts = descendants(child(root, 'body'), 'chart');
+    const chart = charts.find((c) => child(c, 'plot-area') || child(c, 'title')) ?? charts[charts.length - 1];
     if (!chart) return [];
     const nodes: Node[] = [];
     const title = textOf(child(chart, 'title')).trim();

@@ -37,7 +37,9 @@ const RT = {
   SlideListWithText: 0x0ff0,
   UserEditAtom: 0x0ff5,
   PersistDirectoryAtom: 0x1772,
+  SpgrContainer: 0xf003,
   SpContainer: 0xf004,
+  FSPGR: 0xf009,
   ClientAnchor: 0xf010,
   ChildAnchor: 0xf00f,
   ClientTextbox: 0xf00d,
@@ -46,6 +48,9 @@ const RT = {
 const TITLE_TYPES = new Set([0, 6]);
 const BODY_TYPES = new Set([1, 5, 7, 8]);
 const NOTES_TYPE = 2;
+
+interface Box { x: number; y: number; w: number; h: number }
+type Transform = (b: Box) => Box;
 
 interface Rec {
   type: number;
@@ -209,6 +214,8 @@ function collectRuns(s: Stream, recs: Rec[], out: TextRun[]): void {
 
 interface SlideEntry {
   persistId: number;
+  /** The slide's (or notes page's) id, which SlideAtom.notesIdRef refers to. */
+  slideId: number;
   runs: TextRun[];
 }
 
@@ -225,7 +232,7 @@ function slideList(s: Stream, doc: Rec, instance: number): SlideEntry[] {
     for (const r of s.children(slwt)) {
       if (r.type === RT.SlidePersistAtom) {
         flush();
-        current = { persistId: s.u32(r.start), runs: [] };
+        current = { persistId: s.u32(r.start), slideId: s.u32(r.start + 12), runs: [] };
         out.push(current);
       } else pending.push(r);
     }
@@ -306,7 +313,7 @@ class PptReader {
     const pageSize = size ? { width: Math.round(size.width / 8), height: Math.round(size.height / 8) } : null;
 
     const slides = slideList(this.s, doc, 0);
-    const notesByPersist = new Map(slideList(this.s, doc, 2).map((e) => [e.persistId, e]));
+    const notesById = new Map(slideList(this.s, doc, 2).map((e) => [e.slideId, e]));
     const pages: DocPage[] = [];
     slides.forEach((entry, i) => {
       if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
@@ -316,10 +323,11 @@ class PptReader {
       const usedRuns = new Set<number>();
       let seq = 0;
       if (slide) {
-        this.shapes(slide, entry.runs, usedRuns, items, () => seq++);
+        this.shapes(slide, entry.runs, usedRuns, items, () => seq++, (t) => t !== NOTES_TYPE);
         const slideAtom = this.s.children(slide).find((r) => r.type === RT.SlideAtom);
         const notesId = slideAtom ? this.s.u32(slideAtom.start + 16) : 0;
-        if (notesId) notes = this.notes(notesId, notesByPersist.get(notesId));
+        const listed = notesId ? notesById.get(notesId) : undefined;
+        if (listed) notes = this.notes(listed.persistId, listed);
       }
       // Placeholder text the drawing did not reference (or no drawing at all): in list order.
       entry.runs.forEach((run, k) => {
@@ -343,21 +351,58 @@ class PptReader {
     return [{ kind: 'paragraph', content }];
   }
 
-  /** Walks the OfficeArt shapes of a slide (or notes) drawing. */
-  private shapes(container: Rec, listRuns: TextRun[], used: Set<number>, items: PlacedItem[], nextSeq: () => number, anchor: PlacedItem['box'] = null, depth = 0): void {
+  /** A shape's anchor: client anchors are in slide units, child anchors in the group's space. */
+  private anchorOf(kids: Rec[], tf: Transform): Box | null {
+    const a = kids.find((k) => k.type === RT.ClientAnchor);
+    if (a) {
+      const s = this.s;
+      return a.end - a.start >= 16
+        ? { y: s.i32(a.start), x: s.i32(a.start + 4), w: s.i32(a.start + 8) - s.i32(a.start + 4), h: s.i32(a.start + 12) - s.i32(a.start) }
+        : { y: s.i16(a.start), x: s.i16(a.start + 2), w: s.i16(a.start + 4) - s.i16(a.start + 2), h: s.i16(a.start + 6) - s.i16(a.start) };
+    }
+    const c = kids.find((k) => k.type === RT.ChildAnchor);
+    if (c) {
+      const l = this.s.i32(c.start);
+      const t = this.s.i32(c.start + 4);
+      return tf({ x: l, y: t, w: this.s.i32(c.start + 8) - l, h: this.s.i32(c.start + 12) - t });
+    }
+    return null;
+  }
+
+  /**
+   * Walks the OfficeArt shapes of a slide (or notes) drawing. Shapes in groups are placed through
+   * the group's coordinate space (OfficeArtFSPGR) onto the group's own anchor. `accept` filters
+   * text by its TextHeaderAtom type.
+   */
+  private shapes(container: Rec, listRuns: TextRun[], used: Set<number>, items: PlacedItem[], nextSeq: () => number, accept: (type: number) => boolean, tf: Transform = (b) => b, depth = 0): void {
     if (depth > 64) return;
     for (const r of this.s.children(container)) {
       if (!r.container) continue;
+      if (r.type === RT.SpgrContainer) {
+        const kids = this.s.children(r);
+        const head = kids[0];
+        let inner = tf;
+        if (head && head.type === RT.SpContainer) {
+          const headKids = this.s.children(head);
+          const box = this.anchorOf(headKids, tf);
+          const fspgr = headKids.find((k) => k.type === RT.FSPGR);
+          if (box && fspgr) {
+            const l = this.s.i32(fspgr.start);
+            const t = this.s.i32(fspgr.start + 4);
+            const w = this.s.i32(fspgr.start + 8) - l;
+            const h = this.s.i32(fspgr.start + 12) - t;
+            const sx = w > 0 ? box.w / w : 1;
+            const sy = h > 0 ? box.h / h : 1;
+            inner = (b) => ({ x: box.x + (b.x - l) * sx, y: box.y + (b.y - t) * sy, w: b.w * sx, h: b.h * sy });
+          }
+        }
+        const rest = { ...r, start: head ? head.end : r.start };
+        this.shapes(rest, listRuns, used, items, nextSeq, accept, inner, depth + 1);
+        continue;
+      }
       if (r.type === RT.SpContainer) {
         const kids = this.s.children(r);
-        let box = anchor;
-        const a = kids.find((k) => k.type === RT.ClientAnchor);
-        if (a) {
-          const len = a.end - a.start;
-          box = len >= 16
-            ? { y: this.s.i32(a.start), x: this.s.i32(a.start + 4), w: this.s.i32(a.start + 8) - this.s.i32(a.start + 4), h: this.s.i32(a.start + 12) - this.s.i32(a.start) }
-            : { y: this.s.i16(a.start), x: this.s.i16(a.start + 2), w: this.s.i16(a.start + 4) - this.s.i16(a.start + 2), h: this.s.i16(a.start + 6) - this.s.i16(a.start) };
-        }
+        const box = this.anchorOf(kids, tf);
         const tb = kids.find((k) => k.type === RT.ClientTextbox);
         if (tb) {
           const inner = this.s.children(tb);
@@ -372,32 +417,27 @@ class PptReader {
             }
           } else collectRuns(this.s, inner, runs);
           for (const run of runs) {
+            if (!accept(run.type)) continue;
             const nodes = paragraphsToNodes(runParagraphs(run));
             if (nodes.length) items.push({ box, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: nextSeq() });
           }
         }
         continue;
       }
-      // Group and drawing containers: shapes of a group sit in the group's anchor for ordering.
-      this.shapes(r, listRuns, used, items, nextSeq, anchor, depth + 1);
+      this.shapes(r, listRuns, used, items, nextSeq, accept, tf, depth + 1);
     }
   }
 
-  private notes(persistId: number, listed: SlideEntry | undefined): Node[] {
+  private notes(persistId: number, listed: SlideEntry): Node[] {
     const container = this.record(persistId, RT.Notes);
     const items: PlacedItem[] = [];
-    const used = new Set<number>();
     let seq = 0;
-    if (container) this.shapes(container, listed?.runs ?? [], used, items, () => seq++);
-    const nodes: Node[] = [];
     // The notes page also holds the slide image and header/footer placeholders: keep notes text only.
-    const bodyRuns = (listed?.runs ?? []).filter((r, k) => used.has(k) || r.type === NOTES_TYPE);
-    if (bodyRuns.length) {
-      for (const run of bodyRuns) if (run.type === NOTES_TYPE) nodes.push(...paragraphsToNodes(runParagraphs(run)));
-      return nodes;
+    if (container) this.shapes(container, listed.runs, new Set(), items, () => seq++, (t) => t === NOTES_TYPE);
+    if (!items.length) {
+      for (const run of listed.runs) if (run.type === NOTES_TYPE) items.push({ box: null, nodes: paragraphsToNodes(runParagraphs(run)), seq: seq++ });
     }
-    for (const item of items) nodes.push(...item.nodes);
-    return nodes;
+    return items.flatMap((i) => i.nodes);
   }
 }
 

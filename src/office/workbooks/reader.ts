@@ -40,9 +40,10 @@ const MAX_SHEET_ROWS = 200_000;
 const SKIPPED_PARTS = /^(xl\/media\/|xl\/embeddings\/|xl\/printerSettings\/|docProps\/thumbnail|Pictures\/|Thumbnails\/|xl\/activeX\/)/i;
 
 /** Inflates the package through ZipPackage's limits and re-packs it uncompressed for SheetJS. */
-function safeZip(bytes: Uint8Array): Uint8Array {
+function safeZip(bytes: Uint8Array): { bytes: Uint8Array; odsHidden: Set<string> } {
   const zip = ZipPackage.open(bytes);
   const files: Zippable = {};
+  let odsHidden = new Set<string>();
   for (const name of zip.names()) {
     if (SKIPPED_PARTS.test(name)) continue;
     const data = zip.read(name);
@@ -50,9 +51,32 @@ function safeZip(bytes: Uint8Array): Uint8Array {
     if (/\.(xml|rels)$/i.test(name) && hasEntityDeclaration(data)) {
       throw new ParseError('RESOURCE_LIMIT', `The workbook part ${name} declares XML entities; entity expansion is refused as a safety limit.`);
     }
+    if (name === 'content.xml') odsHidden = odsHiddenTables(new TextDecoder().decode(data));
     files[name] = [data, { level: 0 }];
   }
-  return zipSync(files, { level: 0 });
+  return { bytes: zipSync(files, { level: 0 }), odsHidden };
+}
+
+/** OpenDocument tables whose style sets `table:display="false"` (SheetJS does not report them). */
+function odsHiddenTables(xml: string): Set<string> {
+  const hiddenStyles = new Set<string>();
+  for (const m of xml.matchAll(/<style:style\b[^>]*>\s*<style:table-properties\b[^>]*>/g)) {
+    if (!/table:display="false"/.test(m[0]) || !/style:family="table"/.test(m[0])) continue;
+    const name = /style:name="([^"]*)"/.exec(m[0])?.[1];
+    if (name) hiddenStyles.add(name);
+  }
+  const out = new Set<string>();
+  if (!hiddenStyles.size) return out;
+  for (const m of xml.matchAll(/<table:table\b[^>]*>/g)) {
+    const style = /table:style-name="([^"]*)"/.exec(m[0])?.[1];
+    const name = /table:name="([^"]*)"/.exec(m[0])?.[1];
+    if (style && name && hiddenStyles.has(style)) out.add(decodeXml(name));
+  }
+  return out;
+}
+
+function decodeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
 }
 
 function hasEntityDeclaration(data: Uint8Array): boolean {
@@ -63,11 +87,14 @@ function hasEntityDeclaration(data: Uint8Array): boolean {
   return /<!ENTITY/i.test(text);
 }
 
-function parseWorkbook(ctx: ReaderContext): XLSX.WorkBook {
+function parseWorkbook(ctx: ReaderContext): { wb: XLSX.WorkBook; odsHidden: Set<string> } {
   const zipped = ctx.kind !== 'xls';
-  const input = zipped ? safeZip(ctx.bytes) : ctx.bytes;
+  const safe = zipped ? safeZip(ctx.bytes) : { bytes: ctx.bytes, odsHidden: new Set<string>() };
+  // SheetJS reports some format guesses on console.error; a library must not write to the console.
+  const consoleError = console.error;
+  console.error = () => {};
   try {
-    return XLSX.read(input, {
+    const wb = XLSX.read(safe.bytes, {
       type: 'array',
       dense: true,
       cellFormula: false,
@@ -79,12 +106,15 @@ function parseWorkbook(ctx: ReaderContext): XLSX.WorkBook {
       bookVBA: false,
       WTF: false,
     });
+    return { wb, odsHidden: safe.odsHidden };
   } catch (err) {
     const message = (err as Error).message ?? String(err);
     if (/password|encrypt/i.test(message)) {
       throw new ParseError('ENCRYPTED', 'The workbook is password protected; it cannot be read without its password.', { cause: err });
     }
     throw new ParseError('MALFORMED', `The ${ctx.kind} workbook cannot be read: ${message}`, { cause: err });
+  } finally {
+    console.error = consoleError;
   }
 }
 
@@ -112,7 +142,7 @@ interface SheetResult {
   truncated: boolean;
 }
 
-function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): SheetResult {
+export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): SheetResult {
   const heading: DocBlock = { node: { kind: 'heading', level: 2, content: [{ type: 'text', text: name }] } };
   const data = (ws['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
   // Texts of the sheet, and which rows and columns hold anything.
@@ -199,7 +229,9 @@ function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
 }
 
 export const read: Reader = async (ctx) => {
-  const wb = parseWorkbook(ctx);
+  const { wb, odsHidden } = parseWorkbook(ctx);
+  // Every workbook has at least one sheet; none means the structure was not understood.
+  if (wb.SheetNames.length === 0) throw new ParseError('MALFORMED', `The ${ctx.kind} workbook has no readable sheets.`);
   const warnings: string[] = [];
   const pages: DocPage[] = [];
   const hidden: string[] = [];
@@ -208,7 +240,7 @@ export const read: Reader = async (ctx) => {
   for (let i = 0; i < wb.SheetNames.length; i++) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const name = wb.SheetNames[i]!;
-    if (meta[i]?.Hidden) {
+    if (meta[i]?.Hidden || odsHidden.has(name)) {
       hidden.push(name);
       continue;
     }

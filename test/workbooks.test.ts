@@ -1,0 +1,151 @@
+/**
+ * Spreadsheets: the project's own fixtures (fixtures/workbooks, see its README) for the conventions,
+ * the shared corpus for real files, and forged packages for the safety limits.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import CFB from 'cfb';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ParseError } from '../src/errors.js';
+import type { DocModel, TableNode } from '../src/model/document.js';
+import { serialize } from '../src/markdown/serialize.js';
+import { sheetBlocks, read } from '../src/office/workbooks/reader.js';
+import { createParser } from '../src/parser.js';
+import type { ReaderContext } from '../src/readers/reader.js';
+import { CORPUS_SKIP_MESSAGE, corpusAvailable, corpusFiles, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+
+const parser = createParser();
+afterAll(() => parser.close());
+
+const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'workbooks', name));
+
+function ctxFor(bytes: Uint8Array, kind: ReaderContext['kind']): ReaderContext {
+  return {
+    bytes, kind, contentType: 'application/octet-stream', filename: undefined, options: {} as ReaderContext['options'],
+    signal: new AbortController().signal, deadline: Date.now() + 30000, runtime: undefined as unknown as ReaderContext['runtime'],
+  };
+}
+
+async function codeOf(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ParseError);
+    return (err as ParseError).code;
+  }
+  return 'none';
+}
+
+function tables(doc: DocModel): TableNode[] {
+  return doc.pages.flatMap((p) => p.blocks.map((b) => b.node)).filter((n): n is TableNode => n.kind === 'table');
+}
+
+describe('workbooks: conventions on the project fixtures', () => {
+  it('gives one page per visible sheet, each a heading and a table, and leaves hidden sheets out with a warning', async () => {
+    const doc = await read(ctxFor(fixture('sample.xlsx'), 'xlsx'));
+    const md = serialize(doc, { onlyMainContent: true });
+    expect(md.pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Sales', '## Details', '## Empty']);
+    expect(md.markdown).not.toContain('do not publish');
+    expect(doc.warnings.join('\n')).toMatch(/Hidden sheets left out: "Lookup"/);
+    expect(doc.metadata.title).toBe('Sales workbook');
+  });
+
+  it('keeps merges as spans, trims empty edges and leaves out empty rows and columns', async () => {
+    const doc = await read(ctxFor(fixture('sample.xlsx'), 'xlsx'));
+    const sales = tables(doc)[0]!;
+    // The data starts at B2 with an empty column F and an empty row 6 inside.
+    expect(sales.rows).toHaveLength(5);
+    expect(sales.rows[0]![0]).toMatchObject({ colSpan: 6 });
+    const north = sales.rows[2]![0]!;
+    expect(north).toMatchObject({ rowSpan: 2, content: [{ type: 'text', text: 'North' }] });
+    // The row under the vertical merge has one cell fewer: the merge covers its first slot.
+    expect(sales.rows[3]).toHaveLength(5);
+  });
+
+  it('shows numbers and dates as formatted and formulas by their cached values', async () => {
+    const md = serialize(await read(ctxFor(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
+    expect(md).toContain('| North | Zürich 🚀 | 1,234.50 | 2,000.00 | 3,234.50 | 25.60% |');
+    expect(md).toContain('| Pens \\| blue | 2024-01-01 | TRUE | 12 |');
+    expect(md).toContain('15 March 2024');
+    expect(md).toContain('Line one<br>Line two');
+  });
+
+  it('reads the same workbook saved as .xlsm, .xlsb, .xls and .ods to the same tables', async () => {
+    const base = serialize(await read(ctxFor(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
+    for (const [file, kind] of [['sample.xlsm', 'xlsm'], ['sample.xlsb', 'xlsb'], ['sample.xls', 'xls'], ['sample.ods', 'ods']] as const) {
+      const md = serialize(await read(ctxFor(fixture(file), kind)), { onlyMainContent: true }).markdown;
+      // LibreOffice writes General-format fractions with more digits; everything else is identical.
+      expect(md.replace(/0\.333333333\d*/, '0.333'), file).toBe(base.replace(/0\.333333333\d*/, '0.333'));
+    }
+  });
+
+  it('caps the cells of huge sheets and says so', () => {
+    const ws = { '!data': Array.from({ length: 50 }, (_, r) => Array.from({ length: 4 }, (_, c) => ({ t: 'n', v: r * 4 + c, w: String(r * 4 + c) }))) };
+    const result = sheetBlocks('Big', ws as never, 40);
+    expect(result.truncated).toBe(true);
+    const table = result.blocks[1]!.node as TableNode;
+    expect(table.rows).toHaveLength(10);
+    expect(result.cells).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('workbooks: safety', () => {
+  it('refuses a sheet part that declares XML entities', async () => {
+    const files = unzipSync(fixture('sample.xlsx'));
+    const sheet = new TextDecoder().decode(files['xl/worksheets/sheet1.xml']);
+    files['xl/worksheets/sheet1.xml'] = strToU8(sheet.replace('<worksheet', '<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><worksheet'));
+    expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
+  });
+
+  it('refuses a zip bomb before SheetJS sees it', async () => {
+    const files = unzipSync(fixture('sample.xlsx'));
+    files['xl/worksheets/sheet9.xml'] = new Uint8Array(40 * 1024 * 1024);
+    expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
+  });
+
+  it('reports damaged workbooks as MALFORMED', async () => {
+    const bytes = fixture('sample.xlsx');
+    expect(await codeOf(read(ctxFor(bytes.subarray(0, bytes.length - 200), 'xlsx')))).toBe('MALFORMED');
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, '/Workbook', Buffer.from('not a BIFF stream at all, just text'.repeat(20)));
+    const xls = CFB.write(cfb, { type: 'buffer' }) as Buffer;
+    expect(await codeOf(read(ctxFor(new Uint8Array(xls), 'xls')))).toBe('MALFORMED');
+  });
+});
+
+describe.skipIf(!corpusAvailable)('workbooks: corpus', () => {
+  if (!corpusAvailable) it.skip(CORPUS_SKIP_MESSAGE, () => {});
+
+  it('passes markitdown vectors for test.xlsx and test.xls', async () => {
+    const vectors = JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as { file: string; mustInclude: string[]; mustNotInclude: string[] }[];
+    for (const file of ['test.xlsx', 'test.xls']) {
+      const v = vectors.find((x) => x.file === file)!;
+      const doc = await parser.parseFile(readCorpus('markitdown', file), {}, { filename: file });
+      for (const s of v.mustInclude) expect(doc.markdown, `${file} must include ${s}`).toContain(s);
+      for (const s of v.mustNotInclude) expect(doc.markdown, `${file} must not include ${s}`).not.toContain(s);
+    }
+  });
+
+  it('converts every spreadsheet of the corpus; the password-protected one is ENCRYPTED', async () => {
+    const exts = ['.xlsx', '.xlsm', '.xlsb', '.xls', '.ods'];
+    const files = ['unstructured', 'officeparser', 'markitdown'].flatMap((dir) => corpusFiles(dir, exts).map((f) => [dir, f] as const));
+    expect(files.length).toBeGreaterThan(8);
+    for (const [dir, file] of files) {
+      const work = parser.parseFile(readCorpus(dir, file), {}, { filename: file });
+      if (file.startsWith('password_protected')) {
+        expect(await codeOf(work), file).toBe('ENCRYPTED');
+        continue;
+      }
+      const doc = await work;
+      expect(doc.markdown, file).toMatch(/^## .+\n\n\| /);
+    }
+  });
+
+  it('trims the trailing empty rows of a real workbook and keeps unicode', async () => {
+    const emoji = await parser.parseFile(readCorpus('unstructured', 'emoji.xlsx'), {}, { filename: 'emoji.xlsx' });
+    expect(emoji.markdown).toBe('## Sheet1\n\n| 🤠😅 |\n| --- |\n');
+    const op = await parser.parseFile(readCorpus('officeparser', 'test.xlsx'), {}, { filename: 'test.xlsx' });
+    expect(op.markdown).not.toMatch(/\|\s+\|\s+\|\n\|\s+\|\s+\|/);
+  });
+});
