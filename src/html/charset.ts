@@ -172,8 +172,8 @@ function cjkEncoding(sample: Uint8Array, ranking: string[]): string | undefined 
 const LATIN_FAMILY = ['windows-1252', 'windows-1250', 'windows-1257', 'windows-1254', 'iso-8859-2', 'iso-8859-9', 'iso-8859-13', 'iso-8859-15'];
 
 /**
- * Among the Latin code pages, the one whose decoding puts no symbols (¿ ³ ¹ ¶ ...) or C1 controls
- * inside words: the wrong page turns letters into such symbols. Ties go to windows-1252, the
+ * Among the Latin code pages, the one whose decoding puts the fewest symbols (¿ ³ ¹ ¶ ...) or C1
+ * controls inside words: the wrong page turns letters into such symbols. Ties go to windows-1252, the
  * commonest legacy encoding, then to the detector's guess.
  */
 function bestLatin(sample: Uint8Array, guess: string): string {
@@ -182,10 +182,8 @@ function bestLatin(sample: Uint8Array, guess: string): string {
   let bestPenalty = Number.POSITIVE_INFINITY;
   for (const enc of candidates) {
     const text = decodeWith(sample, enc);
-    let penalty = 0;
-    for (const m of text.matchAll(/[\p{L}]?[\u0080-\u009f\u00a1-\u00bf\u00d7\u00f7\ufffd][\p{L}]?/gu)) {
-      if (m[0].length > 1) penalty++;
-    }
+    // Only between two letters: ¡ and ¿ open Spanish sentences, « and ° follow spaces and digits.
+    const penalty = [...text.matchAll(/(?<=\p{L})[\u0080-\u009f\u00a1-\u00bf\u00d7\u00f7\ufffd](?=\p{L})/gu)].length;
     if (penalty < bestPenalty) {
       best = enc;
       bestPenalty = penalty;
