@@ -1,5 +1,9 @@
 /** Helpers shared by the HTTP service tests. */
 import { Writable } from 'node:stream';
+import { ParseError } from '../src/errors.js';
+import { normalizeOptions } from '../src/options/schema.js';
+import type { FileInfo, Parser, ParseInput } from '../src/parser.js';
+import type { ParseDocument } from '../src/types.js';
 import { buildServer, type BuildOptions } from '../src/server/app.js';
 import { parseApiKeys, type ServerConfig } from '../src/server/config.js';
 import type { Store } from '../src/server/store/store.js';
@@ -68,10 +72,10 @@ export async function multipart(parts: Part[]): Promise<{ payload: Buffer; heade
   const form = new FormData();
   for (const p of parts) {
     if (p.filename !== undefined) {
-      const blob = new Blob([p.value as BlobPart], p.contentType ? { type: p.contentType } : {});
+      const blob = new Blob([Buffer.from(p.value)], p.contentType ? { type: p.contentType } : {});
       form.append(p.name, blob, p.filename);
     } else {
-      form.append(p.name, typeof p.value === 'string' ? p.value : new Blob([p.value as BlobPart]));
+      form.append(p.name, typeof p.value === 'string' ? p.value : new Blob([Buffer.from(p.value)]));
     }
   }
   const res = new Response(form);
@@ -83,4 +87,53 @@ export async function fileForm(bytes: Uint8Array | string, filename: string, opt
   const parts: Part[] = [{ name: 'file', value: typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes, filename, contentType }];
   if (options !== undefined) parts.push({ name: 'options', value: typeof options === 'string' ? options : JSON.stringify(options) });
   return multipart(parts);
+}
+
+/**
+ * A stand-in parser whose parses finish only when the test says so, or when its `timeout` option runs
+ * out (as the real pipeline does), or when the request is aborted. It makes queueing and timeouts
+ * deterministic; the real parser is used wherever the outcome does not depend on timing.
+ */
+export class GatedParser implements Parser {
+  started = 0;
+  private readonly waiting: Array<(doc: ParseDocument) => void> = [];
+
+  get pending(): number {
+    return this.waiting.length;
+  }
+
+  async parseFile(_input: ParseInput, options?: unknown, file?: FileInfo): Promise<ParseDocument> {
+    const normalized = normalizeOptions(options);
+    this.started++;
+    return new Promise<ParseDocument>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${normalized.timeout} ms).`));
+      }, normalized.timeout);
+      file?.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new ParseError('ABORTED', 'aborted')); }, { once: true });
+      this.waiting.push((doc) => { clearTimeout(timer); resolve(doc); });
+    });
+  }
+
+  /** Finishes the oldest running parse. */
+  finishOne(markdown = 'done'): void {
+    const next = this.waiting.shift();
+    if (!next) throw new Error('no parse is running');
+    next({ markdown, metadata: { numPages: 1 } });
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** A parser that fails the way a defect would: a plain Error, not a ParseError. */
+export const brokenParser: Parser = {
+  parseFile: async () => { throw new TypeError('Cannot read properties of undefined (reading \'x\')'); },
+  close: async () => undefined,
+};
+
+export async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

@@ -13,7 +13,7 @@ import { ParseError } from '../../errors.js';
 import { normalizeOptions, type NormalizedOptions, type ParseOptions } from '../../options/schema.js';
 import type { ParseDocument } from '../../types.js';
 import type { ServiceContext } from '../app.js';
-import { badRequest, errorSchemas, paymentRequired } from '../http-error.js';
+import { badRequest, errorSchemas, HttpError, paymentRequired } from '../http-error.js';
 import { MULTIPART } from '../validation.js';
 
 interface Upload {
@@ -24,6 +24,16 @@ interface Upload {
 }
 
 async function readUpload(request: FastifyRequest): Promise<Upload> {
+  try {
+    return await readParts(request);
+  } catch (err) {
+    // Busboy reports a damaged body (no boundary, truncated part) as a plain Error: that is a malformed request.
+    if (err instanceof HttpError || String((err as { code?: unknown }).code ?? '').startsWith('FST_')) throw err;
+    throw badRequest(`Malformed multipart/form-data body: ${(err as Error).message}`);
+  }
+}
+
+async function readParts(request: FastifyRequest): Promise<Upload> {
   let upload: Omit<Upload, 'optionsText'> | undefined;
   let optionsText: string | undefined;
   for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
