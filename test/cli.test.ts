@@ -1,0 +1,77 @@
+/**
+ * The command line as a person (and the evaluation) uses it: a path in, markdown on stdout.
+ * Runs the built CLI (`npm test` builds first).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../test-support/corpus.js';
+
+const run = promisify(execFile);
+const CLI = path.join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
+const dir = mkdtempSync(path.join(tmpdir(), 'docmill-cli-'));
+
+function file(name: string, content: string | Uint8Array): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const page = file('page.html', '<!doctype html><html lang="en"><head><title>Quarterly report</title></head><body>'
+  + '<nav><a href="/">Home</a></nav><main><h1>Results</h1><p>Revenue grew <em>strongly</em>.</p>'
+  + '<table><tr><th>Quarter</th><th>Revenue</th></tr><tr><td>Q1</td><td>10</td></tr></table></main></body></html>');
+
+describe('docmill CLI', () => {
+  it('prints markdown for a file', async () => {
+    const r = await cli(page);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# Results');
+    expect(r.stdout).toContain('Revenue grew *strongly*.');
+    expect(r.stdout).toContain('| Quarter | Revenue |');
+    expect(r.stdout).not.toContain('Home');
+  });
+
+  it('prints the response envelope with --json', async () => {
+    const r = await cli(page, '--json', '--options', '{"formats":["markdown","links"],"onlyMainContent":false}');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as { success: boolean; data: { markdown: string; links: string[]; metadata: Record<string, unknown> } };
+    expect(body.success).toBe(true);
+    expect(body.data.markdown).toContain('Home');
+    expect(body.data.metadata['title']).toBe('Quarterly report');
+    expect(body.data.metadata['sourceURL']).toBe('page.html');
+    expect(Array.isArray(body.data.links)).toBe(true);
+  });
+
+  it('reports bad options with the code on stderr and exit status 1', async () => {
+    const r = await cli(page, '--options', '{"timeout":0}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^docmill: BAD_REQUEST: options\.timeout: must be at least 1/m);
+    expect(r.stdout).toBe('');
+  });
+
+  it('reports unsupported files', async () => {
+    const r = await cli(file('notes.txt', 'plain words'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/UNSUPPORTED_FILE_TYPE: .*\.pdf/);
+  });
+
+  it('reports usage errors with exit status 2', async () => {
+    expect((await cli()).code).toBe(2);
+    expect((await cli(page, '--options', '{not json')).code).toBe(2);
+    expect((await cli(path.join(dir, 'missing.pdf'))).code).toBe(2);
+    expect((await cli(page, '--bogus')).code).toBe(2);
+  });
+});
