@@ -49,7 +49,7 @@ export interface PdfPage {
   cleanup(): boolean | void;
 }
 
-const BOLD_NAME = /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|Medi?um(?!Italic)?$)/i;
+const BOLD_NAME = /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|-Medi(?:Ital)?$|Semibd|Sb$)/i;
 const ITALIC_NAME = /(italic|oblique|slanted|CMTI|CMSL|CMMI|-It|It$|Ital|,I\b)/i;
 
 interface FontInfo { name: string; bold: boolean; italic: boolean; monospace: boolean }

@@ -81,7 +81,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
       if (!standsOut && !boldHeading) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).
       if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;
-      candidates.push({ b, size: standsOut ? s : body + (b.hints.bold ? 0.01 : 0) });
+      candidates.push({ b, size: s + (b.hints.bold ? 0.01 : 0) });
     }
   }
   const sizes = [...new Set(candidates.map((c) => c.size))].sort((a, b) => b - a);

@@ -20,6 +20,8 @@ const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖�
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
 const CAPTION_RE = /^(fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*[\dIVXA-Z]+[.:)]?(\s|$)/i;
+const KEY_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
+const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
 
 interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
@@ -86,6 +88,8 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (L.bold !== last.bold && (B.lines.length === 1 || L.bold)) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6) continue;
+        // "Label: value" lines (forms, metadata blocks) stay one per line.
+        if (KEY_VALUE.test(L.text) && (KEY_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         // First-line indent starts a paragraph.
         if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 1.2 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
         if (gap < bestGap) { best = B; bestGap = gap; }
@@ -459,7 +463,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     const hints = hintsBase(e, e.lines);
     let node: Node;
     let type: DocBlock['type'] = 'text';
-    if (e.lines.length >= 2 && e.lines.every((l) => l.mono)) {
+    if (e.lines.length >= 2 && e.lines.every((l) => l.mono) && e.lines.filter((l) => CODE_LINE.test(l.text)).length >= e.lines.length * 0.4) {
       const charW = e.size * 0.6;
       const minX = Math.min(...e.lines.map((l) => l.x0));
       node = { kind: 'code', text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n') };

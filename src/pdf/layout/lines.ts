@@ -30,11 +30,21 @@ export interface Line extends Box {
 const COMPAT_RANGES = /[\uFB00-\uFB4F\uFF01-\uFF5E\u2000-\u200A\u2024-\u2026\u2044\u00A0\u3000\u2160-\u217F]/g;
 const DROP = /[\u00AD\u200B-\u200D\u2060\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 
+const SPACING_ACCENT = /[\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD]\s?\p{L}|\u00B4[aeiouyAEIOUY]/u;
+const ACCENTS: Record<string, string> = {
+  '\u02D8': '\u0306', '\u00B4': '\u0301', '\u0060': '\u0300', '\u00A8': '\u0308', '\u02C6': '\u0302', '\u02DC': '\u0303',
+  '\u02C7': '\u030C', '\u00B8': '\u0327', '\u02DA': '\u030A', '\u02DD': '\u030B', '\u00AF': '\u0304',
+};
+
 export function normaliseText(s: string): string {
   let out = s.replace(DROP, '');
   out = out.replace(COMPAT_RANGES, (ch) => (ch === '\u00A0' || ch === '\u3000' || (ch >= '\u2000' && ch <= '\u200A') ? ' ' : ch.normalize('NFKC')));
   // Private-use bullets of the Symbol / Wingdings fonts.
   out = out.replace(/[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06E\uF0A8]/g, '•');
+  // Spacing accents placed before their letter (TeX output): combine them.
+  if (SPACING_ACCENT.test(out)) {
+    out = out.replace(/([\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD])\s?(\p{L})|(\u00B4)([aeiouyAEIOUY])/gu, (_m, a1?: string, l1?: string, a2?: string, l2?: string) => (l1 ?? l2 ?? '') + (ACCENTS[a1 ?? a2 ?? ''] ?? '')).normalize('NFC');
+  }
   // Quotes and dashes are kept as the author typed them; only odd spaces were flattened above.
   return out;
 }
@@ -125,7 +135,9 @@ export function splitRow(row: Word[], gapFactor = 1.0): Line[] {
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 6;
-      if (gap > size * gapFactor && !markerLead) { groups.push(cur); cur = []; }
+      // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
+      const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
+      if ((gap > size * gapFactor || styleBreak) && !markerLead) { groups.push(cur); cur = []; }
     }
     cur.push(w);
   }

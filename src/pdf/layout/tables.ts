@@ -92,6 +92,17 @@ function touches(a: Seg, b: Seg, tol: number): boolean {
   return v.x0 >= h.x0 - tol && v.x0 <= h.x1 + tol && h.y0 >= v.y0 - tol && h.y0 <= v.y1 + tol;
 }
 
+function connectedGroups(segs: Seg[], tol: number): Seg[][] {
+  const parent = segs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < segs.length; i++) {
+    for (let j = i + 1; j < segs.length; j++) if (touches(segs[i]!, segs[j]!, tol)) parent[find(i)] = find(j);
+  }
+  const groups = new Map<number, Seg[]>();
+  segs.forEach((s, i) => { const r = find(i); (groups.get(r) ?? groups.set(r, []).get(r)!).push(s); });
+  return [...groups.values()];
+}
+
 export function findRuledTables(segments: Segment[], words: Word[], pageW: number, pageH: number): { tables: FoundTable[]; hRuleGroups: Box[] } {
   const tol = 2;
   let segs: Seg[] = [];
@@ -103,26 +114,25 @@ export function findRuledTables(segments: Segment[], words: Word[], pageW: numbe
   }
   if (segs.length > 4000) segs = segs.slice(0, 4000);
   segs = mergeCollinear(segs, tol);
-  // Connected groups of touching segments.
-  const parent = segs.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < segs.length; i++) {
-    for (let j = i + 1; j < segs.length; j++) if (touches(segs[i]!, segs[j]!, tol * 2)) parent[find(i)] = find(j);
-  }
-  const groups = new Map<number, Seg[]>();
-  segs.forEach((s, i) => { const r = find(i); (groups.get(r) ?? groups.set(r, []).get(r)!).push(s); });
-
   const tables: FoundTable[] = [];
   const hRuleGroups: Box[] = [];
-  for (const g of groups.values()) {
+  // Groups of touching segments; a group that is only a frame around content is peeled (its border
+  // dropped) and what is inside is grouped again: frames often enclose the real table.
+  const work: Seg[][] = connectedGroups(segs, tol * 2);
+  let guard = 0;
+  while (work.length && guard++ < 200) {
+    const g = work.shift()!;
     const hs = g.filter((s) => s.h);
     const vs = g.filter((s) => !s.h);
+    if (vs.length < 1 || hs.length < 1 || g.length < 3) continue;
     const box = { x0: Math.min(...g.map((s) => s.x0)), y0: Math.min(...g.map((s) => s.y0)), x1: Math.max(...g.map((s) => s.x1)), y1: Math.max(...g.map((s) => s.y1)) };
-    if (vs.length < 2 || hs.length < 2) continue;
-    // A frame around the whole page is a border, not a table.
-    if ((box.x1 - box.x0) > pageW * 0.95 && (box.y1 - box.y0) > pageH * 0.9) continue;
-    const t = gridTable(hs, vs, box, words, tol);
-    if (t) tables.push(t);
+    const pageFrame = (box.x1 - box.x0) > pageW * 0.95 && (box.y1 - box.y0) > pageH * 0.9;
+    const t = !pageFrame && vs.length >= 1 && hs.length >= 2 ? gridTable(hs, vs, box, words, tol) : null;
+    if (t) { tables.push(t); continue; }
+    const inner = g.filter((s) => !(s.h
+      ? (Math.abs(s.y0 - box.y0) <= 3 || Math.abs(s.y0 - box.y1) <= 3) && s.x1 - s.x0 >= (box.x1 - box.x0) * 0.6
+      : (Math.abs(s.x0 - box.x0) <= 3 || Math.abs(s.x0 - box.x1) <= 3) && s.y1 - s.y0 >= (box.y1 - box.y0) * 0.6));
+    if (inner.length && inner.length < g.length) work.push(...connectedGroups(inner, tol * 2));
   }
   // Horizontal-only rules (booktabs style): stacks of parallel full-width rules, for the aligned-text finder.
   const hOnly = segs.filter((s) => s.h && s.x1 - s.x0 > 40).sort((a, b) => a.y0 - b.y0);
@@ -152,6 +162,70 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const xs = clusterValues([...vs.map((s) => s.x0), box.x0, box.x1], 3);
   const ys = clusterValues([...hs.map((s) => s.y0), box.y0, box.y1], 3);
   if (xs.length < 2 || ys.length < 2) return null;
+  // A frame: one rule-bounded region (slots merged where no rule separates them) covering much of
+  // the box and holding many lines of text.
+  {
+    const total = (xs[xs.length - 1]! - xs[0]!) * (ys[ys.length - 1]! - ys[0]!);
+    const nr = ys.length - 1, nc = xs.length - 1;
+    if (nr * nc <= 5000) {
+      const par = Array.from({ length: nr * nc }, (_, i) => i);
+      const fd = (i: number): number => (par[i] === i ? i : (par[i] = fd(par[i]!)));
+      const vReal = (x: number, ya: number, yb: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ya + tol && q.y1 >= yb - tol);
+      const hReal = (y: number, xa: number, xb: number): boolean => hs.some((q) => Math.abs(q.y0 - y) <= 3 && q.x0 <= xa + tol && q.x1 >= xb - tol);
+      for (let r = 0; r < nr; r++) for (let c = 0; c < nc; c++) {
+        const ym = (ys[r]! + ys[r + 1]!) / 2, xm = (xs[c]! + xs[c + 1]!) / 2;
+        if (c + 1 < nc && !vReal(xs[c + 1]!, ym - 1, ym + 1)) par[fd(r * nc + c)] = fd(r * nc + c + 1);
+        if (r + 1 < nr && !hReal(ys[r + 1]!, xm - 1, xm + 1)) par[fd(r * nc + c)] = fd((r + 1) * nc + c);
+      }
+      const regs = new Map<number, { area: number; ws: Word[] }>();
+      for (let r = 0; r < nr; r++) for (let c = 0; c < nc; c++) {
+        const root = fd(r * nc + c);
+        const reg = regs.get(root) ?? regs.set(root, { area: 0, ws: [] }).get(root)!;
+        reg.area += (xs[c + 1]! - xs[c]!) * (ys[r + 1]! - ys[r]!);
+      }
+      for (const w of words) {
+        const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        if (cx < xs[0]! || cx > xs[nc]! || cy < ys[0]! || cy > ys[nr]!) continue;
+        let c = 0; while (c < nc - 1 && cx > xs[c + 1]!) c++;
+        let r = 0; while (r < nr - 1 && cy > ys[r + 1]!) r++;
+        regs.get(fd(r * nc + c))!.ws.push(w);
+      }
+      for (const reg of regs.values()) {
+        if (reg.area < total * 0.25) continue;
+        const rowsIn = clusterValues(reg.ws.map((w) => (w.y0 + w.y1) / 2), 2).length;
+        if (rowsIn >= 5) return null;
+      }
+    }
+  }
+  // Columns without rules between them: whitespace running down a ruled cell's text from top to
+  // bottom splits it; the split holds only within that cell (elsewhere the slots merge back).
+  const virtualV: Array<{ x: number; y0: number; y1: number }> = [];
+  const baseXs = [...xs];
+  for (let r = 0; r + 1 < ys.length; r++) {
+    for (let c = 0; c + 1 < baseXs.length; c++) {
+      const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
+      if (ws.length < 4) continue;
+      const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
+      const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
+      const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
+      let reach = sorted[0]!.x1;
+      for (let k = 1; k < sorted.length; k++) {
+        const w = sorted[k]!;
+        if (w.x0 - reach >= minGap) {
+          const leftN = sorted.slice(0, k).length, rightN = sorted.length - k;
+          const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
+          const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
+          if (leftN >= 2 && rightN >= 2 && leftRows >= 2 && rightRows >= 2) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
+        }
+        reach = Math.max(reach, w.x1);
+      }
+    }
+  }
+  if (virtualV.length) {
+    const merged = clusterValues([...xs, ...virtualV.map((v) => v.x)], 3);
+    xs.length = 0;
+    xs.push(...merged);
+  }
   // Rows without rules between them (only a rule under the header): split a grid row at the text
   // lines that run across several of its columns.
   const virtualY: number[] = [];
@@ -183,7 +257,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const nR = ys.length - 1, nC = xs.length - 1;
   if (nR * nC > 5000) return null;
   const isVirtual = (y: number): boolean => virtualY.some((v) => Math.abs(v - y) < 0.01);
-  const vAt = (x: number, ya: number, yb: number): boolean => vs.some((s) => Math.abs(s.x0 - x) <= 3 && s.y0 <= ya + tol && s.y1 >= yb - tol);
+  const vAt = (x: number, ya: number, yb: number): boolean => virtualV.some((v) => Math.abs(v.x - x) <= 3 && v.y0 <= ya + tol && v.y1 >= yb - tol) || vs.some((s) => Math.abs(s.x0 - x) <= 3 && s.y0 <= ya + tol && s.y1 >= yb - tol);
   const hAt = (y: number, xa: number, xb: number): boolean => isVirtual(y) || hs.some((s) => Math.abs(s.y0 - y) <= 3 && s.x0 <= xa + tol && s.x1 >= xb - tol);
   // Words by cell.
   const inCell: Word[][] = Array.from({ length: nR * nC }, () => []);
@@ -258,6 +332,15 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     if (keptRows.length > 1) cell.rowSpan = keptRows.length;
     rows[keptRows[0]!]!.push(cell);
   }
+  // A frame around a page region (a big cell full of running text) is not a table.
+  const tableArea = (xs[nC]! - xs[0]!) * (ys[nR]! - ys[0]!);
+  for (const g of ordered) {
+    const area = (xs[g.c1 + 1]! - xs[g.c0]!) * (ys[g.r1 + 1]! - ys[g.r0]!);
+    const chars = g.cells.reduce((n, i) => n + inCell[i]!.reduce((m, w) => m + w.text.length, 0), 0);
+    if (area > tableArea * 0.4 && chars > 200) return null;
+    // A full-width cell holding a long paragraph: the rules frame a page region, not a table.
+    if (g.c0 === 0 && g.c1 === nC - 1 && chars > 300) return null;
+  }
   // A ruled box around a few paragraphs (a sidebar, a form) is not a table.
   if (filledCells < 2 || totalChars / filledCells > 250) return null;
   return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9 };
@@ -301,8 +384,11 @@ export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number)
     if (start.length < 2) { i++; continue; }
     const size = Math.max(4, Math.min(...start.map((l) => l.size)));
     const minGap = size * 0.8;
-    let gutters = rowGaps(start, left, right).filter((g) => g.a > left && g.b < right && g.b - g.a >= minGap);
-    if (!gutters.length) { i++; continue; }
+    // Gutters: whitespace columns open in every row so far (edge gaps included: later rows may fill them).
+    let gutters = rowGaps(start, left, right).filter((g) => g.b - g.a >= minGap);
+    let ex0 = Math.min(...start.map((l) => l.x0)), ex1 = Math.max(...start.map((l) => l.x1));
+    const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
+    if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
     const members: Line[][] = [start];
     let j = i + 1;
     let prevBottom = Math.max(...start.map((l) => l.y1));
@@ -314,17 +400,25 @@ export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number)
       if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 1.6)) break;
       if (inRegion && top > inRegion.y1 + 2) break;
       const g = intersect(gutters, rowGaps(row, left, right), minGap * 0.6);
-      // The row must leave at least one of the current gutters open between text on both sides.
-      const x0 = Math.min(...members.flat().map((l) => l.x0), ...row.map((l) => l.x0));
-      const x1 = Math.max(...members.flat().map((l) => l.x1), ...row.map((l) => l.x1));
-      const inner = g.filter((iv) => iv.a > x0 && iv.b < x1);
+      const x0 = Math.min(ex0, ...row.map((l) => l.x0));
+      const x1 = Math.max(ex1, ...row.map((l) => l.x1));
+      const inner = innerOf(g, x0, x1);
       if (!inner.length) break;
-      gutters = inner;
+      // A row that closes one of the gutters has another column structure (the next table, or prose):
+      // only the second row may still drop gutters the first row had by chance.
+      const before = innerOf(gutters, ex0, ex1);
+      const kept = before.filter((gv) => g.some((iv) => iv.a < gv.b && iv.b > gv.a));
+      if (kept.length < before.length && members.length > 1) break;
+      // A lone bold line after plain rows is a caption or section title, not a row.
+      if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) break;
+      gutters = g;
+      ex0 = x0; ex1 = x1;
       members.push(row);
       prevBottom = Math.max(...row.map((l) => l.y1));
       j++;
     }
-    const t = members.length >= (inRegion ? 2 : 3) ? buildAligned(members, gutters, !!inRegion) : null;
+    gutters = innerOf(gutters, ex0, ex1);
+    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion) : null;
     if (t) { out.push(t); i = j; } else i++;
   }
   return out;
@@ -356,7 +450,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): F
   const cols = hi - lo + 1;
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
-  if (grid.filter((r) => filled(r) >= 2).length < (ruled ? 2 : 3)) return null;
+  const anchored = grid.filter((r) => filled(r) >= 2).length;
+  const wide = cols >= 3 && grid.length >= 2 && grid.slice(0, 2).every((r) => filled(r) >= 3);
+  if (anchored < (ruled || wide ? 2 : 3)) return null;
   const merged: Line[][][] = [];
   for (const r of grid) {
     const prev = merged[merged.length - 1];
@@ -364,6 +460,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): F
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
+  // Trailing rows with a single cell are text after the table.
+  while (merged.length > 2 && filled(merged[merged.length - 1]!) < 2) merged.pop();
   if (merged.length < 2) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
