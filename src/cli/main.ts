@@ -108,6 +108,12 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that stops early (`docmill big.pdf | head`) is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 main(process.argv.slice(2)).catch((err: unknown) => {
   const e = toParseError(err);
   fail(e.code, e.message, 1);
