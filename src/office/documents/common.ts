@@ -191,3 +191,57 @@ export function compactSpans(rows: TableCell[][]): void {
     }
   });
 }
+
+/** A table row as binary formats describe it: cells with their right edges (twips) and vertical merges. */
+export interface RawRow {
+  cells: TableCell[];
+  /** Cell edges, `cells.length + 1` of them (left edge of the first cell, then each right edge). */
+  bounds?: number[];
+  vmerge?: ('none' | 'start' | 'cont')[];
+}
+
+/**
+ * Builds table rows from cell edges: a cell spanning several of the table's columns (the union of
+ * all rows' edges) gets a colSpan; a vertically merged continuation cell grows its origin's rowSpan.
+ */
+export function buildTable(raw: RawRow[]): TableCell[][] {
+  const all: number[] = [];
+  for (const r of raw) if (r.bounds && r.bounds.length === r.cells.length + 1) all.push(...r.bounds);
+  all.sort((a, b) => a - b);
+  const edges: number[] = [];
+  for (const e of all) if (!edges.length || e - edges[edges.length - 1]! > 20) edges.push(e);
+  const colOf = (x: number): number => {
+    let best = 0;
+    for (let k = 1; k < edges.length; k++) if (Math.abs(edges[k]! - x) < Math.abs(edges[best]! - x)) best = k;
+    return best;
+  };
+  const out: TableCell[][] = [];
+  const vOrigin = new Map<number, TableCell>();
+  for (const r of raw) {
+    const row: TableCell[] = [];
+    const usable = !!r.bounds && r.bounds.length === r.cells.length + 1 && edges.length > 1;
+    r.cells.forEach((c, i) => {
+      let start = i;
+      let span = 1;
+      if (usable) {
+        start = colOf(r.bounds![i]!);
+        span = Math.max(1, colOf(r.bounds![i + 1]!) - start);
+      }
+      const vm = r.vmerge?.[i] ?? 'none';
+      if (vm === 'cont') {
+        const o = vOrigin.get(start);
+        if (o) {
+          o.rowSpan = (o.rowSpan ?? 1) + 1;
+          return;
+        }
+      }
+      if (span > 1) c.colSpan = span;
+      else delete c.colSpan;
+      row.push(c);
+      if (vm === 'start') vOrigin.set(start, c);
+      else vOrigin.delete(start);
+    });
+    out.push(row);
+  }
+  return out;
+}

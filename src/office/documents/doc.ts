@@ -12,7 +12,7 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { BlockSink, blocksToCellInlines, cell, isBlank, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, buildTable, cell, isBlank, trimInlines, type RawRow } from './common.js';
 
 interface Piece {
   cpStart: number;
@@ -31,6 +31,10 @@ interface ParaProps {
   outline: number;
   ilfo: number;
   ilvl: number;
+  /** Row end marks: cell edges and merge flags of the row (sprmTDefTable). */
+  bounds?: number[];
+  vmerge?: ('none' | 'start' | 'cont')[];
+  hmerged?: boolean[];
 }
 
 interface CharProps {
@@ -161,6 +165,23 @@ function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
       case 0x2640: props.outline = b; break;
       case 0x460b: props.ilfo = page[at]! | (page[at + 1]! << 8); break;
       case 0x260a: props.ilvl = b; break;
+      case 0xd608: {
+        const itc = page[at]!;
+        const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
+        if (at + 1 + (itc + 1) * 2 > at + size) break;
+        props.bounds = [];
+        for (let k = 0; k <= itc; k++) props.bounds.push(dv.getInt16(at + 1 + k * 2, true));
+        props.vmerge = [];
+        props.hmerged = [];
+        const tcAt = at + 1 + (itc + 1) * 2;
+        for (let k = 0; k < itc; k++) {
+          const o = tcAt + k * 20;
+          const grf = o + 2 <= at + size ? dv.getUint16(o, true) : 0;
+          props.hmerged.push((grf & 0x0002) !== 0);
+          props.vmerge.push((grf & 0x0020) ? ((grf & 0x0040) ? 'start' : 'cont') : 'none');
+        }
+        break;
+      }
       default: break;
     }
   });
@@ -376,13 +397,14 @@ class DocReader {
     const fields: { result: boolean; instr: string; href?: string; hidden?: boolean }[] = [];
     let cellParas: Inline[][] = [];
     let row: TableCell[] = [];
-    let rows: TableCell[][] = [];
+    let raw: RawRow[] = [];
     const flushTable = (): void => {
+      const rows = buildTable(raw);
+      raw = [];
       if (rows.length) {
         if (rows.length === 1 && rows[0]!.length === 1) sink.add({ kind: 'paragraph', content: rows[0]![0]!.content }, extra);
         else if (!rows.every((r) => r.every((c) => isBlank(c.content)))) sink.add({ kind: 'table', rows }, extra);
       }
-      rows = [];
     };
     const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
     const href = (): string | undefined => {
@@ -419,7 +441,7 @@ class DocReader {
             row.push(cell(blocksToCellInlines(cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }) as Node))));
             cellParas = [];
           }
-          if (row.length) rows.push(row);
+          if (row.length) raw.push(rowOf(row, props));
           row = [];
           return;
         }
@@ -432,7 +454,7 @@ class DocReader {
       }
       if (row.length || cellParas.length) {
         if (cellParas.length) row.push(cell(blocksToCellInlines(cellParas.map((c) => ({ kind: 'paragraph', content: c }) as Node))));
-        if (row.length) rows.push(row);
+        if (row.length) raw.push({ cells: row });
         row = [];
         cellParas = [];
       }
@@ -511,7 +533,7 @@ class DocReader {
       buf += out;
     }
     if (buf || para.length) endParagraph(text.length - 1, false);
-    if (row.length) rows.push(row);
+    if (row.length) raw.push({ cells: row });
     flushTable();
     return sink.blocks;
   }
@@ -573,6 +595,24 @@ class DocReader {
     (ref.kind === 'comment' ? this.comments : this.notes).push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
     return label;
   }
+}
+
+/** A finished row with its edges; horizontally merged (old-style) cells widen the cell before them. */
+function rowOf(cells: TableCell[], props: ParaProps): RawRow {
+  if (!props.bounds || props.bounds.length !== cells.length + 1) return { cells };
+  const out: TableCell[] = [];
+  const bounds: number[] = [props.bounds[0]!];
+  const vmerge: RawRow['vmerge'] = [];
+  cells.forEach((c, k) => {
+    if (props.hmerged?.[k] && out.length) {
+      bounds[bounds.length - 1] = props.bounds![k + 1]!;
+      return;
+    }
+    out.push(c);
+    bounds.push(props.bounds![k + 1]!);
+    vmerge.push(props.vmerge?.[k] ?? 'none');
+  });
+  return { cells: out, bounds, vmerge };
 }
 
 function collapse(inlines: Inline[]): Inline[] {

@@ -200,21 +200,21 @@ export function readEpub(ctx: ReaderContext): DocModel {
   };
 }
 
-/** Package-relative image sources become data URLs (or the removed-data placeholder). */
+/** Package-relative image sources become data URLs, or their path in the package when inline data is removed. */
 function inlineImages(html: string, zip: ZipPackage, baseDir: string, removeBase64: boolean): string {
   return html.replace(/(<(?:img|image)\b[^>]*?\s(?:src|xlink:href|href)\s*=\s*)(["'])([^"']*)\2/gi, (m, pre: string, q: string, src: string) => {
     if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('#')) return m;
     const path = resolveHref(baseDir, src);
     if (!zip.has(path)) return m;
+    // Without inline data the package path is the most useful address for the picture.
+    if (removeBase64) return `${pre}${q}${path}${q}`;
     let bytes: Uint8Array | undefined;
-    if (!removeBase64) {
-      try {
-        bytes = zip.read(path);
-      } catch {
-        return m;
-      }
-    } else bytes = new Uint8Array(0);
-    return `${pre}${q}${imageSrc(mimeOf(path), bytes, removeBase64)}${q}`;
+    try {
+      bytes = zip.read(path);
+    } catch {
+      return m;
+    }
+    return `${pre}${q}${imageSrc(mimeOf(path), bytes, false)}${q}`;
   });
 }
 

@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, cell, isBlank, removedImageSrc, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, buildTable, cell, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
 
 const CHARSET_CP: Record<number, string> = {
   0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
@@ -34,14 +34,14 @@ interface State {
   href?: string;
 }
 
-type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'infoField';
+type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'infoField';
 
 const SKIP_DESTS = new Set([
   'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'listtable', 'listoverridetable', 'generator', 'xmlnstbl', 'mmathPr',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
   'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
   'pnseclvl', 'shpinst', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
-  'aftncn', 'userprops', 'annotation', 'atnid', 'atnauthor', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
+  'aftncn', 'userprops', 'atnid', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
@@ -51,6 +51,8 @@ interface Para {
 
 interface RowDef {
   merges: ('none' | 'h' | 'hstart' | 'v' | 'vstart')[];
+  bounds: number[];
+  left: number;
 }
 
 class RtfReader {
@@ -70,11 +72,11 @@ class RtfReader {
   private listText = '';
   private inTable = false;
   // Table state.
-  private rowDef: RowDef = { merges: [] };
+  private rowDef: RowDef = { merges: [], bounds: [], left: 0 };
   private pendingMerges: RowDef['merges'][number] = 'none';
   private cellParas: Inline[][] = [];
   private rowCells: { content: Inline[]; merge: RowDef['merges'][number] }[] = [];
-  private tableRows: { content: Inline[]; merge: RowDef['merges'][number] }[][] = [];
+  private tableRows: { cells: { content: Inline[]; merge: RowDef['merges'][number] }[]; bounds: number[] }[] = [];
   // Output.
   readonly body = new BlockSink();
   readonly headers: DocBlock[] = [];
@@ -82,6 +84,9 @@ class RtfReader {
   readonly notes: DocBlock[] = [];
   readonly metadata: Record<string, string> = {};
   private noteCounter = 0;
+  private commentCounter = 0;
+  private commentAuthor = '';
+  readonly comments: DocBlock[] = [];
   private bytes: number[] = [];
   private fldinst = '';
   private infoKey = '';
@@ -199,32 +204,30 @@ class RtfReader {
 
   private endRow(): void {
     if (this.para.length || this.cellParas.length) this.endCell();
-    if (this.rowCells.length) this.tableRows.push(this.rowCells);
+    if (this.rowCells.length) this.tableRows.push({ cells: this.rowCells, bounds: [this.rowDef.left, ...this.rowDef.bounds] });
     this.rowCells = [];
   }
 
   private flushTable(): void {
-    const rows: TableCell[][] = [];
-    const vOrigin: (TableCell | undefined)[] = [];
-    for (const r of this.tableRows) {
-      const row: TableCell[] = [];
-      r.forEach((c, col) => {
-        if (c.merge === 'h' && row.length) {
-          const prev = row[row.length - 1]!;
-          prev.colSpan = (prev.colSpan ?? 1) + 1;
+    const raw: RawRow[] = this.tableRows.map((r) => {
+      const cells: TableCell[] = [];
+      const bounds: number[] = [r.bounds[0] ?? 0];
+      const vmerge: RawRow['vmerge'] = [];
+      r.cells.forEach((c, k) => {
+        const right = r.bounds[k + 1];
+        // A horizontally merged cell widens the cell before it.
+        if (c.merge === 'h' && cells.length) {
+          if (right !== undefined) bounds[bounds.length - 1] = right;
           return;
         }
-        if (c.merge === 'v' && vOrigin[col]) {
-          vOrigin[col]!.rowSpan = (vOrigin[col]!.rowSpan ?? 1) + 1;
-          return;
-        }
-        const x = cell(c.content);
-        row.push(x);
-        vOrigin[col] = c.merge === 'vstart' ? x : undefined;
+        cells.push(cell(c.content));
+        bounds.push(right ?? (bounds[bounds.length - 1]! + 1000));
+        vmerge.push(c.merge === 'vstart' ? 'start' : c.merge === 'v' ? 'cont' : 'none');
       });
-      rows.push(row);
-    }
+      return { cells, bounds, vmerge };
+    });
     this.tableRows = [];
+    const rows = buildTable(raw);
     if (rows.length === 0 || rows.every((r) => r.every((c) => isBlank(c.content)))) return;
     if (rows.length === 1 && rows[0]!.length === 1) {
       this.body.add({ kind: 'paragraph', content: rows[0]![0]!.content });
@@ -246,6 +249,7 @@ class RtfReader {
     this.sinkStack.push({ sink: this.sink, para: this.para, kind, saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText] });
     this.sink = new BlockSink();
     this.para = [];
+    this.listText = '';
     this.resetParagraph();
   }
 
@@ -272,6 +276,18 @@ class RtfReader {
       const label = String(++this.noteCounter);
       this.para.push({ type: 'noteRef', label });
       this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes.map((b) => b.node) : [{ kind: 'paragraph', content: [] }] } });
+    } else if (top.kind === 'annotation') {
+      const label = `comment-${++this.commentCounter}`;
+      this.para.push({ type: 'noteRef', label });
+      const children: Node[] = nodes.map((b) => b.node);
+      if (this.commentAuthor) {
+        const tag: Inline = { type: 'text', text: `${this.commentAuthor}:`, bold: true };
+        const first = children[0];
+        if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
+        else children.unshift({ kind: 'paragraph', content: [tag] });
+      }
+      this.commentAuthor = '';
+      this.comments.push({ node: { kind: 'note', label, children: children.length ? children : [{ kind: 'paragraph', content: [] }] } });
     }
   }
 
@@ -306,8 +322,9 @@ class RtfReader {
             this.st.dest = 'fldinst';
             this.fldinst = '';
             i += m![0].length;
-          } else if (word === 'shppict' || word === 'shptxt') {
-            i += m![0].length;
+          } else if (word === 'shppict' || word === 'shptxt' || word === 'footnote' || word === 'annotation' || word === 'atnauthor') {
+            // Destinations we read: only the \* marker is consumed; the word is handled below.
+            i += 2;
           } else if (this.st.dest !== 'skip') {
             this.st.dest = 'skip';
             i += m ? m[0].length : 2;
@@ -328,7 +345,8 @@ class RtfReader {
         }
         if (st.dest === 'infoField' && this.stack[this.stack.length - 1]?.dest !== 'infoField') {
           const v = this.infoText.trim();
-          if (v && this.infoKey) this.metadata[this.infoKey] = v;
+          if (this.infoKey === '#author') this.commentAuthor = v;
+          else if (v && this.infoKey) this.metadata[this.infoKey] = v;
         }
         if (st.dest === 'pict' && this.stack[this.stack.length - 1]?.dest !== 'pict') this.endPicture();
         if (opened.pop()) this.popSink();
@@ -444,7 +462,8 @@ class RtfReader {
   }
 
   private par(): void {
-    if (this.st.dest === 'body' || this.st.dest === 'fldrslt' || this.st.dest === 'header' || this.st.dest === 'footer' || this.st.dest === 'footnote') this.endParagraph();
+    const d = this.st.dest;
+    if (d === 'body' || d === 'fldrslt' || d === 'header' || d === 'footer' || d === 'footnote' || d === 'annotation') this.endParagraph();
   }
 
   private control(word: string, param: number | undefined, opened: boolean[]): void {
@@ -511,6 +530,18 @@ class RtfReader {
         this.pushSink(st.dest);
         opened[opened.length - 1] = true;
         return;
+      case 'atnauthor':
+        if (st.dest === 'skip') return;
+        st.dest = 'infoField';
+        this.infoKey = '#author';
+        this.infoText = '';
+        return;
+      case 'annotation':
+        if (st.dest === 'skip') return;
+        st.dest = 'annotation';
+        this.pushSink('annotation');
+        opened[opened.length - 1] = true;
+        return;
       case 'footnote':
         if (st.dest === 'skip') return;
         st.dest = 'footnote';
@@ -539,10 +570,10 @@ class RtfReader {
         return;
       case 's':
         if (st.dest === 'stylesheet') this.styleGroup = { num: param ?? 0, name: '' };
-        else this.parStyle = param ?? 0;
+        else if (st.dest !== 'listtext') this.parStyle = param ?? 0;
         return;
       case 'outlinelevel':
-        if (st.dest !== 'stylesheet') this.outline = param ?? -1;
+        if (st.dest !== 'stylesheet' && st.dest !== 'listtext') this.outline = param ?? -1;
         return;
       // Paragraphs.
       case 'par':
@@ -551,7 +582,8 @@ class RtfReader {
         return;
       case 'pard':
         this.flushBytes();
-        this.resetParagraph();
+        // A \pard inside a list label group does not end the paragraph that owns the label.
+        if (st.dest !== 'listtext') this.resetParagraph();
         return;
       case 'line':
         this.flushBytes();
@@ -568,8 +600,11 @@ class RtfReader {
         this.listLevel = param ?? 0;
         return;
       // Tables.
+      case 'trleft':
+        this.rowDef.left = param ?? 0;
+        return;
       case 'trowd':
-        this.rowDef = { merges: [] };
+        this.rowDef = { merges: [], bounds: [], left: 0 };
         this.pendingMerges = 'none';
         return;
       case 'clmgf': this.pendingMerges = 'hstart'; return;
@@ -577,6 +612,7 @@ class RtfReader {
       case 'clvmgf': this.pendingMerges = 'vstart'; return;
       case 'clvmrg': this.pendingMerges = 'v'; return;
       case 'cellx':
+        this.rowDef.bounds.push(param ?? 0);
         this.rowDef.merges.push(this.pendingMerges);
         this.pendingMerges = 'none';
         return;
@@ -655,7 +691,7 @@ export function readRtf(ctx: ReaderContext): DocModel {
   const metadata: DocModel['metadata'] = { ...reader.metadata };
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...dedupe(reader.headers), ...reader.body.blocks, ...dedupe(reader.footers), ...reader.notes] }],
+    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...dedupe(reader.headers), ...reader.body.blocks, ...dedupe(reader.footers), ...reader.notes, ...reader.comments] }],
     metadata,
     warnings,
   };

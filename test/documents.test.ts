@@ -1,0 +1,217 @@
+/**
+ * Text documents (Word, legacy Word, ODT, RTF, EPUB): behaviour on the project's own fixtures and on
+ * documents built here, byte by byte, for the safety rules (entity expansion, nesting, encryption,
+ * damage).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import CFB from 'cfb';
+import { strToU8, zipSync } from 'fflate';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ParseError } from '../src/errors.js';
+import { parseXml, textContent, OFFICE_NAMESPACES } from '../src/office/xml.js';
+import { createParser } from '../src/parser.js';
+import { REPO_ROOT } from '../test-support/corpus.js';
+
+const parser = createParser();
+afterAll(() => parser.close());
+
+const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'documents', name));
+
+async function md(bytes: Uint8Array, filename: string, options?: Parameters<typeof parser.parseFile>[1]): Promise<string> {
+  return (await parser.parseFile(bytes, options, { filename })).markdown ?? '';
+}
+
+async function codeOf(bytes: Uint8Array, filename: string): Promise<string> {
+  try {
+    await parser.parseFile(bytes, undefined, { filename });
+    return 'OK';
+  } catch (err) {
+    return err instanceof ParseError ? err.code : `not a ParseError: ${String(err)}`;
+  }
+}
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+function docx(documentXml: string, extra: Record<string, string> = {}): Uint8Array {
+  const files: Record<string, Uint8Array> = {
+    '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
+    '_rels/.rels': strToU8('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+    'word/document.xml': strToU8(documentXml),
+  };
+  for (const [k, v] of Object.entries(extra)) files[k] = strToU8(v);
+  return zipSync(files);
+}
+
+describe('Word (.docx)', () => {
+  it('reads headings, lists, tables, notes and comments of the fixture the same way as its ODT twin', async () => {
+    const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
+    const fromOdt = await md(fixture('field-report.odt'), 'field-report.odt');
+    expect(fromDocx).toContain('# Field Report: River Survey');
+    expect(fromDocx).toContain('1. Calibrate the probe at the base camp.\n2. At each site:\n   1. record the time and weather;');
+    expect(fromDocx).toContain('[^comment-1]: **A. Reviewer:** Same day may not be possible at remote sites.');
+    // Same text apart from the picture, whose alt text and data differ between the two exports.
+    const strip = (s: string): string => s.replace(/!\[[^\]]*\]\([^)]*\)/g, '![]()');
+    expect(strip(fromDocx)).toEqual(strip(fromOdt));
+  });
+
+  it('puts header text before the body and footer text after it', async () => {
+    const out = await md(fixture('field-report.docx'), 'field-report.docx');
+    const header = out.indexOf('Hydrology Unit, internal draft');
+    const body = out.indexOf('# Field Report');
+    const footer = out.indexOf('Prepared for the regional water board');
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(header).toBeLessThan(body);
+    expect(footer).toBeGreaterThan(out.indexOf('Next survey'));
+  });
+
+  it('keeps image data only when removeBase64Images is false', async () => {
+    const removed = await md(fixture('field-report.docx'), 'field-report.docx');
+    expect(removed).toContain('![](data:image/png;base64...)');
+    const kept = await md(fixture('field-report.docx'), 'field-report.docx', { removeBase64Images: false });
+    expect(kept).toMatch(/!\[\]\(data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+\)/);
+  });
+
+  it('reads Strict OOXML like Transitional', async () => {
+    expect(await md(fixture('strict-outline.docx'), 'strict-outline.docx')).toEqual(await md(fixture('equations-and-boxes.docx'), 'equations-and-boxes.docx'));
+  });
+
+  it('turns OMML equations into LaTeX', async () => {
+    const out = await md(fixture('equations-and-boxes.docx'), 'equations-and-boxes.docx');
+    expect(out).toContain('$\\sin \\theta=\\frac{\\lambda}{a}$');
+    expect(out).toContain('$$\nI^{2}=\\sqrt{x+1}+\\sum_{i=1}^{n} x_{i}\n$$');
+  });
+
+  it('reads a text box once even with a VML fallback', async () => {
+    const out = await md(fixture('equations-and-boxes.docx'), 'equations-and-boxes.docx');
+    expect(out.split('Safety: never look into the beam.').length).toBe(2);
+  });
+
+  it('leaves out hidden and deleted text and keeps insertions', async () => {
+    const out = await md(fixture('equations-and-boxes.docx'), 'equations-and-boxes.docx');
+    expect(out).not.toContain('Hidden draft text');
+    expect(out).not.toContain('gone');
+    expect(out).toContain('**Bold** and not bold, deleted: inserted text.');
+  });
+
+  it('refuses a DOCTYPE that declares entities (billion laughs) with RESOURCE_LIMIT', async () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>&c;</w:t></w:r></w:p></w:body></w:document>`;
+    expect(await codeOf(docx(bomb), 'bomb.docx')).toBe('RESOURCE_LIMIT');
+  });
+
+  it('refuses external entities with RESOURCE_LIMIT', async () => {
+    const xxe = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x SYSTEM "file:///etc/passwd">]><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>&x;</w:t></w:r></w:p></w:body></w:document>`;
+    expect(await codeOf(docx(xxe), 'xxe.docx')).toBe('RESOURCE_LIMIT');
+  });
+
+  it('refuses absurdly deep nesting with RESOURCE_LIMIT', async () => {
+    const deep = `<w:document xmlns:w="${W}"><w:body>${'<w:sdt><w:sdtContent>'.repeat(400)}<w:p/>${'</w:sdtContent></w:sdt>'.repeat(400)}</w:body></w:document>`;
+    expect(await codeOf(docx(deep), 'deep.docx')).toBe('RESOURCE_LIMIT');
+  });
+
+  it('reports a package without a main document as MALFORMED', async () => {
+    const zip = zipSync({ '[Content_Types].xml': strToU8('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'), 'word/other.xml': strToU8('<x/>') });
+    expect(await codeOf(zip, 'empty.docx')).toBe('MALFORMED');
+  });
+
+  it('reports a truncated package as MALFORMED', async () => {
+    const bytes = fixture('field-report.docx');
+    expect(await codeOf(bytes.subarray(0, Math.floor(bytes.length / 2)), 'cut.docx')).toBe('MALFORMED');
+  });
+
+  it('reads hyperlinks from fields, keeps page numbers out and merges cells', async () => {
+    const body = `<w:document xmlns:w="${W}"><w:body>`
+      + `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> HYPERLINK "https://example.com/a" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>site</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t xml:space="preserve"> page </w:t></w:r><w:fldSimple w:instr=" PAGE "><w:r><w:t>7</w:t></w:r></w:fldSimple></w:p>`
+      + `<w:tbl><w:tr><w:tc><w:tcPr><w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t>wide</w:t></w:r></w:p></w:tc></w:tr><w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>b</w:t></w:r></w:p></w:tc></w:tr></w:tbl>`
+      + `</w:body></w:document>`;
+    const out = await md(docx(body), 'f.docx');
+    expect(out).toBe('[site](https://example.com/a) page\n\n| wide |  |\n| --- | --- |\n| a | b |\n');
+  });
+});
+
+describe('legacy Word (.doc)', () => {
+  it('reads the fixture like its .docx twin, but for the picture and comment author it does not read', async () => {
+    const fromDoc = await md(fixture('field-report.doc'), 'field-report.doc');
+    const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
+    const norm = (s: string): string => s.replace(/ ?!\[[^\]]*\]\([^)]*\)/g, '').replace('**A. Reviewer:** ', '');
+    expect(norm(fromDoc)).toEqual(norm(fromDocx));
+  });
+
+  it('reports a document with the encryption flag as ENCRYPTED', async () => {
+    const container = CFB.read(fixture('field-report.doc'), { type: 'buffer' });
+    const entry = CFB.find(container, 'WordDocument')!;
+    const content = Buffer.from(entry.content as Uint8Array);
+    content.writeUInt16LE(content.readUInt16LE(0x0a) | 0x0100, 0x0a);
+    entry.content = content;
+    const bytes = CFB.write(container, { type: 'buffer' }) as Buffer;
+    expect(await codeOf(bytes, 'locked.doc')).toBe('ENCRYPTED');
+  });
+});
+
+describe('RTF', () => {
+  it('decodes \\u escapes, \\\'hh bytes in the code page of the font, and emphasis', async () => {
+    const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}{\f2\fcharset128 MS Gothic;}}`
+      + String.raw`\pard\f0 Caf\'e9 \b bold\b0  \i it\i0  \strike gone\strike0  \u8364?\par`
+      + String.raw`\pard\f1 \'cf\'f0\'e8\'e2\'e5\'f2\par`
+      + String.raw`\pard\f2 \'93\'fa\'96\'7b\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'x.rtf')).toBe('Café **bold** *it* ~~gone~~ €\n\nПривет\n\n日本\n');
+  });
+
+  it('refuses group nesting deeper than the limit with RESOURCE_LIMIT', async () => {
+    const rtf = `{\\rtf1 ${'{'.repeat(5000)}x${'}'.repeat(5000)}}`;
+    expect(await codeOf(Buffer.from(rtf), 'deep.rtf')).toBe('RESOURCE_LIMIT');
+  });
+
+  it('returns what it read from a truncated file', async () => {
+    const bytes = fixture('field-report.rtf');
+    const out = await md(bytes.subarray(0, Math.floor(bytes.length * 0.6)), 'cut.rtf');
+    expect(out).toContain('# Field Report: River Survey');
+  });
+});
+
+describe('EPUB', () => {
+  it('reads chapters in spine order with their headings and the metadata', async () => {
+    const doc = await parser.parseFile(fixture('short-stories.epub'), undefined, { filename: 'short-stories.epub' });
+    const out = doc.markdown ?? '';
+    expect(out.indexOf('# The Cairn')).toBeLessThan(out.indexOf('# By the Tarn'));
+    expect(out.indexOf('# By the Tarn')).toBeLessThan(out.indexOf('# Home Again'));
+    expect(out).not.toContain('Contents');
+    expect(doc.metadata.title).toBe('Three Short Walks');
+    expect(doc.metadata.creator).toEqual(['Ada Moorland', 'Ben Fell']);
+    expect(doc.metadata.language).toBe('en');
+  });
+
+  it('reports an EPUB without a package document as MALFORMED', async () => {
+    const zip = zipSync({ mimetype: [strToU8('application/epub+zip'), { level: 0 }], 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="missing.opf"/></rootfiles></container>') });
+    expect(await codeOf(zip, 'broken.epub')).toBe('MALFORMED');
+  });
+});
+
+describe('OpenDocument text (.odt)', () => {
+  it('reports a password-protected file as ENCRYPTED', async () => {
+    const zip = zipSync({
+      mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
+      'META-INF/manifest.xml': strToU8('<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data/></manifest:file-entry></manifest:manifest>'),
+      'content.xml': strToU8('garbage'),
+    });
+    expect(await codeOf(zip, 'locked.odt')).toBe('ENCRYPTED');
+  });
+});
+
+describe('XML parser (src/office/xml.ts)', () => {
+  it('decodes only predefined entities and character references', () => {
+    const root = parseXml('<a>&lt;&amp;&#65;&#x42;&unknown;</a>');
+    expect(textContent(root)).toBe('<&AB&unknown;');
+  });
+
+  it('maps Transitional and Strict namespaces to the same prefix', () => {
+    const t = parseXml(`<x:document xmlns:x="${W}"><x:body/></x:document>`, { namespaces: OFFICE_NAMESPACES });
+    const s = parseXml('<w:document xmlns:w="http://purl.oclc.org/ooxml/wordprocessingml/main"><w:body/></w:document>', { namespaces: OFFICE_NAMESPACES });
+    expect((t.children[0] as { name: string }).name).toBe('w:document');
+    expect((s.children[0] as { name: string }).name).toBe('w:document');
+  });
+
+  it('keeps what it read from unclosed or mismatched tags', () => {
+    expect(textContent(parseXml('<a><b>one</c><d>two'))).toBe('onetwo');
+  });
+});
