@@ -3,7 +3,7 @@
  * refuses absurd entry counts and sizes before inflating anything, and inflates in chunks so that an
  * entry whose stream is larger than it declares is stopped at the limit instead of filling memory.
  */
-import { Inflate } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import { ParseError } from '../errors.js';
 
 export interface ZipLimits {
@@ -32,6 +32,9 @@ export interface ZipEntry {
   localOffset: number;
   encrypted: boolean;
 }
+
+/** Entries up to this size are inflated in one call; larger ones in chunks. */
+const SINGLE_SHOT_BYTES = 64 * 1024 * 1024;
 
 const EOCD = 0x06054b50;
 const EOCD64_LOCATOR = 0x07064b50;
@@ -157,6 +160,19 @@ export class ZipPackage {
       return data;
     }
     if (entry.method !== 8) throw new ParseError('MALFORMED', `The package entry "${entry.name}" uses an unsupported compression method (${entry.method}).`);
+    if (entry.size > 0 && entry.size + 1 <= budget && entry.size <= SINGLE_SHOT_BYTES) {
+      // Most parts are small: inflate in one call into a buffer one byte larger than declared, so
+      // memory stays bounded and a stream that goes past its declared size is still caught.
+      let out: Uint8Array;
+      try {
+        out = inflateSync(data, { out: new Uint8Array(entry.size + 1) });
+      } catch (err) {
+        throw malformed(`entry "${entry.name}" cannot be inflated (${(err as Error).message})`);
+      }
+      if (out.length > entry.size) throw limit(`entry "${entry.name}" inflates past its declared size or the package's size limit`);
+      this.inflated += out.length;
+      return out;
+    }
     const chunks: Uint8Array[] = [];
     let total = 0;
     let overflow = false;

@@ -2,19 +2,21 @@
  * Spreadsheets (.xlsx .xlsm .xlsb .xls .ods) to the document model: each sheet is one page, a
  * `## <sheet name>` heading followed by one table whose first row is the table header.
  *
- * Parsing is done by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the
- * current CE line). The `xlsx` package on npm is frozen at 0.18.5 and carries published
- * vulnerabilities (prototype pollution, ReDoS) fixed only in later CE releases; exceljs reads only
- * .xlsx. SheetJS reads every format here, keeps formulas' cached values and applies number formats,
- * so numbers and dates come out as the sheet displays them.
+ * .xlsx and .xlsm go through a fast scanner of the sheet XML (./xlsx.ts), which applies number formats
+ * with SheetJS's formatter; anything it cannot read falls back to SheetJS. .xlsb, .xls and .ods are
+ * parsed by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the current CE
+ * line). The `xlsx` package on npm is frozen at 0.18.5 and carries published vulnerabilities
+ * (prototype pollution, ReDoS) fixed only in later CE releases; exceljs reads only .xlsx. SheetJS
+ * reads every format here, keeps formulas' cached values and applies number formats, so numbers and
+ * dates come out as the sheet displays them.
  *
  * Conventions:
  * - Empty edges are trimmed, and rows or columns with nothing in them are left out.
  * - Merged cells become cells with colSpan/rowSpan (the serializer puts the text in the first slot).
  * - Hidden and very hidden sheets are left out, with a warning naming them: they are not part of what
  *   the workbook shows.
- * - At most MAX_CELLS table cells are written for the whole workbook; a sheet that would pass the
- *   cap is cut there, with a warning.
+ * - At most MAX_CELLS table cells are written for the whole workbook and MAX_SHEET_ROWS rows read per
+ *   sheet; a sheet that passes a cap is cut there, with a warning.
  *
  * Package safety: ZIP-based workbooks are opened with ZipPackage first (entry, size and ratio
  * limits), every part SheetJS needs is inflated through it, and SheetJS is handed a stored
@@ -28,6 +30,7 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import type { Reader, ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
+import { readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
 XLSX.set_cptable(cptable);
@@ -155,7 +158,8 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
     let any = false;
     const out: string[] = [];
     for (let c = 0; c < row.length; c++) {
-      const t = cellText(row[c]).trim() ? cellText(row[c]) : '';
+      const raw = row[c] ? cellText(row[c]) : '';
+      const t = raw && raw.trim() ? raw : '';
       if (t) {
         out[c] = t;
         usedCols.add(c);
@@ -228,37 +232,79 @@ function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
   return target && /^(https?|mailto|ftp):/i.test(target) ? target : undefined;
 }
 
-export const read: Reader = async (ctx) => {
-  const { wb, odsHidden } = parseWorkbook(ctx);
-  // Every workbook has at least one sheet; none means the structure was not understood.
-  if (wb.SheetNames.length === 0) throw new ParseError('MALFORMED', `The ${ctx.kind} workbook has no readable sheets.`);
+/** The fast SpreadsheetML path; null when it cannot read the file (SheetJS then tries). */
+function readFast(ctx: ReaderContext): DocModel | null {
+  let fast: FastWorkbook;
+  try {
+    fast = readXlsxFast(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS, hasEntityDeclaration });
+  } catch (err) {
+    if (err instanceof ParseError && (err.code === 'RESOURCE_LIMIT' || err.code === 'ENCRYPTED')) throw err;
+    return null;
+  }
+  const sheets = fast.sheets.map((s) => ({
+    name: s.name,
+    hidden: s.hidden,
+    ws: { '!data': s.data, '!merges': s.merges } as unknown as XLSX.WorkSheet,
+    rowCapped: s.cut,
+  }));
+  return assemble(ctx, sheets, { title: fast.title, author: fast.author });
+}
+
+interface SheetInput {
+  name: string;
+  hidden: boolean;
+  ws: XLSX.WorkSheet;
+  /** Reading stopped at the row or cell cap. */
+  rowCapped: boolean;
+}
+
+function assemble(ctx: ReaderContext, sheets: SheetInput[], props: { title?: string | undefined; author?: string | undefined }): DocModel {
   const warnings: string[] = [];
   const pages: DocPage[] = [];
   const hidden: string[] = [];
   let budget = MAX_CELLS;
-  const meta = wb.Workbook?.Sheets ?? [];
-  for (let i = 0; i < wb.SheetNames.length; i++) {
+  let cut = false;
+  sheets.forEach((sheet, i) => {
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    const name = wb.SheetNames[i]!;
-    if (meta[i]?.Hidden || odsHidden.has(name)) {
-      hidden.push(name);
-      continue;
+    if (sheet.hidden) {
+      hidden.push(sheet.name);
+      return;
     }
-    const ws = wb.Sheets[name];
-    if (!ws) continue;
-    const result = sheetBlocks(name, ws, budget);
+    const result = sheetBlocks(sheet.name, sheet.ws, budget);
     budget -= result.cells;
-    if (result.truncated) warnings.push(`Sheet "${name}" was cut after ${MAX_CELLS} table cells in the workbook.`);
-    else if (ws['!fullref'] && ws['!ref'] && ws['!fullref'] !== ws['!ref']) {
-      warnings.push(`Sheet "${name}" has more than ${MAX_SHEET_ROWS} rows; only the first ${MAX_SHEET_ROWS} were read.`);
+    if (result.truncated || (sheet.rowCapped && !cut)) {
+      warnings.push(`Sheet "${sheet.name}" was cut: at most ${MAX_SHEET_ROWS} rows per sheet and ${MAX_CELLS} table cells per workbook are read.`);
+      cut ||= result.truncated;
     }
     pages.push({ pageNumber: i + 1, width: null, height: null, status: 'ok', blocks: result.blocks });
-  }
+  });
   if (hidden.length) warnings.push(`Hidden sheets left out: ${hidden.map((h) => `"${h}"`).join(', ')}.`);
   const metadata: DocModel['metadata'] = { numPages: pages.length };
-  const title = wb.Props?.Title?.trim();
+  const title = props.title?.trim();
   if (title) metadata.title = title;
-  const author = wb.Props?.Author?.trim();
+  const author = props.author?.trim();
   if (author) metadata['author'] = author;
   return { contentType: ctx.contentType, pages, metadata, warnings };
+}
+
+export const read: Reader = async (ctx) => {
+  if (ctx.kind === 'xlsx' || ctx.kind === 'xlsm') {
+    const fast = readFast(ctx);
+    if (fast) return fast;
+  }
+  const { wb, odsHidden } = parseWorkbook(ctx);
+  // Every workbook has at least one sheet; none means the structure was not understood.
+  if (wb.SheetNames.length === 0) throw new ParseError('MALFORMED', `The ${ctx.kind} workbook has no readable sheets.`);
+  const meta = wb.Workbook?.Sheets ?? [];
+  const sheets: SheetInput[] = [];
+  wb.SheetNames.forEach((name, i) => {
+    const ws = wb.Sheets[name] ?? ({} as XLSX.WorkSheet);
+    sheets.push({
+      name,
+      hidden: !!meta[i]?.Hidden || odsHidden.has(name),
+      ws,
+      rowCapped: !!(ws['!fullref'] && ws['!ref'] && ws['!fullref'] !== ws['!ref']),
+    });
+  });
+  return assemble(ctx, sheets, { title: wb.Props?.Title, author: wb.Props?.Author });
 };
