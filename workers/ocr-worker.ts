@@ -66,7 +66,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     const pre = await preprocess({ data: rendered.rgba, width: rendered.width, height: rendered.height, channels: 4 }, task.preprocess);
     const t2 = performance.now();
     const eng = engineFor(task);
-    const result = await eng.recognize(pre.png, rendered.scale * 72);
+    const result = await eng.recognize(pre.image, rendered.scale * 72);
     const t3 = performance.now();
     const page = compactTesseractPage(result, {
       pageNumber: task.pageNumber,

@@ -126,8 +126,12 @@ async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawIma
   return { data: out.data, width: out.info.width, height: out.info.height, channels: out.info.channels as 1 | 3 | 4 };
 }
 
-/** Applies the chosen steps and returns a PNG for the recogniser, plus the angle undone. */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ png: Buffer; width: number; height: number; skew: number }> {
+/**
+ * Applies the chosen steps and returns the image for the recogniser, plus the angle undone. The image
+ * is a binary PGM (or PPM when colour is kept): leptonica reads it without decompressing anything, and
+ * producing it costs no encoding.
+ */
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; width: number; height: number; skew: number }> {
   const skew = opts.deskew ? await estimateSkew(img) : 0;
   const src = skew !== 0 ? await rotateKeepingSize(img, -skew) : img;
   let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
@@ -137,6 +141,9 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     const level = opts.threshold === 'otsu' ? otsuLevel(await s.clone().raw().toBuffer()) : opts.threshold;
     s = s.threshold(level);
   }
-  const { data, info } = await s.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true });
-  return { png: data, width: info.width, height: info.height, skew };
+  // Colour stays colour only when grayscale was not asked for; alpha never reaches the recogniser.
+  const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const grey = info.channels === 1;
+  const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${info.width} ${info.height}\n255\n`, 'ascii');
+  return { image: Buffer.concat([header, data]), width: info.width, height: info.height, skew };
 }

@@ -9,13 +9,61 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 const require = createRequire(import.meta.url);
 
 export interface RenderOptions {
-  /** Target resolution. 300 dpi gives tesseract an x-height of about 20-30 px on body text. */
-  dpi: number;
+  /**
+   * Resolution, or 'auto': a full-page scan of 190 dpi or more is rendered at its own resolution (up to
+   * 400), since resampling a JPEG scan only blurs its artefacts; anything else at 300 dpi, which gives
+   * tesseract an x-height of 20-30 px on body text (bench/README.md, "OCR", has the measurements).
+   */
+  dpi: number | 'auto';
   /** Upper bound of width × height, so a poster-sized page cannot exhaust memory. */
   maxPixels: number;
 }
 
-export const DEFAULT_RENDER: RenderOptions = { dpi: 300, maxPixels: 12_000_000 };
+export const DEFAULT_RENDER: RenderOptions = { dpi: 'auto', maxPixels: 12_000_000 };
+
+type PdfPage = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
+
+/**
+ * Resolution of the scan that fills the page, when the page is essentially one image whose shape is
+ * the page's; null otherwise.
+ */
+export async function scanDpi(page: PdfPage): Promise<number | null> {
+  const pdfjs = await loadPdfjs();
+  const ops = await page.getOperatorList();
+  const vp = page.getViewport({ scale: 1 });
+  let best: { w: number; h: number } | null = null;
+  let count = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i];
+    let w = 0;
+    let h = 0;
+    if (fn === pdfjs.OPS.paintImageXObject) {
+      const a = ops.argsArray[i] as [unknown, number, number];
+      w = a[1];
+      h = a[2];
+    } else if (fn === pdfjs.OPS.paintInlineImageXObject) {
+      const img = (ops.argsArray[i] as [{ width: number; height: number }])[0];
+      w = img.width;
+      h = img.height;
+    } else continue;
+    count++;
+    if (!best || w * h > best.w * best.h) best = { w, h };
+  }
+  if (!best || count > 3) return null;
+  // Allow for rotation: compare shapes with the long side first.
+  const [iw, ih] = best.w >= best.h ? [best.w, best.h] : [best.h, best.w];
+  const [pw, ph] = vp.width >= vp.height ? [vp.width, vp.height] : [vp.height, vp.width];
+  if (Math.abs(iw / ih - pw / ph) > 0.05 * (pw / ph)) return null;
+  return (iw / pw) * 72;
+}
+
+/** The resolution a page is rendered at for OCR. */
+export async function chooseDpi(page: PdfPage, dpi: RenderOptions['dpi']): Promise<number> {
+  if (dpi !== 'auto') return dpi;
+  const native = await scanDpi(page).catch(() => null);
+  if (native !== null && native >= 190) return Math.min(400, native);
+  return 300;
+}
 
 export interface RenderedPage {
   /** RGBA, 4 bytes per pixel, row-major. */
@@ -64,7 +112,7 @@ export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, opts
   const page = await doc.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });
-    let scale = opts.dpi / 72;
+    let scale = (await chooseDpi(page, opts.dpi)) / 72;
     const pixels = base.width * base.height * scale * scale;
     if (pixels > opts.maxPixels) scale *= Math.sqrt(opts.maxPixels / pixels);
     const viewport = page.getViewport({ scale });
