@@ -39,12 +39,13 @@ class OdpReader {
   read(): DocModel {
     const content = this.xml('content.xml');
     if (!content) throw new ParseError('MALFORMED', 'The OpenDocument presentation has no content.xml.');
-    for (const stylesRoot of [this.safeXml('styles.xml'), content]) {
+    const styles = this.safeXml('styles.xml');
+    for (const stylesRoot of [styles, content]) {
       for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')]) this.collectStyles(container);
     }
     const pres = child(child(content, 'body'), 'presentation');
     if (!pres) throw new ParseError('MALFORMED', 'The OpenDocument file has no presentation body.');
-    const size = this.pageSize();
+    const size = this.pageSize(styles);
     const pages: DocPage[] = [];
     childrenNamed(pres, 'page').forEach((page, i) => {
       if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
@@ -78,8 +79,7 @@ class OdpReader {
     }
   }
 
-  private pageSize(): { width: number; height: number } | null {
-    const styles = this.safeXml('styles.xml');
+  private pageSize(styles: XmlElement | undefined): { width: number; height: number } | null {
     for (const layout of descendants(child(styles, 'automatic-styles'), 'page-layout')) {
       const props = child(layout, 'page-layout-properties');
       const width = length(attr(props, 'page-width'));

@@ -38,6 +38,7 @@ function localOf(name: string): string {
 }
 
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const START_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
 
 /** Parses an XML document into its root element. Throws MALFORMED or RESOURCE_LIMIT. */
 export function parseXml(xml: string, part = 'XML part'): XmlElement {
@@ -107,35 +108,26 @@ export function parseXml(xml: string, part = 'XML part'): XmlElement {
       i = end + 1;
       continue;
     }
-    // Start tag: find its end, skipping '>' inside quoted attribute values.
-    let j = lt + 1;
-    let quote = 0;
-    for (; j < n; j++) {
-      const ch = xml.charCodeAt(j);
-      if (quote) {
-        if (ch === quote) quote = 0;
-      } else if (ch === 0x22 || ch === 0x27) quote = ch;
-      else if (ch === 0x3e) break;
-    }
-    if (j >= n) throw bad(part, 'unterminated start tag');
-    const selfClosing = xml.charCodeAt(j - 1) === 0x2f;
-    const body = xml.slice(lt + 1, selfClosing ? j - 1 : j);
-    const sp = body.search(/[\s/]/);
-    const name = sp < 0 ? body : body.slice(0, sp);
+    // Start tag: name, attributes (quoted values may hold '>'), optional self-closing slash.
+    START_TAG.lastIndex = lt;
+    const m = START_TAG.exec(xml);
+    if (!m) throw bad(part, 'malformed start tag');
+    const name = m[1]!;
     const attrs: Record<string, string> = {};
-    if (sp >= 0) {
-      ATTR.lastIndex = sp;
-      for (let m = ATTR.exec(body); m; m = ATTR.exec(body)) attrs[m[1]!] = decodeEntities(m[2] ?? m[3] ?? '');
+    const rawAttrs = m[2]!;
+    if (rawAttrs) {
+      ATTR.lastIndex = 0;
+      for (let a = ATTR.exec(rawAttrs); a; a = ATTR.exec(rawAttrs)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
     }
     const el: XmlElement = { name, local: localOf(name), attrs, children: [] };
     stack[stack.length - 1]!.children.push(el);
-    if (!selfClosing) {
+    if (!m[3]) {
       stack.push(el);
       if (stack.length > MAX_XML_DEPTH) {
         throw new ParseError('RESOURCE_LIMIT', `The ${part} nests elements deeper than ${MAX_XML_DEPTH} levels.`);
       }
     }
-    i = j + 1;
+    i = START_TAG.lastIndex;
   }
   const first = root.children.find((ch): ch is XmlElement => typeof ch !== 'string');
   if (!first) throw bad(part, 'no root element');
@@ -199,7 +191,9 @@ export function textOf(el: XmlElement | undefined): string {
 /** Attribute by local name, whatever its prefix. */
 export function attr(el: XmlElement | undefined, local: string): string | undefined {
   if (!el) return undefined;
-  if (local in el.attrs) return el.attrs[local];
-  for (const k in el.attrs) if (localOf(k) === local) return el.attrs[k];
+  const direct = el.attrs[local];
+  if (direct !== undefined) return direct;
+  const suffix = `:${local}`;
+  for (const k in el.attrs) if (k.endsWith(suffix)) return el.attrs[k];
   return undefined;
 }
