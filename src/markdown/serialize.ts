@@ -190,7 +190,8 @@ function renderCode(text: string, language?: string): string {
 export function renderNode(node: Node): string {
   switch (node.kind) {
     case 'heading': {
-      const body = renderInlines(node.content).replace(/\\?\n/g, ' ').replace(/^\\(#)/, '$1');
+      // Inside an ATX heading a leading "1." or "#" cannot start another construct: no escape needed.
+      const body = renderInlines(node.content).replace(/\\?\n/g, ' ').replace(/^\\(#)/, '$1').replace(/^(\d{1,9})\\([.)])/, '$1$2');
       return body ? `${'#'.repeat(node.level)} ${body}` : '';
     }
     case 'paragraph':

@@ -8,9 +8,10 @@
  */
 import type { ReaderContext } from '../readers/reader.js';
 import type { PageLayout } from './layout/types.js';
+// OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract.
+import { recognizePages } from '../ocr/pool.js';
 
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
-  void ctx;
-  void pageNumbers;
-  return [];
+  const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal });
+  return results.map((r) => r.layout);
 }

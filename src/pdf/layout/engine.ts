@@ -64,8 +64,23 @@ function grow(b: Box, o: Box): void {
 function buildBlocks(lines: Line[]): TextBlock[] {
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const blocks: TextBlock[] = [];
+  // The line directly below each line (same column, normal leading).
+  const below = new Map<Line, Line>();
+  for (let i = 0; i < sorted.length; i++) {
+    const L = sorted[i]!;
+    for (let j = i + 1; j < sorted.length; j++) {
+      const M = sorted[j]!;
+      if (M.y0 - L.y1 > L.size * 0.8) break;
+      if (M.y0 > L.y0 + L.size * 0.5 && hOverlap(L, M) > 0) { below.set(L, M); break; }
+    }
+  }
   for (const L of sorted) {
-    const marker = listMarker(L.text);
+    let marker = listMarker(L.text);
+    if (marker && marker.kind !== 'bullet') {
+      // "(1) ..." wrapped back to the margin at full width is an enumeration inside running text.
+      const next = below.get(L);
+      if (next && !listMarker(next.text) && Math.abs(next.x0 - L.x0) < L.size * 0.4 && L.x1 >= next.x1 - L.size * 1.5) marker = null;
+    }
     let best: TextBlock | null = null;
     let bestGap = Infinity;
     if (!marker) {
@@ -348,11 +363,30 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const solid = els.filter((e) => e.kind !== 'text' || e.lines.length > 2);
   const bodyTop = solid.length ? Math.min(...solid.map((e) => e.y0)) : H * 0.5;
   const bodyBottom = solid.length ? Math.max(...solid.map((e) => e.y1)) : H * 0.5;
+  let pageBody = 0, pageBodyN = -1;
+  for (const [k, n] of Object.entries(fontChars)) if (n > pageBodyN) { pageBody = Number(k); pageBodyN = n; }
+  // Running text in the margins is set no larger than the body and stands apart from what is below
+  // (or above) it; a heading at the top of a column is larger, or close to its text.
+  const gapTo = (e: El, dir: 1 | -1): number => {
+    let best = Infinity;
+    for (const o of els) {
+      if (o === e || hOverlap(o, e) <= 0) continue;
+      const g = dir === 1 ? o.y0 - e.y1 : e.y0 - o.y1;
+      if (g >= -1 && g < best) best = g;
+    }
+    return best;
+  };
+  const zoneCache = new Map<El, BlockHints['zone']>();
   const zoneOf = (e: El): BlockHints['zone'] => {
-    if (e.kind !== 'text' || e.lines.length > 2) return 'body';
-    if (e.y1 <= H * 0.13 && e.y1 <= bodyTop + 1) return 'top';
-    if (e.y0 >= H * 0.87 && e.y0 >= bodyBottom - 1) return 'bottom';
-    return 'body';
+    const hit = zoneCache.get(e);
+    if (hit) return hit;
+    let z: BlockHints['zone'] = 'body';
+    if (e.kind === 'text' && e.lines.length <= 2 && e.size <= pageBody + 1) {
+      if (e.y1 <= H * 0.13 && e.y1 <= bodyTop + 1 && gapTo(e, 1) >= e.size * 0.9) z = 'top';
+      else if (e.y0 >= H * 0.87 && e.y0 >= bodyBottom - 1 && gapTo(e, -1) >= e.size * 0.9) z = 'bottom';
+    }
+    zoneCache.set(e, z);
+    return z;
   };
   const rtlPage = textLines.filter((l) => l.rtl).length > textLines.length / 2;
   const top = els.filter((e) => zoneOf(e) === 'top').sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);

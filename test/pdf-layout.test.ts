@@ -1,0 +1,153 @@
+/**
+ * The layout engine and the document passes on synthetic pages (no pdf.js): the engine must work the
+ * same on OCR words as on native text, so these tests feed it plain `PageInput`s.
+ */
+import { describe, expect, it } from 'vitest';
+import { layoutPage } from '../src/pdf/layout/engine.js';
+import { finishDocument } from '../src/pdf/layout/document.js';
+import type { PageInput, TextItem } from '../src/pdf/layout/types.js';
+import { needsOcr } from '../src/pdf/needs-ocr.js';
+import { serialize } from '../src/markdown/serialize.js';
+import type { DocModel } from '../src/model/document.js';
+
+const CHAR_W = 0.5; // of the font size, for synthetic widths
+
+function item(text: string, x: number, y: number, size = 10, extra: Partial<TextItem> = {}): TextItem {
+  return { text, x0: x, x1: x + text.length * size * CHAR_W, y0: y - size * 0.8, y1: y + size * 0.2, fontSize: size, fontName: 'Test', bold: false, italic: false, dir: 'ltr', ...extra };
+}
+
+function page(items: TextItem[], extra: Partial<PageInput> = {}): PageInput {
+  return { pageNumber: 1, width: 612, height: 792, rotation: 0, items, lines: [], rects: [], images: [], source: 'native_text', ...extra };
+}
+
+function markdownOf(pages: PageInput[], onlyMainContent = true): string {
+  const layouts = pages.map((p) => layoutPage(p));
+  const doc: DocModel = { contentType: 'application/pdf', pages: finishDocument(layouts), metadata: {}, warnings: [] };
+  return serialize(doc, { onlyMainContent }).markdown;
+}
+
+/** A column of wrapped lines of words "<tag>1 <tag>2 ...", left edge x, starting at baseline y. */
+function column(tag: string, x: number, y: number, lines: number, perLine = 6): TextItem[] {
+  const out: TextItem[] = [];
+  let n = 1;
+  for (let l = 0; l < lines; l++) {
+    const words: string[] = [];
+    for (let k = 0; k < perLine; k++) words.push(`${tag}${n++}`);
+    out.push(item(words.join(' '), x, y + l * 12));
+  }
+  return out;
+}
+
+describe('layout engine on synthetic pages', () => {
+  it('reads two columns column by column, with a full-width title first', () => {
+    const items = [item('A Title Across the Page', 72, 80, 20), ...column('left', 72, 130, 10), ...column('right', 320, 130, 10)];
+    const md = markdownOf([page(items)]);
+    const lines = md.trim().split('\n\n');
+    expect(lines[0]).toBe('# A Title Across the Page');
+    expect(md.indexOf('left80')).toBeLessThan(md.indexOf('right1'));
+    // each column is one paragraph (its lines joined)
+    expect(lines).toHaveLength(3);
+  });
+
+  it('keeps a full-width element between two-column bands in place', () => {
+    const items = [
+      ...column('a', 72, 100, 5), ...column('b', 320, 100, 5),
+      item('A full width sentence that runs across both of the columns of this page here.', 72, 200),
+      ...column('c', 72, 240, 5), ...column('d', 320, 240, 5),
+    ];
+    const md = markdownOf([page(items)]);
+    const order = ['a1', 'b1', 'A full width', 'c1', 'd1'].map((s) => md.indexOf(s));
+    expect(order.every((v) => v >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+  });
+
+  it('joins hyphenated line ends and nested bullet lists', () => {
+    const items = [
+      item('The conver-', 72, 100), item('sion works well.', 72, 112),
+      item('•', 72, 150), item('First item', 84, 150),
+      item('•', 90, 164), item('Nested item', 102, 164),
+      item('•', 72, 178), item('Second item', 84, 178),
+    ];
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('The conversion works well.');
+    expect(md).toContain('- First item\n  - Nested item\n- Second item');
+  });
+
+  it('orders right-to-left lines from the right', () => {
+    const rtl = (t: string, x: number, y: number): TextItem => item(t, x, y, 10, { dir: 'rtl' });
+    // Logical order: "שלום" then "עולם"; the first word sits further right.
+    const md = markdownOf([page([rtl('עולם', 100, 100), rtl('שלום', 124, 100)])]);
+    expect(md.trim()).toBe('שלום עולם');
+  });
+
+  it('finds a table from aligned columns without rules', () => {
+    const rows = [['Item', 'Qty', 'Price'], ['Apples', '3', '$1.20'], ['Pears', '12', '$4.00'], ['Plums', '7', '$2.10']];
+    const items = rows.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 120, 100 + i * 14)));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| Item | Qty | Price |');
+    expect(md).toContain('| Pears | 12 | $4.00 |');
+  });
+
+  it('finds a ruled table with a merged cell', () => {
+    const xs = [72, 172, 272, 372];
+    const ys = [100, 120, 140, 160];
+    const lines = [
+      ...ys.map((y) => ({ x0: 72, x1: 372, y0: y, y1: y, width: 0.5 })),
+      ...xs.map((x, i) => ({ x0: x, x1: x, y0: i === 2 ? 120 : 100, y1: 160, width: 0.5 })),
+    ];
+    const items = [item('Name', 80, 114), item('Scores', 200, 114), item('', 0, 0), item('Ann', 80, 154 - 20), item('1', 180, 134), item('2', 280, 134), item('Bob', 80, 154), item('3', 180, 154), item('4', 280, 154)].filter((i) => i.text);
+    const md = markdownOf([page(items, { lines })]);
+    expect(md).toContain('| Name | Scores |  |');
+    expect(md).toContain('| Ann | 1 | 2 |');
+    expect(md).toContain('| Bob | 3 | 4 |');
+  });
+
+  it('marks running headers, footers and page numbers by repetition and position', () => {
+    const pages = [1, 2, 3].map((n) => page([
+      item('Annual Report 2024', 72, 40, 8), item(`Page ${n}`, 290, 770, 8),
+      ...column(`p${n}w`, 72, 120, 12),
+    ], { pageNumber: n }));
+    const md = markdownOf(pages);
+    expect(md).not.toContain('Annual Report');
+    expect(md).not.toMatch(/Page \d/);
+    const kept = markdownOf(pages, false);
+    expect(kept).toContain('Annual Report 2024');
+    const layouts = pages.map((p) => layoutPage(p));
+    const types = finishDocument(layouts).flatMap((p) => p.blocks.map((b) => b.type ?? 'text'));
+    expect(types.filter((t) => t === 'page_header')).toHaveLength(3);
+    expect(types.filter((t) => t === 'page_number')).toHaveLength(3);
+  });
+
+  it('derives heading levels from font sizes over the whole document', () => {
+    const p1 = page([item('Big Title', 72, 80, 24), item('Section A', 72, 130, 16), ...column('x', 72, 160, 6), item('Sub A.1', 72, 260, 13), ...column('y', 72, 290, 6)]);
+    const p2 = page([item('Section B', 72, 80, 16), ...column('z', 72, 110, 6)], { pageNumber: 2 });
+    const md = markdownOf([p1, p2]);
+    expect(md).toContain('# Big Title');
+    expect(md).toContain('## Section A');
+    expect(md).toContain('### Sub A.1');
+    expect(md).toContain('## Section B');
+  });
+
+  it('never lets bboxes leave the page and keeps ids and order contiguous', () => {
+    const items = [...column('q', -20, -5, 3), ...column('r', 500, 780, 3)];
+    const layout = layoutPage(page(items));
+    for (const b of layout.blocks) {
+      for (const v of b.block.bbox!) { expect(v).toBeGreaterThanOrEqual(0); expect(v).toBeLessThanOrEqual(1); }
+    }
+  });
+});
+
+describe('needsOcr', () => {
+  it('wants OCR for pages without text, garbage text or text only over a full-page image', () => {
+    expect(needsOcr(page([])).needed).toBe(true);
+    expect(needsOcr(page([], { images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).reason).toBe('image-only');
+    expect(needsOcr(page([item('\uFFFD\uFFFD\uE001\uE002 \uE003\uE004\uE005', 72, 100)])).reason).toBe('garbage-text');
+    expect(needsOcr(page([item('12', 300, 770)], { images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).needed).toBe(true);
+  });
+
+  it('keeps native text that reads', () => {
+    expect(needsOcr(page(column('word', 72, 100, 20))).needed).toBe(false);
+    // A scan with a good invisible text layer over it reads natively.
+    expect(needsOcr(page(column('word', 72, 100, 30), { images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).needed).toBe(false);
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * PDF fast mode end to end: the text pool, the layout engine and the spec's block rules, on the
+ * project's generated fixtures and on every PDF of the shared corpus (skipped when it is absent).
+ * Needs `npm run build` first: the pool loads its worker from dist/workers.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createParser } from '../src/parser.js';
+import type { ParseDocument } from '../src/types.js';
+import { corpusAvailable, corpusFiles, corpusPath, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+
+const parser = createParser();
+afterAll(() => parser.close());
+
+const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', name));
+
+/** The spec's rules for `blocks`: ids, reading order, spans into the markdown, boxes, provenance. */
+function checkBlocks(doc: ParseDocument): void {
+  const md = doc.markdown ?? '';
+  expect(doc.blocks).toBeTruthy();
+  for (const page of doc.blocks!) {
+    expect(['ok', 'partial', 'failed']).toContain(page.status);
+    page.items.forEach((item, i) => {
+      expect(item.id).toBe(`p${page.pageNumber}.b${i}`);
+      expect(item.readingOrder).toBe(i);
+      if (item.markdownSpan) {
+        const [s, e] = item.markdownSpan;
+        expect(md.slice(s, e)).toBe(item.content);
+      }
+      expect(item.bbox).not.toBeNull();
+      const [x0, y0, x1, y1] = item.bbox!;
+      for (const v of item.bbox!) { expect(v).toBeGreaterThanOrEqual(0); expect(v).toBeLessThanOrEqual(1); }
+      expect(x0).toBeLessThanOrEqual(x1);
+      expect(y0).toBeLessThanOrEqual(y1);
+      expect(item.source).toBe('native_text');
+      expect(item.confidence.ocr).toBeNull();
+      expect(item.confidence.layout).toBeGreaterThan(0);
+      expect(item.confidence.layout).toBeLessThanOrEqual(1);
+    });
+  }
+  // Spans are increasing and do not overlap: the blocks are in markdown order.
+  const spans = doc.blocks!.flatMap((p) => p.items.map((i) => i.markdownSpan).filter((s): s is [number, number] => !!s));
+  for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1]);
+}
+
+const FAST = { parsers: [{ type: 'pdf' as const, mode: 'fast' as const, blocks: true, pages: true }] };
+
+describe('PDF fixtures made by the project', () => {
+  it('two columns: reading order, headings, running headers and footers as typed furniture', async () => {
+    const doc = await parser.parseFile(fixture('two-columns.pdf'), FAST, { filename: 'two-columns.pdf' });
+    checkBlocks(doc);
+    const md = doc.markdown!;
+    expect(md.startsWith('# Reading Order in Two Columns\n')).toBe(true);
+    expect(md).not.toContain('Docmill Quarterly Review');
+    expect(md).not.toContain('Page 1 of 2');
+    const types = doc.blocks!.flatMap((p) => p.items.map((i) => i.type));
+    expect(types.filter((t) => t === 'page_header')).toHaveLength(4);
+    expect(types.filter((t) => t === 'page_number')).toHaveLength(2);
+    const furniture = doc.blocks!.flatMap((p) => p.items).filter((i) => i.type.startsWith('page_'));
+    expect(furniture.every((i) => i.markdownSpan === null)).toBe(true);
+    // Column order: the left column's last paragraph comes before the right column's heading.
+    expect(md.indexOf('Headings are usually set')).toBeLessThan(md.indexOf('## 2. Section Two'));
+    expect(doc.metadata.title).toBe('Two-column report');
+    expect(doc.metadata.numPages).toBe(2);
+    expect(doc.pages).toHaveLength(2);
+    expect(doc.pages![1]!.markdown).toContain('## 3. Section Three');
+  });
+
+  it('keeps furniture in the markdown when onlyMainContent is false', async () => {
+    const doc = await parser.parseFile(fixture('two-columns.pdf'), { ...FAST, onlyMainContent: false });
+    checkBlocks(doc);
+    expect(doc.markdown).toContain('Docmill Quarterly Review');
+    expect(doc.markdown).toContain('Page 2 of 2');
+  });
+
+  it('tables: ruled with a merged cell, unruled, rules only', async () => {
+    const doc = await parser.parseFile(fixture('tables.pdf'), FAST);
+    checkBlocks(doc);
+    const md = doc.markdown!;
+    expect(md).toContain('| **Region** | **Sales** |  | **Share** |');
+    expect(md).toContain('| North | 1,200 | 1,350 | 31% |');
+    expect(md).toContain('| Paper, A4, 500 sheets | 4 | $5.20 | $20.80 |');
+    expect(md).toContain('| Ours | 30M | 86.1 |');
+    expect(doc.blocks![0]!.items.filter((i) => i.type === 'table')).toHaveLength(3);
+  });
+
+  it('lists, heading levels, hyphenation and a rotated page', async () => {
+    const doc = await parser.parseFile(fixture('lists.pdf'), FAST);
+    checkBlocks(doc);
+    const md = doc.markdown!;
+    expect(md).toContain('- Memory: 8 GB or more\n  - 16 GB for large documents\n  - 32 GB when OCR runs on every page\n- Disk space');
+    expect(md).toContain('1. Download the package from the registry.\n2. Unpack it');
+    expect(md).toContain('the installation notes');
+    expect(md).toContain('## Appendix: Wide Page\n\nThis page is printed in landscape orientation');
+    const p2 = doc.blocks![1]!;
+    expect(p2.width).toBeGreaterThan(p2.height!);
+  });
+
+  it('maxPages caps the pages parsed and reports the true count', async () => {
+    const doc = await parser.parseFile(fixture('two-columns.pdf'), { parsers: [{ type: 'pdf', mode: 'fast', maxPages: 1, blocks: true }] });
+    expect(doc.metadata.numPages).toBe(1);
+    expect(doc.metadata.totalPages).toBe(2);
+    expect(doc.blocks).toHaveLength(1);
+    expect(doc.markdown).not.toContain('Section Three');
+  });
+});
+
+describe('damaged and hostile input', () => {
+  it('a truncated PDF returns what can be read or a MALFORMED error, never a crash', async () => {
+    const bytes = fixture('lists.pdf');
+    for (const cut of [0.3, 0.6, 0.9]) {
+      const part = bytes.subarray(0, Math.floor(bytes.length * cut));
+      try {
+        const doc = await parser.parseFile(part, FAST);
+        checkBlocks(doc);
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('MALFORMED');
+      }
+    }
+  });
+
+  it('garbage after a PDF header is MALFORMED', async () => {
+    const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x41)]);
+    await expect(parser.parseFile(junk, FAST)).rejects.toMatchObject({ code: 'MALFORMED' });
+  });
+
+  it('an aborted parse rejects with ABORTED', async () => {
+    const controller = new AbortController();
+    const p = parser.parseFile(fixture('two-columns.pdf'), FAST, { signal: controller.signal });
+    controller.abort();
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    // The pool still serves the next parse.
+    const doc = await parser.parseFile(fixture('tables.pdf'), FAST);
+    expect(doc.markdown).toContain('Quarterly Figures');
+  });
+});
+
+describe.skipIf(!corpusAvailable)('PDF corpus', () => {
+  const pdfs = ['markitdown', 'unstructured', 'officeparser'].flatMap((d) => corpusFiles(d, ['.pdf']).map((f) => `${d}/${f}`));
+
+  for (const rel of pdfs) {
+    it(`block invariants: ${rel}`, async () => {
+      const [dir, file] = rel.split('/') as [string, string];
+      try {
+        const doc = await parser.parseFile(readCorpus(dir, file), { parsers: [{ type: 'pdf', mode: 'fast', blocks: true, maxPages: 25 }] }, { filename: file });
+        checkBlocks(doc);
+        expect(doc.metadata.numPages).toBe(doc.blocks!.length);
+        expect(doc.metadata.totalPages).toBeGreaterThanOrEqual(doc.metadata.numPages!);
+        expect(doc.metadata.contentType).toBe('application/pdf');
+      } catch (err) {
+        // The only PDF of the corpus that cannot be opened is the password-protected one.
+        expect(file).toBe('password.pdf');
+        expect((err as { code?: string }).code).toBe('ENCRYPTED');
+      }
+    }, 60000);
+  }
+
+  it('copy-protected PDF (empty user password) opens', async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
+    expect((doc.markdown ?? '').length).toBeGreaterThan(1000);
+  });
+
+  it('maxPages on the 619-page PDF parses only what was asked', async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'DA-619p.pdf'), { parsers: [{ type: 'pdf', mode: 'fast', maxPages: 7, pages: true }] });
+    expect(doc.metadata.numPages).toBe(7);
+    expect(doc.metadata.totalPages).toBe(619);
+    expect(doc.pages!.map((p) => p.pageNumber)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('a timeout stops the parse with TIMEOUT', async () => {
+    await expect(parser.parseFile(readCorpus('unstructured', 'DA-619p.pdf'), { timeout: 300, parsers: [{ type: 'pdf', mode: 'fast' }] })).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('concurrent parses share the pool: a small parse is not stuck behind a large one', async () => {
+    const order: string[] = [];
+    const big = parser.parseFile(readCorpus('unstructured', 'pdf2image-memory-error-test-400p.pdf'), { parsers: [{ type: 'pdf', mode: 'fast', maxPages: 200 }] }).then(() => order.push('big'));
+    await new Promise((r) => setTimeout(r, 150));
+    const small = parser.parseFile(fixture('tables.pdf'), FAST).then(() => order.push('small'));
+    await Promise.all([big, small]);
+    expect(order).toEqual(['small', 'big']);
+  }, 60000);
+
+  it('markitdown vectors for test.pdf', async () => {
+    const vectors = JSON.parse(readFileSync(corpusPath('markitdown', 'vectors.json'), 'utf8')) as Array<{ file: string; mustInclude: string[]; mustNotInclude: string[] }>;
+    const v = vectors.find((x) => x.file === 'test.pdf');
+    expect(v).toBeTruthy();
+    const doc = await parser.parseFile(readCorpus('markitdown', 'test.pdf'), FAST);
+    for (const s of v!.mustInclude) expect(doc.markdown).toContain(s);
+    for (const s of v!.mustNotInclude) expect(doc.markdown).not.toContain(s);
+  });
+
+  describe('tables of markitdown/expected are found with their cell contents', () => {
+    const norm = (s: string): string => s.replace(/\*\*|\\(?=[\\`*_[\]#+\-.!|])/g, '').replace(/<br>/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+    const tableCells = (md: string): string[][] => md.split('\n').filter((l) => /^\s*\|/.test(l) && !/^\s*\|[\s:|-]+\|\s*$/.test(l))
+      .map((l) => l.trim().replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map(norm));
+    for (const f of corpusFiles('markitdown/expected', ['.md'])) {
+      const expectedRows = tableCells(readFileSync(corpusPath('markitdown', 'expected', f), 'utf8'));
+      if (!expectedRows.length) continue;
+      it(f.replace(/\.md$/, '.pdf'), async () => {
+        const doc = await parser.parseFile(readCorpus('markitdown', f.replace(/\.md$/, '.pdf')), FAST);
+        const ours = tableCells(doc.markdown ?? '');
+        const ourCells = new Set(ours.flat().filter(Boolean));
+        const ourRows = ours.map((r) => r.filter(Boolean).join(' | '));
+        let cells = 0, found = 0, rowsFound = 0;
+        for (const row of expectedRows) {
+          const filled = row.filter(Boolean);
+          for (const c of filled) { cells++; if (ourCells.has(c) || [...ourCells].some((o) => o.includes(c))) found++; }
+          // A row is found when one of our table rows holds its cells in the same order.
+          if (ourRows.some((r) => filled.every((c, i) => { const at = r.indexOf(c); return at >= 0 && (i === 0 || at >= r.indexOf(filled[i - 1]!)); }))) rowsFound++;
+        }
+        expect(found / cells).toBeGreaterThanOrEqual(0.95);
+        expect(rowsFound / expectedRows.length).toBeGreaterThanOrEqual(0.8);
+      });
+    }
+  });
+});
+
+if (!corpusAvailable) console.warn(CORPUS_SKIP_MESSAGE);
