@@ -87,7 +87,7 @@ describe('official SDK against the service', () => {
     expect(created[0]!.lastCheckSummary).toEqual({ totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 });
 
     const page = await client.listMonitors({ limit: 2, offset: 1 });
-    const raw = await (await fetch(`${base}/v2/monitor?limit=2&offset=1`, { headers: AUTH_A })).json();
+    const raw = (await (await fetch(`${base}/v2/monitor?limit=2&offset=1`, { headers: AUTH_A })).json()) as { data: unknown };
     expect(page).toEqual(raw.data);
     expect(page.map((m) => m.id)).toEqual([created[1]!.id, created[2]!.id]);
     expect((await client.listMonitors()).map((m) => m.id)).toEqual(created.map((m) => m.id));

@@ -69,6 +69,8 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
       redact: ['req.headers.authorization', 'headers.authorization'],
     },
     bodyLimit: 1024 * 1024,
+    // A request (upload + parse) may take the longest parse timeout and then some; a stalled client does not hold a socket forever.
+    requestTimeout: 360_000,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false } },
   });

@@ -172,7 +172,8 @@ export async function parseRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
         data.metadata.concurrencyQueueDurationMs = Math.round(slot.queueMs);
       }
       pages = pagesOf(data);
-      await store.addPages(keyId, pages);
+      // Usage is written only where a quota needs it: one write per request is the dearest part of a small parse.
+      if (config.pageQuota > 0) await store.addPages(keyId, pages);
       status = 200;
       return reply.code(200).send({ success: true, data });
     } catch (err) {

@@ -137,6 +137,7 @@ export async function openSql(options: OpenOptions): Promise<Sql> {
     file = path.join(dir, 'docmill.sqlite');
   }
   const db = new DatabaseSync(file);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  // WAL with synchronous=NORMAL: the file cannot be corrupted by a crash; a power cut may lose the last commits.
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
   return new SqliteSql(db);
 }
