@@ -7,28 +7,56 @@ import type { AnyNode, Element } from 'domhandler';
 import { ParseError } from '../errors.js';
 
 /** Elements that never carry document content (spec: script, style, noscript, meta and head). */
-const NON_CONTENT = 'script, style, noscript, meta, head, template, link, base';
+const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'template', 'link', 'base']);
 
-/** Page chrome removed when `onlyMainContent` is on: landmarks and common boilerplate conventions. */
-const BOILERPLATE = [
-  'header', 'footer', 'nav', 'aside', 'form[role=search]', 'button', 'dialog',
-  '[role=banner]', '[role=navigation]', '[role=contentinfo]', '[role=complementary]', '[role=search]', '[role=dialog]', '[role=alertdialog]',
-  '.header', '#header', '.footer', '#footer', '.navbar', '.nav', '#nav', '.navigation', '.menu', '#menu',
-  '.sidebar', '#sidebar', '.side', '.aside', '.breadcrumb', '.breadcrumbs', '#breadcrumbs',
-  '.share', '#share', '.social', '.social-media', '.social-links', '.sharing', '.related-posts',
-  '.modal', '.popup', '#modal', '.overlay', '.newsletter', '.subscribe',
-  '.ad', '.ads', '.advert', '.advertisement', '#ad', '.sponsored',
-  '.lang-selector', '.language', '#language-selector', '.widget', '#widget',
-  '[class*=dropdown i]', '[id*=cookie i]', '[class*=cookie i]', '[id*=consent i]', '[class*=consent i]', '.gdpr',
-  '.skip-link', '.skip-to-content', '[class*=skiplink i]',
+// Page chrome removed when `onlyMainContent` is on: landmarks and common boilerplate conventions.
+// Matched by one walk over the elements rather than CSS selectors, which are slow on large pages.
+const BOILERPLATE_TAGS = new Set(['header', 'footer', 'nav', 'aside', 'button', 'dialog']);
+const BOILERPLATE_ROLES = new Set(['banner', 'navigation', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog']);
+const BOILERPLATE_CLASSES = new Set([
+  'header', 'footer', 'navbar', 'nav', 'navigation', 'menu', 'sidebar', 'side', 'aside', 'breadcrumb', 'breadcrumbs',
+  'share', 'social', 'social-media', 'social-links', 'sharing', 'related-posts', 'modal', 'popup', 'overlay',
+  'newsletter', 'subscribe', 'ad', 'ads', 'advert', 'advertisement', 'sponsored', 'lang-selector', 'language',
+  'widget', 'gdpr', 'skip-link', 'skip-to-content',
   // Wiki and documentation conventions: edit links, tables of contents, navigation boxes, print-hidden parts.
-  '.mw-editsection', '.mw-jump-link', '.toc', '#toc', '.navbox', '.vertical-navbox', '.noprint', '.catlinks', '.printfooter',
-].join(', ');
+  'mw-editsection', 'mw-jump-link', 'toc', 'navbox', 'vertical-navbox', 'noprint', 'catlinks', 'printfooter',
+]);
+const BOILERPLATE_IDS = new Set(['header', 'footer', 'nav', 'menu', 'sidebar', 'breadcrumbs', 'share', 'modal', 'ad', 'language-selector', 'widget', 'toc']);
+/** Substrings of class or id that mark consent banners and drop-down menus whatever their exact name. */
+const BOILERPLATE_SUBSTRINGS = /cookie|consent|dropdown|skiplink/i;
+
+function isBoilerplate(el: Element): boolean {
+  if (BOILERPLATE_TAGS.has(el.tagName)) return true;
+  const a = el.attribs;
+  const role = a['role']?.trim().toLowerCase();
+  if (role && BOILERPLATE_ROLES.has(role)) return true;
+  if (el.tagName === 'form' && role === 'search') return true;
+  const id = a['id'];
+  if (id && (BOILERPLATE_IDS.has(id) || BOILERPLATE_SUBSTRINGS.test(id))) return true;
+  const cls = a['class'];
+  if (cls) {
+    if (BOILERPLATE_SUBSTRINGS.test(cls)) return true;
+    for (const token of cls.split(/\s+/)) if (BOILERPLATE_CLASSES.has(token)) return true;
+  }
+  return false;
+}
+
+function isMainLandmark(el: Element): boolean {
+  return el.tagName === 'main' || el.tagName === 'article' || el.attribs['role'] === 'main';
+}
 
 const SCOPED = new Set(['header', 'footer']);
 
 /** Landmarks of the main content, in order of preference. */
-const MAIN_CANDIDATES = ['main', '[role=main]', 'article', '#main', '#content', '.main-content', '#main-content'];
+const MAIN_CANDIDATES: Array<(el: Element) => boolean> = [
+  (el) => el.tagName === 'main',
+  (el) => el.attribs['role'] === 'main',
+  (el) => el.tagName === 'article',
+  (el) => el.attribs['id'] === 'main',
+  (el) => el.attribs['id'] === 'content',
+  (el) => (el.attribs['class'] ?? '').split(/\s+/).includes('main-content'),
+  (el) => el.attribs['id'] === 'main-content',
+];
 
 export interface CleanOptions {
   onlyMainContent: boolean;
@@ -103,31 +131,56 @@ const URL_ATTRIBUTES: Array<[string, string]> = [
   ['input', 'src'], ['blockquote', 'cite'], ['q', 'cite'], ['del', 'cite'], ['ins', 'cite'],
 ];
 
-/** Resolves srcset to the largest candidate and, when there is a base URL, makes URLs absolute. */
-export function resolveUrls($: CheerioAPI, root: Cheerio<AnyNode>, baseUrl: string | undefined): void {
-  root.find('img[srcset], source[srcset]').each((_, el) => {
-    const node = $(el);
-    const largest = largestSrcset(node.attr('srcset') ?? '');
-    if (largest) {
-      if (el.tagName === 'img') {
-        node.attr('src', largest);
-        node.removeAttr('srcset');
-      } else node.attr('srcset', resolveUrl(largest, baseUrl));
-    }
-  });
-  // Lazy-loading pages keep the real address in data-src.
-  root.find('img[data-src]').each((_, el) => {
-    const node = $(el);
-    const src = node.attr('src') ?? '';
-    if (!src || /^data:/i.test(src)) node.attr('src', node.attr('data-src') ?? '');
-  });
-  if (!baseUrl) return;
-  for (const [tag, attr] of URL_ATTRIBUTES) {
-    root.find(`${tag}[${attr}]`).each((_, el) => {
-      const value = el.attribs[attr];
-      if (value !== undefined && !value.trim().startsWith('#')) el.attribs[attr] = resolveUrl(value, baseUrl);
-    });
+/** Every element below `root`, in document order, by one explicit walk (cheap on very large pages). */
+export function elementsOf(root: AnyNode): Element[] {
+  const out: Element[] = [];
+  const stack: AnyNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'tag' || node.type === 'script' || node.type === 'style') out.push(node as Element);
+    if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
+  return out;
+}
+
+const URL_ATTRIBUTE_MAP = new Map<string, string[]>();
+for (const [tag, attr] of URL_ATTRIBUTES) URL_ATTRIBUTE_MAP.set(tag, [...(URL_ATTRIBUTE_MAP.get(tag) ?? []), attr]);
+
+/** Resolves srcset to the largest candidate and, when there is a base URL, makes URLs absolute. */
+export function resolveUrls(root: Cheerio<AnyNode>, baseUrl: string | undefined): void {
+  for (const top of root.toArray()) {
+    for (const el of elementsOf(top)) {
+      const a = el.attribs;
+      if ((el.tagName === 'img' || el.tagName === 'source') && a['srcset'] !== undefined) {
+        const largest = largestSrcset(a['srcset']);
+        if (largest) {
+          if (el.tagName === 'img') {
+            a['src'] = largest;
+            delete a['srcset'];
+          } else a['srcset'] = resolveUrl(largest, baseUrl);
+        }
+      }
+      // Lazy-loading pages keep the real address in data-src.
+      if (el.tagName === 'img' && a['data-src'] && (!a['src'] || /^data:/i.test(a['src']))) a['src'] = a['data-src'];
+      if (!baseUrl) continue;
+      for (const attr of URL_ATTRIBUTE_MAP.get(el.tagName) ?? []) {
+        const value = a[attr];
+        if (value !== undefined && !value.trim().startsWith('#')) a[attr] = resolveUrl(value, baseUrl);
+      }
+    }
+  }
+}
+
+/** Every comment node below `root` (an explicit walk: `$('*').contents()` is quadratic on large pages). */
+function comments(root: AnyNode): AnyNode[] {
+  const out: AnyNode[] = [];
+  const stack: AnyNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'comment') out.push(node);
+    else if ('children' in node) for (const child of node.children) stack.push(child);
+  }
+  return out;
 }
 
 function textLength(node: Cheerio<AnyNode>): number {
@@ -135,7 +188,8 @@ function textLength(node: Cheerio<AnyNode>): number {
 }
 
 function hasVisualContent(node: Cheerio<AnyNode>): boolean {
-  return textLength(node) > 0 || node.find('img, table, video, picture').length > 0;
+  if (textLength(node) > 0) return true;
+  return node.toArray().some((top) => elementsOf(top).some((el) => el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture'));
 }
 
 function select(root: Cheerio<AnyNode>, selector: string, field: string): Cheerio<Element> {
@@ -148,28 +202,44 @@ function select(root: Cheerio<AnyNode>, selector: string, field: string): Cheeri
 
 /** The element the main content lives in, when the page marks one. */
 function mainElement($: CheerioAPI, body: Cheerio<AnyNode>): Cheerio<AnyNode> | undefined {
-  for (const selector of MAIN_CANDIDATES) {
-    const found = body.find(selector).filter((_, el) => hasVisualContent($(el)));
+  const all = body.toArray().flatMap((top) => elementsOf(top));
+  for (let i = 0; i < MAIN_CANDIDATES.length; i++) {
+    const found = all.filter((el) => MAIN_CANDIDATES[i]!(el) && hasVisualContent($(el)));
     if (found.length === 0) continue;
     // Several articles (a listing) are the content together: keep their container, not the first.
-    if (selector === 'article' && found.length > 1) return undefined;
-    return found.first();
+    if (i === 2 && found.length > 1) return undefined;
+    return $(found[0]!);
   }
   return undefined;
 }
 
+function hasAncestor(el: AnyNode, stop: AnyNode | null, test: (e: Element) => boolean): boolean {
+  for (let p = el.parent; p && p !== stop; p = p.parent) if (p.type === 'tag' && test(p as Element)) return true;
+  return false;
+}
+
 function removeBoilerplate($: CheerioAPI, root: Cheerio<AnyNode>): void {
-  root.find(BOILERPLATE).each((_, el) => {
-    const node = $(el);
-    // Never remove a container of the main content (a site that wraps everything in a "side" div).
-    if (node.find('main, [role=main], article').length > 0) return;
-    // Headers and footers inside an article or the main landmark belong to the content (title, byline,
-    // captions); only the page-level ones are chrome. ARIA scopes banner/contentinfo the same way.
-    if (SCOPED.has(el.tagName) || /^(?:banner|contentinfo)$/.test(el.attribs['role'] ?? '')) {
-      if (node.parents('article, main, [role=main]').length > 0) return;
+  for (const top of root.toArray()) {
+    const all = elementsOf(top);
+    // Containers of the main content are never removed (a site that wraps everything in a "side" div).
+    const holdsMain = new Set<AnyNode>();
+    for (const el of all) {
+      if (!isMainLandmark(el)) continue;
+      for (let p = el.parent; p && !holdsMain.has(p); p = p.parent) holdsMain.add(p);
     }
-    node.remove();
-  });
+    const removed = new Set<AnyNode>();
+    for (const el of all) {
+      if (el === top || !isBoilerplate(el) || holdsMain.has(el)) continue;
+      // Headers and footers inside an article or the main landmark belong to the content (title, byline,
+      // captions); only the page-level ones are chrome. ARIA scopes banner/contentinfo the same way.
+      if (SCOPED.has(el.tagName) || /^(?:banner|contentinfo)$/.test(el.attribs['role'] ?? '')) {
+        if (hasAncestor(el, null, isMainLandmark)) continue;
+      }
+      if (hasAncestor(el, top, (p) => removed.has(p))) continue;
+      removed.add(el);
+    }
+    $([...removed]).remove();
+  }
 }
 
 /**
@@ -177,11 +247,12 @@ function removeBoilerplate($: CheerioAPI, root: Cheerio<AnyNode>): void {
  * callers clone when they need the original.
  */
 export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNode> {
-  $(NON_CONTENT).remove();
-  $('*').contents().filter((_, n) => n.type === 'comment').remove();
+  const document = $.root().get(0)!;
+  $(elementsOf(document).filter((el) => NON_CONTENT.has(el.tagName))).remove();
+  $(comments(document)).remove();
   let body: Cheerio<AnyNode> = $('body');
   if (body.length === 0) body = $.root();
-  resolveUrls($, body, options.baseUrl);
+  resolveUrls(body, options.baseUrl);
 
   if (options.includeTags.length > 0) {
     // Each selector is checked on its own so that an error names the one at fault; the union

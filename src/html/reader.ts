@@ -9,7 +9,7 @@ import { markdownBlocks } from '../markdown/html-blocks.js';
 import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
 import { decodeText } from './charset.js';
-import { contentRoot, largestSrcset, resolveUrl } from './clean.js';
+import { contentRoot, elementsOf, largestSrcset, resolveUrl } from './clean.js';
 import { extractMetadata } from './metadata.js';
 
 /** XHTML proper (XML declaration or an .xhtml name): parse so that `<div/>` closes itself. */
@@ -39,27 +39,29 @@ export function baseHref($: CheerioAPI): string | undefined {
 /** Every hyperlink of the page: absolute where a base allows, deduplicated, in document order. */
 export function pageLinks($: CheerioAPI, baseUrl: string | undefined): string[] {
   const seen = new Set<string>();
-  $('a[href], area[href]').each((_, el) => {
-    const href = (el.attribs['href'] ?? '').trim();
-    if (!href || (href.startsWith('#') && !baseUrl)) return;
+  for (const el of elementsOf($.root().get(0)!)) {
+    if ((el.tagName !== 'a' && el.tagName !== 'area') || el.attribs['href'] === undefined) continue;
+    const href = el.attribs['href'].trim();
+    if (!href || (href.startsWith('#') && !baseUrl)) continue;
     const url = unwrapRedirect(resolveUrl(href, baseUrl));
-    if (/^(?:javascript|vbscript|data):/i.test(url)) return;
+    if (/^(?:javascript|vbscript|data):/i.test(url)) continue;
     seen.add(url);
-  });
+  }
   return [...seen];
 }
 
 /** Every image of the page: the largest srcset candidate or the src, absolute where a base allows. */
 export function pageImages($: CheerioAPI, baseUrl: string | undefined, removeBase64Images: boolean): string[] {
   const seen = new Set<string>();
-  $('img').each((_, el) => {
+  for (const el of elementsOf($.root().get(0)!)) {
+    if (el.tagName !== 'img') continue;
     const a = el.attribs;
     let src = (a['srcset'] && largestSrcset(a['srcset'])) || a['src']?.trim() || '';
     if ((!src || /^data:/i.test(src)) && a['data-src']) src = a['data-src'].trim();
-    if (!src) return;
-    if (/^data:/i.test(src) && removeBase64Images) return;
+    if (!src) continue;
+    if (/^data:/i.test(src) && removeBase64Images) continue;
     seen.add(resolveUrl(src, baseUrl));
-  });
+  }
   return [...seen];
 }
 

@@ -354,15 +354,15 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
 
   add('listItem', is('LI'), (content, node) => {
     const parent = node.parentNode;
+    const position = listPosition(node);
     let prefix = '- ';
     if (parent?.nodeName === 'OL') {
       const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
-      const siblings = Array.from(parent.childNodes).filter((c) => c.nodeName === 'LI');
-      prefix = `${(Number.isFinite(start) ? start : 1) + siblings.indexOf(node)}. `;
+      prefix = `${(Number.isFinite(start) ? start : 1) + position.index}. `;
     }
     let body = content.replace(/^\n+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
     body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n[ \t]+(?=\n)/g, '\n');
-    return `${prefix}${body}${hasNextElement(node) ? '\n' : ''}`;
+    return `${prefix}${body}${position.last ? '' : '\n'}`;
   });
 
   // Last, so that it wins over every rule above.
@@ -371,11 +371,21 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   return service;
 }
 
-function hasNextElement(node: DomNode): boolean {
+const listPositions = new WeakMap<object, Map<DomNode, { index: number; last: boolean }>>();
+
+/** Position of a list item among its parent's items, computed once per list (long lists stay linear). */
+function listPosition(node: DomNode): { index: number; last: boolean } {
   const parent = node.parentNode;
-  if (!parent) return false;
-  const kids = Array.from(parent.childNodes);
-  return kids.slice(kids.indexOf(node) + 1).some((c) => c.nodeName === 'LI');
+  if (!parent) return { index: 0, last: true };
+  let positions = listPositions.get(parent);
+  if (!positions) {
+    const map = new Map<DomNode, { index: number; last: boolean }>();
+    const items = Array.from(parent.childNodes).filter((c) => c.nodeName === 'LI');
+    items.forEach((item, index) => map.set(item, { index, last: index === items.length - 1 }));
+    listPositions.set(parent, map);
+    positions = map;
+  }
+  return positions.get(node) ?? { index: 0, last: true };
 }
 
 function wrapInline(content: string, marker: string): string {
