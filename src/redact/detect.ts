@@ -31,26 +31,68 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   findIbans(text, all);
   findNumbers(text, options.mode, all, true, true);
   if (want.has('PERSON') || want.has('LOCATION')) {
-    const hints = options.mode === 'fast' ? undefined : modelHints(text);
-    findNamesAndPlaces(text, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), hints }, all);
+    // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
+    for (const [s, e] of segments(text)) {
+      const seg = text.slice(s, e);
+      const hints = options.mode === 'fast' ? undefined : modelHints(seg);
+      const found: Detection[] = [];
+      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), hints }, found);
+      for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
+    }
   }
   return resolve(all).filter((d) => want.has(d.entity));
+}
+
+const SEGMENT = 4000;
+
+/** Pieces of about SEGMENT characters, cut at blank lines, else at line ends, else at spaces. */
+export function segments(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let s = 0;
+  while (s < text.length) {
+    if (text.length - s <= SEGMENT) { out.push([s, text.length]); break; }
+    const limit = s + SEGMENT;
+    let cut = text.lastIndexOf('\n\n', limit);
+    if (cut <= s + SEGMENT / 4) cut = text.lastIndexOf('\n', limit);
+    if (cut <= s + SEGMENT / 4) cut = text.lastIndexOf(' ', limit);
+    if (cut <= s + SEGMENT / 4) cut = limit;
+    out.push([s, cut]);
+    s = cut;
+  }
+  return out;
 }
 
 /** Keeps non-overlapping detections: higher priority first, then higher score, then longer. */
 export function resolve(dets: Detection[]): Detection[] {
   // A digit run read as a phone number only from its shape yields to an address or postal code around it.
   const rank = (d: Detection): number => (d.entity === 'PHONE' && d.score < 0.9 ? 1.5 : PRIORITY[d.entity]);
-  const sorted = [...dets].sort((a, b) => rank(b) - rank(a) || b.score - a.score || (b.end - b.start) - (a.end - a.start));
+  const sorted = dets.filter((d) => d.end > d.start).sort((a, b) => rank(b) - rank(a) || b.score - a.score || (b.end - b.start) - (a.end - a.start));
   const kept: Detection[] = [];
+  // Which kept detection (index + 1) owns each character: overlap checks stay linear in the text.
+  let lo = Infinity;
+  let hi = 0;
+  for (const d of sorted) { if (d.start < lo) lo = d.start; if (d.end > hi) hi = d.end; }
+  const owner = new Int32Array(Math.max(0, hi - lo));
+  const get = (p: number): number => owner[p - lo]!;
+  const set = (p: number, v: number): void => { owner[p - lo] = v; };
   for (const d of sorted) {
-    if (d.end <= d.start) continue;
-    const clash = kept.find((k) => k.start < d.end && d.start < k.end);
-    if (!clash) { kept.push(d); continue; }
-    // A longer address that swallows a place or a person of lower priority: keep the union as the address.
-    if (clash.entity === d.entity) {
-      clash.start = Math.min(clash.start, d.start);
-      clash.end = Math.max(clash.end, d.end);
+    let clash = 0;
+    for (let p = d.start; p < d.end && !clash; p++) clash = get(p);
+    if (!clash) {
+      kept.push(d);
+      for (let p = d.start; p < d.end; p++) set(p, kept.length);
+      continue;
+    }
+    // Two detections of one entity that overlap are one: keep their union.
+    const k = kept[clash - 1]!;
+    if (k.entity === d.entity) {
+      let free = true;
+      for (let p = Math.min(k.start, d.start); p < Math.max(k.end, d.end) && free; p++) { const o = get(p); if (o && o !== clash) free = false; }
+      if (free) {
+        k.start = Math.min(k.start, d.start);
+        k.end = Math.max(k.end, d.end);
+        for (let p = k.start; p < k.end; p++) set(p, clash);
+      }
     }
   }
   return kept.sort((a, b) => a.start - b.start);

@@ -12,8 +12,10 @@ export interface Lexicon {
   majorCity: Set<string>;
   region: Set<string>;
   country: Set<string>;
-  /** Multi-word places ("new zealand", "rio de janeiro"), by their first word. */
+  /** Multi-word places ("new zealand", "rio de janeiro"), by their first two words. */
   placePhrases: Map<string, string[][]>;
+  /** First words of multi-word places. */
+  phraseStarts: Set<string>;
   streetSuffix: string[];
   streetWord: Set<string>;
   common: Set<string>;
@@ -55,15 +57,18 @@ english french german spanish italian dutch russian chinese japanese american br
 export function getLexicon(): Lexicon {
   if (lexicon) return lexicon;
   const placePhrases = new Map<string, string[][]>();
+  const phraseStarts = new Set<string>();
   const city = new Set<string>();
   const region = setOf(G.region);
   const country = setOf(G.country);
   const addPhrase = (name: string): void => {
     const words = name.split(/[\s-]+/).filter(Boolean);
     if (words.length < 2) return;
-    const list = placePhrases.get(words[0]!) ?? [];
+    const key = `${words[0]} ${words[1]}`;
+    const list = placePhrases.get(key) ?? [];
     list.push(words);
-    placePhrases.set(words[0]!, list);
+    placePhrases.set(key, list);
+    phraseStarts.add(words[0]!);
   };
   for (const w of G.city.split('\n')) {
     const l = lower(w);
@@ -80,6 +85,7 @@ export function getLexicon(): Lexicon {
     region,
     country,
     placePhrases,
+    phraseStarts,
     streetSuffix: [...setOf(G.streetSuffix)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length),
     streetWord: setOf(G.streetWord, STREET_WORDS),
     common: setOf(G.common, [...AMBIGUOUS]),

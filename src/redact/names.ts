@@ -14,10 +14,85 @@ export interface ModelHints {
   place: Array<[number, number]>;
 }
 
-const WORD = String.raw`\p{Lu}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*`;
-const INITIAL = String.raw`\p{Lu}\.`;
-const PARTICLE = String.raw`(?:van|von|de|der|den|ten|ter|da|di|du|del|della|dos|das|do|le|la|bin|ibn|al|el|y|af|zu|st\.)`;
-const CHUNK = new RegExp(String.raw`(?:${INITIAL}|${WORD})(?:[ \u00a0](?:${PARTICLE}[ \u00a0])*(?:${INITIAL}(?!\p{L})|${WORD}))*`, 'gu');
+
+/** Character classes of the Basic Multilingual Plane: 0 other, 1 lower-case letter, 2 upper-case letter, 3 other letter or mark. */
+let charClass: Uint8Array | undefined;
+function classes(): Uint8Array {
+  if (charClass) return charClass;
+  const t = new Uint8Array(65536);
+  for (let c = 0; c < 65536; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    if (c < 128) {
+      t[c] = c >= 65 && c <= 90 ? 2 : c >= 97 && c <= 122 ? 1 : 0;
+      continue;
+    }
+    const ch = String.fromCharCode(c);
+    t[c] = /\p{Lu}/u.test(ch) ? 2 : /\p{Ll}/u.test(ch) ? 1 : /[\p{L}\p{M}]/u.test(ch) ? 3 : 0;
+  }
+  charClass = t;
+  return t;
+}
+
+const PARTICLE_WORDS = new Set(['van', 'von', 'de', 'der', 'den', 'ten', 'ter', 'da', 'di', 'du', 'del', 'della', 'dos', 'das', 'do', 'le', 'la', 'bin', 'ibn', 'al', 'el', 'y', 'af', 'zu']);
+
+/**
+ * Runs of capitalised words ("Angela Lundström", "Willemine ten Pas", "J. R. Smith") as [start, end),
+ * found with one pass over the characters: a regular expression over every upper-case letter costs
+ * more than all other detectors together.
+ */
+export function capitalisedRuns(text: string): Array<[number, number]> {
+  const cls = classes();
+  const out: Array<[number, number]> = [];
+  const n = text.length;
+  const isWordChar = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return cls[c]! !== 0 || c === 39 || c === 0x2019;
+  };
+  /** End of the word or initial starting at i (an upper-case letter), or -1. */
+  const item = (i: number): number => {
+    if (i + 1 < n && text.charCodeAt(i + 1) === 46 && (i + 2 >= n || cls[text.charCodeAt(i + 2)]! === 0)) return i + 2; // "J."
+    let j = i + 1;
+    for (;;) {
+      while (j < n && isWordChar(j)) j++;
+      if (j + 1 < n && text.charCodeAt(j) === 45 && cls[text.charCodeAt(j + 1)]! !== 0) { j += 1; continue; }
+      break;
+    }
+    return j;
+  };
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    const k = cls[c]!;
+    if (k === 0) { i++; continue; }
+    if (k !== 2 || (i > 0 && isWordChar(i - 1))) {
+      // Not a capitalised word start: skip the rest of the word.
+      i++;
+      while (i < n && isWordChar(i)) i++;
+      continue;
+    }
+    const start = i;
+    let end = item(i);
+    for (;;) {
+      const sp = text.charCodeAt(end);
+      if (sp !== 32 && sp !== 0xa0) break;
+      let j = end + 1;
+      // Particles between name parts: "Willemine ten Pas", "Vincent van Gogh".
+      for (let guard = 0; guard < 3; guard++) {
+        if (cls[text.charCodeAt(j)]! !== 1) break;
+        let w = j;
+        while (w < n && cls[text.charCodeAt(w)]! === 1) w++;
+        const ch = text.charCodeAt(w);
+        if ((ch !== 32 && ch !== 0xa0) || !PARTICLE_WORDS.has(text.slice(j, w))) break;
+        j = w + 1;
+      }
+      if (cls[text.charCodeAt(j)]! !== 2) break;
+      end = item(j);
+    }
+    out.push([start, end]);
+    i = end;
+  }
+  return out;
+}
 
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'madam', 'dame', 'lord', 'lady', 'rev', 'reverend', 'fr', 'hon', 'capt', 'captain', 'col', 'gen', 'sgt', 'lt', 'president', 'senator', 'judge', 'mister', 'mme', 'mlle', 'herr', 'frau', 'sr', 'sra', 'srta', 'dott', 'dra', 'uncle', 'aunt', 'king', 'queen', 'prince', 'princess', 'officer', 'agent', 'detective', 'coach', 'nurse', 'doctor']);
 
@@ -34,7 +109,7 @@ const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|addres
 
 const SENTENCE_END = /(?:^|[.!?]["”’)]?\s+|\n\s*(?:[>*\-+#|]+\s*)?|^\s*["“(]\s*|[:;]\s+["“]?)$/;
 
-const lower = (s: string): string => s.toLocaleLowerCase('en');
+const lower = (s: string): string => s.toLowerCase();
 const stripDot = (s: string): string => (s.endsWith('.') ? s.slice(0, -1) : s);
 
 interface Tok {
@@ -52,17 +127,68 @@ function tokens(chunk: string, base: number): Tok[] {
   return out;
 }
 
-const COMMON_SUFFIX = /(?:[a-z]{3}ly|[a-z]{3}ness|[a-z]{3}ment|[a-z]{2}tions?|[a-z]{3}ings?|[a-z]{3}ities|[a-z]{3}ism|[a-z]{3}ists?|[a-z]{3}ably|[a-z]{3}ous|[a-z]{3}ive|[a-z]{3}ful|[a-z]{3}less)$/;
+const COMMON_SUFFIXES = ['ly', 'ness', 'ment', 'tion', 'tions', 'ing', 'ings', 'ities', 'ism', 'ist', 'ists', 'ably', 'ous', 'ive', 'ful', 'less'];
+
+function derived(low: string): boolean {
+  if (low.length < 6) return false;
+  for (const suf of COMMON_SUFFIXES) if (low.endsWith(suf)) return true;
+  return false;
+}
 
 /** Ordinary vocabulary: in the word lists, or built with a derivational suffix names do not have. */
 function isCommon(lex: Lexicon, low: string): boolean {
-  return lex.common.has(low) || (COMMON_SUFFIX.test(low) && !lex.first.has(low) && !lex.last.has(low));
+  return (flags(lex, low) & COMMON) !== 0;
+}
+
+const FIRST = 1;
+const LAST = 2;
+const PLACE = 4;
+const COMMON = 8;
+/** Word → membership bits. Words repeat (Zipf): looking each up once in the large sets saves most of the time. */
+const flagCache = new Map<string, number>();
+
+function flags(lex: Lexicon, low: string): number {
+  let f = flagCache.get(low);
+  if (f !== undefined) return f;
+  f = 0;
+  if (lex.first.has(low)) f |= FIRST;
+  if (lex.last.has(low)) f |= LAST;
+  if (lex.city.has(low) || lex.country.has(low) || lex.region.has(low)) f |= PLACE;
+  if (lex.common.has(low) || (derived(low) && !(f & (FIRST | LAST)))) f |= COMMON;
+  if (flagCache.size > 100000) flagCache.clear();
+  flagCache.set(low, f);
+  return f;
 }
 
 /** "White, Willis and Hoffman", "Jones, Smith and Davis": the shape of a firm's name, not three people. */
 const FIRM = /\b(\p{Lu}\p{Ll}+), (\p{Lu}\p{Ll}+),? and (\p{Lu}\p{Ll}+)\b(?!,)/gu;
 
 /** Share of capitalised words around a position: headings and titles ("Supposed To Hate") capitalise everything. */
+/** Last words of the context patterns (PERSON_BEFORE*, PLACE_BEFORE, TITLE_BEFORE). */
+const TRIGGER_WORDS = new Set(`name is named names are called me i'm am this it's hi hello hey dear thanks you by with said says say told tell ask asked
+meet met contact ceo cto cfo founder director manager producer songwriter singer author writer actor actress player artist father mother
+brother sister son daughter wife husband partner friend kid child boss colleague assistant uncle aunt cousin grandfather grandmother nephew
+niece under to from for and or starring directed featuring feat vs cc attn signed sincerely regards best cheers love yours surname full
+first last patient employee customer client user owner holder beneficiary recipient sender written produced maiden in near into visit
+visited visiting born based lives living live located moved move moving flew fly flying travel traveling travelling travelled trip
+arrived arriving headed heading returned return welcome relocated relocating went going go came coming come back way drive drove train
+flight bus road towards toward around across outside throughout city of town village province state region republic kingdom university
+capital southern northern eastern western central downtown home country native where location place birth birthplace hometown
+nationality citizenship at here the mr mrs ms miss mx dr prof sir madam dame lord lady rev capt mister mme mlle herr frau sr sra srta
+attendee follow up`.split(/\s+/));
+
+/** Whether the end of a context can match a context pattern: its last word is a trigger, or it ends a line or a field. */
+function contextTrigger(ctx: string): boolean {
+  let j = ctx.length;
+  while (j > 0 && (ctx[j - 1] === ' ' || ctx[j - 1] === '\t')) j--;
+  if (j === 0) return true;
+  const last = ctx[j - 1]!;
+  if (last === ',' || last === ':' || last === '\n' || last === '&' || last === '?' || last === '>' || last === '.') return true;
+  let k = j;
+  while (k > 0 && /[\p{L}']/u.test(ctx[k - 1]!)) k--;
+  return TRIGGER_WORDS.has(ctx.slice(k, j));
+}
+
 function titleCased(text: string, s: number, e: number): boolean {
   const lineStart = text.lastIndexOf('\n', s - 1) + 1;
   let lineEnd = text.indexOf('\n', e);
@@ -77,16 +203,17 @@ function titleCased(text: string, s: number, e: number): boolean {
 }
 
 function isPlace(lex: Lexicon, low: string): boolean {
-  return lex.city.has(low) || lex.country.has(low) || lex.region.has(low);
+  return (flags(lex, low) & PLACE) !== 0;
 }
 
 function isName(lex: Lexicon, low: string): boolean {
-  return lex.first.has(low) || lex.last.has(low);
+  return (flags(lex, low) & (FIRST | LAST)) !== 0;
 }
 
 /** The longest multi-word place phrase starting at token i, as a token count. */
 function placePhrase(lex: Lexicon, toks: Tok[], i: number): number {
-  const cands = lex.placePhrases.get(toks[i]!.low);
+  if (i + 1 >= toks.length || !lex.phraseStarts.has(toks[i]!.low)) return 0;
+  const cands = lex.placePhrases.get(`${toks[i]!.low} ${toks[i + 1]!.low}`);
   if (!cands) return 0;
   let best = 0;
   for (const words of cands) {
@@ -120,18 +247,30 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   const personThreshold = opts.mode === 'aggressive' ? 0.45 : 0.6;
 
   const firms: Array<[number, number]> = [];
-  FIRM.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = FIRM.exec(text)) !== null) {
+  for (let a = text.indexOf(' and '); a !== -1; a = text.indexOf(' and ', a + 5)) {
+    const ws = Math.max(0, a - 60);
+    FIRM.lastIndex = 0;
+    const window = text.slice(ws, a + 40);
+    m = FIRM.exec(window);
+    if (!m) continue;
+    const at = ws + m.index;
+    if (firms.some((f) => f[0] === at)) continue;
     const names = [m[1]!, m[2]!, m[3]!].map(lower);
     // Three first names are three people ("Anna, Ben and Carl"); surnames are a firm.
-    if (names.filter((w) => lex.last.has(w)).length >= 2 && names.filter((w) => lex.first.has(w) && !lex.last.has(w)).length <= 1) firms.push([m.index, m.index + m[0].length]);
+    if (names.filter((w) => lex.last.has(w)).length >= 2 && names.filter((w) => lex.first.has(w) && !lex.last.has(w)).length <= 1) firms.push([at, at + m[0].length]);
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
-  CHUNK.lastIndex = 0;
   const people: Detection[] = [];
-  while ((m = CHUNK.exec(text)) !== null) {
-    const toks = tokens(m[0], m.index);
+  for (const [cs, ce] of capitalisedRuns(text)) {
+    const c = text.slice(cs, ce);
+    // Most capitalised words are sentence openings of ordinary vocabulary: decide those without scoring.
+    if (c.indexOf(' ') < 0 && c.indexOf('\u00a0') < 0) {
+      const low = lower(stripDot(c));
+      if (low.length < 2 || (isCommon(lex, low) && !isName(lex, low) && !isPlace(lex, low))) continue;
+      if (!opts.person && !isPlace(lex, low) && !lex.phraseStarts.has(low)) continue;
+    }
+    const toks = tokens(c, cs);
     // Titles open the name but are not part of it.
     let titled = false;
     while (toks.length && TITLES.has(toks[0]!.low) && toks.length > 1) { titled = true; toks.shift(); }
@@ -173,10 +312,10 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 
   function scorePlace(text: string, lex: Lexicon, s: number, e: number, run: Tok[], phrase: boolean): void {
     if (!opts.location) return;
-    const ctx = lower(text.slice(Math.max(0, s - 40), s));
+    const ctx = lower(text.slice(Math.max(0, s - 30), s));
     const low = run.map((t) => t.low).join(' ');
     let score = 0;
-    if (lex.country.has(low) || (phrase && lex.placePhrases.has(run[0]!.low))) score = 0.6;
+    if (lex.country.has(low) || phrase) score = 0.6;
     if (lex.region.has(low)) score = Math.max(score, 0.5);
     if (lex.majorCity.has(low)) score = Math.max(score, 0.55);
     if (lex.city.has(low)) score = Math.max(score, 0.3);
@@ -199,8 +338,13 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const last = run[run.length - 1]!;
     // A sentence-final dot is not part of the name (an initial's dot is).
     if (last.raw.endsWith('.') && last.raw.length > 2) e -= 1;
-    const ctx = lower(text.slice(Math.max(0, s - 48), s));
-    const nxt = text.slice(e, e + 40);
+    // Context phrases are short: a short window keeps the end-anchored patterns cheap.
+    const ctx = lower(text.slice(Math.max(0, s - 30), s));
+    const nxt = text.slice(e, e + 28);
+    // The patterns run only when the word or mark just before could start one of them.
+    const trigger = contextTrigger(ctx);
+    const placeCtx = trigger && PLACE_BEFORE.test(ctx);
+    const strongCtx = trigger && PERSON_BEFORE_STRONG.test(ctx);
     const sentenceStart = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s));
     const lows = run.map((t) => t.low);
     const firsts = lows.map((w) => lex.first.has(w));
@@ -209,7 +353,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const commons = lows.map((w) => isCommon(lex, w));
     const known = lows.map((_, k) => firsts[k] || lasts[k]);
     const upperShort = run.every((t) => t.raw.length <= 4 && t.raw === t.raw.toUpperCase() && t.raw.length > 1);
-    const titled = titledChunk || TITLE_BEFORE.test(ctx);
+    const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));
     const n = run.length;
     const low = lows.join(' ');
     const modelPerson = useModel && opts.hints!.person.some((h) => overlaps(h, s, e));
@@ -218,10 +362,10 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
     const allPlace = places.every(Boolean);
     if (opts.location && allPlace && !orgAfter && !titled) {
-      const strongPlace = PLACE_BEFORE.test(ctx);
+      const strongPlace = placeCtx;
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
       const nameLike = firsts[0] && !bigPlace;
-      const ctxPerson = PERSON_BEFORE_STRONG.test(ctx) || /^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt);
+      const ctxPerson = strongCtx || /^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt);
       if (strongPlace || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
         const before = found.length;
         scorePlace(text, lex, s, e, run, false);
@@ -253,15 +397,16 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     }
     if (upperShort && !known.some(Boolean)) score -= 0.4;
     if (titled) score += 0.5;
-    if (PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
-    else if (PERSON_BEFORE_STRONG.test(ctx)) score += 0.3;
-    else if (PERSON_BEFORE.test(ctx)) score += 0.15;
+    if (trigger && PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
+    else if (strongCtx) score += 0.3;
+    else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
     if (PERSON_AFTER_STRONG.test(nxt) || (/^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx))) score += 0.25;
     else if (PERSON_AFTER.test(nxt)) score += 0.15;
     if (orgAfter) score -= 0.6;
-    if (!titled && titleCased(text, s, e) && !(firsts[0] && n >= 2)) score -= 0.3;
-    if (PLACE_BEFORE.test(ctx) && places.some(Boolean) && !titled) score -= 0.25;
+    if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (modelPerson) score += 0.2;
+    // Headings and titles capitalise every word: there a capitalised word is weak evidence.
+    if (score >= personThreshold && !titled && !(firsts[0] && n >= 2) && titleCased(text, s, e)) score -= 0.3;
     if (score >= personThreshold) {
       people.push({ start: s, end: e, entity: 'PERSON', score: Math.min(1, score), kind: 'person' });
     }
@@ -271,7 +416,6 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   if (opts.person && people.length) {
     const sure = new Set<string>();
     for (const p of people) if (p.score >= 0.7) for (const w of text.slice(p.start, p.end).split(/\s+/)) if (w.length > 2) sure.add(w);
-    CHUNK.lastIndex = 0;
     for (const w of sure) {
       let at = text.indexOf(w);
       while (at !== -1) {
@@ -289,63 +433,142 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 
 // ------------------------------------------------------------------------------------------ ADDRESSES
 
-interface StreetPatterns { typed: RegExp; led: RegExp; compound: RegExp; numbered: RegExp; corner: RegExp }
-let streetRe: StreetPatterns | undefined;
+const LED_WORDS = new Set(['rue', 'via', 'viale', 'piazza', 'corso', 'rua', 'calle', 'avenida', 'avenue', 'av', 'chemin', 'allée', 'boulevard', 'bd', 'place', 'plaza', 'paseo', 'praça', 'travessa', 'estrada', 'largo', 'ulica', 'ul', 'aleja', 'strada', 'apt', 'apartment', 'suite', 'ste', 'unit', 'flat', 'psc', 'box', 'bldg', 'building', 'floor', 'rr', 'hc', 'apo', 'fpo', 'dpo', 'calea', 'strada', 'ulitsa', 'utca', 'rte', 'route', 'carrer', 'rambla', 'avinguda', 'praia', 'quai', 'cours', 'impasse', 'passage', 'square', 'sentier', 'chaussée', 'steenweg', 'straat', 'weg', 'laan']);
+const PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'les', 'do', 'da', 'dos', 'das', 'del', 'di', 'della', 'the', 'of', 'y', 'e', 'dei', 'degli', 'van', 'von', 'der', 'den', 'am', 'an', 'im', 'sur', 'en']);
+let streetWordSet: Set<string> | undefined;
+let suffixSet: { set: Set<string>; lengths: number[] } | undefined;
 
-function streetPatterns(lex: Lexicon): StreetPatterns {
-  if (streetRe) return streetRe;
-  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const words = [...new Set([...STREET_WORDS])].sort((a, b) => b.length - a.length).map((w) => `[${w[0]}${w[0]!.toUpperCase()}]${esc(w.slice(1))}`).join('|');
-  const suffixes = [...new Set([...lex.streetSuffix.filter((s) => /^\p{Ll}+$/u.test(s) && s.length >= 3), 'katu', 'tie', 'kuja', 'vej', 'gade', 'gatan', 'vägen', 'gata', 'straat', 'laan', 'weg', 'straße', 'strasse', 'gasse', 'platz', 'allee', 'ring', 'damm', 'utca', 'út', 'stræti', 'stræde', 'veien', 'vegen', 'gata', 'gränd', 'torget', 'plein', 'singel', 'gracht', 'dijk', 'kade', 'tee', 'põik', 'iela', 'gatve', 'ulica', 'cesta', 'sokak'])].sort((a, b) => b.length - a.length).map(esc).join('|');
-  const W = String.raw`[\p{Lu}\d][\p{L}\p{M}'’.\-]*`;
-  streetRe = {
-    // "6750 Main Street", "12 Rue de la Paix" style with the type word last: number, 1-4 words, street word
-    typed: new RegExp(String.raw`\b\d{1,6}[A-Za-z]?,?\s+(?:${W}\s+){0,4}(?:${words})\b\.?(?:\s+\d{1,5}[A-Za-z]?\b)?`, 'giu'),
-    // "Rue de Piétrain 371", "Via Franscini 12", "Calle Mayor 5", "Apt. 864", "Suite 727", "PSC 1234, Box 5678"
-    led: new RegExp(String.raw`\b(?:rue|via|viale|piazza|corso|rua|calle|avenida|avenue|av\.|chemin|allée|boulevard|bd\.?|place|plaza|paseo|praça|travessa|estrada|largo|ulica|ul\.|aleja|strada|apt\.?|apartment|suite|ste\.?|unit|flat|psc|box|po box|p\.o\. box|bldg\.?|building|floor|house|rr|hc|apo|fpo|dpo)\s+(?:(?:${W}|de|du|des|la|le|les|do|da|dos|das|del|di|della|the|of|y|e)\s+){0,5}?(?:\d{1,6}[A-Za-z]?|[A-Z]{2}\s+\d{5})\b`, 'giu'),
-    // "Koskikatu 25", "Brixtonlaan 380", "Hammarvägen 15", "Magrethevej 298", "Main Street 5"
-    compound: new RegExp(String.raw`(?<![\p{L}])\p{Lu}[\p{L}\p{M}'’\-]*(?:${suffixes})\.?(?:\s+\d{1,5}[A-Za-z]?\b)`, 'gu'),
-    // "5850 Jana Nerudy 894", "Hoge Wei 32 St.": house numbers around capitalised words, or a street type after the number
-    numbered: new RegExp(String.raw`\b\d{1,6}\s+(?:\p{Lu}[\p{L}\p{M}'’\-]*\s+){1,3}\d{1,5}[A-Za-z]?\b|(?<![\p{L}])(?:\p{Lu}[\p{L}\p{M}'’\-]*\s+){1,3}\d{1,5}[A-Za-z]?\s+(?:${words})\b\.?`, 'gu'),
-    // "the corner of Csabai kapu 39 and Mathias Pass"
-    corner: /\b(?:the )?corner of [^\n,;?!]{2,60}? and (?:\p{Lu}[\p{L}\p{M}'’\-]*\.?\s?){1,4}(?:\d{1,5}\b)?/gu,
-  };
-  return streetRe;
+function streetTables(lex: Lexicon): { words: Set<string>; suffixes: { set: Set<string>; lengths: number[] } } {
+  if (!streetWordSet) streetWordSet = new Set(STREET_WORDS);
+  if (!suffixSet) {
+    const list = [...lex.streetSuffix.filter((x) => /^\p{Ll}+$/u.test(x) && x.length >= 3), 'katu', 'tie', 'kuja', 'vej', 'gade', 'gatan', 'vägen', 'gata', 'straat', 'laan', 'weg', 'straße', 'strasse', 'gasse', 'platz', 'allee', 'ring', 'damm', 'utca', 'út', 'stræti', 'stræde', 'veien', 'vegen', 'gränd', 'torget', 'plein', 'singel', 'gracht', 'dijk', 'kade', 'tee', 'põik', 'iela', 'gatve', 'ulica', 'cesta', 'sokak'];
+    const set = new Set(list);
+    suffixSet = { set, lengths: [...new Set(list.map((x) => x.length))].sort((a, b) => b - a) };
+  }
+  return { words: streetWordSet, suffixes: suffixSet };
 }
 
+interface Word { s: number; e: number; raw: string; low: string }
+
+/** Up to `n` words before `at` on the same line, nearest first; stops at punctuation other than . ' -. */
+function wordsBefore(text: string, at: number, n: number): Word[] {
+  const out: Word[] = [];
+  let i = at;
+  while (out.length < n) {
+    let j = i;
+    while (j > 0 && (text[j - 1] === ' ' || text[j - 1] === '\t' || text[j - 1] === ',')) j--;
+    if (j === i && out.length > 0) break;
+    if (j === 0) break;
+    let k = j;
+    while (k > 0 && /[\p{L}\p{M}\p{N}'’.\-]/u.test(text[k - 1]!)) k--;
+    if (k === j) break;
+    const raw = text.slice(k, j);
+    out.push({ s: k, e: j, raw, low: raw.replace(/\.$/, '').toLowerCase() });
+    i = k;
+  }
+  return out;
+}
+
+const CAP = /^\p{Lu}/u;
+const STREET_AFTER_NUMBER = /\d{1,6}[A-Za-z]?,?[ \t]+((?:[\p{Lu}\d][\p{L}\p{M}'’.\-]*[ \t]+){0,4})([\p{L}]+)\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?/uy;
+const NUMBER_WORDS_NUMBER = /\d{1,6}[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*[ \t]+){1,3}\d{1,5}[A-Za-z]?\b/uy;
+const NUMBER_THEN_TYPE = /\d{1,5}[A-Za-z]?[ \t]+([\p{L}]+)\b\.?/uy;
+const CORNER = /\b(?:the )?corner of [^\n,;?!]{2,60}? and (?:\p{Lu}[\p{L}\p{M}'’\-]*\.?\s?){1,4}(?:\d{1,5}\b)?/gu;
+
 /** Postal codes in many national formats; only ever taken next to an address or after "zip"/"postcode". */
-const POSTAL = /\b(?:\d{5}(?:-\d{4}|-\d{3})?|\d{3} \d{2}|\d{4}(?: ?[A-Z]{2})?|\d{4}-\d{3}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|\d{3})\b/g;
+const POSTAL = /(?:\d{5}(?:-\d{4}|-\d{3})?|\d{3} \d{2}|\d{4}(?: ?[A-Z]{2})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{3})\b/y;
 const POSTAL_CONTEXT = /(?:zip|zip code|zipcode|postcode|postal code|post code|postal|plz|cap|cp|code postal)\s*(?:is|:|#|=)?\s*$/i;
 
+/**
+ * Street addresses, anchored on house numbers: numbers are rare in text, so each is looked at with
+ * cheap checks of the words around it ("6750 Main Street", "Koskikatu 25", "Rue de Piétrain 371",
+ * "Apt. 864", "5850 Jana Nerudy 894", "Hoge Wei 32 St."), then grown over the lines that continue it.
+ */
 function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[] {
-  const { typed, led, compound, numbered, corner } = streetPatterns(lex);
+  const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
-  for (const re of [typed, led, compound, numbered, corner]) {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      let s = m.index;
-      let e = s + m[0].length;
-      if (/[.,]$/.test(m[0]) && !/\b(?:st|ave|rd|blvd|ln|dr|ct|pl|sq|apt|ste|str|av|bd|ul)\.$/i.test(m[0])) e -= 1;
-      // "Main Street 5" and "5 Main Street": take the house number on either side.
-      const pre = /(?:^|[^\p{L}\p{N}])(\d{1,6}[A-Za-z]?,?\s+)$/u.exec(text.slice(Math.max(0, s - 10), s));
-      if (pre) s -= pre[1]!.length;
-      const matched = text.slice(s, e);
-      if (re === typed && /^\d{1,4}\s+(?:st|nd|rd|th)\b/i.test(matched)) continue;
-      if (re === typed && /\b(?:19|20)\d\d\s+\p{Ll}/u.test(matched)) continue;
-      // "10 ways" is not an address: a typed street needs a capitalised word between number and type.
-      if (re === typed && !/\d[A-Za-z]?,?\s+\p{Lu}/u.test(matched)) continue;
-      parts.push([s, e]);
+  const out: Detection[] = [];
+  const NUM = /\d{1,6}/g;
+  let m: RegExpExecArray | null;
+  while ((m = NUM.exec(text)) !== null) {
+    const i = m.index;
+    const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
+    // Inside a longer token (a word, a decimal, a code): not a house number.
+    if ((prevCh >= 48 && prevCh <= 57) || (prevCh >= 65 && prevCh <= 90) || (prevCh >= 97 && prevCh <= 122) || prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!)) continue;
+    const nextCh = text.charCodeAt(i + m[0].length);
+    if (nextCh >= 48 && nextCh <= 57) continue;
+    // "5 Main Street" / "5 Main Street 12"
+    STREET_AFTER_NUMBER.lastIndex = i;
+    const a = STREET_AFTER_NUMBER.exec(text);
+    if (a && words.has(a[2]!.toLowerCase()) && (a[1]!.length > 0 && CAP.test(a[1]!) || LED_WORDS.has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!)) && !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])) {
+      let e = i + a[0].length;
+      if (text[e - 1] === ',') e--;
+      parts.push([i, e]);
+      continue;
+    }
+    // "5850 Jana Nerudy 894"
+    NUMBER_WORDS_NUMBER.lastIndex = i;
+    const b = NUMBER_WORDS_NUMBER.exec(text);
+    if (b) { parts.push([i, i + b[0].length]); continue; }
+    // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
+    if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
+      if (POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+        POSTAL.lastIndex = i;
+        const p = POSTAL.exec(text);
+        if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+      }
+      continue;
+    }
+    const before = wordsBefore(text, i, 6);
+    const w0 = before[0];
+    if (!w0) continue;
+    let start = -1;
+    if (CAP.test(w0.raw) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
+      const low = w0.low;
+      for (const L of suffixes.lengths) {
+        if (low.length > L && suffixes.set.has(low.slice(-L))) { start = w0.s; break; }
+      }
+    }
+    if (start < 0) {
+      for (let k = 0; k < before.length; k++) {
+        const w = before[k]!;
+        if (LED_WORDS.has(w.low) && (CAP.test(w.raw) || k > 0 || /^(?:apt|ste|unit|suite|box)$/.test(w.low))) {
+          // Everything between the street word and the number must be name-like.
+          const between = before.slice(0, k);
+          if (between.every((x) => CAP.test(x.raw) || PARTICLES.has(x.low) || /^\d/.test(x.raw))) start = w.s;
+          break;
+        }
+        if (!CAP.test(w.raw) && !PARTICLES.has(w.low)) break;
+      }
+    }
+    if (start < 0 && CAP.test(w0.raw) && !lex.common.has(w0.low)) {
+      NUMBER_THEN_TYPE.lastIndex = i;
+      const c = NUMBER_THEN_TYPE.exec(text);
+      if (c && words.has(c[1]!.toLowerCase()) && !LED_WORDS.has(c[1]!.toLowerCase())) {
+        let s0 = w0.s;
+        if (before[1] && CAP.test(before[1].raw) && !lex.common.has(before[1].low)) s0 = before[1].s;
+        parts.push([s0, i + c[0].length]);
+        continue;
+      }
+    }
+    if (start >= 0) {
+      let e = i + m[0].length;
+      if (/[A-Za-z]/.test(text[e] ?? '') && !/[A-Za-z]/.test(text[e + 1] ?? '')) e++;
+      // "Main Street 5" after a house number: "6750 Koskikatu 25".
+      const pre = /(?:^|[^\p{L}\p{N}])(\d{1,6}[A-Za-z]?,?[ \t]+)$/u.exec(text.slice(Math.max(0, start - 10), start));
+      if (pre) start -= pre[1]!.length;
+      parts.push([start, e]);
+      continue;
+    }
+    if (POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+      POSTAL.lastIndex = i;
+      const p = POSTAL.exec(text);
+      if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
     }
   }
-  // Postal codes after "zip code is", "ZIP:", ...
-  POSTAL.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  const postals: Array<[number, number]> = [];
-  while ((m = POSTAL.exec(text)) !== null) postals.push([m.index, m.index + m[0].length]);
-  const out: Detection[] = [];
-  for (const [s, e] of postals) {
-    if (POSTAL_CONTEXT.test(text.slice(Math.max(0, s - 24), s))) out.push({ start: s, end: e, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+  if (text.includes('orner of')) {
+    CORNER.lastIndex = 0;
+    while ((m = CORNER.exec(text)) !== null) parts.push([m.index, m.index + m[0].length]);
   }
   if (parts.length === 0) return out;
   parts.sort((a, b) => a[0] - b[0]);

@@ -151,9 +151,9 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (!ctxPhone && coreDigits.length === 10 && isbnValid(coreDigits) && /isbn/.test(ctx)) continue;
     if (/^(?:19|20)\d\d$/.test(coreDigits.slice(0, 4)) && /^\d{4}[ ]\d{4}$/.test(core) && !ctxPhone) continue;
     const loose = ctxPhone || mode === 'aggressive';
-    if (!phoneValid(core, coreDigits, loose)) continue;
     // A bare run of digits with no grouping and no context is more often an ID than a phone number.
     if (!ctxPhone && /^\d+$/.test(core) && mode !== 'aggressive') continue;
+    if (!phoneValid(core, coreDigits, loose)) continue;
     if (start > 0 && text[start - 1] === '(' && !core.startsWith('(')) {
       // "(555) 123" was split at the parenthesis: keep the number whole.
       start -= 1;
@@ -201,37 +201,39 @@ export function findIbans(text: string, out: Detection[]): void {
 interface SecretRule {
   kind: string;
   re: RegExp;
+  /** Literals one of which every match contains: the rule runs only when the text has one. */
+  hints: string[];
   /** Index of the capture group holding the secret; 0 = the whole match. */
   group?: number;
 }
 
 /** Key formats published by their providers (and used by secret scanners such as gitleaks). */
 const PROVIDER_RULES: SecretRule[] = [
-  { kind: 'private-key', re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g },
-  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g },
-  { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { kind: 'gitlab-token', re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
-  { kind: 'slack-token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
-  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g },
-  { kind: 'stripe-key', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
-  { kind: 'stripe-webhook', re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
-  { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])/g },
-  { kind: 'google-oauth', re: /\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{28})/g },
-  { kind: 'anthropic-key', re: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{32,}/g },
-  { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{20,})?(?![A-Za-z0-9_\-])/g },
-  { kind: 'sendgrid-key', re: /\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b/g },
-  { kind: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: 'pypi-token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}/g },
-  { kind: 'huggingface-token', re: /\bhf_[A-Za-z]{34}\b/g },
-  { kind: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
-  { kind: 'shopify-token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { kind: 'twilio-key', re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
-  { kind: 'mailgun-key', re: /\bkey-[0-9a-z]{32}\b/g },
-  { kind: 'square-token', re: /\b(?:sq0atp|sq0csp|EAAA)[0-9A-Za-z_\-]{22,60}\b/g },
-  { kind: 'telegram-bot-token', re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
-  { kind: 'azure-storage-key', re: /\bAccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1 },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}/g },
-  { kind: 'bearer', re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
+  { kind: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g },
+  { kind: 'aws-access-key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AIPA', 'ANPA', 'ANVA', 'APKA', 'AROA', 'ASCA'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g },
+  { kind: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+  { kind: 'gitlab-token', hints: ['gl'], re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
+  { kind: 'slack-token', hints: ['xox'], re: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
+  { kind: 'slack-webhook', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g },
+  { kind: 'stripe-key', hints: ['_live_', '_test_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
+  { kind: 'stripe-webhook', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { kind: 'google-api-key', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])/g },
+  { kind: 'google-oauth', hints: ['ya29.', 'GOCSPX-'], re: /\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{28})/g },
+  { kind: 'anthropic-key', hints: ['sk-ant-'], re: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{32,}/g },
+  { kind: 'openai-key', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{20,})?(?![A-Za-z0-9_\-])/g },
+  { kind: 'sendgrid-key', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b/g },
+  { kind: 'npm-token', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'pypi-token', hints: ['pypi-'], re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}/g },
+  { kind: 'huggingface-token', hints: ['hf_'], re: /\bhf_[A-Za-z]{34}\b/g },
+  { kind: 'digitalocean-token', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: 'shopify-token', hints: ['shp'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { kind: 'twilio-key', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  { kind: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
+  { kind: 'square-token', hints: ['sq0', 'EAAA'], re: /\b(?:sq0atp|sq0csp|EAAA)[0-9A-Za-z_\-]{22,60}\b/g },
+  { kind: 'telegram-bot-token', hints: [':AA'], re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
+  { kind: 'azure-storage-key', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1 },
+  { kind: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}/g },
+  { kind: 'bearer', hints: ['Bearer', 'Basic', 'token'], re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
 ];
 
 /** `scheme://user:password@host`: the user and password are credentials. */
@@ -261,6 +263,7 @@ const RANDOM_TOKEN = /(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{20,}(?![A-Za-z0-
 
 export function findSecrets(text: string, mode: DetectMode, out: Detection[]): void {
   for (const rule of PROVIDER_RULES) {
+    if (!rule.hints.some((h) => text.includes(h))) continue;
     rule.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = rule.re.exec(text)) !== null) {
@@ -282,6 +285,37 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
       out.push({ start, end: start + password.length, entity: 'SECRET', score: 1, kind: 'connection-string' });
     }
   }
+  // Assignments and random-looking tokens are looked for only on lines that name a credential.
+  const lines = credentialLines(text);
+  for (const [ls, le] of lines) findAssignments(text, ls, le, mode, out);
+  for (const [ls, le] of lines) findRandomTokens(text, ls, le, mode, out);
+}
+
+const KEYWORD = /pass|pwd|secret|token|key|credential|auth|bearer|signature|private|mot de passe|passwort|kennwort|contraseña|senha/gi;
+
+/** [start, end) of every line mentioning a credential word, with the line before it. */
+function credentialLines(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  KEYWORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = KEYWORD.exec(text)) !== null) {
+    const ls = text.lastIndexOf('\n', m.index) + 1;
+    let le = text.indexOf('\n', m.index);
+    if (le === -1) le = text.length;
+    // The value may sit on the next line ("API key:\n  abc..."): include it.
+    let next = text.indexOf('\n', le + 1);
+    if (next === -1) next = text.length;
+    const end = le < text.length ? next : le;
+    const last = out[out.length - 1];
+    if (last && ls <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([ls, end]);
+    KEYWORD.lastIndex = le + 1;
+  }
+  return out;
+}
+
+function findAssignments(full: string, ls: number, le: number, mode: DetectMode, out: Detection[]): void {
+  const text = full.slice(ls, le);
   ASSIGNMENT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ASSIGNMENT.exec(text)) !== null) {
@@ -291,11 +325,16 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
     // In prose ("password: reset it from settings") a bare lower-case word is an instruction, not a secret.
     if (m[3] !== undefined && /^[a-z]{1,12}$/.test(v) && mode !== 'aggressive') continue;
     if (m[3] !== undefined && /^(?:https?:\/\/)/.test(v)) continue;
-    const start = m.index + m[0].lastIndexOf(value);
+    const start = ls + m.index + m[0].lastIndexOf(value);
     out.push({ start, end: start + value.length, entity: 'SECRET', score: 0.95, kind: 'assignment' });
   }
-  // High-entropy strings on a line that talks about keys or tokens.
+}
+
+/** High-entropy strings on a line that talks about keys or tokens (or right after one). */
+function findRandomTokens(full: string, ls: number, le: number, mode: DetectMode, out: Detection[]): void {
+  const text = full.slice(ls, le);
   RANDOM_TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
   while ((m = RANDOM_TOKEN.exec(text)) !== null) {
     const v = m[0];
     if (!looksRandom(v)) continue;
@@ -306,6 +345,6 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
     const prevLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
     if (!CREDENTIAL_LINE.test(line) && !(mode === 'aggressive' && CREDENTIAL_LINE.test(prevLine))) continue;
     if (/^https?:/.test(v) || /^[\d.\-/]+$/.test(v)) continue;
-    out.push({ start: m.index, end: m.index + v.length, entity: 'SECRET', score: 0.8, kind: 'high-entropy' });
+    out.push({ start: ls + m.index, end: ls + m.index + v.length, entity: 'SECRET', score: 0.8, kind: 'high-entropy' });
   }
 }
