@@ -18,9 +18,9 @@
  */
 import CFB from 'cfb';
 import { ParseError } from '../../errors.js';
-import type { DocModel, DocPage, Inline, Node } from '../../model/document.js';
+import type { DocModel, DocPage, Inline, Node, TableCell } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { paragraphsToNodes, slidePage, type PlacedItem, type SlideParagraph } from './common.js';
+import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 
 const RT = {
   Document: 0x03e8,
@@ -40,6 +40,8 @@ const RT = {
   SpgrContainer: 0xf003,
   SpContainer: 0xf004,
   FSPGR: 0xf009,
+  FOPT: 0xf00b,
+  TertiaryFOPT: 0xf122,
   ClientAnchor: 0xf010,
   ChildAnchor: 0xf00f,
   ClientTextbox: 0xf00d,
@@ -112,6 +114,8 @@ interface TextRun {
   text: string;
   /** Paragraph property runs (indent level, bullet flag), each over `count` characters. */
   paras: { level: number; bullet: boolean | undefined; count: number }[];
+  /** Character property runs (bold, italic), each over `count` characters. */
+  chars: { count: number; bold: boolean; italic: boolean }[];
 }
 
 function decodeText(s: Stream, rec: Rec): string {
@@ -121,7 +125,7 @@ function decodeText(s: Stream, rec: Rec): string {
 }
 
 /** Paragraph runs of a StyleTextPropAtom ([MS-PPT] 2.9.44 TextPFRun / TextPFException). */
-function paragraphProps(s: Stream, rec: Rec, textLength: number): TextRun['paras'] {
+function paragraphProps(s: Stream, rec: Rec, textLength: number): { paras: TextRun['paras']; end: number } {
   const out: TextRun['paras'] = [];
   let p = rec.start;
   let covered = 0;
@@ -160,8 +164,42 @@ function paragraphProps(s: Stream, rec: Rec, textLength: number): TextRun['paras
     covered += count;
     if (count === 0) break;
   }
+  return { paras: out, end: p };
+}
+
+/** Character runs of a StyleTextPropAtom ([MS-PPT] 2.9.45 TextCFRun / TextCFException): bold and italic. */
+function charProps(s: Stream, start: number, end: number, textLength: number): TextRun['chars'] {
+  const out: TextRun['chars'] = [];
+  let p = start;
+  let covered = 0;
+  while (covered <= textLength && p + 8 <= end) {
+    const count = s.u32(p);
+    const mask = s.u32(p + 4);
+    p += 8;
+    const bit = (n: number): boolean => (mask & (1 << n)) !== 0;
+    let style = 0;
+    if (mask & 0x3ebf) {
+      style = s.u16(p);
+      p += 2;
+    }
+    if (bit(16)) p += 2; // fontRef
+    if (bit(21)) p += 2; // oldEAFontRef
+    if (bit(22)) p += 2; // ansiFontRef
+    if (bit(23)) p += 2; // symbolFontRef
+    if (bit(17)) p += 2; // fontSize
+    if (bit(18)) p += 4; // color
+    if (bit(19)) p += 2; // position
+    if (bit(20)) p += 4; // pp10runid
+    if (bit(24)) p += 2; // newEAFontRef
+    if (bit(25)) p += 2; // csFontRef
+    if (bit(26)) p += 4; // pp11ext
+    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2 });
+    covered += count;
+    if (count === 0) break;
+  }
   return out;
 }
+
 
 function runParagraphs(run: TextRun): SlideParagraph[] {
   const texts = run.text.replace(/\r$/, '').split('\r');
@@ -180,12 +218,37 @@ function runParagraphs(run: TextRun): SlideParagraph[] {
     }
   }
   const defaultBullet = BODY_TYPES.has(run.type);
+  let offset = 0;
   return texts.map((t, i) => {
-    const content = lineInlines(t);
+    const content = styledInlines(t, offset, run.chars);
+    offset += t.length + 1;
     const pr = props[i]!;
     const bullet = pr.bullet ?? defaultBullet;
     return bullet && !TITLE_TYPES.has(run.type) ? { content, level: pr.level, ordered: false } : { content };
   });
+}
+
+/** A paragraph's inlines with the bold and italic of the character runs that cover it. */
+function styledInlines(t: string, offset: number, chars: TextRun['chars']): Inline[] {
+  if (!chars.length) return lineInlines(t);
+  const out: Inline[] = [];
+  let runStart = 0;
+  let pos = 0;
+  for (const c of chars) {
+    const runEnd = runStart + c.count;
+    const from = Math.max(runStart, offset + pos) - offset;
+    const to = Math.min(runEnd, offset + t.length) - offset;
+    if (to > from) {
+      for (const inline of lineInlines(t.slice(from, to))) {
+        out.push(inline.type === 'text' && (c.bold || c.italic) ? { ...inline, ...(c.bold ? { bold: true } : {}), ...(c.italic ? { italic: true } : {}) } : inline);
+      }
+      pos = to;
+    }
+    runStart = runEnd;
+    if (runStart >= offset + t.length) break;
+  }
+  if (pos < t.length) out.push(...lineInlines(t.slice(pos)));
+  return out;
 }
 
 function lineInlines(t: string): Inline[] {
@@ -204,10 +267,14 @@ function collectRuns(s: Stream, recs: Rec[], out: TextRun[]): void {
   let type = 4;
   for (const r of recs) {
     if (r.type === RT.TextHeaderAtom) type = s.u32(r.start);
-    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [] });
+    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [], chars: [] });
     else if (r.type === RT.StyleTextPropAtom && out.length) {
       const last = out[out.length - 1]!;
-      if (!last.paras.length) last.paras = paragraphProps(s, r, last.text.length);
+      if (!last.paras.length) {
+        const { paras, end } = paragraphProps(s, r, last.text.length);
+        last.paras = paras;
+        last.chars = charProps(s, end, r.end, last.text.length);
+      }
     }
   }
 }
@@ -397,6 +464,13 @@ class PptReader {
           }
         }
         const rest = { ...r, start: head ? head.end : r.start };
+        if (head && head.type === RT.SpContainer && this.isTableGroup(this.s.children(head))) {
+          const table = this.tableFromGroup(rest, listRuns, used, inner);
+          if (table) {
+            items.push({ ...table, seq: nextSeq() });
+            continue;
+          }
+        }
         this.shapes(rest, listRuns, used, items, nextSeq, accept, inner, depth + 1);
         continue;
       }
@@ -426,6 +500,88 @@ class PptReader {
       }
       this.shapes(r, listRuns, used, items, nextSeq, accept, tf, depth + 1);
     }
+  }
+
+  /** A group whose shape options carry tableProperties (0x039F): PowerPoint's way to store a table. */
+  private isTableGroup(headKids: Rec[]): boolean {
+    for (const k of headKids) {
+      if (k.type !== RT.FOPT && k.type !== RT.TertiaryFOPT) continue;
+      for (let i = 0; i < k.instance && k.start + i * 6 + 6 <= k.end; i++) {
+        const pid = this.s.u16(k.start + i * 6) & 0x3fff;
+        if (pid === 0x039f && this.s.u32(k.start + i * 6 + 2) !== 0) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Rebuilds a table from its cell shapes: rows and columns from their edges, spans from their extent. */
+  private tableFromGroup(group: Rec, listRuns: TextRun[], used: Set<number>, tf: Transform): Omit<PlacedItem, 'seq'> | null {
+    const cells: { box: Box; content: Inline[] }[] = [];
+    for (const r of this.s.children(group)) {
+      if (r.type !== RT.SpContainer) continue;
+      const kids = this.s.children(r);
+      const box = this.anchorOf(kids, tf);
+      if (!box || box.w <= 0 || box.h <= 0) continue; // border lines
+      const content: Inline[] = [];
+      const tb = kids.find((k) => k.type === RT.ClientTextbox);
+      if (tb) {
+        const inner = this.s.children(tb);
+        const runs: TextRun[] = [];
+        const ref = inner.find((k) => k.type === RT.OutlineTextRefAtom);
+        if (ref) {
+          const run = listRuns[this.s.u32(ref.start)];
+          if (run) {
+            used.add(this.s.u32(ref.start));
+            runs.push(run);
+          }
+        } else collectRuns(this.s, inner, runs);
+        for (const run of runs) {
+          for (const p of runParagraphs(run)) {
+            const c = trimInlines(p.content);
+            if (!c.length) continue;
+            if (content.length) content.push({ type: 'break' });
+            content.push(...c);
+          }
+        }
+      }
+      cells.push({ box, content });
+    }
+    if (cells.length < 2) return null;
+    const edges = (vals: number[]): number[] => {
+      const sorted = [...vals].sort((a, b) => a - b);
+      const out: number[] = [];
+      for (const v of sorted) if (!out.length || v - out[out.length - 1]! > 2) out.push(v);
+      return out;
+    };
+    const xs = edges(cells.map((c) => c.box.x));
+    const ys = edges(cells.map((c) => c.box.y));
+    const index = (edgesList: number[], v: number): number => {
+      let best = 0;
+      for (let i = 0; i < edgesList.length; i++) if (Math.abs(edgesList[i]! - v) < Math.abs(edgesList[best]! - v)) best = i;
+      return best;
+    };
+    const span = (edgesList: number[], from: number, end: number): number => {
+      let n = 0;
+      for (const e of edgesList) if (e >= from - 2 && e < end - 2) n++;
+      return Math.max(1, n);
+    };
+    const rows: TableCell[][] = ys.map(() => []);
+    const placed = cells
+      .map((c) => ({ ...c, r: index(ys, c.box.y), col: index(xs, c.box.x) }))
+      .sort((a, b) => a.r - b.r || a.col - b.col);
+    for (const c of placed) {
+      const cell: TableCell = { content: c.content };
+      const cs = span(xs, c.box.x, c.box.x + c.box.w);
+      const rs = span(ys, c.box.y, c.box.y + c.box.h);
+      if (cs > 1) cell.colSpan = cs;
+      if (rs > 1) cell.rowSpan = rs;
+      rows[c.r]!.push(cell);
+    }
+    const x0 = Math.min(...cells.map((c) => c.box.x));
+    const y0 = Math.min(...cells.map((c) => c.box.y));
+    const x1 = Math.max(...cells.map((c) => c.box.x + c.box.w));
+    const y1 = Math.max(...cells.map((c) => c.box.y + c.box.h));
+    return { box: { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, nodes: [{ kind: 'table', rows }] };
   }
 
   private notes(persistId: number, listed: SlideEntry): Node[] {
