@@ -9,6 +9,10 @@ describe('htmlToMarkdown: blocks', () => {
     expect(md).toBe('## Title v2\n\n**bold**, *italic*, ~~gone~~\n\n```ts\nlet a = 1;\nlet b = a * 2;\n```');
   });
 
+  it('does not keep bold markers around a whole heading, keeps them around part of one', () => {
+    expect(htmlToMarkdown('<h1><b>Tables</b></h1><h2><strong>Multi</strong> level</h2>')).toBe('# Tables\n\n## **Multi** level');
+  });
+
   it('fences code that contains backticks with a longer fence', () => {
     expect(htmlToMarkdown('<pre>use ``` to fence</pre>')).toBe('````\nuse ``` to fence\n````');
   });

@@ -288,7 +288,10 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
 
   // Headings hold one line of inline text; block children or <br> inside would break the ATX line.
   add('heading', is('H1', 'H2', 'H3', 'H4', 'H5', 'H6'), (content, node) => {
-    const text = content.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ').trim();
+    let text = content.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ').trim();
+    // A heading that is bold all through (word processors' export) is a heading, not bold text.
+    const bold = /^\*\*([^*][\s\S]*?)\*\*$/.exec(text);
+    if (bold && !bold[1]!.includes('**')) text = bold[1]!.trim();
     if (!text) return '';
     return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text.replace(/^\\(#)/, '$1')}\n\n`;
   });
