@@ -20,6 +20,8 @@ export interface Serialized {
 
 /** Escapes characters that would otherwise start markdown syntax inside running text. */
 export function escapeText(s: string): string {
+  // Fast path: nothing below can match without one of these characters.
+  if (!/[\\*`_[<]/.test(s)) return s;
   return s
     .replace(/\\/g, '\\\\')
     .replace(/([*`])/g, '\\$1')
@@ -31,6 +33,8 @@ export function escapeText(s: string): string {
 
 /** Escapes what would make a line start a block construct. */
 function escapeLineStart(line: string): string {
+  // Fast path: every rule below starts with optional white space and one of these characters.
+  if (!/^\s*[#>+\-=\d]/.test(line)) return line;
   return line
     .replace(/^(\s*)(#{1,6})(\s|$)/, '$1\\$2$3')
     .replace(/^(\s*)>/, '$1\\>')

@@ -51,54 +51,102 @@ function limitError(what: string): ParseError {
   return new ParseError('RESOURCE_LIMIT', `The XML part exceeds a safety limit: ${what}.`);
 }
 
+/** Namespace scope: declared prefix → canonical prefix, with caches of resolved names. */
+interface Scope {
+  prefixes: Map<string, string>;
+  elNames: Map<string, string>;
+  attrNames: Map<string, string>;
+}
+
+function resolveName(scope: Scope, qname: string, isAttr: boolean): string {
+  const cache = isAttr ? scope.attrNames : scope.elNames;
+  let r = cache.get(qname);
+  if (r !== undefined) return r;
+  const c = qname.indexOf(':');
+  if (c < 0) {
+    const d = isAttr ? undefined : scope.prefixes.get('');
+    r = d ? `${d}:${qname}` : qname;
+  } else {
+    const prefix = qname.slice(0, c);
+    const canon = prefix === 'xml' || prefix === 'xmlns' ? undefined : scope.prefixes.get(prefix);
+    r = canon === undefined ? qname : canon === '' ? qname.slice(c + 1) : `${canon}:${qname.slice(c + 1)}`;
+  }
+  cache.set(qname, r);
+  return r;
+}
+
+/** Splits a start tag's attribute text into raw name/value pairs. */
+function splitAttrs(raw: string, out: (name: string, value: string) => void): void {
+  const n = raw.length;
+  let j = 0;
+  while (j < n) {
+    let ch = raw.charCodeAt(j);
+    while (ch === 32 || ch === 9 || ch === 10 || ch === 13) ch = raw.charCodeAt(++j);
+    if (j >= n || ch === 47) break;
+    const eq = raw.indexOf('=', j);
+    if (eq < 0) break;
+    let ae = eq;
+    while (ae > j && raw.charCodeAt(ae - 1) <= 32) ae--;
+    const name = raw.slice(j, ae);
+    let q = eq + 1;
+    while (q < n && raw.charCodeAt(q) <= 32) q++;
+    const quote = raw.charCodeAt(q);
+    if (quote !== 34 && quote !== 39) {
+      // Unquoted value (damaged file): read to white space.
+      let e = q;
+      while (e < n && raw.charCodeAt(e) > 32) e++;
+      out(name, decodeEntities(raw.slice(q, e)));
+      j = e;
+      continue;
+    }
+    const e = raw.indexOf(quote === 34 ? '"' : "'", q + 1);
+    const value = raw.slice(q + 1, e < 0 ? n : e);
+    out(name, value.indexOf('&') >= 0 ? decodeEntities(value) : value);
+    j = e < 0 ? n : e + 1;
+  }
+}
+
+/**
+ * An element whose attributes are parsed on first use: most attributes of office XML (revision ids,
+ * fonts, sizes) are never read, and not building them keeps large parts fast and light.
+ */
+class Element implements XmlElement {
+  children: XmlNode[] = [];
+  private parsed: Record<string, string> | undefined;
+
+  constructor(public name: string, private raw: string, private readonly scope: Scope | null) {}
+
+  get attrs(): Record<string, string> {
+    if (this.parsed === undefined) {
+      const attrs: Record<string, string> = {};
+      const scope = this.scope;
+      if (this.raw) splitAttrs(this.raw, (a, v) => { attrs[scope ? resolveName(scope, a, true) : a] = v; });
+      this.parsed = attrs;
+      this.raw = '';
+    }
+    return this.parsed;
+  }
+
+  set attrs(value: Record<string, string>) {
+    this.parsed = value;
+  }
+}
+
 /** Parses XML text into a tree and returns the root element (a synthetic `#document` holding it). */
 export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   const maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
   const maxElements = options.maxElements ?? XML_LIMITS.maxElements;
   const nsMap = options.namespaces;
   const keepWs = options.keepWhitespaceIn;
-  const root: XmlElement = { name: '#document', attrs: {}, children: [] };
+  const root: XmlElement = new Element('#document', '', null);
   const stack: XmlElement[] = [root];
-  // Prefix → canonical prefix, one map per element that declares namespaces.
-  type Scope = Map<string, string>;
-  const scopes: (Scope | null)[] = [null];
-  let scope: Scope = new Map();
+  // Per open element: whether it opened a namespace scope.
+  const opened: boolean[] = [false];
+  let scope: Scope = { prefixes: new Map(), elNames: new Map(), attrNames: new Map() };
   const scopeStack: Scope[] = [scope];
   let elements = 0;
   let i = 0;
   const n = xml.length;
-
-  const resolve = (qname: string, isAttr: boolean): string => {
-    if (!nsMap) return qname;
-    const c = qname.indexOf(':');
-    if (c < 0) {
-      if (isAttr) return qname;
-      const d = scope.get('');
-      return d ? `${d}:${qname}` : qname;
-    }
-    const prefix = qname.slice(0, c);
-    if (prefix === 'xml' || prefix === 'xmlns') return qname;
-    const canon = scope.get(prefix);
-    return canon === undefined ? qname : canon === '' ? qname.slice(c + 1) : `${canon}:${qname.slice(c + 1)}`;
-  };
-
-  // Resolved names are cached per namespace scope (scopes change rarely: mostly at the root).
-  let elCache = new Map<string, string>();
-  let attrCache = new Map<string, string>();
-  const resolveEl = (q: string): string => {
-    if (!nsMap) return q;
-    let r = elCache.get(q);
-    if (r === undefined) elCache.set(q, (r = resolve(q, false)));
-    return r;
-  };
-  const resolveAttr = (q: string): string => {
-    if (!nsMap) return q;
-    let r = attrCache.get(q);
-    if (r === undefined) attrCache.set(q, (r = resolve(q, true)));
-    return r;
-  };
-  const attrNames: string[] = [];
-  const attrValues: string[] = [];
 
   while (i < n) {
     const lt = xml.indexOf('<', i);
@@ -134,7 +182,6 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       }
       const decl = xml.slice(lt, e);
       if (/<!ENTITY/i.test(decl)) throw limitError('the document type declaration declares entities, which are never expanded');
-      if (/\bSYSTEM\b|\bPUBLIC\b/.test(decl) && /<!ENTITY|%/.test(decl)) throw limitError('external entities are refused');
       i = e + 1;
       continue;
     }
@@ -146,17 +193,15 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     if (c1 === 47 /* / */) {
       const e = xml.indexOf('>', lt + 2);
       const qname = xml.slice(lt + 2, e < 0 ? n : e).trim();
-      const name = resolveEl(qname);
+      const name = nsMap ? resolveName(scope, qname, false) : qname;
       // Pop to the matching element; a stray closing tag is ignored.
       for (let k = stack.length - 1; k > 0; k--) {
         if (stack[k]!.name === name) {
           while (stack.length > k) {
             stack.pop();
-            if (scopes.pop()) {
+            if (opened.pop()) {
               scopeStack.pop();
               scope = scopeStack[scopeStack.length - 1]!;
-              elCache = new Map();
-              attrCache = new Map();
             }
           }
           break;
@@ -165,7 +210,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       i = e < 0 ? n : e + 1;
       continue;
     }
-    // Start tag.
+    // Start tag: its name, then the attribute text up to the closing '>' (quotes may hold '>').
     let j = lt + 1;
     while (j < n) {
       const ch = xml.charCodeAt(j);
@@ -173,71 +218,45 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       j++;
     }
     const qname = xml.slice(lt + 1, j);
-    attrNames.length = 0;
-    attrValues.length = 0;
-    let selfClose = false;
-    let declares = false;
+    const attrStart = j;
     while (j < n) {
-      let ch = xml.charCodeAt(j);
-      while (ch === 32 || ch === 9 || ch === 10 || ch === 13) ch = xml.charCodeAt(++j);
-      if (ch === 62) { j++; break; }
-      if (ch === 47) { selfClose = true; j = xml.indexOf('>', j); j = j < 0 ? n : j + 1; break; }
-      if (j >= n) break;
-      const eq = xml.indexOf('=', j);
-      if (eq < 0) { j = n; break; }
-      let ae = eq;
-      while (ae > j && xml.charCodeAt(ae - 1) <= 32) ae--;
-      const aname = xml.slice(j, ae);
-      let q = eq + 1;
-      while (q < n && xml.charCodeAt(q) <= 32) q++;
-      const quote = xml.charCodeAt(q);
-      if (quote !== 34 && quote !== 39) {
-        // Unquoted value (damaged file): read to white space or the tag's end.
-        let e = q;
-        while (e < n && xml.charCodeAt(e) > 32 && xml.charCodeAt(e) !== 62) e++;
-        attrNames.push(aname);
-        attrValues.push(decodeEntities(xml.slice(q, e)));
-        j = e;
-        continue;
-      }
-      const e = xml.indexOf(quote === 34 ? '"' : "'", q + 1);
-      const value = xml.slice(q + 1, e < 0 ? n : e);
-      attrNames.push(aname);
-      attrValues.push(value.indexOf('&') >= 0 ? decodeEntities(value) : value);
-      if (aname.charCodeAt(0) === 120 && (aname === 'xmlns' || aname.startsWith('xmlns:'))) declares = true;
-      j = e < 0 ? n : e + 1;
+      const ch = xml.charCodeAt(j);
+      if (ch === 62) break;
+      if (ch === 34 || ch === 39) {
+        const e = xml.indexOf(ch === 34 ? '"' : "'", j + 1);
+        j = e < 0 ? n : e + 1;
+      } else j++;
     }
-    i = j;
+    const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
+    const rawAttrs = xml.slice(attrStart, selfClose ? j - 1 : j);
+    i = j + 1;
     if (++elements > maxElements) throw limitError(`more than ${maxElements} elements`);
-    if (declares && nsMap) {
-      const next = new Map(scope);
-      for (let k = 0; k < attrNames.length; k++) {
-        const a = attrNames[k]!;
-        const v = attrValues[k]!;
-        if (a === 'xmlns') next.set('', nsMap[v] ?? '');
-        else if (a.startsWith('xmlns:')) next.set(a.slice(6), nsMap[v] ?? a.slice(6));
+    let declares = false;
+    if (nsMap && rawAttrs.indexOf('xmlns') >= 0) {
+      const prefixes = new Map(scope.prefixes);
+      splitAttrs(rawAttrs, (a, v) => {
+        if (a === 'xmlns') prefixes.set('', nsMap[v] ?? '');
+        else if (a.startsWith('xmlns:')) prefixes.set(a.slice(6), nsMap[v] ?? a.slice(6));
+        else return;
+        declares = true;
+      });
+      if (declares) {
+        scope = { prefixes, elNames: new Map(), attrNames: new Map() };
+        scopeStack.push(scope);
       }
-      scopeStack.push(next);
-      scope = next;
-      elCache = new Map();
-      attrCache = new Map();
     }
-    const attrs: Record<string, string> = {};
-    for (let k = 0; k < attrNames.length; k++) attrs[resolveAttr(attrNames[k]!)] = attrValues[k]!;
-    const el: XmlElement = { name: resolveEl(qname), attrs, children: [] };
+    const el = new Element(nsMap ? resolveName(scope, qname, false) : qname, rawAttrs, nsMap ? scope : null);
     stack[stack.length - 1]!.children.push(el);
     if (selfClose) {
-      if (declares && nsMap) {
+      if (declares) {
         scopeStack.pop();
         scope = scopeStack[scopeStack.length - 1]!;
-        elCache = new Map();
-        attrCache = new Map();
       }
       continue;
     }
     if (stack.length > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
     stack.push(el);
-    scopes.push(declares && nsMap ? scope : null);
+    opened.push(declares);
   }
   return root;
 }
