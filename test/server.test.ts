@@ -131,6 +131,16 @@ describe('POST /v2/parse', () => {
     expect(body.data.metadata.concurrencyLimited).toBeUndefined();
   });
 
+  it('accepts options sent as a JSON part with a file name and content type', async () => {
+    const form = await multipart([
+      { name: 'options', value: strToU8(JSON.stringify({ formats: ['html'] })), filename: 'blob', contentType: 'application/json' },
+      { name: 'file', value: strToU8(HTML), filename: 'note.html', contentType: 'text/html' },
+    ]);
+    const res = await postParse(app, form);
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().data).sort()).toEqual(['html', 'metadata']);
+  });
+
   it('markdown by default when options are omitted', async () => {
     const res = await postParse(app, await fileForm(HTML, 'plain.html'));
     expect(res.statusCode).toBe(200);
@@ -144,6 +154,8 @@ describe('POST /v2/parse', () => {
     ['the file under another field name', async () => multipart([{ name: 'document', value: strToU8(HTML), filename: 'a.html' }]), /field "file"/],
     ['an unknown field', async () => multipart([{ name: 'file', value: strToU8(HTML), filename: 'a.html' }, { name: 'extra', value: '1' }]), /Unexpected multipart field "extra"/],
     ['two files', async () => multipart([{ name: 'file', value: strToU8(HTML), filename: 'a.html' }, { name: 'file', value: strToU8(HTML), filename: 'b.html' }]), /exactly one file/],
+    ['three files', async () => multipart([1, 2, 3].map((i) => ({ name: 'file', value: strToU8(HTML), filename: `${i}.html` }))), /one file/],
+    ['options given twice', async () => multipart([{ name: 'options', value: '{}' }, { name: 'options', value: '{}' }, { name: 'file', value: strToU8(HTML), filename: 'a.html' }]), /twice/],
     ['an empty file', async () => fileForm('', 'empty.html'), /empty/],
     ['options that are not JSON', async () => fileForm(HTML, 'a.html', '{formats: markdown'), /options: not valid JSON/],
     ['options that are not an object', async () => fileForm(HTML, 'a.html', '[1,2]'), /options: expected an object/],
@@ -497,6 +509,8 @@ describe('GET /v2/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     const parse = doc.paths['/v2/parse'].post;
     expect(Object.keys(parse.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(parse.requestBody.content['multipart/form-data'].schema.properties)).toEqual(['file', 'options']);
+    expect(JSON.stringify(doc)).not.toContain('x-docmill');
     expect(Object.keys(parse.responses)).toEqual(expect.arrayContaining(['200', '400', '402', '429', '500']));
     const listParams = doc.paths['/v2/monitor'].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]);
     expect(listParams).toEqual([

@@ -14,7 +14,7 @@ import { KeyLimiter, QueueFullError } from './limiter.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { parseRoutes } from './routes/parse.js';
 import { Store } from './store/store.js';
-import { describeValidation, validatorCompiler } from './validation.js';
+import { describeValidation, MULTIPART, validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,7 +79,7 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
   app.decorateRequest('zeroDataRetention', false);
 
   await app.register(multipart, {
-    limits: { fileSize: config.maxFileBytes, files: 1, fields: 4, fieldSize: 1024 * 1024, parts: 6, headerPairs: 200 },
+    limits: { fileSize: config.maxFileBytes, files: 2, fields: 4, fieldSize: 1024 * 1024, parts: 6, headerPairs: 200 },
     throwFileSizeLimit: true,
   });
   await app.register(swagger, {
@@ -92,6 +92,13 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerAuth: [] }],
+    },
+    // The multipart marker only tells the validator to leave the body to the handler; the document does not need it.
+    transform: ({ schema, url }) => {
+      const body = (schema as { body?: Record<string, unknown> } | undefined)?.body;
+      if (!body || !(MULTIPART in body)) return { schema, url };
+      const { [MULTIPART]: _marker, ...rest } = body;
+      return { schema: { ...schema, body: rest } as typeof schema, url };
     },
   });
 

@@ -16,6 +16,8 @@ import type { ServiceContext } from '../app.js';
 import { badRequest, errorSchemas, HttpError, paymentRequired } from '../http-error.js';
 import { MULTIPART } from '../validation.js';
 
+const MAX_OPTIONS_BYTES = 1024 * 1024;
+
 interface Upload {
   bytes: Buffer;
   filename: string;
@@ -37,7 +39,13 @@ async function readParts(request: FastifyRequest): Promise<Upload> {
   let upload: Omit<Upload, 'optionsText'> | undefined;
   let optionsText: string | undefined;
   for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
-    if (part.type === 'file') {
+    if (part.type === 'file' && part.fieldname === 'options') {
+      // Some clients send the options as a JSON "file" part (a Blob with type application/json).
+      if (optionsText !== undefined) throw badRequest('The multipart field "options" is given twice.');
+      const text = await part.toBuffer();
+      if (text.byteLength > MAX_OPTIONS_BYTES) throw badRequest('The multipart field "options" is larger than 1 MB.');
+      optionsText = text.toString('utf8');
+    } else if (part.type === 'file') {
       if (part.fieldname !== 'file') {
         part.file.resume();
         throw badRequest(`Unexpected file field "${part.fieldname}": send the file in the multipart field "file".`);
