@@ -100,13 +100,24 @@ export function readingOrder(items: PlacedItem[], slideHeight: number | null): P
   const rows: PlacedItem[][] = [];
   for (const it of positioned) {
     const row = rows[rows.length - 1];
-    if (row && it.box!.y - row[0]!.box!.y <= band) row.push(it);
+    if (row && (it.box!.y - row[0]!.box!.y <= band || sideBySide(row[0]!.box!, it.box!))) row.push(it);
     else rows.push([it]);
   }
-  const ordered = rows.flatMap((r) => r.sort((a, b) => a.box!.x - b.box!.x || a.seq - b.seq));
+  const ordered = rows.flatMap((r) => r.sort((a, b) => a.box!.x - b.box!.x || a.box!.y - b.box!.y || a.seq - b.seq));
   const all = [...ordered, ...unpositioned.sort((a, b) => a.seq - b.seq)];
   const titles = all.filter((i) => i.title);
   return [...titles, ...all.filter((i) => !i.title)];
+}
+
+/**
+ * Two frames stand side by side (columns) when they overlap vertically for most of the shorter
+ * one's height and do not overlap horizontally.
+ */
+function sideBySide(a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }): boolean {
+  const overlapY = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  const overlapX = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const shorter = Math.min(a.h, b.h);
+  return shorter > 0 && overlapY > shorter * 0.6 && overlapX <= 0;
 }
 
 /**
