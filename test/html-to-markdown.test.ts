@@ -74,6 +74,10 @@ describe('htmlToMarkdown: links and images', () => {
     expect(htmlToMarkdown(html)).toBe('![logo](data:image/png;base64,iVBORw0KGgo=)');
   });
 
+  it('escapes only brackets and backslashes in alt text', () => {
+    expect(htmlToMarkdown('<img src="a.png" alt="logo[1] a\\b *x*">')).toBe('![logo\\[1\\] a\\\\b *x*](a.png)');
+  });
+
   it('writes destinations markdown reads back unchanged', () => {
     expect(markdownDestination('/wiki/Foo_(bar)')).toBe('/wiki/Foo_(bar)');
     expect(markdownDestination('/a b')).toBe('/a%20b');

@@ -43,6 +43,7 @@ export function extractMetadata($: CheerioAPI): Partial<DocumentMetadata> {
     const content = attrs['content'];
     if (!key || content === undefined) return;
     const value = clean(content);
+    if (!value) return;
     const lower = key.toLowerCase();
     if (lower === 'og:locale:alternate') {
       if (value && !alternates.includes(value)) alternates.push(value);

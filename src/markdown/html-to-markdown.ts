@@ -316,7 +316,8 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
 
   add('image', is('IMG'), (_content, node) => {
     const src = (node.getAttribute('src') ?? node.getAttribute('data-src') ?? '').trim();
-    const alt = escapeMarkdownText((node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim()).replace(/[[\]]/g, '\\$&');
+    // Alt text only needs what would end the brackets early.
+    const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, '\\$&');
     if (!src) return '';
     // Spacer GIFs and tracking pixels.
     if (Number(node.getAttribute('width') ?? 2) <= 1 && Number(node.getAttribute('height') ?? 2) <= 1) return '';
