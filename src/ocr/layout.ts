@@ -1,9 +1,24 @@
 /**
- * Lays out one recognised page. Runs in the OCR pool thread, like native layout runs in the text pool.
+ * Lays out one recognised page with the same engine as native text (columns, lists, tables, heading
+ * hints), fed the recognised words; runs in the OCR pool thread, as native layout runs in the text
+ * pool. Blocks then get `source: layout_ocr` and the mean confidence of their words.
  */
+import { layoutPage } from '../pdf/layout/engine.js';
 import type { PageLayout } from '../pdf/layout/types.js';
-import { ocrLayout, type OcrPage } from './page.js';
+import { annotateOcrBlocks, ocrLayout, toPageInput, type OcrPage } from './page.js';
 
 export function layoutOcrPage(page: OcrPage): PageLayout {
-  return ocrLayout(page);
+  const input = toPageInput(page);
+  let layout: PageLayout;
+  try {
+    layout = layoutPage(input);
+  } catch (err) {
+    // The page is still worth its recognised paragraphs; say why the structure is missing.
+    layout = ocrLayout(page);
+    layout.status = 'partial';
+    layout.error = `layout analysis failed on the recognised page: ${err instanceof Error ? err.message : String(err)}`;
+    return layout;
+  }
+  annotateOcrBlocks(layout.blocks.map((b) => b.block), input);
+  return layout;
 }

@@ -15,6 +15,7 @@ import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
 import { DEFAULT_RENDER, type RenderOptions } from './render.js';
 import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.js';
 import type { OcrPage } from './page.js';
+import { harmonizeFontSizes } from './sizes.js';
 
 /** Pages a recogniser reads before it is replaced (WASM memory never shrinks). */
 export const DEFAULT_RECYCLE_AFTER = 50;
@@ -124,7 +125,9 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
     });
     const settled = await Promise.allSettled(tasks);
     if (opts.signal.aborted) throw abortError(opts.signal);
-    return settled.map((s, i) => (s.status === 'fulfilled' ? s.value : { pageNumber: pageNumbers[i]!, layout: failedLayout(pageNumbers[i]!, String(s.reason)), networkAttempts: 0 }));
+    const results = settled.map((s, i) => (s.status === 'fulfilled' ? s.value : { pageNumber: pageNumbers[i]!, layout: failedLayout(pageNumbers[i]!, String(s.reason)), networkAttempts: 0 }));
+    harmonizeFontSizes(results.filter((r) => r.layout.status !== 'failed').map((r) => r.layout));
+    return results;
   } finally {
     opts.signal.removeEventListener('abort', onAbort);
     // Pages still queued or running for this document are of no use to anyone now.
