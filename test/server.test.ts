@@ -264,7 +264,7 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
 
   it('per-key concurrency: waiters are flagged, a full queue gives 429 {error}, other keys are unaffected', async () => {
     const parser = new GatedParser();
-    const { app } = await makeServer({ concurrencyPerKey: 1, queueLength: 1 }, { parser });
+    const { app, log } = await makeServer({ concurrencyPerKey: 1, queueLength: 1 }, { parser });
     const form = await fileForm(HTML, 'a.html');
     const first = postParse(app, form);
     await until(() => parser.started === 1);
@@ -273,6 +273,7 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
     const third = await postParse(app, form);
     expect(third.statusCode).toBe(429);
     expect(third.json()).toEqual({ error: expect.stringMatching(/Concurrency limit/) });
+    expect(log.audits().at(-1)).toMatchObject({ keyId: 'alpha', status: 429, code: 'RATE_LIMITED' });
     // Another key has its own slots.
     const other = postParse(app, form, AUTH_B);
     await until(() => parser.started === 2);
@@ -309,13 +310,14 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
   });
 
   it('402 {error} once the key has spent its page quota; other keys keep theirs', async () => {
-    const { app } = await makeServer({ pageQuota: 2 });
+    const { app, log } = await makeServer({ pageQuota: 2 });
     const form = await fileForm(HTML, 'a.html');
     expect((await postParse(app, form)).statusCode).toBe(200);
     expect((await postParse(app, form)).statusCode).toBe(200);
     const spent = await postParse(app, form);
     expect(spent.statusCode).toBe(402);
     expect(spent.json()).toEqual({ error: expect.stringMatching(/quota/) });
+    expect(log.audits().at(-1)).toMatchObject({ keyId: 'alpha', status: 402, code: 'PAYMENT_REQUIRED' });
     expect((await postParse(app, form, AUTH_B)).statusCode).toBe(200);
     await app.close();
   });

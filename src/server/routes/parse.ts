@@ -14,6 +14,7 @@ import { normalizeOptions, type NormalizedOptions, type ParseOptions } from '../
 import type { ParseDocument } from '../../types.js';
 import type { ServiceContext } from '../app.js';
 import { badRequest, errorSchemas, HttpError, paymentRequired } from '../http-error.js';
+import type { Slot } from '../limiter.js';
 import { MULTIPART } from '../validation.js';
 
 const MAX_OPTIONS_BYTES = 1024 * 1024;
@@ -135,14 +136,24 @@ export async function parseRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
     const started = performance.now();
     const keyId = request.keyId;
 
+    const refused = (status: number, code: string): void => {
+      request.log.info({ audit: { event: 'parse', keyId, username: null, status, code, pages: 0, durationMs: Math.round(performance.now() - started) } }, 'audit');
+    };
     if (config.pageQuota > 0) {
       const used = await store.pagesUsed(keyId);
       if (used >= config.pageQuota) {
+        refused(402, 'PAYMENT_REQUIRED');
         throw paymentRequired(`Page quota spent: ${used} of ${config.pageQuota} pages used this month by this API key.`);
       }
     }
 
-    const slot = limiter.acquire(keyId);
+    let slot: Slot;
+    try {
+      slot = limiter.acquire(keyId);
+    } catch (err) {
+      refused(429, 'RATE_LIMITED');
+      throw err;
+    }
     const abort = new AbortController();
     const onClose = (): void => {
       if (!reply.raw.writableFinished) abort.abort(new ParseError('ABORTED', 'The client closed the connection.'));
