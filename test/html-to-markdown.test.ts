@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown, markdownDestination, unwrapRedirect } from '../src/markdown/html-to-markdown.js';
+import { expandSelfClosing, htmlToMarkdown, markdownDestination, unwrapRedirect } from '../src/markdown/html-to-markdown.js';
 import { markdownBlocks } from '../src/markdown/html-blocks.js';
 import { renderNode } from '../src/markdown/serialize.js';
 
@@ -54,6 +54,18 @@ describe('htmlToMarkdown: blocks', () => {
   it('treats <br><br> as a paragraph break and drops a trailing <br>', () => {
     expect(htmlToMarkdown('<p>one<br><br>two<br></p>')).toBe('one\n\ntwo');
     expect(htmlToMarkdown('<p>one<br>two</p>')).toBe('one\\\ntwo');
+  });
+});
+
+describe('htmlToMarkdown: XHTML', () => {
+  it('closes self-closing elements so that they do not swallow or wrap what follows', () => {
+    const xhtml = '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title/><script src="a.js"/></head>'
+      + '<body><p>One<a id="n1"/> two.</p><div class="x"/><p>Three<br/>four</p></body></html>';
+    expect(htmlToMarkdown(xhtml)).toBe('One two.\n\nThree\\\nfour');
+  });
+
+  it('leaves void elements and plain HTML alone', () => {
+    expect(expandSelfClosing('<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'/></p>')).toBe('<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'></span></p>');
   });
 });
 

@@ -447,5 +447,22 @@ function tidy(markdown: string): string {
 export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): string {
   if (!html.trim()) return '';
   const service = serviceFor(opts);
-  return tidy(service.turndown(html));
+  return tidy(service.turndown(isXhtml(html) ? expandSelfClosing(html) : html));
+}
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+
+function isXhtml(html: string): boolean {
+  const head = html.slice(0, 4096);
+  return /^\s*<\?xml\b/i.test(head) || /\bxmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml["']/i.test(head);
+}
+
+/**
+ * XHTML (EPUB chapters, .xhtml files) closes empty elements with `/>`; an HTML parser ignores the
+ * slash, so `<title/>` or `<script/>` would swallow the rest of the document and `<div/>` would
+ * wrap what follows. Writing them as start and end tags makes both parsers agree.
+ */
+export function expandSelfClosing(xhtml: string): string {
+  return xhtml.replace(/<([A-Za-z][\w:.-]*)((?:\s+[^\s"'>\/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*\/>/g, (m, tag: string, attrs: string) =>
+    (VOID_ELEMENTS.has(tag.toLowerCase()) ? m : `<${tag}${attrs}></${tag}>`));
 }
