@@ -59,9 +59,10 @@ describe('htmlToMarkdown: blocks', () => {
 
 describe('htmlToMarkdown: XHTML', () => {
   it('closes self-closing elements so that they do not swallow or wrap what follows', () => {
-    const xhtml = '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title/><script src="a.js"/></head>'
-      + '<body><p>One<a id="n1"/> two.</p><div class="x"/><p>Three<br/>four</p></body></html>';
-    expect(htmlToMarkdown(xhtml)).toBe('One two.\n\nThree\\\nfour');
+    const body = '<body><p><a href="#p1"/>Text after.</p><p>x</p><textarea/><p>y<br/>z</p></body></html>';
+    expect(htmlToMarkdown(`<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml">${body}`)).toBe('Text after.\n\nx\n\ny\\\nz');
+    // Read as HTML, the same markup means something else: the empty link wraps the text, the textarea swallows the rest.
+    expect(htmlToMarkdown(`<html>${body}`)).toBe('[Text after.](#p1)\n\n[x](#p1)');
   });
 
   it('leaves void elements and plain HTML alone', () => {
