@@ -13,6 +13,11 @@ describe('htmlToMarkdown: blocks', () => {
     expect(htmlToMarkdown('<h1><b>Tables</b></h1><h2><strong>Multi</strong> level</h2>')).toBe('# Tables\n\n## **Multi** level');
   });
 
+  it('writes MathML as TeX when the page carries its source', () => {
+    expect(htmlToMarkdown('<p>Area <math alttext="\\pi r^2"><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math>.</p>')).toBe('Area $\\pi r^2$.');
+    expect(htmlToMarkdown('<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x_1</annotation></semantics></math>')).toBe('$$\nx_1\n$$');
+  });
+
   it('fences code that contains backticks with a longer fence', () => {
     expect(htmlToMarkdown('<pre>use ``` to fence</pre>')).toBe('````\nuse ``` to fence\n````');
   });

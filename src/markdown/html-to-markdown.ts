@@ -364,9 +364,20 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
       const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
       prefix = `${(Number.isFinite(start) ? start : 1) + position.index}. `;
     }
-    let body = content.replace(/^\n+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
+    let body = content.replace(/^\s+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
     body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n[ \t]+(?=\n)/g, '\n');
     return `${prefix}${body}${position.last ? '' : '\n'}`;
+  });
+
+  // MathML: its TeX source where the page gives one (alttext or a TeX annotation), else its text.
+  add('math', (node) => node.nodeName.toLowerCase() === 'math', (content, node) => {
+    let tex = node.getAttribute('alttext')?.trim() ?? '';
+    if (!tex) {
+      const annotations = Array.from(node.getElementsByTagName('annotation'));
+      tex = annotations.find((a) => /tex/i.test(a.getAttribute('encoding') ?? ''))?.textContent?.trim() ?? '';
+    }
+    if (!tex) return content;
+    return node.getAttribute('display') === 'block' ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
   });
 
   // Last, so that it wins over every rule above.
