@@ -106,11 +106,18 @@ export class GatedParser implements Parser {
     const normalized = normalizeOptions(options);
     this.started++;
     return new Promise<ParseDocument>((resolve, reject) => {
+      const finish = (doc: ParseDocument): void => { clearTimeout(timer); resolve(doc); };
+      const drop = (err: ParseError): void => {
+        clearTimeout(timer);
+        const i = this.waiting.indexOf(finish);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(err);
+      };
       const timer = setTimeout(() => {
-        reject(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${normalized.timeout} ms).`));
+        drop(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${normalized.timeout} ms).`));
       }, normalized.timeout);
-      file?.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new ParseError('ABORTED', 'aborted')); }, { once: true });
-      this.waiting.push((doc) => { clearTimeout(timer); resolve(doc); });
+      file?.signal?.addEventListener('abort', () => drop(new ParseError('ABORTED', 'aborted')), { once: true });
+      this.waiting.push(finish);
     });
   }
 

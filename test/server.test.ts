@@ -297,6 +297,42 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
     await app.close();
   });
 
+  it('a client that hangs up leaves the queue, and one that hangs up while parsing aborts its parse', async () => {
+    const parser = new GatedParser();
+    const { app } = await makeServer({ concurrencyPerKey: 1, queueLength: 1 }, { parser });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const send = (signal?: AbortSignal) => {
+      const form = new FormData();
+      form.append('file', new Blob([HTML], { type: 'text/html' }), 'a.html');
+      return fetch(`${base}/v2/parse`, { method: 'POST', headers: AUTH_A, body: form, signal });
+    };
+    const first = new AbortController();
+    const running = send(first.signal).catch((e: unknown) => e);
+    await until(() => parser.started === 1);
+    const second = new AbortController();
+    const waiting = send(second.signal).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await send()).status).toBe(429);
+    second.abort();
+    await waiting;
+    // The queue place is free again: the next request waits instead of being refused.
+    await new Promise((r) => setTimeout(r, 50));
+    const third = send();
+    await new Promise((r) => setTimeout(r, 50));
+    first.abort();
+    await running;
+    await until(() => parser.started === 2);
+    expect(parser.pending).toBe(1); // the first parse was aborted, not left running
+    parser.finishOne('third');
+    const res = await third;
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { markdown: string; metadata: { concurrencyLimited?: boolean } } };
+    expect(body.data.markdown).toBe('third');
+    expect(body.data.metadata.concurrencyLimited).toBe(true);
+    await app.close();
+  });
+
   it('a queue length of 0 refuses every request beyond the running ones', async () => {
     const parser = new GatedParser();
     const { app } = await makeServer({ concurrencyPerKey: 1, queueLength: 0 }, { parser });
