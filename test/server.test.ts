@@ -10,6 +10,7 @@ import path from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseApiKeys } from '../src/server/config.js';
+import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus } from '../test-support/corpus.js';
 import {
   AUTH_A, AUTH_B, GatedParser, KEY_A, KEY_B, brokenParser, fileForm, makeServer, multipart, until,
 } from './server-helpers.js';
@@ -241,6 +242,37 @@ describe('POST /v2/parse', () => {
       else process.env['TMPDIR'] = saved;
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+if (!corpusAvailable) console.warn(CORPUS_SKIP_MESSAGE);
+
+describe.skipIf(!corpusAvailable)('POST /v2/parse with the real PDF reader', () => {
+  let app: App;
+  beforeAll(async () => ({ app } = await makeServer()));
+  afterAll(async () => app.close());
+
+  it('pages and blocks only when asked; numPages in metadata', async () => {
+    const pdf = readCorpus('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
+    const plain = (await postParse(app, await fileForm(pdf, 'repair.pdf', { parsers: [{ type: 'pdf', mode: 'fast' }] }))).json();
+    expect(plain.success).toBe(true);
+    expect(plain.data.pages).toBeUndefined();
+    expect(plain.data.blocks).toBeUndefined();
+    const rich = (await postParse(app, await fileForm(pdf, 'repair.pdf', { parsers: [{ type: 'pdf', mode: 'fast', pages: true, blocks: true, maxPages: 1 }] }))).json();
+    expect(rich.data.pages).toHaveLength(1);
+    expect(rich.data.blocks[0].pageNumber).toBe(1);
+    expect(rich.data.metadata.numPages).toBe(1);
+    expect(rich.data.metadata.totalPages).toBeGreaterThan(1);
+    expect(rich.data.metadata.sourceURL).toBe('repair.pdf');
+  });
+
+  it('a timeout shorter than the parse answers 408 TIMEOUT promptly', async () => {
+    const pdf = readCorpus('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
+    const t0 = performance.now();
+    const res = await postParse(app, await fileForm(pdf, 'repair.pdf', { timeout: 1 }));
+    expect(res.statusCode).toBe(408);
+    expect(res.json()).toEqual({ success: false, code: 'TIMEOUT', error: expect.stringMatching(/timeout/) });
+    expect(performance.now() - t0).toBeLessThan(30_000);
   });
 });
 
