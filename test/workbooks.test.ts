@@ -98,6 +98,13 @@ describe('workbooks: safety', () => {
     expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
   });
 
+  it('refuses an .ods whose content.xml declares entities', async () => {
+    const files = unzipSync(fixture('sample.ods'));
+    const content = new TextDecoder().decode(files['content.xml']);
+    files['content.xml'] = strToU8(content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><office:document-content'));
+    expect(await codeOf(read(ctxFor(zipSync(files), 'ods')))).toBe('RESOURCE_LIMIT');
+  });
+
   it('refuses a zip bomb before SheetJS sees it', async () => {
     const files = unzipSync(fixture('sample.xlsx'));
     files['xl/worksheets/sheet9.xml'] = new Uint8Array(40 * 1024 * 1024);

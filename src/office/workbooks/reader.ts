@@ -3,8 +3,8 @@
  * `## <sheet name>` heading followed by one table whose first row is the table header.
  *
  * .xlsx and .xlsm go through a fast scanner of the sheet XML (./xlsx.ts), which applies number formats
- * with SheetJS's formatter; anything it cannot read falls back to SheetJS. .xlsb, .xls and .ods are
- * parsed by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the current CE
+ * with SheetJS's formatter; .ods is read from content.xml, whose cells carry their displayed text
+ * (./ods.ts). Anything those cannot read falls back to SheetJS. .xlsb and .xls are parsed by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the current CE
  * line). The `xlsx` package on npm is frozen at 0.18.5 and carries published vulnerabilities
  * (prototype pollution, ReDoS) fixed only in later CE releases; exceljs reads only .xlsx. SheetJS
  * reads every format here, keeps formulas' cached values and applies number formats, so numbers and
@@ -30,6 +30,7 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import type { Reader, ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
+import { readOds } from './ods.js';
 import { readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
@@ -232,11 +233,13 @@ function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
   return target && /^(https?|mailto|ftp):/i.test(target) ? target : undefined;
 }
 
-/** The fast SpreadsheetML path; null when it cannot read the file (SheetJS then tries). */
+/** The fast SpreadsheetML and OpenDocument paths; null when they cannot read the file (SheetJS then tries). */
 function readFast(ctx: ReaderContext): DocModel | null {
   let fast: FastWorkbook;
   try {
-    fast = readXlsxFast(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS, hasEntityDeclaration });
+    fast = ctx.kind === 'ods'
+      ? readOds(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS })
+      : readXlsxFast(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS, hasEntityDeclaration });
   } catch (err) {
     if (err instanceof ParseError && (err.code === 'RESOURCE_LIMIT' || err.code === 'ENCRYPTED')) throw err;
     return null;
@@ -288,7 +291,7 @@ function assemble(ctx: ReaderContext, sheets: SheetInput[], props: { title?: str
 }
 
 export const read: Reader = async (ctx) => {
-  if (ctx.kind === 'xlsx' || ctx.kind === 'xlsm') {
+  if (ctx.kind === 'xlsx' || ctx.kind === 'xlsm' || ctx.kind === 'ods') {
     const fast = readFast(ctx);
     if (fast) return fast;
   }

@@ -1,0 +1,124 @@
+/**
+ * OpenDocument spreadsheets (.ods) from content.xml. ODF stores each cell's displayed text in its
+ * `text:p` elements, so numbers and dates come out as the sheet shows them with no format engine.
+ * Repeated rows and columns (`number-rows-repeated`, `number-columns-repeated`, which writers use for
+ * the empty rest of a sheet) are expanded only when they hold text, and reading stops at the row and
+ * cell caps. Tables whose style sets `table:display="false"` are hidden sheets.
+ */
+import { ParseError } from '../../errors.js';
+import { ZipPackage } from '../zip.js';
+import { attr, child, elements, parseXml, type XmlElement } from '../presentations/xml.js';
+import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
+
+function cellText(cell: XmlElement): string {
+  const parts: string[] = [];
+  for (const el of elements(cell)) {
+    if (el.local === 'p' || el.local === 'h') parts.push(inlineText(el));
+    else if (el.local === 'list') parts.push(...listTexts(el));
+  }
+  return parts.join('\n');
+}
+
+function listTexts(list: XmlElement): string[] {
+  const out: string[] = [];
+  for (const item of elements(list)) for (const el of elements(item)) {
+    if (el.local === 'p' || el.local === 'h') out.push(inlineText(el));
+    else if (el.local === 'list') out.push(...listTexts(el));
+  }
+  return out;
+}
+
+function inlineText(el: XmlElement): string {
+  let s = '';
+  for (const c of el.children) {
+    if (typeof c === 'string') s += c;
+    else if (c.local === 's') s += ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1));
+    else if (c.local === 'tab') s += '\t';
+    else if (c.local === 'line-break') s += '\n';
+    else if (c.local === 'annotation' || c.local === 'note') continue;
+    else s += inlineText(c);
+  }
+  return s;
+}
+
+export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: number }): FastWorkbook {
+  const zip = ZipPackage.open(bytes);
+  const xml = zip.text('content.xml');
+  if (xml === undefined) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no content.xml.');
+  const root = parseXml(xml, 'content.xml of the spreadsheet');
+  const hiddenStyles = new Set<string>();
+  for (const s of elements(child(root, 'automatic-styles'))) {
+    if (s.local !== 'style' || attr(s, 'family') !== 'table') continue;
+    if (attr(child(s, 'table-properties'), 'display') === 'false') hiddenStyles.add(attr(s, 'name') ?? '');
+  }
+  const body = child(child(root, 'body'), 'spreadsheet');
+  if (!body) throw new ParseError('MALFORMED', 'The OpenDocument file has no spreadsheet body.');
+  const sheets: FastSheet[] = [];
+  let budget = limits.maxCells;
+  for (const table of elements(body)) {
+    if (table.local !== 'table') continue;
+    const name = attr(table, 'name') ?? `Sheet${sheets.length + 1}`;
+    const hidden = hiddenStyles.has(attr(table, 'style-name') ?? '');
+    const sheet: FastSheet = { name, hidden, data: [], merges: [], cut: false };
+    sheets.push(sheet);
+    if (hidden) continue;
+    let r = 0;
+    const rows = (el: XmlElement): boolean => {
+      for (const row of elements(el)) {
+        if (row.local === 'table-row-group' || row.local === 'table-header-rows' || row.local === 'table-rows') {
+          if (!rows(row)) return false;
+          continue;
+        }
+        if (row.local !== 'table-row') continue;
+        const repeat = Math.max(1, Number(attr(row, 'number-rows-repeated') ?? 1) || 1);
+        const cells: { c: number; text: string; cs: number; rs: number }[] = [];
+        let c = 0;
+        for (const cell of elements(row)) {
+          if (cell.local !== 'table-cell' && cell.local !== 'covered-table-cell') continue;
+          const crep = Math.max(1, Number(attr(cell, 'number-columns-repeated') ?? 1) || 1);
+          const text = cell.local === 'table-cell' ? cellText(cell) : '';
+          if (text.trim()) {
+            const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
+            const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
+            for (let k = 0; k < Math.min(crep, 16384); k++) cells.push({ c: c + k, text, cs, rs });
+          }
+          c += crep;
+        }
+        if (!cells.length) {
+          r += repeat;
+          continue;
+        }
+        for (let k = 0; k < repeat; k++, r++) {
+          if (r >= limits.maxRows || budget <= 0) {
+            sheet.cut = true;
+            return false;
+          }
+          const out: FastCell[] = [];
+          for (const cell of cells) {
+            out[cell.c] = { t: 's', v: cell.text, w: cell.text };
+            if (k === 0 && (cell.cs > 1 || cell.rs > 1)) sheet.merges.push({ s: { r, c: cell.c }, e: { r: r + cell.rs - 1, c: cell.c + cell.cs - 1 } });
+          }
+          sheet.data[r] = out;
+          budget -= cells.length;
+        }
+      }
+      return true;
+    };
+    rows(table);
+  }
+  if (!sheets.length) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no tables.');
+  const meta = zip.text('meta.xml');
+  const out: FastWorkbook = { sheets };
+  if (meta) {
+    try {
+      const m = child(parseXml(meta, 'meta.xml'), 'meta');
+      const title = m ? elements(m).find((e) => e.local === 'title') : undefined;
+      const creator = m ? elements(m).find((e) => e.local === 'initial-creator' || e.local === 'creator') : undefined;
+      if (title) out.title = inlineText(title);
+      if (creator) out.author = inlineText(creator);
+    } catch (err) {
+      if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
+    }
+  }
+  return out;
+}
