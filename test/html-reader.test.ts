@@ -220,6 +220,21 @@ describe('HTML: blocks', () => {
   });
 });
 
+describe('HTML: hostile structure', () => {
+  it('converts a page nested far deeper than any real page, keeping its text, with a warning', async () => {
+    const n = 20000;
+    const doc = await parse(`<html><body><p>top</p>${'<div>'.repeat(n)}deep <b>text</b>${'</div>'.repeat(n)}</body></html>`);
+    expect(doc.markdown).toBe('top\n\ndeep text\n');
+    expect(doc.warning).toContain('nests elements more than');
+  });
+
+  it('converts a page of nothing but markup to empty markdown', async () => {
+    const doc = await parse('<html><head><title>Empty</title></head><body><script>x</script></body></html>');
+    expect(doc.markdown).toBe('');
+    expect(doc.metadata.title).toBe('Empty');
+  });
+});
+
 describe('srcset', () => {
   it('parses width and density descriptors and URLs with commas', () => {
     expect(parseSrcset('a.jpg 480w, b,c.jpg 960w')).toEqual([{ url: 'a.jpg', width: 480 }, { url: 'b,c.jpg', width: 960 }]);

@@ -171,6 +171,45 @@ export function resolveUrls(root: Cheerio<AnyNode>, baseUrl: string | undefined)
   }
 }
 
+/** Element nesting kept as is; deeper structure is flattened (real pages stay far below this). */
+export const MAX_NESTING = 256;
+
+/**
+ * Flattens elements nested deeper than MAX_NESTING: below that depth only the text, images and
+ * line breaks are kept, in order. Tree walkers (serializers, text extraction, turndown) recurse,
+ * and a hostile or broken page nested thousands deep would overflow the stack.
+ */
+export function flattenDeepNesting(root: AnyNode): boolean {
+  let flattened = false;
+  const stack: Array<[AnyNode, number]> = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (!('children' in node)) continue;
+    if (depth < MAX_NESTING) {
+      for (const child of node.children) stack.push([child, depth + 1]);
+      continue;
+    }
+    const leaves: AnyNode[] = [];
+    const inner: AnyNode[] = [...node.children].reverse();
+    while (inner.length) {
+      const n = inner.pop()!;
+      if ('children' in n && n.children.length > 0) {
+        for (let i = n.children.length - 1; i >= 0; i--) inner.push(n.children[i]!);
+      } else if (n.type === 'text' || (n.type === 'tag' && ['img', 'br'].includes((n as Element).tagName))) leaves.push(n);
+    }
+    if (leaves.length === node.children.length && leaves.every((l, i) => l === node.children[i])) continue;
+    flattened = true;
+    leaves.forEach((leaf, i) => {
+      leaf.parent = node as Element;
+      leaf.prev = leaves[i - 1] ?? null;
+      leaf.next = leaves[i + 1] ?? null;
+      if ('children' in leaf) leaf.children = [];
+    });
+    node.children = leaves as typeof node.children;
+  }
+  return flattened;
+}
+
 /** Every comment node below `root` (an explicit walk: `$('*').contents()` is quadratic on large pages). */
 function comments(root: AnyNode): AnyNode[] {
   const out: AnyNode[] = [];

@@ -9,7 +9,7 @@ import { markdownBlocks } from '../markdown/html-blocks.js';
 import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
 import { decodeText } from './charset.js';
-import { contentRoot, elementsOf, largestSrcset, resolveUrl } from './clean.js';
+import { contentRoot, elementsOf, flattenDeepNesting, largestSrcset, MAX_NESTING, resolveUrl } from './clean.js';
 import { extractMetadata } from './metadata.js';
 
 /** XHTML proper (XML declaration or an .xhtml name): parse so that `<div/>` closes itself. */
@@ -71,6 +71,10 @@ export const read: Reader = async (ctx) => {
   const rawHtml = decoded.text;
   const xhtml = isXhtml(rawHtml, ctx.filename, ctx.contentType);
   const $ = loadHtml(rawHtml, xhtml);
+  const warnings: string[] = [];
+  if (flattenDeepNesting($.root().get(0)!)) {
+    warnings.push(`The page nests elements more than ${MAX_NESTING} deep; below that depth only its text and images were kept.`);
+  }
 
   const metadata = extractMetadata($);
   const baseUrl = baseHref($);
@@ -93,7 +97,7 @@ export const read: Reader = async (ctx) => {
     contentType: xhtml && /xhtml/i.test(ctx.contentType) ? ctx.contentType : 'text/html',
     pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: markdownBlocks(markdown) }],
     metadata,
-    warnings: [],
+    warnings,
     html,
     rawHtml,
     links,

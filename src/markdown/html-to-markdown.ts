@@ -12,6 +12,7 @@
  * - escaping limited to what would otherwise change the meaning of ordinary text.
  */
 import TurndownService from 'turndown';
+import { ParseError } from '../errors.js';
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL that relative links and image sources are resolved against. */
@@ -458,7 +459,15 @@ function tidy(markdown: string): string {
 export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): string {
   if (!html.trim()) return '';
   const service = serviceFor(opts);
-  return tidy(service.turndown(isXhtml(html) ? expandSelfClosing(html) : html));
+  try {
+    return tidy(service.turndown(isXhtml(html) ? expandSelfClosing(html) : html));
+  } catch (err) {
+    // Turndown recurses over the tree; only absurd nesting exhausts the stack.
+    if (err instanceof RangeError) {
+      throw new ParseError('RESOURCE_LIMIT', 'The HTML nests elements too deeply to convert (thousands of levels).', { cause: err });
+    }
+    throw err;
+  }
 }
 
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
