@@ -178,8 +178,17 @@ class Styles {
     return out;
   }
 
+  private readonly headingCache = new Map<string | undefined, number | undefined>();
+
   /** Heading level from the style's name or its outline level. */
   headingLevel(id: string | undefined): number | undefined {
+    if (this.headingCache.has(id)) return this.headingCache.get(id);
+    const level = this.findHeadingLevel(id);
+    this.headingCache.set(id, level);
+    return level;
+  }
+
+  private findHeadingLevel(id: string | undefined): number | undefined {
     for (const s of this.chain(id)) {
       const m = /^(?:heading|überschrift|titre|titolo|encabezado|título|kop|rubrik|nagłówek|заголовок)\s*(\d)$/.exec(s.name);
       if (m) return Number(m[1]);
@@ -189,7 +198,16 @@ class Styles {
     return undefined;
   }
 
+  private readonly numCache = new Map<string | undefined, { numId: string; ilvl?: number } | undefined>();
+
   numPr(id: string | undefined): { numId: string; ilvl?: number } | undefined {
+    if (this.numCache.has(id)) return this.numCache.get(id);
+    const found = this.findNumPr(id);
+    this.numCache.set(id, found);
+    return found;
+  }
+
+  private findNumPr(id: string | undefined): { numId: string; ilvl?: number } | undefined {
     for (const s of this.chain(id)) if (s.numId !== undefined) return s.ilvl === undefined ? { numId: s.numId } : { numId: s.numId, ilvl: s.ilvl };
     return undefined;
   }
@@ -823,10 +841,12 @@ function mergeSpaces(inlines: Inline[]): Inline[] {
   const out: Inline[] = [];
   for (const i of inlines) {
     if (i.type === 'text') {
-      const t = i.text.replace(/[\t\u00a0]/g, (m) => (m === '\t' ? ' ' : '\u00a0')).replace(/ {2,}/g, ' ');
+      let t = i.text;
+      if (t.indexOf('\t') >= 0) t = t.replace(/\t/g, ' ');
+      if (t.indexOf('  ') >= 0) t = t.replace(/ {2,}/g, ' ');
       const prev = out[out.length - 1];
       if (prev && prev.type === 'text' && sameMarks(prev, i)) {
-        prev.text = (prev.text + t).replace(/ {2,}/g, ' ');
+        prev.text = prev.text.endsWith(' ') && t.startsWith(' ') ? prev.text + t.slice(1) : prev.text + t;
         continue;
       }
       out.push({ ...i, text: t });

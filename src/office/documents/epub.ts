@@ -12,6 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
 import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { imageSrc, mimeOf } from './common.js';
+import { xhtmlToNodes } from './xhtml.js';
 
 function parse(text: string): XmlElement {
   return parseXml(text, { namespaces: OFFICE_NAMESPACES });
@@ -184,10 +185,22 @@ export function readEpub(ctx: ReaderContext): DocModel {
     if (/<!ENTITY/i.test(html.slice(0, 65536))) {
       throw new ParseError('RESOURCE_LIMIT', `Chapter ${path} declares XML entities, which are never expanded.`);
     }
+    const tocTitle = titles.get(path);
+    if (isXhtml(html)) {
+      // Well-formed XHTML (the EPUB rule): read directly into the model.
+      const baseDir = dirOf(path);
+      const nodes = xhtmlToNodes(parseXml(html), {
+        image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
+        link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
+      });
+      if (nodes.length === 0) continue;
+      if (tocTitle && !nodes.some((n) => n.kind === 'heading')) blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] }, source: path });
+      for (const node of nodes) blocks.push({ node, source: path });
+      continue;
+    }
     html = inlineImages(html, zip, dirOf(path), ctx.options.removeBase64Images);
     const md = htmlToMarkdown(html, { removeBase64Images: ctx.options.removeBase64Images }).trim();
     if (!md) continue;
-    const tocTitle = titles.get(path);
     if (tocTitle && !/^#{1,6} /m.test(md)) blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] } });
     blocks.push({ node: { kind: 'markdown', markdown: md }, source: path });
   }
@@ -198,6 +211,23 @@ export function readEpub(ctx: ReaderContext): DocModel {
     metadata,
     warnings,
   };
+}
+
+function isXhtml(html: string): boolean {
+  const head = html.slice(0, 2048);
+  return /^\s*<\?xml/.test(head) || /xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml["']/.test(head);
+}
+
+/** A chapter's picture: its package path, or a data URL when inline data is wanted. */
+function chapterImage(zip: ZipPackage, baseDir: string, src: string, removeBase64: boolean): string {
+  if (!src || /^[a-z][a-z0-9+.-]*:/i.test(src)) return src;
+  const path = resolveHref(baseDir, src);
+  if (removeBase64 || !zip.has(path)) return path;
+  try {
+    return imageSrc(mimeOf(path), zip.read(path), false);
+  } catch {
+    return path;
+  }
 }
 
 /** Package-relative image sources become data URLs, or their path in the package when inline data is removed. */

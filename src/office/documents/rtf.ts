@@ -45,6 +45,8 @@ const SKIP_DESTS = new Set([
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'line', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'v', 'wbitmap', 'wmetafile']);
+
 interface Para {
   inlines: Inline[];
 }
@@ -468,6 +470,11 @@ class RtfReader {
 
   private control(word: string, param: number | undefined, opened: boolean[]): void {
     const st = this.st;
+    // Most control words (fonts, spacing, layout) change nothing we read: skip the long switch.
+    if (!KNOWN_WORDS.has(word)) {
+      if (SKIP_DESTS.has(word)) st.dest = 'skip';
+      return;
+    }
     const on = param === undefined || param !== 0;
     switch (word) {
       // Document.
