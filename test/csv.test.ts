@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CSV_ROWS, parseCsv, sniffDelimiter } from '../src/csv/reader.js';
+import { MAX_CSV_COLUMNS, MAX_CSV_ROWS, parseCsv, sniffDelimiter } from '../src/csv/reader.js';
 import { createParser } from '../src/parser.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
 
@@ -50,6 +50,14 @@ describe('CSV: content', () => {
 
   it('gives an empty document for an empty table, without failing', async () => {
     expect(await convert(',,\n,,\n')).toBe('');
+  });
+
+  it('caps very wide files with a warning', async () => {
+    const header = Array.from({ length: MAX_CSV_COLUMNS + 50 }, (_, i) => `c${i}`).join(',');
+    const doc = await parser.parseFile(Buffer.from(`${header}\n${header}\n`), undefined, { filename: 'wide.csv' });
+    const first = doc.markdown!.split('\n', 1)[0]!;
+    expect(first.split(' | ').length).toBe(MAX_CSV_COLUMNS);
+    expect(doc.warning).toContain(`${MAX_CSV_COLUMNS} columns`);
   });
 
   it('caps very long files with a warning', async () => {

@@ -14,6 +14,8 @@ import type { Reader } from '../readers/reader.js';
 export const MAX_CSV_ROWS = 100_000;
 /** The most cells converted (rows × columns), for very wide files. */
 export const MAX_CSV_CELLS = 2_000_000;
+/** The most columns converted; wider rows are cut. */
+export const MAX_CSV_COLUMNS = 1_000;
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -77,6 +79,10 @@ export function parseCsv(bytes: Uint8Array): CsvTable {
   rows = rows.filter((row, i) => i === 0 || !(row.length <= 1 && isEmptyRow(row)));
   let width = Math.max(0, ...rows.map((r) => r.length));
   while (width > 0 && rows.every((r) => (r[width - 1] ?? '').trim() === '')) width--;
+  if (width > MAX_CSV_COLUMNS) {
+    width = MAX_CSV_COLUMNS;
+    truncated = true;
+  }
   if (width > 0 && rows.length * width > MAX_CSV_CELLS) {
     rows = rows.slice(0, Math.max(2, Math.floor(MAX_CSV_CELLS / width)));
     truncated = true;
@@ -90,7 +96,7 @@ export const read: Reader = async (ctx) => {
   const table = parseCsv(ctx.bytes);
   const warnings: string[] = [];
   if (table.truncated) {
-    warnings.push(`The CSV file has more rows than docmill converts (${MAX_CSV_ROWS} rows or ${MAX_CSV_CELLS} cells); only the first ${table.rows.length - 1} data rows are in the output.`);
+    warnings.push(`The CSV file is larger than docmill converts (${MAX_CSV_ROWS} rows, ${MAX_CSV_COLUMNS} columns or ${MAX_CSV_CELLS} cells); the output has its first ${table.rows.length - 1} data rows and ${table.rows[0]?.length ?? 0} columns.`);
   }
   const rows: TableCell[][] = table.rows.map((row) => row.map((cell) => ({ content: cell.trim() ? [{ type: 'text', text: cell.trim() }] : [] })));
   const doc: DocModel = {
