@@ -53,7 +53,6 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     isEvalSupported: false,
     fontExtraProperties: true,
     useSystemFonts: false,
-    disableFontFace: true,
     stopAtErrors: false,
     // Bound the memory one decoded image may take (pixels).
     maxImageSize: 64 * 1024 * 1024,

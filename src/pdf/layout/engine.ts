@@ -74,6 +74,24 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       if (M.y0 > L.y0 + L.size * 0.5 && hOverlap(L, M) > 0) { below.set(L, M); break; }
     }
   }
+  // Right edge of the column a line sits in: the furthest right edge among nearby lines that start
+  // where it starts.
+  const colRight = new Map<Line, number>();
+  if (sorted.length <= 3000) {
+    for (let i = 0; i < sorted.length; i++) {
+      const L = sorted[i]!;
+      let r = L.x1;
+      for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
+        const M = sorted[j]!;
+        if (Math.abs(M.x0 - L.x0) < L.size * 2 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) r = Math.max(r, M.x1);
+      }
+      colRight.set(L, r);
+    }
+  }
+  const isShort = (L: Line): boolean => {
+    const r = colRight.get(L) ?? L.x1;
+    return r - L.x1 > Math.max(L.size * 4, (r - L.x0) * 0.2);
+  };
   for (const L of sorted) {
     let marker = listMarker(L.text);
     if (marker && marker.kind !== 'bullet') {
@@ -97,10 +115,13 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         const ov = hOverlap(L, last);
         if (ov < Math.min(L.x1 - L.x0, last.x1 - last.x0) * 0.3 && Math.abs(L.x0 - last.x0) > size) continue;
         // A line wider than the block on the right starts something else (a full-width line after a column).
-        if (B.lines.length >= 2 && L.x1 > B.x1 + size * 1.5) continue;
-        if (B.lines.length >= 2 && L.x0 < B.x0 - size * 1.5) continue;
+        const slack = Math.max(size * 3, (B.x1 - B.x0) * 0.3);
+        if (B.lines.length >= 2 && L.x1 > B.x1 + slack) continue;
+        if (B.lines.length >= 2 && L.x0 < B.x0 - slack) continue;
         // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
-        if (L.bold !== last.bold && (B.lines.length === 1 || L.bold)) continue;
+        if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold))) continue;
+        // After a line that stops well short of its column, a capitalised line starts a new paragraph.
+        if (isShort(last) && (/^[\p{Lu}\p{N}"“‘(]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.

@@ -190,6 +190,9 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
         let r = 0; while (r < nr - 1 && cy > ys[r + 1]!) r++;
         regs.get(fd(r * nc + c))!.ws.push(w);
       }
+      // Boxes full of paragraphs (a page laid out with an invisible table) are not a data table.
+      const texts = [...regs.values()].map((r) => r.ws.reduce((n, w) => n + w.text.length, 0)).filter((n) => n > 0);
+      if (texts.length && texts.reduce((a, b) => a + b, 0) / texts.length > 250) return null;
       for (const reg of regs.values()) {
         if (reg.area < total * 0.25) continue;
         const rowsIn = clusterValues(reg.ws.map((w) => (w.y0 + w.y1) / 2), 2).length;
@@ -247,6 +250,10 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     const multi = [...colBands.values()].filter((n) => n >= 2).length;
     const firstMulti = (colBands.get(Math.min(...colBands.keys())) ?? 0) >= 2;
     if (!(firstMulti && multi >= Math.max(2, Math.ceil(colBands.size * 0.5)))) continue;
+    // Lines of running text wrapped inside a cell are not rows.
+    const lineChars = bands.map((b) => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; }).reduce((n, w) => n + w.text.length + 1, 0) / Math.max(1, b.cols.size));
+    lineChars.sort((a, b) => a - b);
+    if (lineChars[Math.floor(lineChars.length / 2)]! > 30) continue;
     for (let k = 0; k + 1 < bands.length; k++) {
       // Only between bands that start a new row in the first column (wrapped cells stay whole).
       if (!bands[k + 1]!.cols.has(Math.min(...colBands.keys()))) continue;
@@ -440,7 +447,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): F
     if (!t.length) return true;
     const lens = t.map((s) => s.length).sort((a, b) => a - b);
     const med = lens[Math.floor(lens.length / 2)]!;
-    return med > 45 || (med > 28 && t.filter((s) => / \S+ \S+ \S+ /.test(s)).length > t.length * 0.7);
+    return med > 45 || (med > 25 && t.filter((s) => s.split(/\s+/).length >= 4).length >= t.length * 0.5);
   };
   let lo = 0, hi = nC - 1;
   while (lo <= hi && prose(lo)) lo++;
