@@ -447,7 +447,9 @@ describe('monitors', () => {
     ['a six-field cron expression', { schedule: { cron: '0 0 9 * * *' } }, /five fields/],
     ['a cron expression that is not one', { schedule: { cron: 'every day' } }, /schedule\.cron/],
     ['an unknown time zone', { schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, /IANA/],
-    ['a natural-language schedule', { schedule: { text: 'every day at 9' } }, /schedule\.cron/],
+    ['a schedule text it does not understand', { schedule: { text: 'whenever it rains' } }, /schedule\.text/],
+    ['both cron and text', { schedule: { cron: '0 9 * * *', text: 'daily' } }, /either cron or text/],
+    ['a schedule without cron or text', { schedule: { timezone: 'UTC' } }, /schedule\.cron/],
     ['no targets', { targets: [] }, /targets/],
     ['a target without urls', { targets: [{ type: 'scrape', urls: [] }] }, /urls/],
     ['a non-http URL', { targets: [{ type: 'scrape', urls: ['ftp://example.com/x'] }] }, /urls\[0\]/],
@@ -473,6 +475,16 @@ describe('monitors', () => {
     expect(body.error).toMatch(message);
   });
 
+  it.each([
+    ['every 30 minutes', '*/30 * * * *'], ['every 2 hours', '0 */2 * * *'], ['hourly', '0 * * * *'], ['daily', '0 0 * * *'],
+    ['Daily at 9:00', '0 9 * * *'], ['every day at 6pm', '0 18 * * *'], ['weekdays at 08:30', '30 8 * * 1-5'],
+    ['every monday at 9:15', '15 9 * * 1'], ['every day at 12am', '0 0 * * *'],
+  ])('schedule.text "%s" is stored as cron "%s"', async (text, cron) => {
+    const res = await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: { ...valid, schedule: { text, timezone: 'Europe/Paris' } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.schedule).toEqual({ cron, timezone: 'Europe/Paris' });
+  });
+
   it('POST refuses a body that is not JSON', async () => {
     const res = await app.inject({ method: 'POST', url: '/v2/monitor', headers: { ...AUTH_A, 'content-type': 'application/json' }, payload: '{"name":' });
     expect(res.statusCode).toBe(400);
@@ -490,6 +502,11 @@ describe('monitors', () => {
     expect(moved.schedule).toEqual({ cron: '30 6 * * *', timezone: 'Asia/Kolkata' });
     expect(new Date(moved.nextRunAt).getUTCHours()).toBe(1); // 06:30 IST = 01:00 UTC
     expect(new Date(moved.nextRunAt).getUTCMinutes()).toBe(0);
+    const rezoned = (await patch({ schedule: { timezone: 'UTC' } })).json().data;
+    expect(rezoned.schedule).toEqual({ cron: '30 6 * * *', timezone: 'UTC' });
+    expect(new Date(rezoned.nextRunAt).getUTCHours()).toBe(6);
+    const worded = (await patch({ schedule: { text: 'every 15 minutes' } })).json().data;
+    expect(worded.schedule).toEqual({ cron: '*/15 * * * *', timezone: 'UTC' });
     const cleared = (await patch({ webhook: null, notification: null, goal: null })).json().data;
     expect([cleared.webhook, cleared.notification, cleared.goal]).toEqual([null, null, null]);
     expect(cleared.createdAt).toBe(created.createdAt);

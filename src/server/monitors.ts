@@ -348,15 +348,56 @@ export function estimateCreditsPerMonth(cron: string, timezone: string, targets:
 
 interface ScheduleInput { cron?: string; timezone?: string; text?: string }
 
-/** Validates a schedule and returns it normalised (timezone defaults to UTC). */
-export function normalizeSchedule(input: ScheduleInput): { cron: string; timezone: string } {
-  if (input.text !== undefined && input.cron === undefined) {
-    throw badRequest('schedule.text: natural-language schedules are not supported by this server; give schedule.cron (five fields, e.g. "0 9 * * *").');
+const DAYS: Record<string, number> = { sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6 };
+const TEXT_FORMS = '"every 30 minutes", "every 2 hours", "hourly", "daily", "weekly", "monthly", "daily at 9:00", "every day at 6pm", "weekdays at 08:30", "every monday at 9:15"';
+
+/** Time of day "9", "9:15", "09:15", "6pm", "6:30 am" → [minute, hour]. */
+function timeOfDay(text: string): [number, number] | undefined {
+  const m = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/.exec(text.trim());
+  if (!m) return undefined;
+  let hour = Number(m[1]);
+  const minute = m[2] === undefined ? 0 : Number(m[2]);
+  if (m[3]) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (m[3] === 'pm' ? 12 : 0);
   }
-  if (input.text !== undefined) throw badRequest('schedule: give either cron or text, not both.');
-  if (input.cron === undefined) throw badRequest('schedule.cron: required.');
+  if (hour > 23 || minute > 59) return undefined;
+  return [minute, hour];
+}
+
+/**
+ * The plain-words schedules the official SDK documents (`schedule.text`), turned into the cron expression
+ * the monitor then carries. Anything else is refused with the forms that are understood.
+ */
+export function cronFromText(text: string): string {
+  const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
+  const fixed: Record<string, string> = {
+    hourly: '0 * * * *', 'every hour': '0 * * * *', daily: '0 0 * * *', 'every day': '0 0 * * *',
+    weekly: '0 0 * * 0', 'every week': '0 0 * * 0', monthly: '0 0 1 * *', 'every month': '0 0 1 * *',
+    'every minute': '* * * * *',
+  };
+  if (fixed[t]) return fixed[t]!;
+  let m = /^every (\d{1,2}) minutes?$/.exec(t);
+  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 59) return `*/${Number(m[1])} * * * *`;
+  m = /^every (\d{1,2}) hours?$/.exec(t);
+  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 23) return `0 */${Number(m[1])} * * *`;
+  m = /^(?:daily|every day|weekdays|every weekday|every (sunday|monday|tuesday|wednesday|thursday|friday|saturday)) at (.+)$/.exec(t);
+  if (m) {
+    const at = timeOfDay(m[2]!);
+    if (at) {
+      const dow = m[1] ? String(DAYS[m[1]]) : t.includes('weekday') ? '1-5' : '*';
+      return `${at[0]} ${at[1]} * * ${dow}`;
+    }
+  }
+  throw badRequest(`schedule.text: "${text}" is not a schedule this server understands; use one of ${TEXT_FORMS}, or give schedule.cron.`);
+}
+
+/** Validates a schedule and returns it normalised (timezone defaults to UTC; text becomes cron). */
+export function normalizeSchedule(input: ScheduleInput): { cron: string; timezone: string } {
+  if (input.text !== undefined && input.cron !== undefined) throw badRequest('schedule: give either cron or text, not both.');
+  if (input.text === undefined && input.cron === undefined) throw badRequest('schedule.cron: required (or schedule.text).');
   const timezone = checkTimezone(input.timezone ?? 'UTC');
-  const cron = input.cron.trim().replace(/\s+/g, ' ');
+  const cron = input.text !== undefined ? cronFromText(input.text) : input.cron!.trim().replace(/\s+/g, ' ');
   checkCron(cron, timezone);
   return { cron, timezone };
 }
@@ -452,7 +493,10 @@ export function applyUpdate(current: Monitor, patch: UpdateMonitorInput, now: Da
   const next: Monitor = { ...current };
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.schedule !== undefined) {
-    next.schedule = normalizeSchedule({ timezone: current.schedule.timezone, ...patch.schedule });
+    const given = patch.schedule;
+    // A change of time zone alone keeps the cron expression; text or cron replaces it.
+    const cron = given.cron === undefined && given.text === undefined ? current.schedule.cron : given.cron;
+    next.schedule = normalizeSchedule({ timezone: given.timezone ?? current.schedule.timezone, cron, text: given.text });
   }
   if (patch.targets !== undefined) next.targets = normalizeTargets(patch.targets);
   if (patch.status !== undefined) next.status = patch.status;
