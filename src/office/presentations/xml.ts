@@ -11,8 +11,27 @@ export interface XmlElement {
   name: string;
   /** Name without its prefix (`t`). */
   local: string;
-  attrs: Record<string, string>;
+  /** Attributes by qualified name; parsed on first use (most elements' attributes are never read). */
+  readonly attrs: Record<string, string>;
   children: XmlChild[];
+}
+
+class Element implements XmlElement {
+  children: XmlChild[] = [];
+  private parsed: Record<string, string> | undefined;
+
+  constructor(readonly name: string, readonly local: string, private raw: string) {}
+
+  get attrs(): Record<string, string> {
+    if (this.parsed) return this.parsed;
+    const attrs: Record<string, string> = {};
+    if (this.raw) {
+      ATTR.lastIndex = 0;
+      for (let a = ATTR.exec(this.raw); a; a = ATTR.exec(this.raw)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
+      this.raw = '';
+    }
+    return (this.parsed = attrs);
+  }
 }
 
 export type XmlChild = XmlElement | string;
@@ -42,7 +61,7 @@ const START_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\
 
 /** Parses an XML document into its root element. Throws MALFORMED or RESOURCE_LIMIT. */
 export function parseXml(xml: string, part = 'XML part'): XmlElement {
-  const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
+  const root: XmlElement = new Element('#document', '#document', '');
   const stack: XmlElement[] = [root];
   let i = 0;
   const n = xml.length;
@@ -113,13 +132,7 @@ export function parseXml(xml: string, part = 'XML part'): XmlElement {
     const m = START_TAG.exec(xml);
     if (!m) throw bad(part, 'malformed start tag');
     const name = m[1]!;
-    const attrs: Record<string, string> = {};
-    const rawAttrs = m[2]!;
-    if (rawAttrs) {
-      ATTR.lastIndex = 0;
-      for (let a = ATTR.exec(rawAttrs); a; a = ATTR.exec(rawAttrs)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
-    }
-    const el: XmlElement = { name, local: localOf(name), attrs, children: [] };
+    const el = new Element(name, localOf(name), m[2]!);
     stack[stack.length - 1]!.children.push(el);
     if (!m[3]) {
       stack.push(el);
@@ -134,7 +147,12 @@ export function parseXml(xml: string, part = 'XML part'): XmlElement {
   return first;
 }
 
+/** Elements whose white space can be content (text runs, paragraphs, spans, links, values). */
+const TEXT_PARENTS = new Set(['t', 'p', 'h', 'span', 'a', 'v', 'title', 'desc', 'text']);
+
 function pushText(el: XmlElement, raw: string): void {
+  // Indentation between elements is not content; leaving it out keeps big trees small.
+  if (!TEXT_PARENTS.has(el.local) && /^[ \t\r\n]*$/.test(raw)) return;
   el.children.push(decodeEntities(raw));
 }
 
