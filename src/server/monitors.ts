@@ -218,7 +218,8 @@ export const updateMonitorBody = {
 
 export const listMonitorsQuery = {
   type: 'object',
-  additionalProperties: false,
+  // Other query parameters are ignored so that a newer client's extra filters do not break listing.
+  additionalProperties: true,
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
     offset: { type: 'integer', minimum: 0, maximum: 2147483647, default: 0 },
