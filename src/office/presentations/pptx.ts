@@ -287,11 +287,20 @@ class PptxReader {
   private place(el: XmlElement, spPr: XmlElement | undefined, tf: Transform, ctx: SlideCtx, ph: Placeholder | null): Box | null {
     let box = xfrmBox(child(spPr, 'xfrm'));
     if (!box && ph) {
-      const fromLayout = ph.idx !== undefined ? ctx.layout?.byIdx.get(ph.idx) : undefined;
-      const inherited = fromLayout ?? ctx.layout?.byType.get(ph.type || 'body') ?? ctx.layout?.master?.byType.get(ph.type || 'body')
-        ?? (phClass(ph.type) === 'title' ? ctx.layout?.byType.get('title') ?? ctx.layout?.byType.get('ctrTitle') : undefined);
-      box = inherited?.box ?? null;
-      if (!box && ph.idx !== undefined) box = ctx.layout?.master?.byIdx.get(ph.idx)?.box ?? null;
+      // The position is inherited: layout placeholder (by index, then type), then master placeholder.
+      const type = ph.type || 'body';
+      const title = phClass(ph.type) === 'title';
+      const layout = ctx.layout;
+      const master = layout?.master;
+      const candidates = [
+        ph.idx !== undefined ? layout?.byIdx.get(ph.idx) : undefined,
+        layout?.byType.get(type),
+        title ? layout?.byType.get('title') ?? layout?.byType.get('ctrTitle') : undefined,
+        master?.byType.get(type),
+        title ? master?.byType.get('title') : phClass(ph.type) === 'body' ? master?.byType.get('body') : undefined,
+        ph.idx !== undefined ? master?.byIdx.get(ph.idx) : undefined,
+      ];
+      box = candidates.find((c) => c?.box)?.box ?? null;
     }
     return box ? tf(box) : null;
   }
