@@ -257,7 +257,9 @@ function hasAncestor(el: AnyNode, stop: AnyNode | null, test: (e: Element) => bo
   return false;
 }
 
-function removeBoilerplate($: CheerioAPI, root: Cheerio<AnyNode>): void {
+/** The outermost boilerplate elements below `root` (not yet removed). */
+function boilerplateOf(root: Cheerio<AnyNode>): AnyNode[] {
+  const plan: AnyNode[] = [];
   for (const top of root.toArray()) {
     const all = elementsOf(top);
     // Containers of the main content are never removed (a site that wraps everything in a "side" div).
@@ -277,8 +279,27 @@ function removeBoilerplate($: CheerioAPI, root: Cheerio<AnyNode>): void {
       if (hasAncestor(el, top, (p) => removed.has(p))) continue;
       removed.add(el);
     }
-    $([...removed]).remove();
+    plan.push(...removed);
   }
+  return plan;
+}
+
+function visualCount(nodes: AnyNode[]): number {
+  let n = 0;
+  for (const top of nodes) for (const el of elementsOf(top)) if (el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture') n++;
+  return n;
+}
+
+/**
+ * Removes the boilerplate below `root` when something is left afterwards; returns whether it did.
+ * Deciding before removing spares a copy of the whole page for the fallback.
+ */
+function removeBoilerplateKeepingContent($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
+  const plan = boilerplateOf(root);
+  const text = textLength(root) - plan.reduce((sum, n) => sum + textLength($(n)), 0);
+  if (text <= 0 && visualCount(root.toArray()) - visualCount(plan) <= 0) return false;
+  $(plan).remove();
+  return true;
 }
 
 /**
@@ -314,21 +335,12 @@ export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNo
   });
 
   if (options.onlyMainContent && options.includeTags.length === 0) {
-    const fallback = body.clone();
     const main = mainElement($, body);
-    let root: Cheerio<AnyNode> = main ?? body;
-    removeBoilerplate($, root);
-    if (!hasVisualContent(root) && main) {
-      root = body;
-      removeBoilerplate($, root);
-    }
+    if (main && removeBoilerplateKeepingContent($, main)) return main;
     // Better the whole page than nothing: some pages put their text inside landmarks only.
-    if (!hasVisualContent(root)) {
-      body.empty().append(fallback.contents());
-      root = body;
-    }
-    return root;
+    removeBoilerplateKeepingContent($, body);
+    return body;
   }
-  if (options.onlyMainContent) removeBoilerplate($, body);
+  if (options.onlyMainContent) $(boilerplateOf(body)).remove();
   return body;
 }
