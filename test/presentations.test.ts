@@ -78,6 +78,16 @@ describe('pptx: conventions on the project fixture', () => {
     expect(table.bbox).toEqual([0.05, 0.2, 0.55, 0.4667]);
   });
 
+  it('reads slide shows (.ppsx) and templates (.potx) like presentations', async () => {
+    const base = (await parser.parseFile(fixture('sample.pptx'), {}, { filename: 'sample.pptx' })).markdown;
+    for (const [variant, name] of [['slideshow', 'sample.ppsx'], ['template', 'sample.potx']] as const) {
+      const f = unzipSync(fixture('sample.pptx'));
+      f['[Content_Types].xml'] = strToU8(new TextDecoder().decode(f['[Content_Types].xml']).replace('presentationml.presentation.main+xml', `presentationml.${variant}.main+xml`));
+      const doc = await parser.parseFile(zipSync(f), {}, { filename: name });
+      expect(doc.markdown, name).toBe(base);
+    }
+  });
+
   it('reads .pptm like .pptx', async () => {
     const a = serialize(await read(ctxFor(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     const b = serialize(await read(ctxFor(fixture('sample.pptm'), 'pptm')), { onlyMainContent: true }).markdown;
