@@ -199,6 +199,7 @@ describe('POST /v2/parse', () => {
     const res = await postParse(app, await fileForm(over, 'big.csv'));
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ success: false, code: 'RESOURCE_LIMIT', error: expect.stringMatching(/50 MB/) });
+    expect(log.audits().at(-1)).toMatchObject({ status: 413, code: 'RESOURCE_LIMIT' });
     // At the limit the upload is accepted and handed to the parser (which then judges the content).
     const at = Buffer.alloc(50 * 1024 * 1024, 0x00);
     const ok = await postParse(app, await fileForm(at, 'zeros.bin'));

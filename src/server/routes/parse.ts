@@ -14,6 +14,7 @@ import { normalizeOptions, type NormalizedOptions, type ParseOptions } from '../
 import type { ParseDocument } from '../../types.js';
 import type { ServiceContext } from '../app.js';
 import { badRequest, errorSchemas, HttpError, paymentRequired } from '../http-error.js';
+import { toHttpError } from '../error-map.js';
 import type { Slot } from '../limiter.js';
 import { MULTIPART } from '../validation.js';
 
@@ -196,8 +197,9 @@ export async function parseRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
       status = 200;
       return reply.code(200).send({ success: true, data });
     } catch (err) {
-      status = err instanceof ParseError ? err.status : (err as { status?: number }).status ?? 500;
-      code = (err as { code?: string }).code;
+      const mapped = toHttpError(err);
+      status = mapped.status;
+      code = mapped.code;
       throw err;
     } finally {
       slot.release();
