@@ -71,6 +71,15 @@ describe('workbooks: conventions on the project fixtures', () => {
     expect(md).toContain('Line one<br>Line two');
   });
 
+  it('shows the built-in short date formats as current Excel does (four-digit year)', async () => {
+    const files = unzipSync(fixture('sample.xlsx'));
+    const styles = new TextDecoder().decode(files['xl/styles.xml']);
+    files['xl/styles.xml'] = strToU8(styles.replace('<xf numFmtId="164"', '<xf numFmtId="14"').replace('<xf numFmtId="165"', '<xf numFmtId="22"'));
+    const md = serialize(await read(ctxFor(zipSync(files), 'xlsx')), { onlyMainContent: true }).markdown;
+    expect(md).toContain('| Pens \\| blue | 1/1/2024 | TRUE | 12 |');
+    expect(md).toContain('| 3/15/2024 0:00 |');
+  });
+
   it('reads the same workbook saved as .xlsm, .xlsb, .xls and .ods to the same tables', async () => {
     const base = serialize(await read(ctxFor(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
     for (const [file, kind] of [['sample.xlsm', 'xlsm'], ['sample.xlsb', 'xlsb'], ['sample.xls', 'xls'], ['sample.ods', 'ods']] as const) {

@@ -35,6 +35,10 @@ import { readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
 XLSX.set_cptable(cptable);
+// Built-in formats 14 and 22 are the system short date (and date-time); current Excel shows them with
+// a four-digit year in en-US, where SheetJS's table still has the two-digit form of old Excel.
+XLSX.SSF.load('m/d/yyyy', 14);
+XLSX.SSF.load('m/d/yyyy h:mm', 22);
 
 /** Table cells written for one workbook before sheets are cut. */
 export const MAX_CELLS = 500_000;
