@@ -77,6 +77,7 @@ describe('authentication', () => {
   it.each(routes)('%s %s without a key → 401 {success:false, error}', async (method, url) => {
     const res = await app.inject({ method: method as 'GET', url });
     expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
     const body = res.json();
     expect(body).toEqual({ success: false, error: expect.any(String) });
   });

@@ -123,6 +123,7 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     if (e.status >= 500) {
       request.log.error(request.zeroDataRetention ? { code: e.code } : { err }, 'request failed');
     }
+    if (e.status === 401) void reply.header('www-authenticate', 'Bearer');
     void reply.code(e.status).send(e.body());
   });
 
