@@ -135,7 +135,8 @@ function cellText(cell: XLSX.CellObject | undefined): string {
 }
 
 function cellInlines(text: string, link: string | undefined): Inline[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  // Line ends inside a cell carry no meaning; trailing blanks would sit before the <br>.
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/[ \t]+$/, ''));
   const out: Inline[] = [];
   lines.forEach((line, i) => {
     if (i) out.push({ type: 'break' });
