@@ -92,6 +92,14 @@ describe('htmlToMarkdown: links and images', () => {
     expect(htmlToMarkdown(html)).toBe('![logo](data:image/png;base64,iVBORw0KGgo=)');
   });
 
+  it('links each block of a link that wraps blocks (a card), keeping headings as headings', () => {
+    expect(htmlToMarkdown('<a href="/post"><h3>Title</h3><p>Summary of the post.</p></a>')).toBe('### [Title](/post)\n\n[Summary of the post.](/post)');
+  });
+
+  it('escapes unbalanced brackets in link text', () => {
+    expect(htmlToMarkdown('<a href="/x">a] b</a> <a href="/y">[1]</a>')).toBe('[a\\] b](/x) [[1]](/y)');
+  });
+
   it('escapes only brackets and backslashes in alt text', () => {
     expect(htmlToMarkdown('<img src="a.png" alt="logo[1] a\\b *x*">')).toBe('![logo\\[1\\] a\\\\b *x*](a.png)');
   });

@@ -126,6 +126,16 @@ export function unwrapRedirect(url: string): string {
   return url;
 }
 
+/** Link text with unbalanced brackets would end the link early: escape them. */
+function balanceBrackets(label: string): string {
+  let depth = 0;
+  for (const m of label.matchAll(/\\.|[[\]]/g)) {
+    if (m[0] === '[') depth++;
+    else if (m[0] === ']' && --depth < 0) break;
+  }
+  return depth === 0 ? label : label.replace(/(?<!\\)[[\]]/g, '\\$&');
+}
+
 function balancedParens(s: string): boolean {
   let depth = 0;
   for (const ch of s) {
@@ -305,14 +315,25 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
 
   add('link', (node) => node.nodeName === 'A' && node.hasAttribute('href'), (content, node) => {
     const href = (node.getAttribute('href') ?? '').trim();
-    let text = content.trim();
+    const text = content.trim();
     // Links without visible text (heading permalinks drawn as icons, zero-width spaces) say nothing in markdown.
     if (!text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')) return content.includes('\n') ? content : '';
-    // Block content inside a link cannot keep its blank lines within link text.
-    text = text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ');
     const url = unwrapRedirect(resolveUrl(href, opts.baseUrl));
-    if (!url || /^(?:javascript|vbscript|data):/i.test(url)) return text;
-    return `[${text}](${markdownDestination(url)}${titlePart(node)})`;
+    const dead = !url || /^(?:javascript|vbscript|data):/i.test(url);
+    const target = dead ? '' : `(${markdownDestination(url)}${titlePart(node)})`;
+    const wrap = (label: string): string => (dead ? label : `[${balanceBrackets(label)}]${target}`);
+    const structured = /(?:^|\n)(?:#{1,6} |[-*+] |\d{1,9}[.)] |\||>|```)/.test(text);
+    if (!structured) return wrap(text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
+    // Headings, lists or tables cannot sit inside link text (a card: heading and summary): link each block instead.
+    const blocks = text.split(/\n\s*\n/).map((block) => {
+      const b = block.trim();
+      const heading = /^(#{1,6}) (.*)$/s.exec(b);
+      if (heading) return `${heading[1]} ${wrap(heading[2]!.replace(/\s*\n\s*/g, ' '))}`;
+      // Lists, tables, quotes and code keep their structure, unlinked.
+      if (/^(?:[-*+] |\d{1,9}[.)] |\||>|```)/.test(b)) return b;
+      return wrap(b.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
+    });
+    return `\n\n${blocks.filter(Boolean).join('\n\n')}\n\n`;
   });
 
   add('image', is('IMG'), (_content, node) => {
