@@ -120,6 +120,15 @@ describe('workbooks: safety', () => {
     expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
   });
 
+  it('reports a ZIP whose central directory points past the end of the file as MALFORMED', async () => {
+    const bytes = new Uint8Array(fixture('sample.xlsx'));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let last = -1;
+    for (let i = 0; i + 4 <= bytes.length; i++) if (view.getUint32(i, true) === 0x02014b50) last = i;
+    view.setUint16(last + 30, 0xffff, true); // extra field length of the last entry
+    expect(await codeOf(read(ctxFor(bytes, 'xlsx')))).toBe('MALFORMED');
+  });
+
   it('reports damaged workbooks as MALFORMED', async () => {
     const bytes = fixture('sample.xlsx');
     expect(await codeOf(read(ctxFor(bytes.subarray(0, bytes.length - 200), 'xlsx')))).toBe('MALFORMED');

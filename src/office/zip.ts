@@ -65,6 +65,16 @@ export class ZipPackage {
 
   /** Parses the central directory; throws MALFORMED or RESOURCE_LIMIT. */
   static open(bytes: Uint8Array, limits: Partial<ZipLimits> = {}): ZipPackage {
+    try {
+      return ZipPackage.parse(bytes, limits);
+    } catch (err) {
+      // Damaged length fields point outside the file: a DataView read then throws RangeError.
+      if (err instanceof RangeError) throw malformed(`a record points outside the file (${err.message})`);
+      throw err;
+    }
+  }
+
+  private static parse(bytes: Uint8Array, limits: Partial<ZipLimits>): ZipPackage {
     const l = { ...DEFAULT_ZIP_LIMITS, ...limits };
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const u32 = (o: number): number => view.getUint32(o, true);
