@@ -40,7 +40,12 @@ const entities = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET']
 // Warm-up: word lists, tagger and compiled patterns are loaded once per process.
 for (const mode of ['fast', 'accurate']) detect(text.slice(0, 50_000), { mode, entities });
 
-const time = (f: () => unknown): number => { const t0 = performance.now(); f(); return (performance.now() - t0) / 1000; };
+// Best of three: other processes share the cores; the fastest run is the one least disturbed.
+const time = (f: () => unknown, runs = 3): number => {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) { const t0 = performance.now(); f(); best = Math.min(best, performance.now() - t0); }
+  return best / 1000;
+};
 const anchor = time(() => text.match(/[\w.+-]+@[\w-]+\.[\w.]+/g));
 console.log(`text: ${mb.toFixed(2)} MB from ${parts.length} markdown files`);
 console.log(`anchor (one e-mail regex): ${(mb / anchor).toFixed(0)} MB/s`);
@@ -49,7 +54,7 @@ console.log('|---|---:|---:|---:|');
 for (const mode of ['fast', 'accurate', 'aggressive']) {
   let n = 0;
   const sub = mode === 'fast' ? text : text.slice(0, Math.min(text.length, 1e6));
-  const s = time(() => { n = detect(sub, { mode, entities }).length; });
+  const s = time(() => { n = detect(sub, { mode, entities }).length; }, mode === 'fast' ? 3 : 1);
   const rate = sub.length / 1e6 / s;
   console.log(`| ${mode} | ${rate.toFixed(1)} | ${n} (${(sub.length / 1e6).toFixed(1)} MB) | ${(mb / anchor / rate).toFixed(1)}× |`);
 }

@@ -59,15 +59,17 @@ export function capitalisedRuns(text: string): Array<[number, number]> {
     }
     return j;
   };
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    const k = cls[c]!;
-    if (k === 0) { i++; continue; }
-    if (k !== 2 || (i > 0 && isWordChar(i - 1))) {
-      // Not a capitalised word start: skip the rest of the word.
-      i++;
-      while (i < n && isWordChar(i)) i++;
+  // Jump from one possible capital to the next; the regular expression's character-class scan is
+  // much faster than a loop over every character.
+  const jump = /[A-Z\u00C0-\u00DE\u0100-\u024F\u0370-\u03FF\u0400-\u042F\u1E00-\u1EFF]/g;
+  let hit: RegExpExecArray | null;
+  while ((hit = jump.exec(text)) !== null) {
+    const i = hit.index;
+    if (cls[text.charCodeAt(i)]! !== 2 || (i > 0 && isWordChar(i - 1))) {
+      // Inside a word (camelCase, ALL CAPS): skip the rest of it.
+      let j = i + 1;
+      while (j < n && isWordChar(j)) j++;
+      jump.lastIndex = j;
       continue;
     }
     const start = i;
@@ -89,7 +91,7 @@ export function capitalisedRuns(text: string): Array<[number, number]> {
       end = item(j);
     }
     out.push([start, end]);
-    i = end;
+    jump.lastIndex = end;
   }
   return out;
 }
@@ -121,9 +123,17 @@ interface Tok {
 
 function tokens(chunk: string, base: number): Tok[] {
   const out: Tok[] = [];
-  const re = /\S+/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(chunk)) !== null) out.push({ s: base + m.index, e: base + m.index + m[0].length, raw: m[0], low: lower(stripDot(m[0])) });
+  let i = 0;
+  const n = chunk.length;
+  while (i < n) {
+    while (i < n && (chunk.charCodeAt(i) === 32 || chunk.charCodeAt(i) === 0xa0)) i++;
+    if (i >= n) break;
+    let j = i;
+    while (j < n && chunk.charCodeAt(j) !== 32 && chunk.charCodeAt(j) !== 0xa0) j++;
+    const raw = chunk.slice(i, j);
+    out.push({ s: base + i, e: base + j, raw, low: lower(stripDot(raw)) });
+    i = j;
+  }
   return out;
 }
 
@@ -176,6 +186,18 @@ flight bus road towards toward around across outside throughout city of town vil
 capital southern northern eastern western central downtown home country native where location place birth birthplace hometown
 nationality citizenship at here the mr mrs ms miss mx dr prof sir madam dame lord lady rev capt mister mme mlle herr frau sr sra srta
 attendee follow up`.split(/\s+/));
+
+const AFTER_WORDS = new Set(['said', 'says', 'told', 'asked', 'shouted', 'replied', 'wrote', 'explained', 'added', 'noted', 'lives', 'lived', 'works', 'worked', 'is', 'was', 'has', 'had', 'will', 'would', 'and', 'who', 'himself', 'herself', 'spent', 'began', 'joined', 'left', 'flew', 'arrived', 'moved', 'from', 'speak']);
+
+/** Whether the text after a name can match PERSON_AFTER*: a possessive, a colon, a comma, a bracket or a known verb. */
+function afterTrigger(text: string, e: number): boolean {
+  const c = text.charCodeAt(e);
+  if (c === 39 || c === 0x2019 || c === 58 || c === 44 || c === 40) return true;
+  if (c !== 32) return false;
+  let j = e + 1;
+  while (j < text.length && j - e < 12 && /[a-z]/.test(text[j]!)) j++;
+  return AFTER_WORDS.has(text.slice(e + 1, j));
+}
 
 /** Whether the end of a context can match a context pattern: its last word is a trigger, or it ends a line or a field. */
 function contextTrigger(ctx: string): boolean {
@@ -248,7 +270,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 
   const firms: Array<[number, number]> = [];
   let m: RegExpExecArray | null;
+  const cls = classes();
   for (let a = text.indexOf(' and '); a !== -1; a = text.indexOf(' and ', a + 5)) {
+    // "Xxx, Yyy and Zzz": a capitalised word on both sides of " and ", a comma before the first.
+    if (cls[text.charCodeAt(a + 5)] !== 2 || cls[text.charCodeAt(a - 1)] === 0) continue;
+    const comma = text.lastIndexOf(', ', a);
+    if (comma < 0 || a - comma > 40) continue;
     const ws = Math.max(0, a - 60);
     FIRM.lastIndex = 0;
     const window = text.slice(ws, a + 40);
@@ -267,10 +294,26 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // Most capitalised words are sentence openings of ordinary vocabulary: decide those without scoring.
     if (c.indexOf(' ') < 0 && c.indexOf('\u00a0') < 0) {
       const low = lower(stripDot(c));
-      if (low.length < 2 || (isCommon(lex, low) && !isName(lex, low) && !isPlace(lex, low))) continue;
-      if (!opts.person && !isPlace(lex, low) && !lex.phraseStarts.has(low)) continue;
+      if (low.length < 2) continue;
+      const f = flags(lex, low);
+      if ((f & COMMON) && !(f & (FIRST | LAST | PLACE))) continue;
+      if (!opts.person && !(f & PLACE) && !lex.phraseStarts.has(low)) continue;
+      // A single word in no list (a product, an acronym) can only be a name with context before it;
+      // a listed word that is also ordinary vocabulary ("Will", "Reading") needs context on either side.
+      if (!(f & (FIRST | LAST | PLACE)) && !lex.phraseStarts.has(low)) {
+        if (c.length <= 5 && c === c.toUpperCase()) continue;
+        if (!contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs)))) continue;
+      } else if ((f & COMMON) && !lex.phraseStarts.has(low) && !contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs))) && !afterTrigger(text, ce)) {
+        continue;
+      }
     }
     const toks = tokens(c, cs);
+    // Fast mode: a run of words in no list needs context before it or a possessive after it.
+    if (opts.mode === 'fast' && toks.length > 1) {
+      let listed = false;
+      for (const t of toks) if ((flags(lex, t.low) & (FIRST | LAST | PLACE)) || lex.phraseStarts.has(t.low) || TITLES.has(t.low)) { listed = true; break; }
+      if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs)))) continue;
+    }
     // Titles open the name but are not part of it.
     let titled = false;
     while (toks.length && TITLES.has(toks[0]!.low) && toks.length > 1) { titled = true; toks.shift(); }
@@ -452,6 +495,7 @@ interface Word { s: number; e: number; raw: string; low: string }
 
 /** Up to `n` words before `at` on the same line, nearest first; stops at punctuation other than . ' -. */
 function wordsBefore(text: string, at: number, n: number): Word[] {
+  const cls = classes();
   const out: Word[] = [];
   let i = at;
   while (out.length < n) {
@@ -460,7 +504,11 @@ function wordsBefore(text: string, at: number, n: number): Word[] {
     if (j === i && out.length > 0) break;
     if (j === 0) break;
     let k = j;
-    while (k > 0 && /[\p{L}\p{M}\p{N}'’.\-]/u.test(text[k - 1]!)) k--;
+    while (k > 0) {
+      const ch = text.charCodeAt(k - 1);
+      if (cls[ch] !== 0 || (ch >= 48 && ch <= 57) || ch === 39 || ch === 0x2019 || ch === 46 || ch === 45) k--;
+      else break;
+    }
     if (k === j) break;
     const raw = text.slice(k, j);
     out.push({ s: k, e: j, raw, low: raw.replace(/\.$/, '').toLowerCase() });
@@ -489,6 +537,8 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
   const NUM = /\d{1,6}/g;
+  const cls = classes();
+  const postalWords = /zip|post|plz|\bcap\b|\bcp\b/i.test(text);
   let m: RegExpExecArray | null;
   while ((m = NUM.exec(text)) !== null) {
     const i = m.index;
@@ -497,9 +547,16 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
     if ((prevCh >= 48 && prevCh <= 57) || (prevCh >= 65 && prevCh <= 90) || (prevCh >= 97 && prevCh <= 122) || prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!)) continue;
     const nextCh = text.charCodeAt(i + m[0].length);
     if (nextCh >= 48 && nextCh <= 57) continue;
+    // What follows: "5 Main Street", "5850 Jana Nerudy 894" need a capitalised word (or a number) next.
+    let q = i + m[0].length;
+    if (cls[text.charCodeAt(q)] !== 0 && cls[text.charCodeAt(q + 1)] === 0) q++;
+    if (text.charCodeAt(q) === 44) q++;
+    let ws = q;
+    while (text.charCodeAt(ws) === 32 || text.charCodeAt(ws) === 9) ws++;
+    const capNext = ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
     // "5 Main Street" / "5 Main Street 12"
     STREET_AFTER_NUMBER.lastIndex = i;
-    const a = STREET_AFTER_NUMBER.exec(text);
+    const a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
     if (a && words.has(a[2]!.toLowerCase()) && (a[1]!.length > 0 && CAP.test(a[1]!) || LED_WORDS.has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!)) && !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])) {
       let e = i + a[0].length;
       if (text[e - 1] === ',') e--;
@@ -508,11 +565,11 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
     }
     // "5850 Jana Nerudy 894"
     NUMBER_WORDS_NUMBER.lastIndex = i;
-    const b = NUMBER_WORDS_NUMBER.exec(text);
+    const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
     if (b) { parts.push([i, i + b[0].length]); continue; }
     // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
     if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
-      if (POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+      if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
         POSTAL.lastIndex = i;
         const p = POSTAL.exec(text);
         if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
@@ -560,7 +617,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
       parts.push([start, e]);
       continue;
     }
-    if (POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+    if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
       POSTAL.lastIndex = i;
       const p = POSTAL.exec(text);
       if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });

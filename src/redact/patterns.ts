@@ -49,7 +49,7 @@ export function findEmails(text: string, out: Detection[]): void {
  */
 const NUM_RUN = /(?:\+|\b)\(?\d(?:\d|[ \u00a0.\-/](?=\(?\d)|\((?=\d)|\)(?=[ \u00a0\-.]?\d))*(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6}\b)?/g;
 
-const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered|ph\.?|mob\.?|t\.|m\.|f\.)\W{0,3}(?:\w+\W{1,3}){0,3}$/;
+const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered|\bph\.?|\bmob\.?|\bt\.|\bm\.|\bf\.)\W{0,3}(?:[a-z]{1,12}\W{1,3}){0,3}$/;
 const PHONE_AFTER = /^[\s\-:(]{0,3}(?:office|fax|mobile|cell|home|work|desk|phone|tel)\b/;
 const CARD_CONTEXT = /(?:card|cc|visa|mastercard|amex|american express|discover|maestro|jcb|diners|credit|debit|payment)\b[^\n]{0,30}$/;
 const SSN_CONTEXT = /(?:ssn|social security|social sec|ss#|ss #|taxpayer|tin)\b[^\n]{0,25}$/;
@@ -99,8 +99,12 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if ((prev >= 65 && prev <= 90) || (prev >= 97 && prev <= 122) || prev === 95 || prev === 45 || prev === 35 && !wantFinancial) continue;
     const next = text.charCodeAt(start + run.length);
     if ((next >= 65 && next <= 90) || (next >= 97 && next <= 122)) continue;
+    let nd = 0;
+    for (let k = 0; k < run.length; k++) { const c = run.charCodeAt(k); if (c >= 48 && c <= 57) nd++; }
+    // Fewer than six digits: a year, a version, a quantity; no identifier here is that short.
+    if (nd < 6) continue;
     const digits = run.replace(/\D/g, '');
-    const ctx = before(text, start, 48);
+    const ctx = before(text, start, 40);
     const end = start + run.length;
 
     if (wantFinancial) {
@@ -203,6 +207,8 @@ interface SecretRule {
   re: RegExp;
   /** Literals one of which every match contains: the rule runs only when the text has one. */
   hints: string[];
+  /** Scan the whole text (for keys whose prefix is too common to look for: "SK", "AC"). */
+  full?: boolean;
   /** Index of the capture group holding the secret; 0 = the whole match. */
   group?: number;
 }
@@ -212,7 +218,7 @@ const PROVIDER_RULES: SecretRule[] = [
   { kind: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g },
   { kind: 'aws-access-key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AIPA', 'ANPA', 'ANVA', 'APKA', 'AROA', 'ASCA'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g },
   { kind: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { kind: 'gitlab-token', hints: ['gl'], re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
+  { kind: 'gitlab-token', hints: ['glpat-', 'gldt-', 'glptt-', 'glrt-', 'glcbt-', 'glsoat-', 'glffct-'], re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
   { kind: 'slack-token', hints: ['xox'], re: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
   { kind: 'slack-webhook', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g },
   { kind: 'stripe-key', hints: ['_live_', '_test_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
@@ -227,13 +233,13 @@ const PROVIDER_RULES: SecretRule[] = [
   { kind: 'huggingface-token', hints: ['hf_'], re: /\bhf_[A-Za-z]{34}\b/g },
   { kind: 'digitalocean-token', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   { kind: 'shopify-token', hints: ['shp'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { kind: 'twilio-key', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  { kind: 'twilio-key', hints: [], full: true, re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
   { kind: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
   { kind: 'square-token', hints: ['sq0', 'EAAA'], re: /\b(?:sq0atp|sq0csp|EAAA)[0-9A-Za-z_\-]{22,60}\b/g },
   { kind: 'telegram-bot-token', hints: [':AA'], re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
   { kind: 'azure-storage-key', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1 },
   { kind: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}/g },
-  { kind: 'bearer', hints: ['Bearer', 'Basic', 'token'], re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
+  { kind: 'bearer', hints: ['Bearer ', 'Basic ', 'token '], re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
 ];
 
 /** `scheme://user:password@host`: the user and password are credentials. */
@@ -241,7 +247,8 @@ const CONNECTION_STRING = /\b[a-z][a-z0-9+.\-]{1,20}:\/\/([^\s:@/]{1,128}):([^\s
 
 const SECRET_KEYWORD = String.raw`(?:[A-Za-z0-9]+[_\-.])*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|access[_\-.]?key(?:[_\-.]?id)?|auth[_\-.]?(?:token|key)|client[_\-.]?secret|private[_\-.]?key|credentials?|session[_\-.]?key|signing[_\-.]?key|encryption[_\-.]?key|master[_\-.]?key|mot de passe|passwort|kennwort|contraseña|senha)(?:[_\-.][A-Za-z0-9]+)*`;
 /** `password = "..."`, `API_KEY: ...`, `"token": "..."`: the value is the secret. */
-const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9])["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"',;)}\]]{1,512}))`, 'gi');
+/** Tried only where an identifier holding a credential word starts (sticky). */
+const ASSIGNMENT = new RegExp(String.raw`["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"',;)}\]]{1,512}))`, 'iy');
 
 /** Values of a credential assignment that are not the secret itself. */
 function placeholderValue(v: string): boolean {
@@ -261,44 +268,125 @@ function looksRandom(v: string): boolean {
 const CREDENTIAL_LINE = /\b(?:key|secret|token|auth|bearer|credential|password|passwd|api|signature|sig|access|private)\b/i;
 const RANDOM_TOKEN = /(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{20,}(?![A-Za-z0-9_\-+/=.])/g;
 
+let hintIndex: { re: RegExp; rules: Map<string, SecretRule[]> } | undefined;
+
+/** One regular expression over every rule's hints: a single pass finds where any rule may match. */
+function hints(): { re: RegExp; rules: Map<string, SecretRule[]> } {
+  if (hintIndex) return hintIndex;
+  const rules = new Map<string, SecretRule[]>();
+  for (const rule of PROVIDER_RULES) for (const h of rule.hints) rules.set(h, [...(rules.get(h) ?? []), rule]);
+  const alternatives = [...rules.keys(), '://'].sort((a, b) => b.length - a.length).map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  hintIndex = { re: new RegExp(alternatives.join('|'), 'g'), rules };
+  return hintIndex;
+}
+
+function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
+  if (wins.length < 2) return wins;
+  wins.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [wins[0]!];
+  for (let i = 1; i < wins.length; i++) {
+    const last = out[out.length - 1]!;
+    const w = wins[i]!;
+    if (w[0] <= last[1]) last[1] = Math.max(last[1], w[1]);
+    else out.push(w);
+  }
+  return out;
+}
+
 export function findSecrets(text: string, mode: DetectMode, out: Detection[]): void {
-  for (const rule of PROVIDER_RULES) {
-    if (!rule.hints.some((h) => text.includes(h))) continue;
-    rule.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = rule.re.exec(text)) !== null) {
-      const g = rule.group ?? 0;
-      const value = m[g]!;
-      const start = m.index + (g === 0 ? 0 : m[0].indexOf(value));
-      if (rule.kind === 'openai-key' && !looksRandom(value.slice(3))) continue;
-      if (rule.kind === 'bearer' && !looksRandom(value)) continue;
-      out.push({ start, end: start + value.length, entity: 'SECRET', score: 1, kind: rule.kind });
+  const seen = new Set<number>();
+  const { re, rules } = hints();
+  // Windows per rule around its hints: a match starts a few characters before its hint and is at most a
+  // few hundred characters long (a JWT a few thousand, a key block up to 20,000).
+  const windows = new Map<SecretRule | 'connection', Array<[number, number]>>();
+  re.lastIndex = 0;
+  let h: RegExpExecArray | null;
+  while ((h = re.exec(text)) !== null) {
+    const at = h.index;
+    if (h[0] === '://') {
+      const list = windows.get('connection') ?? [];
+      list.push([Math.max(0, at - 24), Math.min(text.length, at + 400)]);
+      windows.set('connection', list);
+      continue;
+    }
+    for (const rule of rules.get(h[0]) ?? []) {
+      const reach = rule.kind === 'private-key' ? 20000 : rule.kind === 'jwt' ? 4000 : 300;
+      const list = windows.get(rule) ?? [];
+      list.push([Math.max(0, at - (rule.kind === 'private-key' ? 40 : 24)), Math.min(text.length, at + reach)]);
+      windows.set(rule, list);
     }
   }
-  if (text.includes('://')) {
+  for (const rule of PROVIDER_RULES) {
+    const wins = rule.full ? [[0, text.length] as [number, number]] : mergeWindows(windows.get(rule) ?? []);
+    for (const [ws, we] of wins) {
+      const win = text.slice(ws, we);
+      rule.re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = rule.re.exec(win)) !== null) {
+        const g = rule.group ?? 0;
+        const value = m[g]!;
+        const start = ws + m.index + (g === 0 ? 0 : m[0].indexOf(value));
+        if (rule.kind === 'openai-key' && !looksRandom(value.slice(3))) continue;
+        if (rule.kind === 'bearer' && !looksRandom(value)) continue;
+        if (seen.has(start)) continue;
+        seen.add(start);
+        out.push({ start, end: start + value.length, entity: 'SECRET', score: 1, kind: rule.kind });
+      }
+    }
+  }
+  for (const [ws, we] of mergeWindows(windows.get('connection') ?? [])) {
+    const win = text.slice(ws, we);
     CONNECTION_STRING.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = CONNECTION_STRING.exec(text)) !== null) {
+    while ((m = CONNECTION_STRING.exec(win)) !== null) {
       const password = m[2]!;
       if (placeholderValue(password)) continue;
-      const start = m.index + m[0].indexOf(':' + password + '@') + 1;
+      const start = ws + m.index + m[0].indexOf(':' + password + '@') + 1;
+      if (seen.has(start)) continue;
+      seen.add(start);
       out.push({ start, end: start + password.length, entity: 'SECRET', score: 1, kind: 'connection-string' });
     }
   }
   // Assignments and random-looking tokens are looked for only on lines that name a credential.
-  const lines = credentialLines(text);
-  for (const [ls, le] of lines) findAssignments(text, ls, le, mode, out);
+  const hits: number[] = [];
+  const lines = credentialLines(text, hits);
+  findAssignments(text, hits, mode, out);
   for (const [ls, le] of lines) findRandomTokens(text, ls, le, mode, out);
 }
 
-const KEYWORD = /pass|pwd|secret|token|key|credential|auth|bearer|signature|private|mot de passe|passwort|kennwort|contraseña|senha/gi;
+/** Credential words as words or parts of identifiers (API_KEY, apiKey, client-secret), not inside "monkey" or "author". */
+const KEYWORD = /pass|pwd|secret|token|key|credential|auth|bearer|signature|private|kennwort|contraseña|senha/gi;
+
+/**
+ * A keyword hit that names a credential: a whole word or a part of an identifier (API_KEY, apiKey,
+ * client-secret, "passwort"), not the inside of an ordinary word ("monkey", "author", "passage").
+ */
+function credentialWord(text: string, at: number, len: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  const first = text.charCodeAt(at);
+  const lowerBefore = before >= 97 && before <= 122;
+  const upperFirst = first >= 65 && first <= 90;
+  // Left edge: start of a word, or a camelCase part ("apiKey").
+  if (lowerBefore && !upperFirst) return false;
+  if (before >= 65 && before <= 90 && !upperFirst) return false;
+  let end = at + len;
+  const word = text.slice(at, end).toLowerCase();
+  // Right edge: allowed endings ("keys", "tokens", "password", "passwd", "passwort", "passphrase").
+  const rest = /^[a-z]*/.exec(text.slice(end, end + 8).toLowerCase())![0];
+  const ok = rest === '' || (rest === 's' && word !== 'pass') || (word === 'pass' && /^(?:word|wd|phrase|wort)s?$/.test(rest)) || (word === 'auth' && /^(?:orization|enticate|entication|token)$/.test(rest));
+  end += rest.length;
+  return ok;
+}
 
 /** [start, end) of every line mentioning a credential word, with the line before it. */
-function credentialLines(text: string): Array<[number, number]> {
+function credentialLines(text: string, hits: number[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   KEYWORD.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = KEYWORD.exec(text)) !== null) {
+    if (!credentialWord(text, m.index, m[0].length)) continue;
+    hits.push(m.index);
+    if (out.length && m.index < out[out.length - 1]![1]) continue;
     const ls = text.lastIndexOf('\n', m.index) + 1;
     let le = text.indexOf('\n', m.index);
     if (le === -1) le = text.length;
@@ -309,23 +397,29 @@ function credentialLines(text: string): Array<[number, number]> {
     const last = out[out.length - 1];
     if (last && ls <= last[1]) last[1] = Math.max(last[1], end);
     else out.push([ls, end]);
-    KEYWORD.lastIndex = le + 1;
   }
   return out;
 }
 
-function findAssignments(full: string, ls: number, le: number, mode: DetectMode, out: Detection[]): void {
-  const text = full.slice(ls, le);
-  ASSIGNMENT.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = ASSIGNMENT.exec(text)) !== null) {
+function findAssignments(text: string, hits: number[], mode: DetectMode, out: Detection[]): void {
+  let last = -1;
+  for (const h of hits) {
+    // Back to the start of the identifier the credential word is part of: API_KEY, db.password, "apiKey".
+    let i = h;
+    while (i > 0 && /[A-Za-z0-9_.\-]/.test(text[i - 1]!)) i--;
+    if (i > 0 && (text[i - 1] === '"' || text[i - 1] === "'")) i--;
+    if (i <= last) continue;
+    ASSIGNMENT.lastIndex = i;
+    const m = ASSIGNMENT.exec(text);
+    if (!m) continue;
+    last = i + m[0].length;
     const value = m[1] ?? m[2] ?? m[3];
     if (!value || placeholderValue(value.trim())) continue;
     const v = value.trim();
     // In prose ("password: reset it from settings") a bare lower-case word is an instruction, not a secret.
     if (m[3] !== undefined && /^[a-z]{1,12}$/.test(v) && mode !== 'aggressive') continue;
     if (m[3] !== undefined && /^(?:https?:\/\/)/.test(v)) continue;
-    const start = ls + m.index + m[0].lastIndexOf(value);
+    const start = i + m[0].lastIndexOf(value);
     out.push({ start, end: start + value.length, entity: 'SECRET', score: 0.95, kind: 'assignment' });
   }
 }
