@@ -28,6 +28,11 @@ export interface XmlOptions {
   keepWhitespaceIn?: ReadonlySet<string>;
   maxDepth?: number;
   maxElements?: number;
+  /**
+   * Elements (resolved names) a reader never looks at: they and their content are skipped without
+   * building nodes, which keeps large parts light (formatting properties, bookmarks, geometry).
+   */
+  ignore?: ReadonlySet<string>;
 }
 
 export const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
@@ -56,9 +61,18 @@ interface Scope {
   prefixes: Map<string, string>;
   elNames: Map<string, string>;
   attrNames: Map<string, string>;
+  /** Every declared prefix is already canonical (and no default namespace is renamed): names stay as written. */
+  identity: boolean;
+}
+
+function newScope(prefixes: Map<string, string>): Scope {
+  let identity = true;
+  for (const [p, canon] of prefixes) if (p === '' ? canon !== '' : canon !== p) identity = false;
+  return { prefixes, elNames: new Map(), attrNames: new Map(), identity };
 }
 
 function resolveName(scope: Scope, qname: string, isAttr: boolean): string {
+  if (scope.identity) return qname;
   const cache = isAttr ? scope.attrNames : scope.elNames;
   let r = cache.get(qname);
   if (r !== undefined) return r;
@@ -110,11 +124,13 @@ function splitAttrs(raw: string, out: (name: string, value: string) => void): vo
  * An element whose attributes are parsed on first use: most attributes of office XML (revision ids,
  * fonts, sizes) are never read, and not building them keeps large parts fast and light.
  */
+/** Children of self-closing elements: shared, never written to. */
+const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
+
 class Element implements XmlElement {
-  children: XmlNode[] = [];
   private parsed: Record<string, string> | undefined;
 
-  constructor(public name: string, private raw: string, private readonly scope: Scope | null) {}
+  constructor(public name: string, private raw: string, private readonly scope: Scope | null, public children: XmlNode[]) {}
 
   get attrs(): Record<string, string> {
     if (this.parsed === undefined) {
@@ -138,11 +154,14 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   const maxElements = options.maxElements ?? XML_LIMITS.maxElements;
   const nsMap = options.namespaces;
   const keepWs = options.keepWhitespaceIn;
-  const root: XmlElement = new Element('#document', '', null);
+  const ignore = options.ignore;
+  // Depth inside an ignored element (0: building nodes).
+  let skipping = 0;
+  const root: XmlElement = new Element('#document', '', null, []);
   const stack: XmlElement[] = [root];
   // Per open element: whether it opened a namespace scope.
   const opened: boolean[] = [false];
-  let scope: Scope = { prefixes: new Map(), elNames: new Map(), attrNames: new Map() };
+  let scope: Scope = newScope(new Map());
   const scopeStack: Scope[] = [scope];
   let elements = 0;
   let i = 0;
@@ -151,7 +170,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   while (i < n) {
     const lt = xml.indexOf('<', i);
     const textEnd = lt < 0 ? n : lt;
-    if (textEnd > i) {
+    if (textEnd > i && skipping === 0) {
       const raw = xml.slice(i, textEnd);
       const parent = stack[stack.length - 1]!;
       if (keepWs?.has(parent.name) || /\S/.test(raw)) parent.children.push(decodeEntities(raw));
@@ -167,7 +186,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       if (xml.startsWith('<![CDATA[', lt)) {
         const e = xml.indexOf(']]>', lt + 9);
         const body = xml.slice(lt + 9, e < 0 ? n : e);
-        if (body) stack[stack.length - 1]!.children.push(body);
+        if (body && skipping === 0) stack[stack.length - 1]!.children.push(body);
         i = e < 0 ? n : e + 3;
         continue;
       }
@@ -192,6 +211,11 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     }
     if (c1 === 47 /* / */) {
       const e = xml.indexOf('>', lt + 2);
+      if (skipping > 0) {
+        skipping--;
+        i = e < 0 ? n : e + 1;
+        continue;
+      }
       const qname = xml.slice(lt + 2, e < 0 ? n : e).trim();
       const name = nsMap ? resolveName(scope, qname, false) : qname;
       // Pop to the matching element; a stray closing tag is ignored.
@@ -231,6 +255,16 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     const rawAttrs = xml.slice(attrStart, selfClose ? j - 1 : j);
     i = j + 1;
     if (++elements > maxElements) throw limitError(`more than ${maxElements} elements`);
+    if (skipping > 0) {
+      if (!selfClose) {
+        if (++skipping > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
+      }
+      continue;
+    }
+    if (ignore && ignore.has(nsMap ? resolveName(scope, qname, false) : qname) && rawAttrs.indexOf('xmlns') < 0) {
+      if (!selfClose) skipping = 1;
+      continue;
+    }
     let declares = false;
     if (nsMap && rawAttrs.indexOf('xmlns') >= 0) {
       const prefixes = new Map(scope.prefixes);
@@ -241,11 +275,11 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
         declares = true;
       });
       if (declares) {
-        scope = { prefixes, elNames: new Map(), attrNames: new Map() };
+        scope = newScope(prefixes);
         scopeStack.push(scope);
       }
     }
-    const el = new Element(nsMap ? resolveName(scope, qname, false) : qname, rawAttrs, nsMap ? scope : null);
+    const el = new Element(nsMap ? resolveName(scope, qname, false) : qname, rawAttrs, nsMap ? scope : null, selfClose ? NO_CHILDREN : []);
     stack[stack.length - 1]!.children.push(el);
     if (selfClose) {
       if (declares) {

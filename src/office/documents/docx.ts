@@ -21,8 +21,26 @@ import { ommlToLatex } from './omml.js';
 
 const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
 
+/** Formatting and layout elements the reader never looks at: not built at all. */
+const IGNORE = new Set([
+  'w:rFonts', 'w:sz', 'w:szCs', 'w:lang', 'w:color', 'w:kern', 'w:spacing', 'w:ind', 'w:jc', 'w:pBdr', 'w:shd',
+  'w:tabs', 'w:keepNext', 'w:keepLines', 'w:widowControl', 'w:contextualSpacing', 'w:proofErr', 'w:bookmarkStart',
+  'w:bookmarkEnd', 'w:lastRenderedPageBreak', 'w:noProof', 'w:tcW', 'w:tcBorders', 'w:tblBorders', 'w:tblW', 'w:tblLook',
+  'w:tblLayout', 'w:tblCellMar', 'w:tblInd', 'w:tblGrid', 'w:rtl', 'w:cs', 'w:highlight', 'w:effect', 'w:w', 'w:position',
+  'w:snapToGrid', 'w:textAlignment', 'w:autoSpaceDE', 'w:autoSpaceDN', 'w:adjustRightInd', 'w:suppressAutoHyphens',
+  'w:pageBreakBefore', 'w:bidi', 'w:mirrorIndents', 'w:topLinePunct', 'w:overflowPunct', 'w:kinsoku', 'w:wordWrap',
+  'w:textDirection', 'w:vAlign', 'w:noWrap', 'w:tcMar', 'w:hideMark', 'w:trHeight', 'w:cantSplit', 'w:bCs', 'w:iCs',
+  'w:caps', 'w:smallCaps', 'w:outline', 'w:shadow', 'w:emboss', 'w:imprint', 'w:fitText', 'w:eastAsianLayout',
+  'w:specVanish', 'w:oMath', 'w:suppressLineNumbers', 'w:suppressOverlap', 'w:framePr_', 'w:permStart', 'w:permEnd',
+  'w:pgSz', 'w:pgMar', 'w:cols', 'w:docGrid', 'w:pgNumType', 'w:titlePg_', 'w:tblStyleRowBandSize', 'w:tblStyleColBandSize',
+  'wp:extent', 'wp:effectExtent', 'wp:simplePos', 'wp:positionH', 'wp:positionV', 'wp:wrapSquare', 'wp:wrapNone',
+  'wp:wrapTight', 'wp:wrapTopAndBottom', 'wp:wrapThrough', 'wp:cNvGraphicFramePr', 'a:xfrm', 'a:prstGeom', 'a:custGeom',
+  'a:ln', 'a:solidFill', 'a:noFill', 'a:gradFill', 'a:effectLst', 'a:extLst', 'pic:nvPicPr', 'wps:spPr', 'wps:bodyPr',
+  'wps:style', 'wps:cNvSpPr', 'wps:cNvCnPr', 'w14:paraId', 'w14:textId', 'w:rsid', 'w:rsids',
+]);
+
 function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS });
+  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
 }
 
 interface Rel {

@@ -16,8 +16,21 @@ import { BlockSink, blocksToCellInlines, cell, compactSpans, imageSrc, isBlank, 
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
+/** Layout properties and declarations the reader never looks at: not built at all. */
+const IGNORE = new Set([
+  'office:font-face-decls', 'office:settings', 'office:scripts', 'office:forms', 'text:sequence-decls', 'text:variable-decls',
+  'text:user-field-decls', 'style:paragraph-properties', 'style:table-properties', 'style:table-column-properties',
+  'style:table-row-properties', 'style:table-cell-properties', 'style:graphic-properties', 'style:list-level-properties',
+  'style:page-layout', 'style:default-style', 'table:table-column', 'table:table-columns', 'text:bookmark',
+  'text:bookmark-start', 'text:bookmark-end', 'text:soft-page-break', 'number:number-style', 'number:date-style',
+  'number:time-style', 'number:currency-style', 'number:percentage-style', 'number:boolean-style', 'number:text-style',
+  'style:drawing-page-properties', 'style:header-style', 'style:footer-style', 'text:notes-configuration',
+  'text:linenumbering-configuration', 'text:outline-style', 'draw:fill-image', 'draw:marker', 'draw:stroke-dash',
+  'draw:gradient', 'draw:hatch', 'office:event-listeners', 'svg:desc_',
+]);
+
 function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS });
+  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
 }
 
 interface TextStyle {
@@ -89,7 +102,16 @@ class OdfStyles {
     }
   }
 
+  private readonly propsCache = new Map<string, TextStyle>();
+
   textProps(family: 'text' | 'paragraph', name: string | undefined): TextStyle {
+    const key = `${family}:${name ?? ''}`;
+    let cached = this.propsCache.get(key);
+    if (!cached) this.propsCache.set(key, (cached = this.computeTextProps(family, name)));
+    return cached;
+  }
+
+  private computeTextProps(family: 'text' | 'paragraph', name: string | undefined): TextStyle {
     const out: TextStyle = {};
     const chain: TextStyle[] = [];
     let cur = name;
@@ -320,7 +342,7 @@ class OdtConverter {
     };
     for (const c of el.children) {
       if (typeof c === 'string') {
-        push(c.replace(/[\r\n\t]+/g, ' '));
+        push(/[\r\n\t]/.test(c) ? c.replace(/[\r\n\t]+/g, ' ') : c);
         continue;
       }
       switch (c.name) {
