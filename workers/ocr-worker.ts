@@ -11,6 +11,7 @@ import { openForRender, renderPage, type RenderOptions } from '../src/ocr/render
 import { preprocess, type PreprocessOptions } from '../src/ocr/preprocess.js';
 import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
+import { markBold } from '../src/ocr/bold.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 
 installNetworkGuard();
@@ -76,6 +77,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       scale: rendered.scale,
       skew: pre.skew,
     });
+    markBold(page, pre.pixels);
     return {
       ok: true,
       pageNumber: task.pageNumber,

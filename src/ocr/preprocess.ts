@@ -131,7 +131,7 @@ async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawIma
  * is a binary PGM (or PPM when colour is kept): leptonica reads it without decompressing anything, and
  * producing it costs no encoding.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; width: number; height: number; skew: number }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number }> {
   const skew = opts.deskew ? await estimateSkew(img) : 0;
   const src = skew !== 0 ? await rotateKeepingSize(img, -skew) : img;
   let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
@@ -145,5 +145,11 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
   const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const grey = info.channels === 1;
   const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${info.width} ${info.height}\n255\n`, 'ascii');
-  return { image: Buffer.concat([header, data]), width: info.width, height: info.height, skew };
+  return {
+    image: Buffer.concat([header, data]),
+    pixels: { data, width: info.width, height: info.height, channels: info.channels as 1 | 3 },
+    width: info.width,
+    height: info.height,
+    skew,
+  };
 }

@@ -1,14 +1,17 @@
 /**
  * Font sizes measured on pixels wobble: at 200 dpi one pixel is a third of a point, so the same 22 pt
  * title reads 21 pt on one page and 22.5 pt on the next, and heading levels (decided per distinct size
- * over the document) would split. After all pages of a document are recognised, sizes within 8% of
+ * over the document) would split. After all pages of a document are recognised, sizes within 10% of
  * each other are merged into one, weighted by the characters set in them.
  */
 import type { PageLayout } from '../pdf/layout/types.js';
 
-const TOLERANCE = 0.08;
+const TOLERANCE = 0.1;
 
-/** Maps each measured size to its cluster's size (rounded to 0.5 pt). */
+/**
+ * Maps each measured size to its cluster's size, rounded to a whole point: documents are mostly set
+ * in whole sizes, so a recognised 22.2 pt title meets the native 22 pt titles of a mixed document.
+ */
 export function clusterSizes(weights: Map<number, number>): Map<number, number> {
   const sizes = [...weights.keys()].sort((a, b) => a - b);
   const out = new Map<number, number>();
@@ -17,7 +20,7 @@ export function clusterSizes(weights: Map<number, number>): Map<number, number> 
   let weight = 0;
   const flush = () => {
     if (!group.length) return;
-    const v = Math.round((sum / Math.max(weight, 1e-9)) * 2) / 2;
+    const v = Math.max(1, Math.round(sum / Math.max(weight, 1e-9)));
     for (const s of group) out.set(s, v);
     group = [];
     sum = 0;
