@@ -18,6 +18,10 @@ describe('htmlToMarkdown: blocks', () => {
     expect(htmlToMarkdown('<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x_1</annotation></semantics></math>')).toBe('$$\nx_1\n$$');
   });
 
+  it('keeps <br> line breaks inside preformatted text', () => {
+    expect(htmlToMarkdown('<pre><code><span>a = 1</span><br><span>b = 2</span></code></pre>')).toBe('```\na = 1\nb = 2\n```');
+  });
+
   it('fences code that contains backticks with a longer fence', () => {
     expect(htmlToMarkdown('<pre>use ``` to fence</pre>')).toBe('````\nuse ``` to fence\n````');
   });

@@ -181,6 +181,19 @@ function codeLanguage(node: DomNode): string {
   return m?.[1] ?? node.getAttribute('data-lang') ?? '';
 }
 
+/** Text of a preformatted element, where `<br>` (some highlighters emit it) is a line break. */
+function preText(node: DomNode): string {
+  let out = '';
+  const stack: DomNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) out += n.nodeValue ?? '';
+    else if (n.nodeName === 'BR') out += '\n';
+    else if (n.nodeType === 1 || n === node) for (let i = n.childNodes.length - 1; i >= 0; i--) stack.push(n.childNodes[i]!);
+  }
+  return out;
+}
+
 function fenced(text: string, language: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
@@ -310,7 +323,7 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   add('preformatted', (node) => node.nodeName === 'PRE', (_content, node) => {
     const codeChild = Array.from(node.childNodes).find((c) => c.nodeName === 'CODE');
     const language = codeLanguage(codeChild ?? node) || codeLanguage(node);
-    return fenced(node.textContent ?? '', language);
+    return fenced(preText(node), language);
   });
 
   add('link', (node) => node.nodeName === 'A' && node.hasAttribute('href'), (content, node) => {
