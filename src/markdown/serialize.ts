@@ -121,6 +121,8 @@ export function renderInlines(inlines: readonly Inline[], inTable = false): stri
   }
   flush();
   if (inTable) return out.replace(/\r?\n/g, '<br>').trim();
+  // Fast path: a single line needs only its start escaped.
+  if (out.indexOf('\n') < 0) return escapeLineStart(out).trim();
   return out
     .replace(/[ \t]*\r?\n[ \t]*/g, '\n')
     .split('\n')

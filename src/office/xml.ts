@@ -33,6 +33,12 @@ export interface XmlOptions {
    * building nodes, which keeps large parts light (formatting properties, bookmarks, geometry).
    */
   ignore?: ReadonlySet<string>;
+  /**
+   * Streams the elements at one depth (the root element is depth 1): each is handed over as soon as
+   * it is complete and then dropped from the tree, so a large part (a long document body) is never
+   * held whole in memory.
+   */
+  stream?: { depth: number; onElement: (el: XmlElement, parent: XmlElement) => void };
 }
 
 export const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
@@ -155,6 +161,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   const nsMap = options.namespaces;
   const keepWs = options.keepWhitespaceIn;
   const ignore = options.ignore;
+  const stream = options.stream;
   // Depth inside an ignored element (0: building nodes).
   let skipping = 0;
   const root: XmlElement = new Element('#document', '', null, []);
@@ -222,10 +229,15 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       for (let k = stack.length - 1; k > 0; k--) {
         if (stack[k]!.name === name) {
           while (stack.length > k) {
-            stack.pop();
+            const done = stack.pop()!;
             if (opened.pop()) {
               scopeStack.pop();
               scope = scopeStack[scopeStack.length - 1]!;
+            }
+            if (stream && stack.length === stream.depth) {
+              const parent = stack[stack.length - 1]!;
+              if (parent.children[parent.children.length - 1] === done) parent.children.pop();
+              stream.onElement(done, parent);
             }
           }
           break;
@@ -280,14 +292,16 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
       }
     }
     const el = new Element(nsMap ? resolveName(scope, qname, false) : qname, rawAttrs, nsMap ? scope : null, selfClose ? NO_CHILDREN : []);
-    stack[stack.length - 1]!.children.push(el);
     if (selfClose) {
       if (declares) {
         scopeStack.pop();
         scope = scopeStack[scopeStack.length - 1]!;
       }
+      if (stream && stack.length === stream.depth) stream.onElement(el, stack[stack.length - 1]!);
+      else stack[stack.length - 1]!.children.push(el);
       continue;
     }
+    stack[stack.length - 1]!.children.push(el);
     if (stack.length > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
     stack.push(el);
     opened.push(declares);

@@ -134,18 +134,20 @@ interface StyleDef {
 function runPropsOf(rPr: XmlElement | undefined): RunProps {
   const p: RunProps = {};
   if (!rPr) return p;
-  const b = onOff(child(rPr, 'w:b'));
-  if (b !== undefined) p.bold = b;
-  const i = onOff(child(rPr, 'w:i'));
-  if (i !== undefined) p.italic = i;
-  const s = onOff(child(rPr, 'w:strike')) || onOff(child(rPr, 'w:dstrike'));
-  if (child(rPr, 'w:strike') || child(rPr, 'w:dstrike')) p.strike = !!s;
-  const u = child(rPr, 'w:u');
-  if (u) p.underline = wval(u) !== 'none';
-  const va = wval(child(rPr, 'w:vertAlign'));
-  if (va) p.vertAlign = va;
-  const v = onOff(child(rPr, 'w:vanish')) ?? onOff(child(rPr, 'w:webHidden'));
-  if (v !== undefined) p.hidden = v;
+  // One pass over the properties (this runs for every run of the document).
+  for (const c of rPr.children) {
+    if (typeof c === 'string') continue;
+    switch (c.name) {
+      case 'w:b': p.bold = onOff(c)!; break;
+      case 'w:i': p.italic = onOff(c)!; break;
+      case 'w:strike': case 'w:dstrike': p.strike = !!p.strike || onOff(c)!; break;
+      case 'w:u': p.underline = wval(c) !== 'none'; break;
+      case 'w:vertAlign': { const va = wval(c); if (va) p.vertAlign = va; break; }
+      case 'w:vanish': p.hidden = onOff(c)!; break;
+      case 'w:webHidden': if (p.hidden === undefined) p.hidden = onOff(c)!; break;
+      default: break;
+    }
+  }
   return p;
 }
 
@@ -856,6 +858,7 @@ function symbolFontChar(code: number): string {
 
 /** Tabs become spaces; runs of spaces collapse (markdown would collapse them anyway). */
 function mergeSpaces(inlines: Inline[]): Inline[] {
+  // The inlines are this paragraph's own fresh objects: they are edited in place.
   const out: Inline[] = [];
   for (const i of inlines) {
     if (i.type === 'text') {
@@ -867,8 +870,9 @@ function mergeSpaces(inlines: Inline[]): Inline[] {
         prev.text = prev.text.endsWith(' ') && t.startsWith(' ') ? prev.text + t.slice(1) : prev.text + t;
         continue;
       }
-      out.push({ ...i, text: t });
-    } else out.push(i);
+      i.text = t;
+    }
+    out.push(i);
   }
   return out;
 }
@@ -921,16 +925,36 @@ export function readDocx(ctx: ReaderContext): DocModel {
   conv.loadNotes('endnote', relOfType(rels, 'endnotes'));
   conv.loadNotes('comment', relOfType(rels, 'comments'));
 
-  const doc = parse(mainText);
-  const body = child(child(doc, 'w:document'), 'w:body');
-  if (!body) throw new ParseError('MALFORMED', 'The Word document part has no body.');
   const mainCtx: PartCtx = { part: mainPart, rels };
-
   const bodySink = new BlockSink();
-  conv.blocks(body, bodySink, mainCtx);
+  const sectPrs: XmlElement[] = [];
+  // The body is converted element by element as the parser completes them, so that a long document
+  // is never held whole as a tree.
+  const holder: XmlElement = { name: '#', attrs: {}, children: [] };
+  const doc = parseXml(mainText, {
+    namespaces: OFFICE_NAMESPACES,
+    keepWhitespaceIn: KEEP_WS,
+    ignore: IGNORE,
+    stream: {
+      depth: 3,
+      onElement: (el, parent) => {
+        if (parent.name !== 'w:body') {
+          parent.children.push(el);
+          return;
+        }
+        if (el.name === 'w:sectPr') sectPrs.push(el);
+        else if (el.name === 'w:p') {
+          const sp = child(child(el, 'w:pPr'), 'w:sectPr');
+          if (sp) sectPrs.push(sp);
+        }
+        holder.children[0] = el;
+        conv.blocks(holder, bodySink, mainCtx);
+      },
+    },
+  });
+  if (!child(child(doc, 'w:document'), 'w:body')) throw new ParseError('MALFORMED', 'The Word document part has no body.');
 
   // Headers and footers referenced by the sections, each distinct part once.
-  const sectPrs = [...findAllSectPr(body)];
   const furniture = (kind: 'header' | 'footer'): DocBlock[] => {
     const seen = new Set<string>();
     const seenText = new Set<string>();
@@ -970,14 +994,4 @@ export function readDocx(ctx: ReaderContext): DocModel {
 
 function typeRank(t: string | undefined): number {
   return t === 'first' ? 0 : t === 'default' || t === undefined ? 1 : 2;
-}
-
-function* findAllSectPr(body: XmlElement): Generator<XmlElement> {
-  for (const c of children(body)) {
-    if (c.name === 'w:sectPr') yield c;
-    else if (c.name === 'w:p') {
-      const sp = child(child(c, 'w:pPr'), 'w:sectPr');
-      if (sp) yield sp;
-    }
-  }
 }
