@@ -48,7 +48,8 @@ misty nick norm olive opal pat pearl penny price prince ray reed rich rose ruby 
 stone storm summer sunny tad tank terry violet wade ward will win winter young brown white green black gray grey hill wood woods
 park field fields lake rivers river street road avenue lane court square station north south east west central city town
 county state country mount port bay beach island islands valley university college school church hospital hotel bank club
-january february march april may june july august september october november december monday tuesday wednesday thursday friday
+january february march april may june july august september october november december jan feb mar apr jun jul aug
+sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday
 saturday sunday today tomorrow yesterday morning evening night week month year christmas easter god lord sir madam mister miss
 mr mrs ms dr prof email phone mobile fax desk office address name date title subject dear hi hello hey thanks regards yes ok
 english french german spanish italian dutch russian chinese japanese american british european african asian

@@ -102,7 +102,7 @@ const ORG_WORDS = new Set(['inc', 'llc', 'ltd', 'corp', 'corporation', 'company'
 
 const PLACE_BEFORE = /(?:\b(?:in|from|near|into|visit|visited|visiting|born in|based in|lives in|living in|live in|located in|(?:moved|move|moving|flew|fly|flying|travel(?:l?ing|led)?|trip|arrived|arriving|headed|heading|returned|return|welcome|relocated|relocating|went|going|go|came|coming|come|back|way|drive|drove|train|flight|bus|road)\s+(?:back\s+)?(?:here\s+)?(?:to|at|in|from|into)|towards|toward|around|across|outside|throughout|city of|town of|village of|province of|state of|region of|republic of|kingdom of|university of|capital of|southern|northern|eastern|western|central|downtown|home (?:city|town|country)|native)\s+(?:the\s+)?$)|(?:where|city|town|country|location|state|region|province|place of birth|birthplace|hometown|nationality|citizenship)\s*:\s*$/;
 const PERSON_BEFORE = /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i am|this is|it's|it is|hi|hello|hey|dear|thanks|thank you|by|with|said|says|say|told|tell|ask|asked|meet|met|contact|follow up with|ceo|cto|cfo|founder|director|manager|producer|songwriter|singer|author|writer|actor|actress|player|artist|father|mother|brother|sister|son|daughter|wife|husband|partner|friend|kid|child|boss|colleague|assistant|uncle|aunt|cousin|grandfather|grandmother|nephew|niece|under|to|from|for|and|or|&|,|with|starring|directed|featuring|feat\.?|vs\.?|cc:?|attn:?|signed|sincerely|regards|best|cheers|love|yours)\s*$)|(?:^|\n)\s*(?:name|full name|first name|last name|surname|contact|attn|attendee|patient|employee|customer|client|user|from|to|cc|signed|author|by|manager|owner|holder|beneficiary|recipient|sender|directed by|written by|starring)\s*:?\s*$/;
-const PERSON_BEFORE_STRONG = /(?:\b(?:my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|by|meet|ask|with)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|signed|author|directed by)\s*:\s*$/;
+const PERSON_BEFORE_STRONG = /(?:\b(?:my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|signed|author|directed by)\s*:\s*$/;
 const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
 const PERSON_BEFORE_VERY_STRONG = /(?:\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\s*[?:])\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)\s*:\s*$/;
 const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can i|, the \w+, said|\(born))/u;
@@ -194,6 +194,7 @@ function afterTrigger(text: string, e: number): boolean {
   const c = text.charCodeAt(e);
   if (c === 39 || c === 0x2019 || c === 58 || c === 44 || c === 40) return true;
   if (c !== 32) return false;
+  if (text.charCodeAt(e + 1) === 40) return true;
   let j = e + 1;
   while (j < text.length && j - e < 12 && /[a-z]/.test(text[j]!)) j++;
   return AFTER_WORDS.has(text.slice(e + 1, j));
@@ -389,6 +390,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const placeCtx = trigger && PLACE_BEFORE.test(ctx);
     const strongCtx = trigger && PERSON_BEFORE_STRONG.test(ctx);
     const sentenceStart = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s));
+    const after = afterTrigger(text, e);
     const lows = run.map((t) => t.low);
     const firsts = lows.map((w) => lex.first.has(w));
     const lasts = lows.map((w) => lex.last.has(w));
@@ -408,7 +410,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       const strongPlace = placeCtx;
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
       const nameLike = firsts[0] && !bigPlace;
-      const ctxPerson = strongCtx || /^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt);
+      const ctxPerson = strongCtx || (after && (/^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt)));
       if (strongPlace || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
         const before = found.length;
         scorePlace(text, lex, s, e, run, false);
@@ -439,12 +441,14 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       if (lows[0]!.length <= 2) score -= 0.3;
     }
     if (upperShort && !known.some(Boolean)) score -= 0.4;
+    // ALL-CAPS words are headings, acronyms and labels unless the name lists know them.
+    if (run.every((t) => t.raw.length > 1 && t.raw === t.raw.toUpperCase()) && known.filter(Boolean).length < n) score -= 0.3;
     if (titled) score += 0.5;
     if (trigger && PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
     else if (strongCtx) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
-    if (PERSON_AFTER_STRONG.test(nxt) || (/^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx))) score += 0.25;
-    else if (PERSON_AFTER.test(nxt)) score += 0.15;
+    if (after && (PERSON_AFTER_STRONG.test(nxt) || (/^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx)))) score += 0.25;
+    else if (after && PERSON_AFTER.test(nxt)) score += 0.15;
     if (orgAfter) score -= 0.6;
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (modelPerson) score += 0.2;
@@ -458,7 +462,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   // A name that was confidently found once is a name everywhere in the text ("Brown" after "Ann Brown").
   if (opts.person && people.length) {
     const sure = new Set<string>();
-    for (const p of people) if (p.score >= 0.7) for (const w of text.slice(p.start, p.end).split(/\s+/)) if (w.length > 2) sure.add(w);
+    // Only parts of full names (two or more words) that the name lists know spread.
+    for (const p of people) {
+      const words = text.slice(p.start, p.end).split(/\s+/);
+      if (p.score < 0.7 || words.length < 2) continue;
+      for (const w of words) if (w.length > 2 && isName(lex, lower(w)) && !isCommon(lex, lower(w))) sure.add(w);
+    }
     for (const w of sure) {
       let at = text.indexOf(w);
       while (at !== -1) {
@@ -563,10 +572,10 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
       parts.push([i, e]);
       continue;
     }
-    // "5850 Jana Nerudy 894"
+    // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
     NUMBER_WORDS_NUMBER.lastIndex = i;
     const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
-    if (b) { parts.push([i, i + b[0].length]); continue; }
+    if (b && !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(b[0])) { parts.push([i, i + b[0].length]); continue; }
     // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
     if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
       if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {

@@ -49,16 +49,20 @@ export function findEmails(text: string, out: Detection[]): void {
  */
 const NUM_RUN = /(?:\+|\b)\(?\d(?:\d|[ \u00a0.\-/](?=\(?\d)|\((?=\d)|\)(?=[ \u00a0\-.]?\d))*(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6}\b)?/g;
 
-const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered|\bph\.?|\bmob\.?|\bt\.|\bm\.|\bf\.)\W{0,3}(?:[a-z]{1,12}\W{1,3}){0,3}$/;
+const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered)\W{0,3}(?:[a-z]{1,12}\W{1,3}){0,3}$|\b(?:ph|mob|tel|t|m|f)\.?\s*:\s*$/;
 const PHONE_AFTER = /^[\s\-:(]{0,3}(?:office|fax|mobile|cell|home|work|desk|phone|tel)\b/;
 const CARD_CONTEXT = /(?:card|cc|visa|mastercard|amex|american express|discover|maestro|jcb|diners|credit|debit|payment)\b[^\n]{0,30}$/;
 const SSN_CONTEXT = /(?:ssn|social security|social sec|ss#|ss #|taxpayer|tin)\b[^\n]{0,25}$/;
 const ROUTING_CONTEXT = /(?:routing|aba|rtn|transit|sort code)\b[^\n]{0,25}$/;
 const ACCOUNT_CONTEXT = /(?:account|acct|a\/c|bank)\s*(?:number|no\.?|num|#|nr\.?)?\s*(?:is|:|=|#)?\s*$/;
-const NOT_PHONE_CONTEXT = /(?:order|invoice|ref(?:erence)?|ticket|tracking|isbn|issn|doi|serial|part|model|sku|item|case|claim|policy|version|v|build|page|pages|pp|no|year|id|shipment|parcel|transaction|receipt|booking|confirmation|\$|€|£|¥|usd|eur|gbp)(?:\s*(?:number|no\.?|nr\.?|num|id|code|#))?\W{0,3}$/;
+const NOT_PHONE_CONTEXT = /(?:cve|order|invoice|ref(?:erence)?|ticket|tracking|isbn|issn|doi|serial|part|model|sku|item|case|claim|policy|version|v|build|page|pages|pp|no|year|id|shipment|parcel|transaction|receipt|booking|confirmation|\$|€|£|¥|usd|eur|gbp)(?:\s*(?:number|no\.?|nr\.?|num|id|code|#))?\W{0,3}$/;
 
 /** Countries whose national formats are tried for numbers written without a country code. */
 const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'CH', 'AT', 'SE', 'NO', 'DK', 'FI', 'IE', 'PT', 'PL', 'CZ', 'HU', 'AU', 'NZ', 'CA', 'BR', 'IN', 'ZA', 'IS', 'GR', 'RU', 'JP', 'MX'];
+
+function ctxPhoneCheap(ctx: string): boolean {
+  return PHONE_CONTEXT.test(ctx);
+}
 
 function looksLikeDateOrVersion(run: string): boolean {
   if (/^\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}$/.test(run)) return true; // 2024-01-31, 31/01/2024, 1.2.3
@@ -144,7 +148,13 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     const core = ext ? run.slice(0, ext.index) : run;
     const coreDigits = core.replace(/\D/g, '');
     if (coreDigits.length < 7 || coreDigits.length > 15) continue;
-    if (looksLikeDateOrVersion(core) || /^\d{4}-\d{2}-\d{2}/.test(core) || /^:\d/.test(text.slice(end, end + 2))) continue;
+    if (looksLikeDateOrVersion(core) || /^:\d/.test(text.slice(end, end + 2))) continue;
+    // Dates, versions, IP ranges and decimals inside the run; runs inside URLs and paths.
+    if (/\d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+[ (]|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}/.test(core)) continue;
+    if (core.split(/[ \u00a0]/).some((g) => /^\d+\.\d+$/.test(g)) && !/^\+/.test(core)) continue;
+    if (core.includes('/') && !ctxPhoneCheap(ctx)) continue;
+    if (start > 0 && (text[start - 1] === '/' || text[start - 1] === '=' || text[start - 1] === ',' || text[start - 1] === '.')) continue;
+    if (/^(?:19|20)\d\d[ \-.]/.test(core) && !ctxPhoneCheap(ctx)) continue;
     if (/^\d+$/.test(core) && coreDigits.length > 11 && !core.startsWith('+')) continue;
     const tail = text.slice(end, end + 2);
     if (/^\s?%/.test(tail)) continue;
@@ -254,6 +264,9 @@ const ASSIGNMENT = new RegExp(String.raw`["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|
 function placeholderValue(v: string): boolean {
   if (/^(?:\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|<[^>]*>|\{\{.*\}\}|process\.env\..*|os\.environ.*|env\(.*|\*+|x+|\.\.\.|…|null|none|nil|undefined|true|false|required|optional|string|str|int|number|boolean|bool|yes|no|\?+)$/i.test(v)) return true;
   if (/^(?:the|a|an|your|my|is|was|should|must|will|can)$/i.test(v)) return true;
+  // Documentation placeholders: YOUR_API_KEY, <token>, [REDACTED], xxxx, ${SECRET}.
+  if (/your[_\- ]?(?:api|secret|token|key|password)|\b(?:redacted|placeholder|changeme|example)\b|x{4,}|\*{3,}|^\W+$|\$\{|\{\{/i.test(v)) return true;
+  if (!/[A-Za-z0-9]/.test(v) || v.length < 3) return true;
   return false;
 }
 
@@ -419,6 +432,8 @@ function findAssignments(text: string, hits: number[], mode: DetectMode, out: De
     // In prose ("password: reset it from settings") a bare lower-case word is an instruction, not a secret.
     if (m[3] !== undefined && /^[a-z]{1,12}$/.test(v) && mode !== 'aggressive') continue;
     if (m[3] !== undefined && /^(?:https?:\/\/)/.test(v)) continue;
+    // Code that computes the value (faker.internet.password(), config.secret) is not the value.
+    if (m[3] !== undefined && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(?$|\($/.test(v)) continue;
     const start = i + m[0].lastIndexOf(value);
     out.push({ start, end: start + value.length, entity: 'SECRET', score: 0.95, kind: 'assignment' });
   }
@@ -439,6 +454,10 @@ function findRandomTokens(full: string, ls: number, le: number, mode: DetectMode
     const prevLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
     if (!CREDENTIAL_LINE.test(line) && !(mode === 'aggressive' && CREDENTIAL_LINE.test(prevLine))) continue;
     if (/^https?:/.test(v) || /^[\d.\-/]+$/.test(v)) continue;
+    // URLs and paths: "//host/path", "github.com/org/repo/commit/…", lower-case paths.
+    if (v.includes('//') || /\.[a-z]{2,6}\//i.test(v) || (v.includes('/') && !/[A-Z]/.test(v))) continue;
+    const prevCh = text[m.index - 1];
+    if (prevCh === '/' || prevCh === ':' && /https?$/i.test(text.slice(Math.max(0, m.index - 6), m.index - 1))) continue;
     out.push({ start: ls + m.index, end: ls + m.index + v.length, entity: 'SECRET', score: 0.8, kind: 'high-entropy' });
   }
 }
