@@ -126,6 +126,10 @@ describe('htmlToMarkdown: links and images', () => {
 });
 
 describe('htmlToMarkdown: escaping', () => {
+  it('does not escape a dash or a number after inline content', () => {
+    expect(htmlToMarkdown('<p><b>Note</b> - this, <i>step</i> 1. then - 2</p>')).toBe('**Note** - this, *step* 1. then - 2');
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'snake_case_name, 2 * 3 = 6, a [note], 100% sure, C:\\Temp, e-mail - dash';
     expect(htmlToMarkdown(`<p>${text}</p>`)).toBe(text);

@@ -64,11 +64,13 @@ export function escapeMarkdownText(s: string): string {
     .replace(/\[(?=[^\]]*\][([])/g, '\\[')
     .replace(/~~/g, '\\~\\~')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/^(\s*)(#{1,6})(?=\s|$)/, '$1\\$2')
-    .replace(/^(\s*)>/, '$1\\>')
-    .replace(/^(\s*)([-+])(?=\s)/, '$1\\$2')
-    .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
-    .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
+    // Line-start constructs: turndown has already collapsed the white space at the start of a block,
+    // so a text node that begins with a space follows inline content and cannot start a line.
+    .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
+    .replace(/^>/, '\\>')
+    .replace(/^([-+])(?=\s)/, '\\$1')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+    .replace(/^(={3,}|-{3,})\s*$/, '\\$1');
 }
 
 // ---------------------------------------------------------------- URLs
