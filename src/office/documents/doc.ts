@@ -4,7 +4,8 @@
  * cells and rows, heading styles (the fixed istd 1–9), outline levels and list membership, character
  * properties give bold/italic/strike/super/subscript and hidden or deleted text. Fields keep their
  * shown result (HYPERLINK fields become links). Headers come before the body, footers after it,
- * footnotes and endnotes are GFM notes, comments are notes after them. Pictures are not extracted.
+ * footnotes and endnotes are GFM notes, comments are notes after them. Inline PNG and JPEG pictures
+ * are extracted; floating drawings and metafiles are not.
  */
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
@@ -45,6 +46,8 @@ interface CharProps {
   hidden?: boolean;
   deleted?: boolean;
   special?: boolean;
+  /** Offset of the picture (PICF) in the Data stream. */
+  pic?: number;
 }
 
 interface Run<T> {
@@ -204,6 +207,7 @@ function parseChpx(page: Uint8Array, i: number, crun: number): CharProps {
       case 0x083c: props.hidden = flag; break;
       case 0x0800: props.deleted = flag; break;
       case 0x0855: props.special = b !== 0; break;
+      case 0x6a03: props.pic = page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! * 0x1000000); break;
       default: break;
     }
   });
@@ -234,7 +238,7 @@ class DocReader {
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
-  constructor(private readonly wordDoc: Uint8Array, tableStream: Uint8Array | undefined, private readonly deadline: number) {
+  constructor(private readonly wordDoc: Uint8Array, tableStream: Uint8Array | undefined, private readonly deadline: number, private readonly data?: Uint8Array, private readonly removeBase64 = true) {
     this.view = new DataView(wordDoc.buffer, wordDoc.byteOffset, wordDoc.byteLength);
     if (wordDoc.length < 0x200) throw malformed('the WordDocument stream is too short');
     const csw = this.view.getUint16(32, true);
@@ -522,6 +526,14 @@ class DocReader {
           para.push({ type: 'noteRef', label });
           continue;
         }
+        if (code === 0x01 && cp.pic !== undefined) {
+          const img = this.picture(cp.pic);
+          if (img) {
+            flushText();
+            para.push(img);
+          }
+          continue;
+        }
         if (code === 0x09) out = ' ';
         else if (code === 0x1e) out = '-';
         else if (code < 0x20) continue;
@@ -536,6 +548,43 @@ class DocReader {
     if (row.length) raw.push({ cells: row });
     flushTable();
     return sink.blocks;
+  }
+
+  /**
+   * An inline picture: the PICF record in the Data stream holds the image itself (inside OfficeArt
+   * records); PNG and JPEG data are found by their signatures. Other kinds (metafiles) are left out.
+   */
+  private picture(offset: number): Inline | undefined {
+    const d = this.data;
+    if (!d || offset + 4 > d.length) return undefined;
+    const lcb = new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(offset, true);
+    const end = Math.min(d.length, offset + lcb);
+    const region = d.subarray(offset, end);
+    const find = (sig: number[], from = 0): number => {
+      outer: for (let k = from; k + sig.length <= region.length; k++) {
+        for (let q = 0; q < sig.length; q++) if (region[k + q] !== sig[q]) continue outer;
+        return k;
+      }
+      return -1;
+    };
+    let mime = '';
+    let start = find([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    let stop = -1;
+    if (start >= 0) {
+      mime = 'image/png';
+      const iend = find([0x49, 0x45, 0x4e, 0x44], start);
+      stop = iend >= 0 ? iend + 8 : region.length;
+    } else {
+      start = find([0xff, 0xd8, 0xff]);
+      if (start >= 0) {
+        mime = 'image/jpeg';
+        stop = region.length;
+        for (let k = region.length - 2; k > start; k--) if (region[k] === 0xff && region[k + 1] === 0xd9) { stop = k + 2; break; }
+      }
+    }
+    if (!mime) return undefined;
+    if (this.removeBase64) return { type: 'image', alt: '', src: `data:${mime};base64...` };
+    return { type: 'image', alt: '', src: `data:${mime};base64,${Buffer.from(region.subarray(start, stop)).toString('base64')}` };
   }
 
   /** Whether list (ilfo, ilvl) is numbered; from the list tables when they can be read. */
@@ -619,6 +668,44 @@ function collapse(inlines: Inline[]): Inline[] {
   return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/ {2,}/g, ' ') } : i));
 }
 
+/** Title, subject, author, keywords and comments from the OLE SummaryInformation property set. */
+function summaryInformation(bytes: Uint8Array | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!bytes || bytes.length < 48) return out;
+  try {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const section = v.getUint32(44, true);
+    const count = v.getUint32(section + 4, true);
+    const names: Record<number, string> = { 2: 'title', 3: 'subject', 4: 'author', 5: 'keywords', 6: 'description' };
+    let codepage = 1252;
+    const entries: [number, number][] = [];
+    for (let k = 0; k < Math.min(count, 256); k++) {
+      const id = v.getUint32(section + 8 + k * 8, true);
+      const off = section + v.getUint32(section + 12 + k * 8, true);
+      if (id === 1 && v.getUint16(off, true) === 2) codepage = v.getUint16(off + 4, true);
+      else if (names[id]) entries.push([id, off]);
+    }
+    for (const [id, off] of entries) {
+      const type = v.getUint16(off, true);
+      const len = v.getUint32(off + 4, true);
+      if (len === 0 || off + 8 + len > bytes.length) continue;
+      let text: string;
+      if (type === 0x1e) {
+        const raw = Buffer.from(bytes.subarray(off + 8, off + 8 + len));
+        const cp = codepage === 65001 ? 'utf8' : codepage === 1200 ? 'utf16le' : `cp${codepage}`;
+        text = iconv.encodingExists(cp) ? iconv.decode(raw, cp) : raw.toString('latin1');
+      } else if (type === 0x1f) {
+        text = new TextDecoder('utf-16le').decode(bytes.subarray(off + 8, off + 8 + len * 2));
+      } else continue;
+      text = text.replace(/\u0000+$/g, '').trim();
+      if (text) out[names[id]!] = text;
+    }
+  } catch {
+    // A damaged property set only costs the metadata.
+  }
+  return out;
+}
+
 function streamOf(container: CFB.CFB$Container, name: string): Uint8Array | undefined {
   const entry = CFB.find(container, name);
   if (!entry || !entry.content) return undefined;
@@ -645,9 +732,9 @@ export function readDoc(ctx: ReaderContext): DocModel {
     throw new ParseError('UNSUPPORTED_FILE_TYPE', 'Word 6.0/95 documents (and older) are not supported; save the document as .docx.');
   }
   const tableName = flags & 0x0200 ? '1Table' : '0Table';
-  const reader = new DocReader(wordDoc, streamOf(container, tableName), ctx.deadline);
+  const reader = new DocReader(wordDoc, streamOf(container, tableName), ctx.deadline, streamOf(container, 'Data'), ctx.options.removeBase64Images);
   const { body, headers, footers, notes } = reader.convert();
-  const metadata: DocModel['metadata'] = {};
+  const metadata: DocModel['metadata'] = summaryInformation(streamOf(container, '\u0005SummaryInformation'));
   return {
     contentType: ctx.contentType,
     pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body, ...footers, ...notes] }],
