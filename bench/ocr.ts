@@ -190,6 +190,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round}: docmill ${o.seconds.toFixed(1)} s, tesseract 1 process ${s1.seconds.toFixed(1)} s, 2 processes ${s2.seconds.toFixed(1)} s, 2 processes same model ${s3.seconds.toFixed(1)} s`);
 }
 if (!ours || !nativeSeq || !nativePar || !nativeSame) throw new Error('--rounds must be at least 1');
+// Peak resident memory of this process: the main thread plus the two OCR threads and their engines.
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
 
 const generated = (im: PageImage) => im.doc.name.startsWith('fixtures/');
 const corpusRef = (im: PageImage) => !generated(im) && im.doc.truth !== undefined;
@@ -264,6 +266,8 @@ const report = [
   '| page | docmill | tesseract (Debian eng) | tesseract (best_int) |',
   '|---|---|---|---|',
   ...perPage,
+  '',
+  `Peak RSS of the benchmark process with the 2-thread OCR pool: ${peakRssMb.toFixed(0)} MB (main thread, pdf.js, sharp and two recognisers).`,
   '',
   'Corpus pages without a transcript: disagreement between docmill and tesseract (CER of one against the other) and characters read:',
   '',

@@ -121,6 +121,20 @@ describe('OCR pool on generated scans', () => {
     await expect(timed).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
+  it('reads a language from ocrLangPath', async () => {
+    // Any model under any code: the English model saved as "xyz" stands for a language that does not ship.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'docmill-tessdata-'));
+    copyFileSync(path.join(bundledEnglishDir(), 'eng.traineddata.gz'), path.join(dir, 'xyz.traineddata.gz'));
+    const rt = new ParserRuntime({ ocrThreads: 1, ocrLanguages: 'xyz', ocrLangPath: dir });
+    try {
+      const [r] = await recognizePages(rt, scanned, [1], { signal: new AbortController().signal });
+      expect(r!.layout.status).toBe('ok');
+      expect(cer(ocrPlainText(r!.page!), truth[0]!.text)).toBeLessThan(CER_BOUND);
+    } finally {
+      await rt.close();
+    }
+  });
+
   it('reports a page as failed when a language has no traineddata, without any download', async () => {
     const rt = new ParserRuntime({ ocrThreads: 1, ocrLanguages: 'eng+deu' });
     try {
