@@ -18,6 +18,10 @@ describe('htmlToMarkdown: blocks', () => {
     expect(htmlToMarkdown('<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x_1</annotation></semantics></math>')).toBe('$$\nx_1\n$$');
   });
 
+  it('writes keyboard input as code without escapes', () => {
+    expect(htmlToMarkdown('<p>Press <kbd>Ctrl</kbd>+<kbd>*</kbd> or <code>a_b*</code></p>')).toBe('Press `Ctrl`+`*` or `a_b*`');
+  });
+
   it('keeps <br> line breaks inside preformatted text', () => {
     expect(htmlToMarkdown('<pre><code><span>a = 1</span><br><span>b = 2</span></code></pre>')).toBe('```\na = 1\nb = 2\n```');
   });

@@ -406,6 +406,16 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
     return `${prefix}${body}${position.last ? '' : '\n'}`;
   });
 
+  // Keyboard input, sample output and teletype text read as code, like <code>.
+  add('codeLike', (node) => ['KBD', 'SAMP', 'TT'].includes(node.nodeName) && closest(node, 'PRE') === null, (_content, node) => {
+    const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+    if (!text.trim()) return text;
+    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${text}${pad}${fence}`;
+  });
+
   // MathML: its TeX source where the page gives one (alttext or a TeX annotation), else its text.
   add('math', (node) => node.nodeName.toLowerCase() === 'math', (content, node) => {
     let tex = node.getAttribute('alttext')?.trim() ?? '';
