@@ -2,7 +2,9 @@
  * Precision, recall and F1 of PII detection per bucket and mode on the labelled PII corpus
  * (../shared/corpus/pii/synth_dataset_v2.dev.json, presidio-research synthetic set v2).
  *
- *   npm run build && node bench/pii-eval.ts [--split all|even|odd] [--mode fast|accurate|aggressive] [--errors BUCKET]
+ *   npm run build && node bench/pii-eval.ts [--split all|even|odd] [--mode fast|accurate|aggressive] [--errors BUCKET] [--write]
+ *
+ * --write puts one compact table per mode (every split) into the PII section of bench/README.md.
  *
  * Span matching is overlap-based: a predicted span counts as a true positive when it overlaps a gold
  * span of the same bucket (else it is a false positive, including when it overlaps a gold span of a
@@ -11,7 +13,7 @@
  * covering a street, a city and a postal code is one correct prediction and finds three gold spans.
  * "even" and "odd" are the halves of the file by index: detection rules were tuned on the even half.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,11 +47,15 @@ interface Counts { tp: number; fp: number; found: number; gold: number }
 const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 
 const results: string[] = [];
+/** mode → bucket → split → "P / R / F1" for the compact README tables. */
+const compact = new Map<string, Map<string, Map<string, string>>>();
+const timing = new Map<string, number>();
 for (const mode of modes) {
   // Detect once per sample per mode, then score the requested splits.
   const t0 = performance.now();
   const preds = data.map((s) => detect(s.full_text, { mode, entities }));
   const ms = performance.now() - t0;
+  timing.set(mode, ms / data.length);
   for (const split of splits) {
     const counts = new Map<string, Counts>();
     for (const b of [...BUCKETS, 'ALL']) counts.set(b, { tp: 0, fp: 0, found: 0, gold: 0 });
@@ -89,9 +95,32 @@ for (const mode of modes) {
       const p = c.tp / (c.tp + c.fp);
       const r = c.found / c.gold;
       const f1 = (2 * p * r) / (p + r);
-      results.push(`| ${b === 'ALL' ? 'any PII (bucket ignored)' : b === 'MICRO' ? '**micro (bucket must match)**' : b} | ${c.gold} | ${c.tp + c.fp} | ${f(p)} | ${f(r)} | ${f(f1)} |`);
+      const name = b === 'ALL' ? 'any PII (bucket ignored)' : b === 'MICRO' ? '**micro (bucket must match)**' : b;
+      results.push(`| ${name} | ${c.gold} | ${c.tp + c.fp} | ${f(p)} | ${f(r)} | ${f(f1)} |`);
+      const byMode = compact.get(mode) ?? new Map<string, Map<string, string>>();
+      const byBucket = byMode.get(name) ?? new Map<string, string>();
+      byBucket.set(split, `${f(p)} / ${f(r)} / ${f(f1)}`);
+      byMode.set(name, byBucket);
+      compact.set(mode, byMode);
     }
     if (errorsFor) console.log(errors.join('\n'));
   }
 }
 console.log(results.join('\n'));
+
+if (args.includes('--write')) {
+  const lines: string[] = [];
+  for (const [mode, byMode] of compact) {
+    lines.push('', `**${mode}** (${timing.get(mode)!.toFixed(2)} ms per text) — precision / recall / F1`, '');
+    lines.push(`| bucket | ${splits.map((x) => `${x} half`.replace('all half', 'all 750')).join(' | ')} |`);
+    lines.push(`|---|${splits.map(() => '---').join('|')}|`);
+    for (const [bucket, bySplit] of byMode) lines.push(`| ${bucket} | ${splits.map((x) => bySplit.get(x) ?? '').join(' | ')} |`);
+  }
+  const readme = join(root, 'bench', 'README.md');
+  const body = readFileSync(readme, 'utf8');
+  const start = '<!-- pii-eval:start -->';
+  const end = '<!-- pii-eval:end -->';
+  const section = `${start}\n\`npm run build && node bench/pii-eval.ts --write\` — ${new Date().toISOString().slice(0, 10)}, ${data.length} labelled texts.\n${lines.join('\n')}\n${end}`;
+  const next = body.includes(start) ? body.replace(new RegExp(`${start}[\\s\\S]*?${end}`), section) : `${body.trimEnd()}\n\n${section}\n`;
+  writeFileSync(readme, next);
+}

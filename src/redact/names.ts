@@ -528,6 +528,7 @@ function wordsBefore(text: string, at: number, n: number): Word[] {
 
 const CAP = /^\p{Lu}/u;
 const STREET_AFTER_NUMBER = /\d{1,6}[A-Za-z]?,?[ \t]+((?:[\p{Lu}\d][\p{L}\p{M}'’.\-]*[ \t]+){0,4})([\p{L}]+)\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?/uy;
+const STREET_LED_AFTER_NUMBER = /\d{1,6}[A-Za-z]?,?[ \t]+(\p{Lu}[\p{L}.]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*|de|du|des|la|le|les|do|da|dos|das|del|di|dei|della|the|of)){1,5}/uy;
 const NUMBER_WORDS_NUMBER = /\d{1,6}[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*[ \t]+){1,3}\d{1,5}[A-Za-z]?\b/uy;
 const NUMBER_THEN_TYPE = /\d{1,5}[A-Za-z]?[ \t]+([\p{L}]+)\b\.?/uy;
 const CORNER = /\b(?:the )?corner of [^\n,;?!]{2,60}? and (?:\p{Lu}[\p{L}\p{M}'’\-]*\.?\s?){1,4}(?:\d{1,5}\b)?/gu;
@@ -572,6 +573,12 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
       parts.push([i, e]);
       continue;
     }
+    // "1812 Rue De La Gare", "31 Via dei Fiorentini": a street word leads the words after the number.
+    if (capNext) {
+      STREET_LED_AFTER_NUMBER.lastIndex = i;
+      const l = STREET_LED_AFTER_NUMBER.exec(text);
+      if (l && LED_WORDS.has(l[1]!.toLowerCase()) && !/^(?:apt|apartment|suite|ste|unit|flat|box|floor|building|bldg|house)$/i.test(l[1]!)) { parts.push([i, i + l[0].length]); continue; }
+    }
     // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
     NUMBER_WORDS_NUMBER.lastIndex = i;
     const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
@@ -584,6 +591,11 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
         if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
       }
       continue;
+    }
+    if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+      POSTAL.lastIndex = i;
+      const p = POSTAL.exec(text);
+      if (p) { out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' }); continue; }
     }
     const before = wordsBefore(text, i, 6);
     const w0 = before[0];

@@ -150,16 +150,21 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (coreDigits.length < 7 || coreDigits.length > 15) continue;
     if (looksLikeDateOrVersion(core) || /^:\d/.test(text.slice(end, end + 2))) continue;
     // Dates, versions, IP ranges and decimals inside the run; runs inside URLs and paths.
-    if (/\d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+[ (]|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}/.test(core)) continue;
+    if (/\d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+[ (]/.test(core)) continue;
     if (core.split(/[ \u00a0]/).some((g) => /^\d+\.\d+$/.test(g)) && !/^\+/.test(core)) continue;
     if (core.includes('/') && !ctxPhoneCheap(ctx)) continue;
-    if (start > 0 && (text[start - 1] === '/' || text[start - 1] === '=' || text[start - 1] === ',' || text[start - 1] === '.')) continue;
+    // Inside a list of numbers ("1.65,403.8"), a URL or a query string.
+    if (start > 0 && (text[start - 1] === '/' || text[start - 1] === '=' || ((text[start - 1] === ',' || text[start - 1] === '.') && /\d/.test(text[start - 2] ?? '')))) continue;
+    // Postal codes: Portuguese 1234-567, US ZIP+4 and Brazilian CEP 12345-6789 / 12345-678.
+    if (/^\d{4}-\d{3}$|^\d{5}-\d{3,4}$/.test(core) && !ctxPhoneCheap(ctx)) continue;
     if (/^(?:19|20)\d\d[ \-.]/.test(core) && !ctxPhoneCheap(ctx)) continue;
     if (/^\d+$/.test(core) && coreDigits.length > 11 && !core.startsWith('+')) continue;
     const tail = text.slice(end, end + 2);
     if (/^\s?%/.test(tail)) continue;
-    const ctxPhone = PHONE_CONTEXT.test(ctx) || PHONE_AFTER.test(after(text, end, 16));
-    if (!ctxPhone && NOT_PHONE_CONTEXT.test(ctx)) continue;
+    // "licence number", "account number": the number is named, and it is not a phone number.
+    const otherNumber = /(?:licen[cs]e|passport|account|card|order|invoice|policy|member|customer|tracking|serial|tax|id|ssn|social security)\W+(?:number|no\.?|nr\.?|#)\W*(?:is\W*)?$/.test(ctx);
+    const ctxPhone = !otherNumber && (PHONE_CONTEXT.test(ctx) || PHONE_AFTER.test(after(text, end, 16)));
+    if (!ctxPhone && (otherNumber || NOT_PHONE_CONTEXT.test(ctx))) continue;
     // 1 200 000 or 12.345.678: a quantity with thousands separators.
     if (!ctxPhone && /^\d{1,3}(?:([ ,.\u00a0])\d{3})(?:\1\d{3})*$/.test(core)) continue;
     if (!ctxPhone && coreDigits.length === 10 && isbnValid(coreDigits) && /isbn/.test(ctx)) continue;
