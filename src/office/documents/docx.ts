@@ -870,6 +870,9 @@ function mergeSpaces(inlines: Inline[]): Inline[] {
         prev.text = prev.text.endsWith(' ') && t.startsWith(' ') ? prev.text + t.slice(1) : prev.text + t;
         continue;
       }
+      // One space between runs even when their formatting differs.
+      if (prev && prev.type === 'text' && prev.text.endsWith(' ') && t.startsWith(' ')) t = t.slice(1);
+      if (!t) continue;
       i.text = t;
     }
     out.push(i);

@@ -56,7 +56,10 @@ class OdfStyles {
   readonly para = new Map<string, ParaStyle>();
   readonly lists = new Map<string, ListLevels>();
 
-  add(container: XmlElement | undefined): void {
+  /** Automatic paragraph styles: direct formatting of a paragraph, as opposed to named styles. */
+  readonly automatic = new Set<string>();
+
+  add(container: XmlElement | undefined, automatic = false): void {
     for (const s of children(container)) {
       if (s.name === 'style:style') {
         const name = s.attrs['style:name'] ?? '';
@@ -79,6 +82,7 @@ class OdfStyles {
           }
         }
         if (family === 'text' || family === 'paragraph') this.text.set(`${family}:${name}`, ts);
+        if (automatic && family === 'paragraph') this.automatic.add(name);
         if (family === 'paragraph') {
           const ps: ParaStyle = { display: (s.attrs['style:display-name'] ?? name).toLowerCase() };
           if (s.attrs['style:parent-style-name']) ps.parent = s.attrs['style:parent-style-name'];
@@ -109,6 +113,13 @@ class OdfStyles {
     let cached = this.propsCache.get(key);
     if (!cached) this.propsCache.set(key, (cached = this.computeTextProps(family, name)));
     return cached;
+  }
+
+  /** Text properties an automatic paragraph style sets itself (not those of its named parent). */
+  ownTextProps(name: string): TextStyle {
+    const own = { ...(this.text.get(`paragraph:${name}`) ?? {}) };
+    delete own.parent;
+    return own;
   }
 
   private computeTextProps(family: 'text' | 'paragraph', name: string | undefined): TextStyle {
@@ -170,6 +181,10 @@ class OdtConverter {
   readonly links: string[] = [];
   readonly images: string[] = [];
   private steps = 0;
+  /** Inside a generated index (table of contents): entries end with a tab and a page number. */
+  private inIndex = false;
+  /** Next number of each list style, for lists that continue an earlier one. */
+  private readonly listCounters = new Map<string, number>();
 
   constructor(private readonly zip: ZipPackage, private readonly styles: OdfStyles, private readonly removeBase64: boolean, private readonly deadline: number) {}
 
@@ -188,9 +203,11 @@ class OdtConverter {
         case 'text:p': {
           const out: Out = { inlines: [], floats: [] };
           const styleName = el.attrs['text:style-name'];
-          const base = this.styles.textProps('paragraph', styleName);
+          // Emphasis set on a whole paragraph counts when it is direct formatting (an automatic style),
+          // not when it comes with a named style (table headings, contents entries), as for Word.
+          const base = styleName && this.styles.automatic.has(styleName) ? this.styles.ownTextProps(styleName) : {};
           this.inlines(el, out, base);
-          const content = trimInlines(collapse(out.inlines));
+          const content = trimInlines(collapse(this.inIndex ? dropPageNumbers(out.inlines) : out.inlines));
           if (!isBlank(content)) {
             let level: number | undefined;
             if (el.name === 'text:h') level = Number(el.attrs['text:outline-level'] ?? 1) || 1;
@@ -217,8 +234,14 @@ class OdtConverter {
         case 'table:table':
           this.table(el, sink, type);
           break;
+        case 'text:index-body': {
+          const was = this.inIndex;
+          this.inIndex = true;
+          this.blocks(el, sink, type, listCtx);
+          this.inIndex = was;
+          break;
+        }
         case 'text:section':
-        case 'text:index-body':
         case 'text:table-of-content':
         case 'text:alphabetical-index':
         case 'text:illustration-index':
@@ -254,6 +277,9 @@ class OdtConverter {
     const levels = style ? this.styles.lists.get(style) : undefined;
     const info = levels?.get(level + 1) ?? { ordered: false, start: 1 };
     let n = info.start;
+    // A list that continues the numbering of the previous list with its style starts after it.
+    const continues = !parent && style && (el.attrs['text:continue-numbering'] === 'true' || el.attrs['text:continue-list']);
+    if (continues && this.listCounters.has(style)) n = this.listCounters.get(style)!;
     for (const item of children(el)) {
       if (item.name !== 'text:list-item' && item.name !== 'text:list-header') continue;
       const inner = new BlockSink();
@@ -287,7 +313,10 @@ class OdtConverter {
       sink.addListItem(level, info.ordered, info.ordered ? n : undefined, first, rest);
       n++;
     }
-    if (!parent) sink.endList();
+    if (!parent) {
+      sink.endList();
+      if (style) this.listCounters.set(style, n);
+    }
   }
 
   private table(tbl: XmlElement, sink: BlockSink, type?: BlockType): void {
@@ -362,7 +391,7 @@ class OdtConverter {
           push(' '.repeat(Math.min(Number(c.attrs['text:c'] ?? 1) || 1, 100)));
           break;
         case 'text:tab':
-          push(' ');
+          push(this.inIndex ? '\u0000' : ' ');
           break;
         case 'text:line-break':
           out.inlines.push({ type: 'break' });
@@ -462,9 +491,38 @@ class OdtConverter {
   }
 }
 
+/** Index entries: the tab and page number at the end are layout, not content. */
+function dropPageNumbers(inlines: Inline[]): Inline[] {
+  const out = inlines.map((i) => (i.type === 'text' ? { ...i } : i));
+  for (let k = out.length - 1; k >= 0; k--) {
+    const i = out[k]!;
+    if (i.type !== 'text') continue;
+    const at = i.text.lastIndexOf('\u0000');
+    if (at < 0) continue;
+    const tail = i.text.slice(at + 1) + out.slice(k + 1).map((x) => (x.type === 'text' ? x.text : '')).join('');
+    if (/^\s*[\divxlcdm]*\s*$/i.test(tail)) {
+      i.text = i.text.slice(0, at);
+      out.length = k + 1;
+    }
+    break;
+  }
+  return out.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
+}
+
 function collapse(inlines: Inline[]): Inline[] {
-  // ODF keeps white space significant only through text:s; plain runs of spaces collapse.
-  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/ {2,}/g, ' ') } : i));
+  // Runs of spaces collapse, also across spans (markdown would show one space anyway).
+  const out: Inline[] = [];
+  for (const i of inlines) {
+    if (i.type !== 'text') {
+      out.push(i);
+      continue;
+    }
+    let t = i.text.indexOf('  ') >= 0 ? i.text.replace(/ {2,}/g, ' ') : i.text;
+    const prev = out[out.length - 1];
+    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
+    if (t) out.push({ ...i, text: t });
+  }
+  return out;
 }
 
 export function readOdt(ctx: ReaderContext): DocModel {
@@ -480,9 +538,9 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const stylesRoot = stylesText ? parse(stylesText) : undefined;
   const stylesDoc = child(stylesRoot, 'office:document-styles');
   styles.add(child(stylesDoc, 'office:styles'));
-  styles.add(child(stylesDoc, 'office:automatic-styles'));
+  styles.add(child(stylesDoc, 'office:automatic-styles'), true);
   const content = child(parse(contentText), 'office:document-content');
-  styles.add(child(content, 'office:automatic-styles'));
+  styles.add(child(content, 'office:automatic-styles'), true);
   const text = child(child(content, 'office:body'), 'office:text');
   if (!text) throw new ParseError('MALFORMED', 'The OpenDocument file has no text body (is it a spreadsheet or presentation?).');
 
