@@ -228,6 +228,11 @@ describe('HTML: hostile structure', () => {
     expect(doc.warning).toContain('nests elements more than');
   });
 
+  it('reads a frameset page from its noframes fallback', async () => {
+    const doc = await parse('<html><head><title>F</title></head><frameset cols="50%,50%"><frame src="a.html"><noframes><p>Use a browser with <b>frames</b>.</p></noframes></frameset></html>');
+    expect(doc.markdown).toBe('Use a browser with **frames**.\n');
+  });
+
   it('converts a page of nothing but markup to empty markdown', async () => {
     const doc = await parse('<html><head><title>Empty</title></head><body><script>x</script></body></html>');
     expect(doc.markdown).toBe('');

@@ -60,6 +60,10 @@ describe('htmlToMarkdown: blocks', () => {
     expect(htmlToMarkdown('<table><tr><td></td><td></td></tr></table>')).toBe('');
   });
 
+  it('converts frameset documents (their noframes text) instead of failing', () => {
+    expect(htmlToMarkdown('<html><frameset><frame src="a.html"><noframes><p>No frames</p></noframes></frameset></html>')).toBe('No frames');
+  });
+
   it('drops scripts, styles, hidden elements and form controls', () => {
     expect(htmlToMarkdown('<p>a</p><script>x()</script><style>p{}</style><p hidden>h</p><div style="display:none">n</div><select><option>o</option></select><p>b</p>')).toBe('a\n\nb');
   });

@@ -7,7 +7,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { ParseError } from '../errors.js';
 
 /** Elements that never carry document content (spec: script, style, noscript, meta and head). */
-const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'template', 'link', 'base']);
+const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'template', 'link', 'base', 'frameset', 'frame']);
 
 // Page chrome removed when `onlyMainContent` is on: landmarks and common boilerplate conventions.
 // Matched by one walk over the elements rather than CSS selectors, which are slow on large pages.
@@ -307,6 +307,13 @@ function removeBoilerplateKeepingContent($: CheerioAPI, root: Cheerio<AnyNode>):
  * callers clone when they need the original.
  */
 export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNode> {
+  // A frameset page has no body: its noframes fallback (raw text to the parser) is the content.
+  const frameset = $('frameset');
+  if (frameset.length > 0 && $('body').length === 0) {
+    const fallback = $('noframes').map((_, el) => $(el).text()).get().join('\n');
+    frameset.remove();
+    $('html').append(fallback);
+  }
   const document = $.root().get(0)!;
   $(elementsOf(document).filter((el) => NON_CONTENT.has(el.tagName))).remove();
   $(comments(document)).remove();

@@ -506,13 +506,18 @@ export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): 
   if (!html.trim()) return '';
   const service = serviceFor(opts);
   try {
-    return tidy(service.turndown(isXhtml(html) ? expandSelfClosing(html) : html));
+    let source = isXhtml(html) ? expandSelfClosing(html) : html;
+    // A frameset document has no body for turndown to hold its root in; frames carry no content, and
+    // the noframes fallback is markup meant for the body.
+    if (/<frameset\b/i.test(source)) source = source.replace(/<\/?(?:frameset|frame|noframes)\b[^>]*>/gi, '');
+    return tidy(service.turndown(source));
   } catch (err) {
     // Turndown recurses over the tree; only absurd nesting exhausts the stack.
     if (err instanceof RangeError) {
       throw new ParseError('RESOURCE_LIMIT', 'The HTML nests elements too deeply to convert (thousands of levels).', { cause: err });
     }
-    throw err;
+    if (err instanceof ParseError) throw err;
+    throw new ParseError('MALFORMED', `The HTML could not be converted to markdown: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 
