@@ -48,6 +48,12 @@ describe('CSV: content', () => {
     expect(t.rows).toEqual([['a', 'b', 'c'], ['1', '2', ''], ['3', '4', '5'], ['6', '', '']]);
   });
 
+  it('warns about a quoted field that is never closed', async () => {
+    const doc = await parser.parseFile(Buffer.from('a,b\n1,"open\n2,3\n'), undefined, { filename: 'q.csv' });
+    expect(doc.markdown).toBe('| a | b |\n| --- | --- |\n| 1 | open<br>2,3 |\n');
+    expect(doc.warning).toContain('never closed (record 2)');
+  });
+
   it('gives an empty document for an empty table, without failing', async () => {
     expect(await convert(',,\n,,\n')).toBe('');
   });

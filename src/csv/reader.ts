@@ -24,6 +24,8 @@ export interface CsvTable {
   delimiter: string;
   truncated: boolean;
   encoding: string;
+  /** Problems papaparse recovered from (an unterminated quote), for the response's warning. */
+  problems: string[];
 }
 
 function isEmptyRow(row: string[]): boolean {
@@ -89,12 +91,17 @@ export function parseCsv(bytes: Uint8Array): CsvTable {
   }
   // Ragged rows are padded so that every row has the header's width.
   rows = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
-  return { rows, delimiter: result.meta.delimiter, truncated, encoding: decoded.encoding };
+  const problems: string[] = [];
+  const quote = result.errors.find((e) => e.type === 'Quotes');
+  if (quote) {
+    problems.push(`The CSV file has a quoted field that is never closed${quote.row !== undefined ? ` (record ${quote.row + 1})` : ''}; the text after its opening quote was read as one field.`);
+  }
+  return { rows, delimiter: result.meta.delimiter, truncated, encoding: decoded.encoding, problems };
 }
 
 export const read: Reader = async (ctx) => {
   const table = parseCsv(ctx.bytes);
-  const warnings: string[] = [];
+  const warnings: string[] = [...table.problems];
   if (table.truncated) {
     warnings.push(`The CSV file is larger than docmill converts (${MAX_CSV_ROWS} rows, ${MAX_CSV_COLUMNS} columns or ${MAX_CSV_CELLS} cells); the output has its first ${table.rows.length - 1} data rows and ${table.rows[0]?.length ?? 0} columns.`);
   }
