@@ -53,6 +53,7 @@ sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun monday tuesday 
 saturday sunday today tomorrow yesterday morning evening night week month year christmas easter god lord sir madam mister miss
 mr mrs ms dr prof email phone mobile fax desk office address name date title subject dear hi hello hey thanks regards yes ok
 english french german spanish italian dutch russian chinese japanese american british european african asian
+bot user agent assistant admin system operator moderator host guest speaker interviewer customer q a
 `.split(/\s+/).filter(Boolean));
 
 export function getLexicon(): Lexicon {

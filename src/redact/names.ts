@@ -5,7 +5,7 @@
  * their shape (house number next to a street-type word, "Apt. 12", "PSC 1234, Box 5678") and grown over
  * the lines or comma-separated parts that continue them.
  */
-import { getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
+import { AMBIGUOUS, getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
 import type { Detection, DetectMode } from './types.js';
 
 /** Scores a model (or a second opinion) gives to a span, keyed by entity. */
@@ -102,7 +102,7 @@ const ORG_WORDS = new Set(['inc', 'llc', 'ltd', 'corp', 'corporation', 'company'
 
 const PLACE_BEFORE = /(?:\b(?:in|from|near|into|visit|visited|visiting|born in|based in|lives in|living in|live in|located in|(?:moved|move|moving|flew|fly|flying|travel(?:l?ing|led)?|trip|arrived|arriving|headed|heading|returned|return|welcome|relocated|relocating|went|going|go|came|coming|come|back|way|drive|drove|train|flight|bus|road)\s+(?:back\s+)?(?:here\s+)?(?:to|at|in|from|into)|towards|toward|around|across|outside|throughout|city of|town of|village of|province of|state of|region of|republic of|kingdom of|university of|capital of|southern|northern|eastern|western|central|downtown|home (?:city|town|country)|native)\s+(?:the\s+)?$)|(?:where|city|town|country|location|state|region|province|place of birth|birthplace|hometown|nationality|citizenship)\s*:\s*$/;
 const PERSON_BEFORE = /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i am|this is|it's|it is|hi|hello|hey|dear|thanks|thank you|by|with|said|says|say|told|tell|ask|asked|meet|met|contact|follow up with|ceo|cto|cfo|founder|director|manager|producer|songwriter|singer|author|writer|actor|actress|player|artist|father|mother|brother|sister|son|daughter|wife|husband|partner|friend|kid|child|boss|colleague|assistant|uncle|aunt|cousin|grandfather|grandmother|nephew|niece|under|to|from|for|and|or|&|,|with|starring|directed|featuring|feat\.?|vs\.?|cc:?|attn:?|signed|sincerely|regards|best|cheers|love|yours)\s*$)|(?:^|\n)\s*(?:name|full name|first name|last name|surname|contact|attn|attendee|patient|employee|customer|client|user|from|to|cc|signed|author|by|manager|owner|holder|beneficiary|recipient|sender|directed by|written by|starring)\s*:?\s*$/;
-const PERSON_BEFORE_STRONG = /(?:\b(?:my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|signed|author|directed by)\s*:\s*$/;
+const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|signed|author|directed by)\s*:\s*$/;
 const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
 const PERSON_BEFORE_VERY_STRONG = /(?:\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\s*[?:])\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)\s*:\s*$/;
 const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can i|, the \w+, said|\(born))/u;
@@ -285,8 +285,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const at = ws + m.index;
     if (firms.some((f) => f[0] === at)) continue;
     const names = [m[1]!, m[2]!, m[3]!].map(lower);
-    // Three first names are three people ("Anna, Ben and Carl"); surnames are a firm.
-    if (names.filter((w) => lex.last.has(w)).length >= 2 && names.filter((w) => lex.first.has(w) && !lex.last.has(w)).length <= 1) firms.push([at, at + m[0].length]);
+    // Three surnames are a firm ("Jones, Smith and Davis", "White, Willis and Hoffman"); a list with
+    // first names is people ("Rudi, Jackson and Campos"), and so is a longer list ("Ann, Bob, Carl and Dan").
+    const lasts = names.filter((w) => lex.last.has(w)).length;
+    const firsts = names.filter((w) => lex.first.has(w) && !lex.last.has(w)).length;
+    const longer = /\p{Lu}[\p{L}'’-]*,\s*$/u.test(text.slice(Math.max(0, at - 30), at));
+    if ((lasts === 3 && firsts === 0) || (!longer && lasts >= 2 && names.filter((w) => lex.first.has(w)).length <= 1)) firms.push([at, at + m[0].length]);
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
@@ -303,7 +307,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       // a listed word that is also ordinary vocabulary ("Will", "Reading") needs context on either side.
       if (!(f & (FIRST | LAST | PLACE)) && !lex.phraseStarts.has(low)) {
         if (c.length <= 5 && c === c.toUpperCase()) continue;
-        if (!contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs)))) continue;
+        if (!contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs))) && !afterTrigger(text, ce)) continue;
       } else if ((f & COMMON) && !lex.phraseStarts.has(low) && !contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs))) && !afterTrigger(text, ce)) {
         continue;
       }
@@ -333,7 +337,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       }
       const t = toks[i]!;
       const common = isCommon(lex, t.low) && !isName(lex, t.low) && !isPlace(lex, t.low);
-      if (common || (TITLES.has(t.low) && i < toks.length - 1)) {
+      if (common || ORG_WORDS.has(t.low) || (TITLES.has(t.low) && i < toks.length - 1)) {
         if (TITLES.has(t.low)) titled = true;
         i++;
         continue;
@@ -436,7 +440,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       if (known[0] && !commons[0]) score = firsts[0] ? 0.5 : 0.4;
       else if (known[0]) score = 0.15;
       else if (commons[0]) score = 0;
-      else score = sentenceStart ? 0.15 : 0.3;
+      else score = sentenceStart ? 0.1 : 0.25;
       if (places[0] && !known[0]) score -= 0.15;
       if (lows[0]!.length <= 2) score -= 0.3;
     }
@@ -447,9 +451,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (trigger && PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
     else if (strongCtx) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
-    if (after && (PERSON_AFTER_STRONG.test(nxt) || (/^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx)))) score += 0.25;
+    // Dialogue and speaker lines: "Leverett: What a wife."
+    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && !commons.some(Boolean)) score += 0.45;
+    else if (after && PERSON_AFTER_STRONG.test(nxt)) score += 0.35;
     else if (after && PERSON_AFTER.test(nxt)) score += 0.15;
     if (orgAfter) score -= 0.6;
+    if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (modelPerson) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
@@ -480,7 +487,70 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       }
     }
   }
+  if (opts.person) {
+    coordinated(text, lex, people, (s, e) => inAddress(s, e) || inFirm(s, e) || found.some((f) => f.start < e && s < f.end));
+    if (opts.mode !== 'fast') lowerCaseNames(text, lex, people, opts.mode);
+  }
   out.push(...found, ...people);
+}
+
+const COORD_BEFORE = /(?<![\p{L}\p{M}])(\p{Lu}[\p{L}\p{M}'’-]+)(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)$/u;
+const COORD_AFTER = /^(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)(\p{Lu}[\p{L}\p{M}'’-]+)(?![\p{L}\p{M}])/u;
+
+/** Names listed with a name ("Muslija and Brown", "Rudi, Jackson and Campos") are names, repeatedly. */
+function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s: number, e: number) => boolean): void {
+  const queue = people.filter((p) => p.score >= 0.6);
+  let guard = 0;
+  while (queue.length && guard++ < 200) {
+    const p = queue.shift()!;
+    const ws = Math.max(0, p.start - 40);
+    const b = COORD_BEFORE.exec(text.slice(ws, p.start));
+    const a = COORD_AFTER.exec(text.slice(p.end, p.end + 40));
+    const cands: Array<[number, number]> = [];
+    if (b) cands.push([ws + b.index, ws + b.index + b[1]!.length]);
+    if (a) { const s = p.end + a[0].length - a[1]!.length; cands.push([s, s + a[1]!.length]); }
+    for (const [s, e] of cands) {
+      const low = lower(text.slice(s, e));
+      const f = flags(lex, low);
+      if ((f & COMMON) && !(f & (FIRST | LAST))) continue;
+      if ((f & PLACE) && !(f & (FIRST | LAST))) continue;
+      if (ORG_WORDS.has(low) || TITLES.has(low) || low.length < 2 || /['’]/.test(low) || AMBIGUOUS.has(low)) continue;
+      if (people.some((q) => q.start < e && s < q.end) || taken(s, e)) continue;
+      const d: Detection = { start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-list' };
+      people.push(d);
+      queue.push(d);
+    }
+  }
+}
+
+const LOWER_WORD = /(?<![\p{L}\p{M}\p{N}])\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
+
+/**
+ * Names written in lower case ("follow up with patricia desrosiers"): a first and a last name from
+ * the lists, neither ordinary vocabulary, with name context on one side; or one listed name right
+ * after "my name is" and the like.
+ */
+function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: DetectMode): void {
+  LOWER_WORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let prev: { s: number; e: number; f: number } | null = null;
+  while ((m = LOWER_WORD.exec(text)) !== null) {
+    const s = m.index;
+    const e = s + m[0].length;
+    const f = flags(lex, m[0].replace(/['’]s$/, ''));
+    const cur = { s, e, f };
+    const ctxOf = (at: number): string => text.slice(Math.max(0, at - 30), at).toLowerCase();
+    if (prev && text.slice(prev.e, s) === ' ' && (prev.f & FIRST) && !(prev.f & COMMON) && !(f & COMMON) && ((f & LAST) || (mode === 'aggressive' && !(f & (PLACE | FIRST))))) {
+      const ctx = ctxOf(prev.s);
+      const end = text.slice(e - 2, e) === "'s" ? e - 2 : e;
+      if ((contextTrigger(ctx) && PERSON_BEFORE.test(ctx)) || afterTrigger(text, end) || PERSON_AFTER.test(text.slice(end, end + 28))) {
+        if (!people.some((q) => q.start < end && prev!.s < q.end)) people.push({ start: prev.s, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+      }
+    } else if ((f & (FIRST | LAST)) && !(f & COMMON) && PERSON_BEFORE_VERY_STRONG.test(ctxOf(s))) {
+      if (!people.some((q) => q.start < e && s < q.end)) people.push({ start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+    }
+    prev = cur;
+  }
 }
 
 // ------------------------------------------------------------------------------------------ ADDRESSES
@@ -606,6 +676,14 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
       for (const L of suffixes.lengths) {
         if (low.length > L && suffixes.set.has(low.slice(-L))) { start = w0.s; break; }
       }
+    }
+    // "Kálmán Imre u. 12.", "Victor Hugo u. 49", "Joaquin Suarez 2906" after "lives on": the street's name
+    // before the number, its type word (if any) last.
+    if (start < 0 && (words.has(w0.low) && !LED_WORDS.has(w0.low) || ADDRESS_BEFORE.test(text.slice(Math.max(0, (before[Math.min(before.length, 3) - 1] ?? w0).s - 30), (before[Math.min(before.length, 3) - 1] ?? w0).s).toLowerCase()))) {
+      let k = words.has(w0.low) && !LED_WORDS.has(w0.low) ? 1 : 0;
+      let first = -1;
+      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !lex.common.has(before[k]!.low)) { first = before[k]!.s; k++; }
+      if (first >= 0) start = first;
     }
     if (start < 0) {
       for (let k = 0; k < before.length; k++) {
