@@ -32,23 +32,28 @@ export function bodyFontSize(pages: PageLayout[]): number {
 
 function markFurniture(pages: PageLayout[]): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
+  const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' => (b.hints.zone !== 'body' ? b.hints.zone : b.hints.band ?? 'body');
   const counts = new Map<string, Set<number>>();
   for (const p of pages) {
     for (const b of p.blocks) {
-      if (b.hints.zone === 'body' || !b.hints.text) continue;
-      const k = `${b.hints.zone}|${keyOf(b.hints.text)}`;
+      const band = bandOf(b);
+      if (band === 'body' || !b.hints.text) continue;
+      const k = `${band}|${keyOf(b.hints.text)}`;
       (counts.get(k) ?? counts.set(k, new Set()).get(k)!).add(p.pageNumber);
     }
   }
   const n = pages.length;
-  const need = Math.max(2, Math.ceil(n * 0.25));
+  // Repeated on three pages (two in a short document) at the same edge: running text. Chapter
+  // headers change every few pages, so the bar is not a share of the whole document.
+  const need = Math.min(3, Math.max(2, Math.ceil(n * 0.25)));
   for (const p of pages) {
     for (const b of p.blocks) {
-      if (b.hints.zone === 'body' || !b.hints.text) continue;
+      const band = bandOf(b);
+      if (band === 'body' || !b.hints.text) continue;
       const t = b.hints.text.trim();
-      if (PAGE_NUMBER_RE.test(t) && t.length <= 20) { out.set(b, 'page_number'); continue; }
-      const k = `${b.hints.zone}|${keyOf(t)}`;
-      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || n >= 2)) { out.set(b, 'page_number'); continue; }
+      const k = `${band}|${keyOf(t)}`;
+      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) out.set(b, band === 'top' ? 'page_header' : 'page_footer');
     }
   }
   return out;

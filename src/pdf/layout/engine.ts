@@ -20,6 +20,8 @@ const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖�
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
 const CAPTION_RE = /^(fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*[\dIVXA-Z]+[.:)]?(\s|$)/i;
+// A table-of-contents entry: dot (or space) leaders then a page number.
+const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const KEY_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
@@ -121,7 +123,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
         if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold))) continue;
         // After a line that stops well short of its column, a capitalised line starts a new paragraph.
-        if (isShort(last) && (/^[\p{Lu}\p{N}"“‘(]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
+        if (isShort(last) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
@@ -131,6 +133,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (gap < bestGap) { best = B; bestGap = gap; }
       }
     }
+    if (best && (startsItem(L) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
     if (best) {
       const prevLast = best.lines[best.lines.length - 1]!;
       best.lines.push(L);
@@ -145,6 +148,14 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     }
   }
   return blocks;
+}
+
+/** Lines that begin an entry of their own without being list items: "1.2: ...", footnotes. */
+function startsItem(L: Line): boolean {
+  if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return true;
+  const first = L.words[0];
+  // A footnote starts with a raised, smaller number.
+  return !!first && L.words.length > 1 && /^\d{1,3}$/.test(first.text.trim()) && first.size < L.size * 0.8 && first.y1 < L.y1 - L.size * 0.1;
 }
 
 function textStart(line: Line, marker: Marker): number {
@@ -185,6 +196,33 @@ function intersectAll(a: Interval[], b: Interval[], minW: number): Interval[] {
   const out: Interval[] = [];
   for (const p of a) for (const q of b) { const lo = Math.max(p.a, q.a), hi = Math.min(p.b, q.b); if (hi - lo >= minW) out.push({ a: lo, b: hi }); }
   return out;
+}
+
+function headStacks(heads: El[]): El[][] {
+  const sorted = [...heads].sort((a, b) => a.y0 - b.y0);
+  const stacks: El[][] = [];
+  let bottom = -Infinity;
+  for (const h of sorted) {
+    const size = 'size' in h ? (h as TextBlock).size : 10;
+    if (!stacks.length || h.y0 - bottom > size * 1.5) stacks.push([h]);
+    else stacks[stacks.length - 1]!.push(h);
+    bottom = Math.max(bottom, h.y1);
+  }
+  return stacks;
+}
+
+/** True when every element of `heads` is a short text sitting level with the top of an element of `body`. */
+function sideHeads(heads: El[], body: El[]): boolean {
+  if (heads.length < 2 || body.length < 2) return false;
+  const short = heads.every((e) => e.kind === 'text' && e.lines.length <= 3);
+  if (!short) return false;
+  const headW = Math.max(...heads.map((e) => e.x1)) - Math.min(...heads.map((e) => e.x0));
+  const bodyW = Math.max(...body.map((e) => e.x1)) - Math.min(...body.map((e) => e.x0));
+  if (headW > bodyW * 0.6) return false;
+  // Heads come in little stacks (number, date, title); each stack starts level with a body block.
+  const tops = headStacks(heads).map((st) => st[0]!);
+  const level = tops.filter((h) => body.some((b) => Math.abs(b.y0 - h.y0) < Math.max(3, (h as TextBlock).size * 0.8))).length;
+  return tops.length >= 2 && level >= tops.length * 0.7;
 }
 
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
@@ -232,6 +270,23 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const rightEls = g.els.filter((e) => (e.x0 + e.x1) / 2 >= mid);
     if (!leftEls.length || !rightEls.length) { out.push(...g.els.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)); continue; }
     const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
+    const heads = sideHeads(leftEls, rightEls) ? leftEls : sideHeads(rightEls, leftEls) ? rightEls : null;
+    if (heads) {
+      // Side heads (short labels in a margin column, each stack level with the text it introduces)
+      // are read before their text, not as a column of their own.
+      const bodyEls = order(heads === leftEls ? rightEls : leftEls, rtl, depth + 1);
+      const stacks = headStacks(heads);
+      let bi = 0;
+      stacks.forEach((st, k) => {
+        const nextTop = stacks[k + 1]?.[0]?.y0 ?? Infinity;
+        // Body text above the first stack comes first.
+        if (k === 0) while (bi < bodyEls.length && bodyEls[bi]!.y0 < st[0]!.y0 - 3) out.push(bodyEls[bi++]!);
+        out.push(...st);
+        while (bi < bodyEls.length && bodyEls[bi]!.y0 < nextTop - 3) out.push(bodyEls[bi++]!);
+      });
+      while (bi < bodyEls.length) out.push(bodyEls[bi++]!);
+      continue;
+    }
     out.push(...order(first, rtl, depth + 1), ...order(second, rtl, depth + 1));
   }
   return out;
@@ -365,7 +420,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     const rest = r.filter((w) => !taken.has(w));
     if (rest.length) lineRows.push(splitRow(rest));
   }
-  const aligned = findAlignedTables(lineRows, hRuleGroups, W);
+  const aligned = findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
   const tables = [...ruled, ...aligned];
   const tableLines = new Set<Line>();
   for (const t of aligned) for (const l of t.lines) tableLines.add(l);
@@ -381,7 +436,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
 
   // Margin bands first and last; the body by columns. A margin element is short, sits in the top or
   // bottom band of the page and has no multi-line body content above (or below) it.
-  const solid = els.filter((e) => e.kind !== 'text' || e.lines.length > 2);
+  const inBand = (e: El): boolean => e.y1 <= H * 0.13 || e.y0 >= H * 0.87;
+  const solid = els.filter((e) => e.kind !== 'text' || (e.lines.length > 3 || (e.lines.length > 2 && !inBand(e))));
   const bodyTop = solid.length ? Math.min(...solid.map((e) => e.y0)) : H * 0.5;
   const bodyBottom = solid.length ? Math.max(...solid.map((e) => e.y1)) : H * 0.5;
   let pageBody = 0, pageBodyN = -1;
@@ -392,6 +448,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     let best = Infinity;
     for (const o of els) {
       if (o === e || hOverlap(o, e) <= 0) continue;
+      // Other margin text (a header of two stacked lines) does not count as the body.
+      if (dir === 1 ? o.y1 <= H * 0.13 : o.y0 >= H * 0.87) continue;
       const g = dir === 1 ? o.y0 - e.y1 : e.y0 - o.y1;
       if (g >= -1 && g < best) best = g;
     }
@@ -402,7 +460,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     const hit = zoneCache.get(e);
     if (hit) return hit;
     let z: BlockHints['zone'] = 'body';
-    if (e.kind === 'text' && e.lines.length <= 2 && e.size <= pageBody + 1) {
+    if (e.kind === 'text' && e.lines.length <= 3 && e.size <= pageBody + 1) {
       if (e.y1 <= H * 0.13 && e.y1 <= bodyTop + 1 && gapTo(e, 1) >= e.size * 0.9) z = 'top';
       else if (e.y0 >= H * 0.87 && e.y0 >= bodyBottom - 1 && gapTo(e, -1) >= e.size * 0.9) z = 'bottom';
     }
@@ -431,6 +489,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       headingCandidate: false,
       numbering: sec ? sec[1]! : '',
       zone: zoneOf(e),
+      band: e.kind === 'text' && e.lines.length <= 3 ? (e.y1 <= H * 0.13 ? 'top' : e.y0 >= H * 0.87 ? 'bottom' : 'body') : 'body',
     };
   };
 

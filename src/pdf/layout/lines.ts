@@ -90,23 +90,26 @@ export function buildRows(items: TextItem[]): Word[][] {
     for (const w of splitItem(it)) words.push(w);
   }
   words.sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
-  interface Row { y0: number; y1: number; words: Word[]; size: number }
+  // A row is anchored on the centre line of its main text; a word joins when its centre is close to
+  // it. (Growing a band by every word would chain the offset baselines of two columns together.)
+  interface Row { cy: number; h: number; words: Word[]; size: number }
   const rows: Row[] = [];
   for (const w of words) {
-    const h = w.y1 - w.y0;
+    const h = Math.max(0.5, w.y1 - w.y0);
+    const cy = (w.y0 + w.y1) / 2;
     let best: Row | null = null;
-    let bestOverlap = 0;
+    let bestD = Infinity;
     for (let i = rows.length - 1; i >= 0 && i >= rows.length - 8; i--) {
       const r = rows[i]!;
-      const ov = Math.min(r.y1, w.y1) - Math.max(r.y0, w.y0);
-      const rel = ov / Math.max(0.1, Math.min(h, r.y1 - r.y0));
-      if (rel > 0.45 && rel > bestOverlap) { best = r; bestOverlap = rel; }
+      const d = Math.abs(cy - r.cy);
+      const small = w.size < r.size * 0.85 || r.size < w.size * 0.85;
+      const limit = Math.min(h, r.h) * (small ? 0.75 : 0.35);
+      if (d <= limit && d < bestD) { best = r; bestD = d; }
     }
     if (best) {
+      // The anchor stays put: moving it towards a big word would let the next line join too.
       best.words.push(w);
-      // Keep the row band anchored on its main text, not stretched by sub/superscripts.
-      if (w.size >= best.size * 0.9) { best.y0 = Math.min(best.y0, w.y0); best.y1 = Math.max(best.y1, w.y1); best.size = Math.max(best.size, w.size); }
-    } else rows.push({ y0: w.y0, y1: w.y1, words: [w], size: w.size });
+    } else rows.push({ cy, h, words: [w], size: w.size });
   }
   return rows.map((r) => dedupe(r.words.sort((a, b) => a.x0 - b.x0)));
 }

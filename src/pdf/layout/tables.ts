@@ -135,10 +135,17 @@ export function findRuledTables(segments: Segment[], words: Word[], pageW: numbe
     if (inner.length && inner.length < g.length) work.push(...connectedGroups(inner, tol * 2));
   }
   // Horizontal-only rules (booktabs style): stacks of parallel full-width rules, for the aligned-text finder.
-  const hOnly = segs.filter((s) => s.h && s.x1 - s.x0 > 40).sort((a, b) => a.y0 - b.y0);
+  // Rules under a running header or over a footer are not table rules.
+  const hOnly = segs.filter((s) => s.h && s.x1 - s.x0 > 40 && s.y0 > pageH * 0.1 && s.y0 < pageH * 0.9).sort((a, b) => a.y0 - b.y0);
   for (let i = 0; i < hOnly.length; i++) {
     const a = hOnly[i]!;
-    const same = hOnly.filter((b) => Math.abs(b.x0 - a.x0) < 6 && Math.abs(b.x1 - a.x1) < 6 && b.y0 >= a.y0);
+    // Parallel rules of one width, each within a short distance of the previous one.
+    const same: Seg[] = [a];
+    for (const b of hOnly) {
+      if (b.y0 <= same[same.length - 1]!.y0 || Math.abs(b.x0 - a.x0) >= 6 || Math.abs(b.x1 - a.x1) >= 6) continue;
+      if (b.y0 - same[same.length - 1]!.y0 > 250) break;
+      same.push(b);
+    }
     if (same.length >= 2) {
       const last = same[same.length - 1]!;
       if (last.y0 - a.y0 > 10 && !tables.some((t) => t.y0 <= a.y0 + tol && t.y1 >= last.y0 - tol)) {
@@ -196,7 +203,10 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       for (const reg of regs.values()) {
         if (reg.area < total * 0.25) continue;
         const rowsIn = clusterValues(reg.ws.map((w) => (w.y0 + w.y1) / 2), 2).length;
-        if (rowsIn >= 5) return null;
+        // Many lines in mixed sizes (a letterhead, a heading and its text) or much text: a frame.
+        const sizes = new Set(reg.ws.map((w) => Math.round(w.size)));
+        const chars = reg.ws.reduce((n, w) => n + w.text.length, 0);
+        if (rowsIn >= 5 && (sizes.size >= 2 || chars > 400)) return null;
       }
     }
   }
@@ -382,8 +392,10 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number): FoundTable[] {
+export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = []): FoundTable[] {
   const out: FoundTable[] = [];
+  // Running headers and footers sit on the page edges: they are never table rows.
+  const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
   const left = 0, right = pageW;
   let i = 0;
   while (i < rows.length) {
@@ -397,6 +409,8 @@ export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number)
     const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
     if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
     const members: Line[][] = [start];
+    let bodyGutters: Interval[] | null = null;
+    const notes = new Set<Line[]>();
     let j = i + 1;
     let prevBottom = Math.max(...start.map((l) => l.y1));
     const inRegion = regions.find((r) => start.some((l) => l.y0 >= r.y0 - 2 && l.y1 <= r.y1 + 2));
@@ -404,54 +418,85 @@ export function findAlignedTables(rows: Line[][], regions: Box[], pageW: number)
       const row = rows[j]!;
       const top = Math.min(...row.map((l) => l.y0));
       const lineH = Math.max(...row.map((l) => l.y1 - l.y0));
-      if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 1.6)) break;
+      if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 2)) break;
       if (inRegion && top > inRegion.y1 + 2) break;
-      const g = intersect(gutters, rowGaps(row, left, right), minGap * 0.6);
+      // A ruled table (or its rules) between two rows ends the aligned one.
+      if (barriers.some((b) => b.y0 >= prevBottom - 2 && b.y0 <= top + lineH)) break;
+      const gaps = rowGaps(row, left, right);
+      // The first row may be a header centred over pairs of columns: below it, the gutters follow
+      // the body rows alone, so a header that narrows a gutter does not close it for them.
+      const g: Interval[] = bodyGutters
+        ? intersect(bodyGutters, gaps, minGap * 0.6)
+        : gaps.filter((iv) => iv.b - iv.a >= minGap * 0.6 && gutters.some((gv) => gv.a < iv.b && gv.b > iv.a));
       const x0 = Math.min(ex0, ...row.map((l) => l.x0));
       const x1 = Math.max(ex1, ...row.map((l) => l.x1));
       const inner = innerOf(g, x0, x1);
-      if (!inner.length) break;
       // A row that closes one of the gutters has another column structure (the next table, or prose):
       // only the second row may still drop gutters the first row had by chance.
-      const before = innerOf(gutters, ex0, ex1);
+      const before = innerOf(bodyGutters ?? gutters, ex0, ex1);
       const kept = before.filter((gv) => g.some((iv) => iv.a < gv.b && iv.b > gv.a));
-      if (kept.length < before.length && members.length > 1) break;
+      if (!inner.length || (kept.length < before.length && members.length > 1)) {
+        // A single note line across the columns (a remark under a row) is part of the table when the
+        // row after it takes the columns up again.
+        const next = rows[j + 1];
+        if (members.length >= 2 && row.length === 1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
+          const gn = intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6);
+          const keptNext = before.filter((gv) => gn.some((iv) => iv.a < gv.b && iv.b > gv.a));
+          if (keptNext.length === before.length) {
+            notes.add(row);
+            members.push(row);
+            prevBottom = row[0]!.y1;
+            j++;
+            continue;
+          }
+        }
+        break;
+      }
       // A lone bold line after plain rows is a caption or section title, not a row.
       if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) break;
-      gutters = g;
+      bodyGutters = g;
       ex0 = x0; ex1 = x1;
       members.push(row);
       prevBottom = Math.max(...row.map((l) => l.y1));
       j++;
     }
-    gutters = innerOf(gutters, ex0, ex1);
-    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion) : null;
+    gutters = innerOf(bodyGutters ?? gutters, ex0, ex1);
+    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes) : null;
     if (t) { out.push(t); i = j; } else i++;
   }
   return out;
 }
 
-function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): FoundTable | null {
+function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set()): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
   const colOf = (l: Line): number => { let c = 0; while (c < cuts.length && (l.x0 + l.x1) / 2 > cuts[c]!) c++; return c; };
+  // Note rows go into the first column (they read as a remark on the row above).
   let grid: Line[][][] = members.map((row) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
-    for (const l of row) cells[colOf(l)]!.push(l);
+    for (const l of row) cells[notes.has(row) ? 0 : colOf(l)]!.push(l);
     return cells;
   });
   // Prose columns at the edges (a text column beside the table) are not part of it.
   const colText = (c: number): string[] => grid.map((r) => r[c]!.map((l) => l.text).join(' ')).filter(Boolean);
+  // A column of running text: long, wordy lines that continue one another (lines starting in lower
+  // case), or very long lines.
   const prose = (c: number): boolean => {
     const t = colText(c);
     if (!t.length) return true;
     const lens = t.map((s) => s.length).sort((a, b) => a - b);
     const med = lens[Math.floor(lens.length / 2)]!;
-    return med > 45 || (med > 25 && t.filter((s) => s.split(/\s+/).length >= 4).length >= t.length * 0.5);
+    const wordy = t.filter((s) => s.split(/\s+/).length >= 4).length >= t.length * 0.5;
+    const flows = t.length > 1 && t.slice(1).filter((s) => /^[\p{Ll}]/u.test(s.replace(/^[•●▪■◦○\-–*]\s*/, ''))).length >= (t.length - 1) * 0.25;
+    return med > 60 || (med > 25 && wordy && flows) || (t.length <= 2 && med > 45);
   };
+  const isProse = Array.from({ length: nC }, (_, c) => prose(c));
+  if (isProse.every(Boolean)) return null;
   let lo = 0, hi = nC - 1;
-  while (lo <= hi && prose(lo)) lo++;
-  while (hi >= lo && prose(hi)) hi--;
+  // Prose columns at the edges (a text column beside a table, text beside its side heads) are not
+  // part of the table.
+  while (lo <= hi && isProse[lo]) lo++;
+  while (hi >= lo && isProse[hi]) hi--;
   if (hi - lo + 1 < 2) return null;
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
   const cols = hi - lo + 1;
@@ -467,9 +512,20 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): F
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
+  // A column with a single filled cell is a stray fragment next to the table, not a column.
+  if (merged.length >= 4) {
+    // Only a fragment in the first row (a heading or running text above the table) is stray.
+    const keep = Array.from({ length: cols }, (_, c) => merged.filter((r) => r[c]!.length > 0).length > 1 || merged[0]![c]!.length === 0);
+    if (keep.filter(Boolean).length >= 2 && keep.some((k) => !k)) {
+      for (let k = merged.length - 1; k >= 0; k--) {
+        const r = merged[k]!;
+        merged[k] = r.filter((_, c) => keep[c]);
+      }
+    }
+  }
   // Trailing rows with a single cell are text after the table.
   while (merged.length > 2 && filled(merged[merged.length - 1]!) < 2) merged.pop();
-  if (merged.length < 2) return null;
+  if (merged.length < 2 || merged.filter((r) => filled(r) >= 2).length < (ruled || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -483,6 +539,6 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean): F
   }));
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
-  if (cellsFilled < rows.length * cols * 0.5) return null;
+  if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
   return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6 };
 }

@@ -96,6 +96,8 @@ export interface BlockHints {
   numbering: string;
   /** Where the block sits: in the top or bottom margin band (running header/footer candidates) or the body. */
   zone: 'top' | 'bottom' | 'body';
+  /** Looser than `zone`: any short text in the top or bottom eighth of the page (repetition candidates). */
+  band?: 'top' | 'bottom' | 'body';
 }
 
 /** A block of the page plus its hints. `block.bbox` is normalised 0..1 to the page. */
