@@ -171,6 +171,8 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   let scope: Scope = newScope(new Map());
   const scopeStack: Scope[] = [scope];
   let elements = 0;
+  let nextDq = -1;
+  let nextSq = -1;
   let i = 0;
   const n = xml.length;
 
@@ -255,14 +257,20 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     }
     const qname = xml.slice(lt + 1, j);
     const attrStart = j;
-    while (j < n) {
-      const ch = xml.charCodeAt(j);
-      if (ch === 62) break;
-      if (ch === 34 || ch === 39) {
-        const e = xml.indexOf(ch === 34 ? '"' : "'", j + 1);
-        j = e < 0 ? n : e + 1;
-      } else j++;
+    // The tag ends at the first '>' outside quotes. The next quote positions are cached (the scan
+    // only moves forward), so finding the end costs a few indexOf calls instead of a loop per character.
+    let gt = xml.indexOf('>', j);
+    if (gt < 0) gt = n;
+    for (;;) {
+      if (nextDq < j) { nextDq = xml.indexOf('"', j); if (nextDq < 0) nextDq = n; }
+      if (nextSq < j) { nextSq = xml.indexOf("'", j); if (nextSq < 0) nextSq = n; }
+      const q = nextDq < nextSq ? nextDq : nextSq;
+      if (q >= gt) break;
+      const close = xml.indexOf(q === nextDq ? '"' : "'", q + 1);
+      j = close < 0 ? n : close + 1;
+      if (gt < j) { gt = xml.indexOf('>', j); if (gt < 0) gt = n; }
     }
+    j = gt;
     const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
     const rawAttrs = xml.slice(attrStart, selfClose ? j - 1 : j);
     i = j + 1;

@@ -235,6 +235,7 @@ class DocReader {
   readonly links: string[] = [];
   private noteCounter = 0;
   private commentCounter = 0;
+  private readonly usedRefs = new Set<number>();
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
@@ -520,7 +521,9 @@ class DocReader {
       if (cp.special || code < 0x20) {
         // Special characters: note references, pictures, drawn objects.
         const ref = refs.get(cpStart + i);
-        if (ref && (code === 0x02 || code === 0x05 || cp.special)) {
+        if (ref && !this.usedRefs.has(cpStart + i) && (code === 0x02 || code === 0x05 || cp.special)) {
+          // Each reference is read once: a damaged file whose note points back into itself cannot loop.
+          this.usedRefs.add(cpStart + i);
           flushText();
           const label = this.note(ref, refs);
           para.push({ type: 'noteRef', label });
