@@ -100,6 +100,16 @@ describe('workbooks: conventions on the project fixtures', () => {
 });
 
 describe('workbooks: safety', () => {
+  it('survives a damaged sheet with a cell at an absurd column and a merge over the whole grid', () => {
+    const row: unknown[] = [{ t: 's', v: 'a', w: 'a' }, { t: 's', v: 'b', w: 'b' }];
+    row[2_000_000_000] = { t: 's', v: 'far', w: 'far' };
+    const ws = { '!data': [row, [{ t: 's', v: 'c', w: 'c' }]], '!merges': [{ s: { r: 0, c: 0 }, e: { r: 1_048_575, c: 16_383 } }] };
+    const result = sheetBlocks('Damaged', ws as never, 1000);
+    const table = result.blocks[1]!.node as TableNode;
+    // The far cell is past Excel's last column and ignored; the merge spans the two written rows and columns.
+    expect(table.rows).toEqual([[{ content: [{ type: 'text', text: 'a' }], colSpan: 2, rowSpan: 2 }], []]);
+  });
+
   it('refuses a sheet part that declares XML entities', async () => {
     const files = unzipSync(fixture('sample.xlsx'));
     const sheet = new TextDecoder().decode(files['xl/worksheets/sheet1.xml']);
