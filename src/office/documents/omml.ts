@@ -95,7 +95,8 @@ function convert(el: XmlElement): string {
       const nor = child(child(el, 'm:rPr'), 'm:nor');
       if (trimmed && FUNCTIONS.has(trimmed)) return `\\${trimmed}`;
       if (nor && /[A-Za-z]{2,}/.test(text)) return `\\text{${text}}`;
-      return textToLatex(text);
+      // Function names typed as plain letters ("sinθ") are set as operators.
+      return textToLatex(text).replace(/(?<![A-Za-z\\])(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|log|ln|exp|det|lim)(?![A-Za-z])(?=(\d)?)/g, (_m, f: string, digit?: string) => `\\${f}${digit ? ' ' : ''}`);
     }
     case 'm:f': {
       const type = prop(el, 'm:fPr', 'm:type');
