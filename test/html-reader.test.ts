@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../src/errors.js';
 import { decodeText } from '../src/html/charset.js';
 import { largestSrcset, parseSrcset } from '../src/html/clean.js';
+import { convertHtml } from '../src/html/convert.js';
+import { HTML_WORKER_FILE, HTML_WORKER_MIN_BYTES } from '../src/html/reader.js';
 import { createParser } from '../src/parser.js';
 import type { ParseOptions } from '../src/options/schema.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
@@ -237,6 +239,37 @@ describe('HTML: hostile structure', () => {
     const doc = await parse('<html><head><title>Empty</title></head><body><script>x</script></body></html>');
     expect(doc.markdown).toBe('');
     expect(doc.metadata.title).toBe('Empty');
+  });
+});
+
+describe.skipIf(!existsSync(HTML_WORKER_FILE))('HTML: large pages on the worker pool (needs npm run build)', () => {
+  const big = (): Buffer => {
+    let h = '<!DOCTYPE html><html><head><title>Big</title></head><body><nav>menu</nav><main>';
+    for (let i = 0; i < 13000; i++) h += `<h2>Section ${i}</h2><p>Paragraph ${i} with <a href="/x/${i}">a link</a> and <b>bold</b>.</p>`;
+    return Buffer.from(`${h}</main></body></html>`);
+  };
+
+  it('gives the same document as the conversion on the calling thread, without blocking it', async () => {
+    const bytes = big();
+    expect(bytes.byteLength).toBeGreaterThanOrEqual(HTML_WORKER_MIN_BYTES);
+    let timerFired = false;
+    const timer = setTimeout(() => { timerFired = true; }, 1);
+    const doc = await parse(bytes, { formats: ['markdown', 'links'] }, 'big.html');
+    clearTimeout(timer);
+    // Converted inline, the synchronous work would finish before any timer could run.
+    expect(timerFired).toBe(true);
+    const inline = convertHtml(bytes, { filename: 'big.html', contentType: 'text/html' }, { onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true });
+    expect(doc.markdown).toBe(`${inline.pages[0]!.blocks.map((b) => (b.node as { markdown: string }).markdown).join('\n\n')}\n`);
+    expect(doc.links).toEqual(inline.links);
+    expect(doc.markdown).not.toContain('menu');
+  });
+
+  it('stops with TIMEOUT when the timeout passes, and reports worker-side errors as ParseErrors', async () => {
+    const err = await errorOf(parse(big(), { timeout: 1 }, 'big.html'));
+    expect(err.code).toBe('TIMEOUT');
+    const bad = await errorOf(parse(big(), { includeTags: ['p[['] }, 'big.html'));
+    expect(bad.code).toBe('BAD_REQUEST');
+    expect(bad.message).toContain('options.includeTags[0]');
   });
 });
 

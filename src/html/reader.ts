@@ -1,107 +1,75 @@
 /**
- * HTML and XHTML: decode, read metadata, links and images from the whole page, clean and choose
- * the content the options ask for, and convert it through the shared HTML-to-markdown path.
+ * HTML and XHTML reader. Small pages convert on the calling thread (a worker hand-off would cost
+ * more than the conversion); large ones on the HTML worker pool, so that the event loop stays free
+ * and a timeout really stops the work.
  */
-import * as cheerio from 'cheerio';
-import type { CheerioAPI } from 'cheerio';
-import { htmlToMarkdown, unwrapRedirect } from '../markdown/html-to-markdown.js';
-import { markdownBlocks } from '../markdown/html-blocks.js';
-import type { DocModel } from '../model/document.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ParseError } from '../errors.js';
 import type { Reader } from '../readers/reader.js';
-import { decodeText } from './charset.js';
-import { contentRoot, elementsOf, flattenDeepNesting, largestSrcset, MAX_NESTING, resolveUrl } from './clean.js';
-import { extractMetadata } from './metadata.js';
+import type { ParserRuntime } from '../runtime/runtime.js';
+import type { HtmlTask, HtmlTaskResult } from '../../workers/html.js';
+import { convertHtml, type HtmlConvertOptions } from './convert.js';
 
-/** XHTML proper (XML declaration or an .xhtml name): parse so that `<div/>` closes itself. */
-function isXhtml(text: string, filename: string | undefined, contentType: string): boolean {
-  if (/\.xht(ml)?$/i.test(filename ?? '') || /xhtml\+xml/i.test(contentType)) return true;
-  return /^\s*<\?xml\b/i.test(text.slice(0, 200));
+export { baseHref, loadHtml, pageImages, pageLinks } from './convert.js';
+
+/** Inputs from this size on are converted on the worker pool. */
+export const HTML_WORKER_MIN_BYTES = 1024 * 1024;
+
+const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+
+export const HTML_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'html.js');
+
+/** The HTML pool, or undefined when the worker has not been built (then everything runs inline). */
+function htmlPool(runtime: ParserRuntime): Piscina<HtmlTask, HtmlTaskResult> | undefined {
+  if (!existsSync(HTML_WORKER_FILE)) return undefined;
+  return runtime.resource('html-pool', () => {
+    const pool = new Piscina<HtmlTask, HtmlTaskResult>({
+      filename: HTML_WORKER_FILE,
+      minThreads: 0,
+      maxThreads: runtime.config.textThreads,
+      idleTimeout: runtime.config.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      maxQueue: Infinity,
+      // A page that balloons memory ends its own thread, not the process.
+      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+    });
+    return { value: pool, close: () => pool.close({ force: true }) };
+  });
 }
 
-export function loadHtml(text: string, xhtml: boolean): CheerioAPI {
-  if (xhtml) {
-    return cheerio.load(text, { xml: { xmlMode: false, recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true } });
-  }
-  return cheerio.load(text);
-}
-
-/** The `<base href>` when it is an absolute URL: the one base relative URLs can be resolved against. */
-export function baseHref($: CheerioAPI): string | undefined {
-  const href = $('base[href]').first().attr('href')?.trim();
-  if (!href) return undefined;
-  try {
-    return new URL(href).href;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every hyperlink of the page: absolute where a base allows, deduplicated, in document order. */
-export function pageLinks($: CheerioAPI, baseUrl: string | undefined): string[] {
-  const seen = new Set<string>();
-  for (const el of elementsOf($.root().get(0)!)) {
-    if ((el.tagName !== 'a' && el.tagName !== 'area') || el.attribs['href'] === undefined) continue;
-    const href = el.attribs['href'].trim();
-    if (!href || (href.startsWith('#') && !baseUrl)) continue;
-    const url = unwrapRedirect(resolveUrl(href, baseUrl));
-    if (/^(?:javascript|vbscript|data):/i.test(url)) continue;
-    seen.add(url);
-  }
-  return [...seen];
-}
-
-/** Every image of the page: the largest srcset candidate or the src, absolute where a base allows. */
-export function pageImages($: CheerioAPI, baseUrl: string | undefined, removeBase64Images: boolean): string[] {
-  const seen = new Set<string>();
-  for (const el of elementsOf($.root().get(0)!)) {
-    if (el.tagName !== 'img') continue;
-    const a = el.attribs;
-    let src = (a['srcset'] && largestSrcset(a['srcset'])) || a['src']?.trim() || '';
-    if ((!src || /^data:/i.test(src)) && a['data-src']) src = a['data-src'].trim();
-    if (!src) continue;
-    if (/^data:/i.test(src) && removeBase64Images) continue;
-    seen.add(resolveUrl(src, baseUrl));
-  }
-  return [...seen];
+function abortReason(signal: AbortSignal): ParseError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ParseError ? reason : new ParseError('ABORTED', 'The parse was aborted.');
 }
 
 export const read: Reader = async (ctx) => {
-  const { options } = ctx;
-  const decoded = decodeText(ctx.bytes, { markup: true });
-  const rawHtml = decoded.text;
-  const xhtml = isXhtml(rawHtml, ctx.filename, ctx.contentType);
-  const $ = loadHtml(rawHtml, xhtml);
-  const warnings: string[] = [];
-  if (flattenDeepNesting($.root().get(0)!)) {
-    warnings.push(`The page nests elements more than ${MAX_NESTING} deep; below that depth only its text and images were kept.`);
-  }
-
-  const metadata = extractMetadata($);
-  const baseUrl = baseHref($);
-  const links = pageLinks($, baseUrl);
-  const images = pageImages($, baseUrl, options.removeBase64Images);
-
-  const root = contentRoot($, {
-    onlyMainContent: options.onlyMainContent,
-    includeTags: options.includeTags,
-    excludeTags: options.excludeTags,
-    baseUrl,
-  });
-  ctx.signal.throwIfAborted();
-  // The whole (cleaned) document when nothing narrower was chosen, else the chosen element.
-  const rootIsDocument = root.get(0) === $('body').get(0) || root.get(0)?.type === 'root';
-  const html = rootIsDocument ? $.html() : $.html(root);
-  const markdown = htmlToMarkdown(root.html() ?? '', { baseUrl, removeBase64Images: options.removeBase64Images });
-
-  const doc: DocModel = {
-    contentType: xhtml && /xhtml/i.test(ctx.contentType) ? ctx.contentType : 'text/html',
-    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: markdownBlocks(markdown) }],
-    metadata,
-    warnings,
-    html,
-    rawHtml,
-    links,
-    images,
+  const options: HtmlConvertOptions = {
+    onlyMainContent: ctx.options.onlyMainContent,
+    includeTags: ctx.options.includeTags,
+    excludeTags: ctx.options.excludeTags,
+    removeBase64Images: ctx.options.removeBase64Images,
   };
-  return doc;
+  const source = { filename: ctx.filename, contentType: ctx.contentType };
+  const pool = ctx.bytes.byteLength >= HTML_WORKER_MIN_BYTES ? htmlPool(ctx.runtime) : undefined;
+  if (!pool) return convertHtml(ctx.bytes, source, options);
+
+  ctx.signal.throwIfAborted();
+  const bytes = new Uint8Array(ctx.bytes);
+  let result: HtmlTaskResult;
+  try {
+    result = await pool.run({ bytes, source, options }, { signal: ctx.signal, transferList: [bytes.buffer] });
+  } catch (err) {
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    // The thread died (out of memory under its limit, or a crash): a clear error, not a hang.
+    throw new ParseError('RESOURCE_LIMIT', `The HTML document could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (!result.ok) throw new ParseError(result.code, result.message, result.details ? { details: result.details } : undefined);
+  return result.doc;
 };
