@@ -18,6 +18,8 @@ const mbArg = args.indexOf('--mb');
 const limit = (mbArg >= 0 ? Number(args[mbArg + 1]) : 4) * 1e6;
 type Detect = (t: string, o: { mode: string; entities: string[] }) => unknown[];
 const { detect } = (await import(join(root, 'dist', 'src', 'redact', 'detect.js'))) as { detect: Detect };
+type Redact = (md: string, o: { mode: string; entities: string[] }, style: string) => { markdown: string };
+const { redactMarkdown } = (await import(join(root, 'dist', 'src', 'redact', 'markdown.js'))) as { redactMarkdown: Redact };
 
 function collect(dir: string, out: string[], size: { n: number }): void {
   let entries: string[];
@@ -70,6 +72,13 @@ for (const [mode, label, entities, size, runs] of cases) {
   const s = cpu(() => { n = detect(sub, { mode, entities }).length; }, runs);
   const rate = sub.length / 1e6 / s;
   rows.push(`| ${mode} | ${label} | ${(sub.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | ${n} |`);
+}
+
+{
+  // The whole markdown path: projection, detection, edits.
+  const s = cpu(() => { redactMarkdown(text, { mode: 'fast', entities: ALL }, 'tag'); }, 3);
+  const rate = text.length / 1e6 / s;
+  rows.push(`| fast, redactMarkdown (projection + detection + rewrite) | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | |`);
 }
 
 const report = [

@@ -11,7 +11,7 @@ import { PII_ENTITIES, normalizeOptions, type PiiEntity, type RedactMode } from 
 import { redactDocument } from '../src/redact/apply.js';
 import { abaValid, ibanValid, luhnValid, ssnValid } from '../src/redact/checksums.js';
 import { detect } from '../src/redact/detect.js';
-import { redactMarkdown } from '../src/redact/markdown.js';
+import { project, redactMarkdown } from '../src/redact/markdown.js';
 import type { ParseDocument } from '../src/types.js';
 
 const ALL = [...PII_ENTITIES];
@@ -213,6 +213,21 @@ describe('markdown stays valid', () => {
     const out = redact(md, 'fast', 'tag');
     expect(out).toContain('[<EMAIL>](mailto:<EMAIL>)');
     expect(out).toContain('(https://example.com/u/<EMAIL>)');
+  });
+  it('the projection maps every visible character back to the same markdown character', () => {
+    const p = project(md);
+    let mapped = 0;
+    for (let i = 0; i < p.text.length; i++) {
+      const at = p.map[i]!;
+      if (at < 0) continue;
+      mapped++;
+      expect(md[at], `projection offset ${i}`).toBe(p.text[i]);
+    }
+    expect(mapped).toBeGreaterThan(md.length / 2);
+    // Syntax is left out: no pipes of the table and no fence lines in the visible text.
+    expect(p.text).not.toContain('|');
+    expect(p.text).not.toContain('```');
+    expect(p.text).toContain('mailto:john.smith@example.com');
   });
   it('a table row keeps its cell count', () => {
     const out = redact(md, 'accurate', 'tag');

@@ -14,8 +14,8 @@ export interface Projection {
   text: string;
   /** For each character of `text`, its offset in the markdown; -1 for separators the projection added. */
   map: Int32Array;
-  /** Markdown offsets of characters read literally (code, link destinations). */
-  literal: Set<number>;
+  /** 1 at markdown offsets of characters read literally (code, link destinations). */
+  literal: Uint8Array;
 }
 
 /** One rewrite of the markdown: `[start, end)` replaced by `text`. */
@@ -29,118 +29,175 @@ const FENCE = /^( {0,3})(`{3,}|~{3,})/;
 const BLOCK_MARKER = /^[ \t]*(?:(?:>[ \t]?)+)?[ \t]*(?:#{1,6}[ \t]+|[-+*][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,9}[.)][ \t]+)?/;
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/;
 const HR = /^[ \t]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-const ASCII_PUNCT = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/;
 const ALNUM = /[\p{L}\p{N}]/u;
+
+/** Growing buffers of projected characters and their markdown offsets. */
+class Builder {
+  codes: Uint16Array;
+  map: Int32Array;
+  n = 0;
+  literal: Uint8Array;
+  constructor(private readonly md: string) {
+    this.codes = new Uint16Array(md.length + 64);
+    this.map = new Int32Array(md.length + 64);
+    this.literal = new Uint8Array(md.length + 1);
+  }
+  private room(k: number): void {
+    if (this.n + k <= this.codes.length) return;
+    const size = Math.max(this.codes.length * 2, this.n + k + 64);
+    const codes = new Uint16Array(size);
+    codes.set(this.codes);
+    const map = new Int32Array(size);
+    map.set(this.map);
+    this.codes = codes;
+    this.map = map;
+  }
+  /** A separator the projection adds (a space between link text and destination, a line break for a pipe). */
+  sep(code: number): void {
+    this.room(1);
+    this.codes[this.n] = code;
+    this.map[this.n++] = -1;
+  }
+  /** Markdown characters [from, to) as text. */
+  copy(from: number, to: number, literal = false): void {
+    if (to <= from) return;
+    this.room(to - from);
+    const md = this.md;
+    for (let i = from; i < to; i++) {
+      this.codes[this.n] = md.charCodeAt(i);
+      this.map[this.n++] = i;
+    }
+    if (literal) this.literal.fill(1, from, to);
+  }
+  done(): Projection {
+    const text = new TextDecoder('utf-16le').decode(this.codes.subarray(0, this.n));
+    return { text, map: this.map.subarray(0, this.n), literal: this.literal };
+  }
+}
 
 /** Builds the projection of a markdown document. */
 export function project(md: string): Projection {
-  const out: string[] = [];
-  const map: number[] = [];
-  const literal = new Set<number>();
-  const push = (ch: string, at: number, lit = false): void => { out.push(ch); map.push(at); if (lit) literal.add(at); };
+  const b = new Builder(md);
   let inFence: string | null = null;
-  let pos = 0;
-  const lines = md.split('\n');
-  for (let li = 0; li < lines.length; li++) {
-    const line = lines[li]!;
-    const lineStart = pos;
-    pos += line.length + 1;
-    const newline = (): void => { if (li < lines.length - 1) push('\n', lineStart + line.length); };
-    const fence = FENCE.exec(line);
+  let lineStart = 0;
+  for (;;) {
+    let lineEnd = md.indexOf('\n', lineStart);
+    const last = lineEnd === -1;
+    if (last) lineEnd = md.length;
+    const line = md.slice(lineStart, lineEnd);
+    const newline = (): void => { if (!last) b.copy(lineEnd, lineEnd + 1); };
+    let k = 0;
+    while (k < line.length && (line.charCodeAt(k) === 32 || line.charCodeAt(k) === 9)) k++;
+    const first = line.charCodeAt(k);
+    // Only lines starting with a backtick or tilde can open or close a fence.
+    const fence = first === 96 || first === 126 ? FENCE.exec(line) : null;
     if (inFence !== null) {
-      if (fence && fence[2]![0] === inFence[0] && fence[2]!.length >= inFence.length && line.trim() === fence[2]) { inFence = null; newline(); continue; }
+      if (fence && fence[2]![0] === inFence[0] && fence[2]!.length >= inFence.length && line.trim() === fence[2]) inFence = null;
       // Code is text: secrets in code blocks are redacted like any other.
-      for (let i = 0; i < line.length; i++) push(line[i]!, lineStart + i, true);
+      else b.copy(lineStart, lineEnd, true);
       newline();
-      continue;
+    } else if (fence) {
+      inFence = fence[2]!;
+      newline();
+    } else if (((first === 124 || first === 45 || first === 58) && TABLE_RULE.test(line) && line.includes('-')) || ((first === 42 || first === 45 || first === 95) && HR.test(line))) {
+      newline();
+    } else {
+      const marker = BLOCK_MARKER.exec(line)![0].length;
+      inline(md, lineStart, lineEnd, lineStart + marker, first === 124, b);
+      newline();
     }
-    if (fence) { inFence = fence[2]!; newline(); continue; }
-    if (TABLE_RULE.test(line) && line.includes('-') || HR.test(line)) { newline(); continue; }
-    const marker = BLOCK_MARKER.exec(line)![0].length;
-    const isTableRow = /^\s*\|/.test(line);
-    inline(line, lineStart, marker, isTableRow, push);
-    newline();
+    if (last) break;
+    lineStart = lineEnd + 1;
   }
-  return { text: out.join(''), map: Int32Array.from(map), literal };
+  return b.done();
 }
 
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && ALNUM.test(String.fromCharCode(c)));
+const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+
 /** Inline syntax of one line: escapes, code spans, emphasis, links and images, pipes, html tags. */
-function inline(line: string, base: number, from: number, table: boolean, push: (ch: string, at: number, literal?: boolean) => void): void {
+function inline(md: string, lineStart: number, lineEnd: number, from: number, table: boolean, b: Builder): void {
   let i = from;
-  let codeTicks = 0;
-  while (i < line.length) {
-    const ch = line[i]!;
-    if (codeTicks > 0) {
-      if (ch === '`') {
-        let n = 0;
-        while (line[i + n] === '`') n++;
-        if (n === codeTicks) { codeTicks = 0; i += n; continue; }
-        for (let k = 0; k < n; k++) push('`', base + i + k, true);
-        i += n;
-        continue;
-      }
-      push(ch, base + i, true);
-      i++;
+  let run = i; // start of the pending stretch of plain text
+  const flush = (to: number): void => { b.copy(run, to); };
+  while (i < lineEnd) {
+    const c = md.charCodeAt(i);
+    // Plain characters: nothing to decide.
+    if (c !== 92 && c !== 96 && c !== 42 && c !== 126 && c !== 95 && c !== 33 && c !== 91 && c !== 93 && c !== 124 && c !== 60) { i++; continue; }
+    if (c === 92) { // backslash escape: the escaped character is text
+      if (i + 1 < lineEnd && isAsciiPunct(md.charCodeAt(i + 1))) { flush(i); run = i + 1; i += 2; } else i++;
       continue;
     }
-    if (ch === '\\' && i + 1 < line.length && ASCII_PUNCT.test(line[i + 1]!)) {
-      push(line[i + 1]!, base + i + 1);
-      i += 2;
-      continue;
-    }
-    if (ch === '`') {
+    if (c === 96) { // code span: contents are literal text
       let n = 0;
-      while (line[i + n] === '`') n++;
-      codeTicks = n;
-      i += n;
+      while (md.charCodeAt(i + n) === 96) n++;
+      const close = md.indexOf('`'.repeat(n), i + n);
+      flush(i);
+      if (close === -1 || close >= lineEnd) { i += n; run = i; continue; }
+      b.copy(i + n, close, true);
+      i = close + n;
+      run = i;
       continue;
     }
-    if (ch === '*' || ch === '~') { i++; continue; }
-    if (ch === '_') {
-      const prev = line[i - 1] ?? ' ';
-      const next = line[i + 1] ?? ' ';
+    if (c === 42 || c === 126) { flush(i); i++; run = i; continue; }
+    if (c === 95) {
       // snake_case and addresses keep their underscores; emphasis underscores sit at word edges.
-      if (ALNUM.test(prev) && ALNUM.test(next)) push(ch, base + i);
-      i++;
+      if (i > lineStart && isAlnum(md.charCodeAt(i - 1)) && i + 1 < lineEnd && isAlnum(md.charCodeAt(i + 1))) { i++; continue; }
+      flush(i); i++; run = i;
       continue;
     }
-    if (ch === '!' && line[i + 1] === '[') { i++; continue; }
-    if (ch === '[' || ch === ']') {
-      if (ch === ']' && line[i + 1] === '(') {
+    if (c === 33) { // "![": image
+      if (md.charCodeAt(i + 1) === 91) { flush(i); i++; run = i; } else i++;
+      continue;
+    }
+    if (c === 91) { flush(i); i++; run = i; continue; }
+    if (c === 93) {
+      flush(i);
+      if (md.charCodeAt(i + 1) === 40) {
         // Link destination: kept as text (an address in a mailto: is redacted too), set apart by spaces.
-        push(' ', -1);
+        b.sep(32);
         i += 2;
+        const destStart = i;
         let depth = 0;
-        while (i < line.length) {
-          const c = line[i]!;
-          if (c === '(') depth++;
-          if (c === ')') { if (depth === 0) break; depth--; }
-          if (c === ' ' && line[i + 1] === '"') {
-            // Link title: text as well.
-            push(' ', -1);
-            i += 2;
-            while (i < line.length && !(line[i] === '"' && line[i + 1] === ')')) { push(line[i]!, base + i); i++; }
-            i++;
-            break;
-          }
-          push(c, base + i, true);
+        while (i < lineEnd) {
+          const d = md.charCodeAt(i);
+          if (d === 40) depth++;
+          else if (d === 41) { if (depth === 0) break; depth--; }
+          else if (d === 32 && md.charCodeAt(i + 1) === 34) break;
           i++;
         }
-        push(' ', -1);
+        b.copy(destStart, i, true);
+        if (md.charCodeAt(i) === 32 && md.charCodeAt(i + 1) === 34) {
+          // Link title: text as well.
+          b.sep(32);
+          const titleStart = i + 2;
+          let k = titleStart;
+          while (k < lineEnd && !(md.charCodeAt(k) === 34 && md.charCodeAt(k + 1) === 41)) k++;
+          b.copy(titleStart, k);
+          i = k + 1;
+        }
+        b.sep(32);
         i++;
+        run = i;
         continue;
       }
       i++;
+      run = i;
       continue;
     }
-    if (ch === '|' && table) { push('\n', -1); i++; continue; }
-    if (ch === '<') {
-      const tag = /^<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/.exec(line.slice(i));
-      if (tag) { i += tag[0].length; continue; }
+    if (c === 124) {
+      if (table) { flush(i); b.sep(10); i++; run = i; } else i++;
+      continue;
     }
-    push(ch, base + i);
+    if (c === 60) {
+      const tag = /^<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/.exec(md.slice(i, Math.min(lineEnd, i + 300)));
+      if (tag) { flush(i); i += tag[0].length; run = i; continue; }
+      i++;
+      continue;
+    }
     i++;
   }
+  flush(lineEnd);
 }
 
 /**
@@ -183,7 +240,7 @@ export function redactionEdits(md: string, options: DetectOptions, style: Replac
         const ls = md.lastIndexOf('\n', s - 1) + 1;
         let le = md.indexOf('\n', e);
         if (le === -1) le = md.length;
-        if (/^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?$/.test(md.slice(ls, s)) && /^\s*$/.test(md.slice(e, le)) && /^[*\s]*$/.test(masked) && masked.replace(/\s/g, '').length >= 3 && !proj.literal.has(s)) {
+        if (/^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?$/.test(md.slice(ls, s)) && /^\s*$/.test(md.slice(e, le)) && /^[*\s]*$/.test(masked) && masked.replace(/\s/g, '').length >= 3 && proj.literal[s] !== 1) {
           masked = '\\' + masked;
         }
         edits.push({ start: s, end: e, text: masked });
