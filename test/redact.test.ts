@@ -139,9 +139,15 @@ describe('modes', () => {
     const count = (mode: RedactMode): number => detect(t, { mode, entities: ALL }).length;
     expect(count('aggressive')).toBeGreaterThanOrEqual(count('accurate'));
   });
-  it('the model changes accurate-mode decisions: a name only the tagger supports', () => {
+  it('accurate uses the model: a name in no word list that the tagger recognises', () => {
     const s = 'Have you heard Nijito Asano speak yet?';
+    expect(found(s, 'PERSON', 'fast')).toEqual([]);
     expect(found(s, 'PERSON', 'accurate')).toEqual(['Nijito Asano']);
+  });
+  it('aggressive adds recall: an unknown sentence-initial word before a speech verb', () => {
+    const s = 'Mehrudin shouted at Todd.';
+    expect(found(s, 'PERSON', 'accurate')).toEqual(['Todd']);
+    expect(found(s, 'PERSON', 'aggressive')).toEqual(['Mehrudin', 'Todd']);
   });
   it('entities restricts redaction to the buckets asked for', () => {
     const s = 'Mail jane@example.com or call +1 415 555 0132.';
@@ -289,5 +295,29 @@ describe('redactDocument', () => {
 
   it('redactPII: true means accurate, all entities, tag', () => {
     expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({ mode: 'accurate', entities: ALL, replaceStyle: 'tag' });
+  });
+});
+
+describe('through the parser', () => {
+  it('redactPII on an HTML page redacts markdown, html, links and summary', async () => {
+    const { createParser } = await import('../src/parser.js');
+    const parser = createParser();
+    try {
+      const html = '<html><head><title>Contact</title></head><body><main><h1>Contact Angela Lundström</h1>'
+        + '<p>Mail <a href="mailto:angela@example.se">angela@example.se</a> or call +46 8 123 456 78 today, please.</p>'
+        + '<table><tr><th>Name</th><th>Card</th></tr><tr><td>Mary Johnson</td><td>4111 1111 1111 1111</td></tr></table></main></body></html>';
+      const doc = await parser.parseFile(new TextEncoder().encode(html), { formats: ['markdown', 'html', 'links', 'summary'], redactPII: true }, { filename: 'contact.html' });
+      expect(doc.markdown).toContain('[<EMAIL>](mailto:<EMAIL>)');
+      expect(doc.markdown).toContain('| <PERSON> | <FINANCIAL> |');
+      for (const field of [doc.markdown, doc.html, doc.summary, ...(doc.links ?? [])]) {
+        for (const pii of ['Angela', 'angela@example.se', '123 456 78', '4111 1111', 'Mary Johnson']) expect(field ?? '').not.toContain(pii);
+      }
+      // In HTML the placeholder is text, not a tag.
+      expect(doc.html).toContain('&lt;EMAIL&gt;');
+      const masked = await parser.parseFile(new TextEncoder().encode('name,email\nMary Johnson,mary@example.com\n'), { redactPII: { mode: 'fast', replaceStyle: 'mask' } }, { filename: 'people.csv' });
+      expect(masked.markdown).toContain('| **** ******* | **************** |');
+    } finally {
+      await parser.close();
+    }
   });
 });

@@ -266,8 +266,9 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
   const aggressive = opts.mode === 'aggressive';
   const useModel = opts.mode !== 'fast' && opts.hints !== undefined;
-  const placeThreshold = opts.mode === 'aggressive' ? 0.5 : 0.6;
-  const personThreshold = opts.mode === 'aggressive' ? 0.45 : 0.6;
+  // Scores are sums of tenths: the thresholds sit a hair below so that 0.1 + 0.35 counts as 0.45.
+  const placeThreshold = (opts.mode === 'aggressive' ? 0.5 : 0.6) - 1e-9;
+  const personThreshold = (opts.mode === 'aggressive' ? 0.45 : 0.6) - 1e-9;
 
   const firms: Array<[number, number]> = [];
   let m: RegExpExecArray | null;
