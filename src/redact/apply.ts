@@ -8,7 +8,7 @@ import type { RedactOptions } from '../options/schema.js';
 import type { LayoutPage, ParseDocument } from '../types.js';
 import type { DetectOptions } from './detect.js';
 import { redactHtml } from './html.js';
-import { applyEdits, offsetMapper, redactMarkdown } from './markdown.js';
+import { offsetMapper, redactMarkdown } from './markdown.js';
 
 export async function redactDocument(doc: ParseDocument, options: RedactOptions): Promise<ParseDocument> {
   const detectOptions: DetectOptions = { mode: options.mode, entities: options.entities };
@@ -16,14 +16,26 @@ export async function redactDocument(doc: ParseDocument, options: RedactOptions)
   const red = (s: string): string => redactMarkdown(s, detectOptions, style).markdown;
   const out: ParseDocument = { ...doc };
 
+  // The document markdown is redacted once; blocks and pages that are pieces of it take their
+  // redacted text from it, so the three agree and long documents are not searched twice.
+  let whole: { before: string; after: string; map: ReturnType<typeof offsetMapper> } | undefined;
   if (typeof doc.markdown === 'string') {
     const { markdown, edits } = redactMarkdown(doc.markdown, detectOptions, style);
     out.markdown = markdown;
-    if (doc.blocks) out.blocks = redactBlocks(doc.blocks, doc.markdown, markdown, edits, red);
-  } else if (doc.blocks) {
-    out.blocks = redactBlocks(doc.blocks, undefined, undefined, [], red);
+    whole = { before: doc.markdown, after: markdown, map: offsetMapper(edits) };
   }
-  if (doc.pages) out.pages = doc.pages.map((p) => ({ ...p, markdown: red(p.markdown) }));
+  if (doc.blocks) out.blocks = redactBlocks(doc.blocks, whole, red);
+  if (doc.pages) {
+    let cursor = 0;
+    out.pages = doc.pages.map((p) => {
+      const at = whole && p.markdown ? whole.before.indexOf(p.markdown, cursor) : -1;
+      if (whole && at >= 0) {
+        cursor = at + p.markdown.length;
+        return { ...p, markdown: whole.after.slice(whole.map(at, 'start'), whole.map(at + p.markdown.length, 'end')) };
+      }
+      return { ...p, markdown: red(p.markdown) };
+    });
+  }
   if (typeof doc.summary === 'string') out.summary = red(doc.summary);
   if (doc.links) out.links = doc.links.map(red);
   if (doc.images) out.images = doc.images.map(red);
@@ -33,18 +45,15 @@ export async function redactDocument(doc: ParseDocument, options: RedactOptions)
   return out;
 }
 
-type Edits = Parameters<typeof applyEdits>[1];
-
-function redactBlocks(pages: LayoutPage[], before: string | undefined, after: string | undefined, edits: Edits, red: (s: string) => string): LayoutPage[] {
-  const map = offsetMapper(edits);
+function redactBlocks(pages: LayoutPage[], whole: { before: string; after: string; map: ReturnType<typeof offsetMapper> } | undefined, red: (s: string) => string): LayoutPage[] {
   return pages.map((page) => ({
     ...page,
     items: page.items.map((block) => {
       const span = block.markdownSpan;
-      if (span && before !== undefined && after !== undefined && before.slice(span[0], span[1]) === block.content) {
-        const start = map(span[0], 'start');
-        const end = Math.max(start, map(span[1], 'end'));
-        return { ...block, content: after.slice(start, end), markdownSpan: [start, end] as [number, number] };
+      if (span && whole && whole.before.slice(span[0], span[1]) === block.content) {
+        const start = whole.map(span[0], 'start');
+        const end = Math.max(start, whole.map(span[1], 'end'));
+        return { ...block, content: whole.after.slice(start, end), markdownSpan: [start, end] as [number, number] };
       }
       // Not in the document markdown (furniture left out, or a span that no longer matches): redact alone.
       const content = red(block.content);
