@@ -7,7 +7,7 @@ import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/type
 
 // Operator codes of pdf.js (OPS) and of its path encoding (DrawOPS); stable across pdf.js 4–6.
 const OP = {
-  save: 10, restore: 11, transform: 12, setLineWidth: 2,
+  dependency: 1, save: 10, restore: 11, transform: 12, setLineWidth: 2,
   rectangle: 19, stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24, eoFillStroke: 25,
   closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28,
   paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
@@ -171,13 +171,29 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
   const MAX = 20000; // hostile pages can carry millions of path operations; past this, ruling is noise
   let shapes = 0;
   const { fnArray, argsArray } = ops;
+  // An image too large to decode is dropped from the operator list, leaving `save, transform,
+  // restore` with nothing painted in between: the transform places the image's unit square.
+  let placed: Matrix | null = null;
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
     const args = argsArray[i] as unknown[] | null;
+    if (fn === OP.restore && placed) {
+      const pts = [apply(placed, 0, 0), apply(placed, 1, 0), apply(placed, 0, 1), apply(placed, 1, 1)];
+      const box = bounds(pts, pw, ph);
+      if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) images.push(box);
+    }
+    if (fn !== OP.dependency) placed = null;
     switch (fn) {
       case OP.save: stack.push({ ctm, lineWidth }); if (stack.length > 1000) stack.shift(); break;
       case OP.restore: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
-      case OP.transform: if (args && args.length >= 6) ctm = mul(ctm, args.slice(0, 6).map(Number) as Matrix); break;
+      case OP.transform:
+        if (args && args.length >= 6) {
+          const m = args.slice(0, 6).map(Number) as Matrix;
+          ctm = mul(ctm, m);
+          // Image placements scale the unit square to the image's size; pure moves are not images.
+          if (Math.hypot(ctm[0], ctm[1]) >= 8 && Math.hypot(ctm[2], ctm[3]) >= 8) placed = ctm;
+        }
+        break;
       case OP.setLineWidth: lineWidth = Number(args?.[0]) || 0; break;
       case OP.paintFormXObjectBegin: {
         stack.push({ ctm, lineWidth });

@@ -41,7 +41,16 @@ function loadPdfjs(): Promise<PdfjsModule> {
 }
 
 /** Opens a document from bytes (copied: pdf.js takes ownership of the buffer it is given). */
-export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
+export interface OpenOptions {
+  /**
+   * Decode images larger than this many pixels. The text pass needs only where images are painted,
+   * not their pixels: pdf.js drops larger images from the operator list without decoding them, and
+   * extract.ts recovers their placement from the empty `q cm Q` they leave behind. Default 4096.
+   */
+  maxImagePixels?: number;
+}
+
+export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promise<OpenedPdf> {
   const { getDocument } = await loadPdfjs();
   const data = new Uint8Array(bytes.byteLength);
   data.set(bytes);
@@ -54,8 +63,7 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     fontExtraProperties: true,
     useSystemFonts: false,
     stopAtErrors: false,
-    // Bound the memory one decoded image may take (pixels).
-    maxImageSize: 64 * 1024 * 1024,
+    maxImageSize: opts.maxImagePixels ?? 4096,
     verbosity: 0,
   });
   try {
@@ -74,7 +82,8 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
 function clean(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const s = v.replace(/[\u0000-\u001F\uFEFF]/g, ' ').replace(/\s+/g, ' ').trim();
-  if (!s || /^(untitled|microsoft word - .*|unknown)$/i.test(s) && s.length < 4) return undefined;
+  // Producers fill empty fields with placeholders; those are no title or author.
+  if (!s || /^\(?(untitled|anonymous|unspecified|unknown|none|null|no title)\)?$/i.test(s)) return undefined;
   return s;
 }
 
