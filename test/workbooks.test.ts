@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../src/errors.js';
 import type { DocModel, TableNode } from '../src/model/document.js';
 import { serialize } from '../src/markdown/serialize.js';
-import { sheetBlocks, read } from '../src/office/workbooks/reader.js';
+import { sheetBlocks, read, WORKBOOK_WORKER_MIN_BYTES } from '../src/office/workbooks/reader.js';
 import { createParser } from '../src/parser.js';
 import type { ReaderContext } from '../src/readers/reader.js';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, corpusFiles, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
@@ -96,6 +96,30 @@ describe('workbooks: conventions on the project fixtures', () => {
     const table = result.blocks[1]!.node as TableNode;
     expect(table.rows).toHaveLength(10);
     expect(result.cells).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('workbooks: large files on the worker pool', () => {
+  /** A stored (uncompressed) workbook of one sheet, large enough for the pool. */
+  function bigWorkbook(rows: number): Uint8Array {
+    const files = unzipSync(fixture('sample.xlsx'));
+    const body = Array.from({ length: rows }, (_, r) => `<row r="${r + 1}"><c r="A${r + 1}" t="inlineStr"><is><t>row ${r}</t></is></c><c r="B${r + 1}" s="1"><v>${r * 1.5}</v></c><c r="C${r + 1}"><v>${r}</v></c></row>`).join('');
+    files['xl/worksheets/sheet1.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`);
+    return zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, [v, { level: 0 }]])) as never);
+  }
+
+  it('converts a large workbook on the pool to the same markdown as inline', async () => {
+    const bytes = bigWorkbook(12000);
+    expect(bytes.length).toBeGreaterThan(WORKBOOK_WORKER_MIN_BYTES);
+    const inline = serialize(await read(ctxFor(bytes, 'xlsx')), { onlyMainContent: true }).markdown;
+    const pooled = await parser.parseFile(bytes, {}, { filename: 'big.xlsx' });
+    expect(pooled.markdown).toBe(inline);
+    expect(pooled.markdown).toContain('| row 11999 | 17,998.50 | 11999 |');
+  });
+
+  it('stops a large workbook at the timeout', async () => {
+    const bytes = bigWorkbook(30000);
+    expect(await codeOf(parser.parseFile(bytes, { timeout: 5 }, { filename: 'big.xlsx' }))).toBe('TIMEOUT');
   });
 });
 

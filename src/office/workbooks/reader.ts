@@ -27,8 +27,15 @@ import * as XLSX from '@e965/xlsx';
 import * as cptable from '@e965/xlsx/dist/cpexcel';
 import { zipSync, type Zippable } from 'fflate';
 import { ParseError } from '../../errors.js';
+import type { FileKind } from '../../detect/detect.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
-import type { Reader, ReaderContext } from '../../readers/reader.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Reader } from '../../readers/reader.js';
+import type { ParserRuntime } from '../../runtime/runtime.js';
+import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
 import { ZipPackage } from '../zip.js';
 import { readOds } from './ods.js';
 import { readXlsxFast, type FastWorkbook } from './xlsx.js';
@@ -95,7 +102,7 @@ function hasEntityDeclaration(data: Uint8Array): boolean {
   return /<!ENTITY/i.test(text);
 }
 
-function parseWorkbook(ctx: ReaderContext): { wb: XLSX.WorkBook; odsHidden: Set<string> } {
+function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<string> } {
   const zipped = ctx.kind !== 'xls';
   const safe = zipped ? safeZip(ctx.bytes) : { bytes: ctx.bytes, odsHidden: new Set<string>() };
   // SheetJS reports some format guesses on console.error; a library must not write to the console.
@@ -270,7 +277,7 @@ function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
 }
 
 /** The fast SpreadsheetML and OpenDocument paths; null when they cannot read the file (SheetJS then tries). */
-function readFast(ctx: ReaderContext): DocModel | null {
+function readFast(ctx: WorkbookInput): DocModel | null {
   let fast: FastWorkbook;
   try {
     fast = ctx.kind === 'ods'
@@ -297,14 +304,14 @@ interface SheetInput {
   rowCapped: boolean;
 }
 
-function assemble(ctx: ReaderContext, sheets: SheetInput[], props: { title?: string | undefined; author?: string | undefined }): DocModel {
+function assemble(ctx: WorkbookInput, sheets: SheetInput[], props: { title?: string | undefined; author?: string | undefined }): DocModel {
   const warnings: string[] = [];
   const pages: DocPage[] = [];
   const hidden: string[] = [];
   let budget = MAX_CELLS;
   let cut = false;
   sheets.forEach((sheet, i) => {
-    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (ctx.signal?.aborted) throw ctx.signal.reason;
     if (sheet.hidden) {
       hidden.push(sheet.name);
       return;
@@ -326,7 +333,16 @@ function assemble(ctx: ReaderContext, sheets: SheetInput[], props: { title?: str
   return { contentType: ctx.contentType, pages, metadata, warnings };
 }
 
-export const read: Reader = async (ctx) => {
+/** What a conversion needs; the signal is absent on a worker thread, where aborting ends the thread. */
+export interface WorkbookInput {
+  bytes: Uint8Array;
+  kind: FileKind;
+  contentType: string;
+  signal?: AbortSignal;
+}
+
+/** Converts a workbook on the calling thread. */
+export function convertWorkbook(ctx: WorkbookInput): DocModel {
   if (ctx.kind === 'xlsx' || ctx.kind === 'xlsm' || ctx.kind === 'ods') {
     const fast = readFast(ctx);
     if (fast) return fast;
@@ -346,4 +362,59 @@ export const read: Reader = async (ctx) => {
     });
   });
   return assemble(ctx, sheets, { title: wb.Props?.Title, author: wb.Props?.Author });
+}
+
+/** Inputs from this size on are converted on the workbook pool. */
+export const WORKBOOK_WORKER_MIN_BYTES = 512 * 1024;
+
+const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+
+export const WORKBOOK_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'workbook.js');
+
+/** The workbook pool, or undefined when the worker has not been built (then everything runs inline). */
+function workbookPool(runtime: ParserRuntime): Piscina<WorkbookTask, WorkbookTaskResult> | undefined {
+  if (!existsSync(WORKBOOK_WORKER_FILE)) return undefined;
+  return runtime.resource('workbook-pool', () => {
+    const pool = new Piscina<WorkbookTask, WorkbookTaskResult>({
+      filename: WORKBOOK_WORKER_FILE,
+      minThreads: 0,
+      maxThreads: runtime.config.textThreads,
+      idleTimeout: runtime.config.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      maxQueue: Infinity,
+      // A workbook that balloons memory ends its own thread, not the process.
+      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+    });
+    return { value: pool, close: () => pool.close({ force: true }) };
+  });
+}
+
+function abortReason(signal: AbortSignal): ParseError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ParseError ? reason : new ParseError('ABORTED', 'The parse was aborted.');
+}
+
+/**
+ * Small workbooks convert on the calling thread (a hand-off would cost more than the work); large
+ * ones on a worker pool, so that the event loop stays free and a timeout really stops the work.
+ */
+export const read: Reader = async (ctx) => {
+  const input: WorkbookInput = { bytes: ctx.bytes, kind: ctx.kind, contentType: ctx.contentType, signal: ctx.signal };
+  const pool = ctx.bytes.byteLength >= WORKBOOK_WORKER_MIN_BYTES && ctx.runtime ? workbookPool(ctx.runtime) : undefined;
+  if (!pool) return convertWorkbook(input);
+  ctx.signal.throwIfAborted();
+  const bytes = new Uint8Array(ctx.bytes);
+  let result: WorkbookTaskResult;
+  try {
+    result = await pool.run({ bytes, kind: ctx.kind, contentType: ctx.contentType }, { signal: ctx.signal, transferList: [bytes.buffer] });
+  } catch (err) {
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    throw new ParseError('RESOURCE_LIMIT', `The workbook could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (!result.ok) throw new ParseError(result.code, result.message);
+  return JSON.parse(result.json) as DocModel;
 };
