@@ -149,6 +149,10 @@ describe('legacy Word (.doc)', () => {
 });
 
 describe('RTF', () => {
+  it('reads the fixture exactly like its .docx twin (text box, notes, comment, spans)', async () => {
+    expect(await md(fixture('field-report.rtf'), 'field-report.rtf')).toEqual(await md(fixture('field-report.docx'), 'field-report.docx'));
+  });
+
   it('decodes \\u escapes, \\\'hh bytes in the code page of the font, and emphasis', async () => {
     const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}{\f2\fcharset128 MS Gothic;}}`
       + String.raw`\pard\f0 Caf\'e9 \b bold\b0  \i it\i0  \strike gone\strike0  \u8364?\par`

@@ -236,6 +236,8 @@ class DocReader {
   private noteCounter = 0;
   private commentCounter = 0;
   private readonly usedRefs = new Set<number>();
+  private readonly textboxes: { start: number; end: number }[] = [];
+  private nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
@@ -371,7 +373,23 @@ class DocReader {
     if (ccpEdn) addRefs(46, 47, 2, ednStart, 'endnote');
     if (ccpAtn) addRefs(4, 5, 30, atnStart, 'comment');
 
+    // Text box stories, in order; each is placed after the paragraph holding the next drawn-object
+    // anchor of the main text, the ones left over after the body.
+    const ccpTxbx = Math.max(0, this.lw(9));
+    if (ccpTxbx) {
+      const txbxStart = ednStart + ccpEdn;
+      const cps = this.plcCps(56, 22);
+      for (let k = 0; k + 2 < cps.length; k++) {
+        const s = txbxStart + cps[k]!;
+        const e = Math.min(txbxStart + cps[k + 1]!, txbxStart + ccpTxbx);
+        if (e > s) this.textboxes.push({ start: s, end: e });
+      }
+    }
     const body = this.blocks(0, ccpText, refs);
+    while (this.nextTextbox < this.textboxes.length) {
+      const box = this.textboxes[this.nextTextbox++]!;
+      body.push(...this.blocks(box.start, box.end, refs));
+    }
     const headers: DocBlock[] = [];
     const footers: DocBlock[] = [];
     if (ccpHdd) {
@@ -418,6 +436,17 @@ class DocReader {
     };
     let buf = '';
     let bufProps: CharProps | undefined;
+    // Drawn-object anchors seen in the current paragraph (main text only).
+    let anchors = 0;
+    const placeTextboxes = (): void => {
+      for (; anchors > 0; anchors--) {
+        const box = this.textboxes[this.nextTextbox];
+        if (!box) break;
+        this.nextTextbox++;
+        for (const b of this.blocks(box.start, box.end, refs)) sink.add(b.node, extra);
+      }
+      anchors = 0;
+    };
     const flushText = (): void => {
       if (!buf) return;
       const p = bufProps ?? {};
@@ -464,11 +493,15 @@ class DocReader {
         cellParas = [];
       }
       flushTable();
-      if (isBlank(content)) return;
+      if (isBlank(content)) {
+        placeTextboxes();
+        return;
+      }
       const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : 0;
       if (heading && !type) sink.add({ kind: 'heading', level: Math.min(6, heading) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
       else if (props.ilfo > 0 && !type) sink.addListItem(Math.min(8, props.ilvl), this.ordered(props.ilfo, props.ilvl), undefined, content);
       else sink.add({ kind: 'paragraph', content }, extra);
+      placeTextboxes();
     };
 
     for (let i = 0; i < text.length; i++) {
@@ -535,6 +568,10 @@ class DocReader {
             flushText();
             para.push(img);
           }
+          continue;
+        }
+        if (code === 0x08 && cpStart === 0 && !type) {
+          anchors++;
           continue;
         }
         if (code === 0x09) out = ' ';

@@ -34,18 +34,18 @@ interface State {
   href?: string;
 }
 
-type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'infoField';
+type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField';
 
 const SKIP_DESTS = new Set([
   'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'listtable', 'listoverridetable', 'generator', 'xmlnstbl', 'mmathPr',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
   'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
-  'pnseclvl', 'shpinst', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
+  'pnseclvl', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
   'aftncn', 'userprops', 'atnid', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'line', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'line', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shptxt', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'v', 'wbitmap', 'wmetafile']);
 
 interface Para {
   inlines: Inline[];
@@ -88,6 +88,8 @@ class RtfReader {
   private noteCounter = 0;
   private commentCounter = 0;
   private commentAuthor = '';
+  /** Text box contents waiting for the end of the paragraph that anchors them. */
+  private floats: Node[] = [];
   readonly comments: DocBlock[] = [];
   private bytes: number[] = [];
   private fldinst = '';
@@ -175,7 +177,10 @@ class RtfReader {
       return;
     }
     if (this.tableRows.length && this.sink === this.body) this.flushTable();
-    if (isBlank(content)) return;
+    if (isBlank(content)) {
+      this.flushFloats();
+      return;
+    }
     const styleName = (this.styles.get(this.parStyle) ?? '').toLowerCase();
     const hm = /^heading\s*(\d)$/.exec(styleName);
     const level = hm ? Number(hm[1]) : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : styleName === 'title' ? 1 : 0;
@@ -188,6 +193,13 @@ class RtfReader {
     } else {
       this.sink.add({ kind: 'paragraph', content });
     }
+    this.flushFloats();
+  }
+
+  private flushFloats(): void {
+    if (!this.floats.length || this.sink !== this.body) return;
+    for (const n of this.floats) this.body.add(n);
+    this.floats = [];
   }
 
   private endCell(): void {
@@ -278,6 +290,8 @@ class RtfReader {
       const label = String(++this.noteCounter);
       this.para.push({ type: 'noteRef', label });
       this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes.map((b) => b.node) : [{ kind: 'paragraph', content: [] }] } });
+    } else if (top.kind === 'textbox') {
+      this.floats.push(...nodes.map((b) => b.node));
     } else if (top.kind === 'annotation') {
       const label = `comment-${++this.commentCounter}`;
       this.para.push({ type: 'noteRef', label });
@@ -324,7 +338,7 @@ class RtfReader {
             this.st.dest = 'fldinst';
             this.fldinst = '';
             i += m![0].length;
-          } else if (word === 'shppict' || word === 'shptxt' || word === 'footnote' || word === 'annotation' || word === 'atnauthor') {
+          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor') {
             // Destinations we read: only the \* marker is consumed; the word is handled below.
             i += 2;
           } else if (this.st.dest !== 'skip') {
@@ -461,11 +475,12 @@ class RtfReader {
     if (this.para.length) this.endParagraph();
     if (this.inTable || this.rowCells.length) this.endRow();
     if (this.tableRows.length) this.flushTable();
+    this.flushFloats();
   }
 
   private par(): void {
     const d = this.st.dest;
-    if (d === 'body' || d === 'fldrslt' || d === 'header' || d === 'footer' || d === 'footnote' || d === 'annotation') this.endParagraph();
+    if (d === 'body' || d === 'fldrslt' || d === 'header' || d === 'footer' || d === 'footnote' || d === 'annotation' || d === 'textbox') this.endParagraph();
   }
 
   private control(word: string, param: number | undefined, opened: boolean[]): void {
@@ -542,6 +557,13 @@ class RtfReader {
         st.dest = 'infoField';
         this.infoKey = '#author';
         this.infoText = '';
+        return;
+      case 'shptxt':
+        // The text of a shape (text box): its paragraphs follow the paragraph that anchors it.
+        if (st.dest === 'skip') return;
+        st.dest = 'textbox';
+        this.pushSink('textbox');
+        opened[opened.length - 1] = true;
         return;
       case 'annotation':
         if (st.dest === 'skip') return;
