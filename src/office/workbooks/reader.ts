@@ -2,37 +2,39 @@
  * Spreadsheets (.xlsx .xlsm .xlsb .xls .ods) to the document model: each sheet is one page, a
  * `## <sheet name>` heading followed by one table whose first row is the table header.
  *
- * .xlsx and .xlsm go through a fast scanner of the sheet XML (./xlsx.ts), which applies number formats
- * with SheetJS's formatter; .ods is read from content.xml, whose cells carry their displayed text
- * (./ods.ts). Anything those cannot read falls back to SheetJS. .xlsb and .xls are parsed by SheetJS Community Edition, as republished on npm by `@e965/xlsx` (0.20.x, the current CE
- * line). The `xlsx` package on npm is frozen at 0.18.5 and carries published vulnerabilities
- * (prototype pollution, ReDoS) fixed only in later CE releases; exceljs reads only .xlsx. SheetJS
- * reads every format here, keeps formulas' cached values and applies number formats, so numbers and
- * dates come out as the sheet displays them.
+ * .xlsx and .xlsm go through a fast scanner of the sheet XML (./xlsx.ts), which applies number
+ * formats with SheetJS's formatter; .ods is read from content.xml, whose cells carry their displayed
+ * text (./ods.ts). Whatever those cannot read, and every .xlsb and .xls, is parsed by SheetJS
+ * Community Edition as republished on npm by `@e965/xlsx` (0.20.x, the current CE line). The `xlsx`
+ * package on npm is frozen at 0.18.5 and carries published vulnerabilities (prototype pollution,
+ * ReDoS) fixed only in later CE releases; exceljs reads only .xlsx. SheetJS reads every format here,
+ * keeps formulas' cached values and applies number formats, so numbers and dates come out as the
+ * sheet displays them.
  *
  * Conventions:
  * - Empty edges are trimmed, and rows or columns with nothing in them are left out.
  * - Merged cells become cells with colSpan/rowSpan (the serializer puts the text in the first slot).
  * - Hidden and very hidden sheets are left out, with a warning naming them: they are not part of what
- *   the workbook shows.
+ *   the workbook shows. A sheet with no cells keeps its heading.
  * - At most MAX_CELLS table cells are written for the whole workbook and MAX_SHEET_ROWS rows read per
  *   sheet; a sheet that passes a cap is cut there, with a warning.
  *
- * Package safety: ZIP-based workbooks are opened with ZipPackage first (entry, size and ratio
- * limits), every part SheetJS needs is inflated through it, and SheetJS is handed a stored
- * (uncompressed) copy, so its own inflater never sees a bomb. Parts that declare XML entities are
- * refused with RESOURCE_LIMIT.
+ * Safety: ZIP-based workbooks are opened with ZipPackage (entry, size and ratio limits); SheetJS is
+ * handed a stored (uncompressed) copy of the parts inflated through it, so its own inflater never
+ * sees a bomb. Parts that declare XML entities are refused with RESOURCE_LIMIT. Workbooks from
+ * WORKBOOK_WORKER_MIN_BYTES on convert on a worker pool with a memory limit, where a timeout ends
+ * the thread.
  */
-import * as XLSX from '@e965/xlsx';
-import * as cptable from '@e965/xlsx/dist/cpexcel';
-import { zipSync, type Zippable } from 'fflate';
-import { ParseError } from '../../errors.js';
-import type { FileKind } from '../../detect/detect.js';
-import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as XLSX from '@e965/xlsx';
+import * as cptable from '@e965/xlsx/dist/cpexcel';
+import { zipSync, type Zippable } from 'fflate';
 import { Piscina } from 'piscina';
+import type { FileKind } from '../../detect/detect.js';
+import { ParseError } from '../../errors.js';
+import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import type { Reader } from '../../readers/reader.js';
 import type { ParserRuntime } from '../../runtime/runtime.js';
 import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
@@ -49,7 +51,7 @@ XLSX.SSF.load('m/d/yyyy h:mm', 22);
 
 /** Table cells written for one workbook before sheets are cut. */
 export const MAX_CELLS = 500_000;
-/** Rows SheetJS reads per sheet; keeps a sheet of a million rows from blowing the time budget. */
+/** Rows read per sheet; keeps a sheet of a million rows from blowing the time budget. */
 const MAX_SHEET_ROWS = 200_000;
 
 const SKIPPED_PARTS = /^(xl\/media\/|xl\/embeddings\/|xl\/printerSettings\/|docProps\/thumbnail|Pictures\/|Thumbnails\/|xl\/activeX\/)/i;
