@@ -61,8 +61,8 @@ export function getLexicon(): Lexicon {
   const placePhrases = new Map<string, string[][]>();
   const phraseStarts = new Set<string>();
   const city = new Set<string>();
-  const region = setOf(G.region);
-  const country = setOf(G.country);
+  const region = setOf(G.region, REGIONS);
+  const country = setOf(G.country, COUNTRY_VARIANTS);
   const addPhrase = (name: string): void => {
     const words = name.split(/[\s-]+/).filter(Boolean);
     if (words.length < 2) return;
@@ -102,3 +102,16 @@ rue chemin allée allee impasse quai cours route strasse straße gasse weg platz
 piazza corso vicolo calle avenida carrera plaza paseo camino rua travessa praça praca largo estrada straat laan gracht plein
 singel kade dijk vej gade allé gata gatan vägen vagen gränd torget katu tie kuja ulica ul aleja utca út tér ulitsa prospekt
 sokak caddesi cadde bulevar apt apartment suite ste unit floor fl box psc unit`.split(/\s+/).filter(Boolean);
+
+/** Country names as people write them, beside the official forms of the word lists. */
+const COUNTRY_VARIANTS = ['Czech Republic', 'Czechia', 'United States', 'United States of America', 'USA', 'U.S.', 'UK', 'United Kingdom',
+  'Great Britain', 'Britain', 'England', 'Scotland', 'Wales', 'Northern Ireland', 'South Korea', 'North Korea', 'Russia', 'Ivory Coast',
+  'Netherlands', 'The Netherlands', 'Holland', 'Vatican City', 'Hong Kong', 'Macau', 'Taiwan', 'Palestine', 'Kosovo', 'Burma', 'Myanmar',
+  'Eswatini', 'East Timor', 'Timor-Leste', 'Cape Verde', 'Cabo Verde', 'DR Congo', 'Bosnia and Herzegovina', 'North Macedonia',
+  'Macedonia', 'UAE', 'United Arab Emirates', 'Saudi Arabia', 'New Zealand', 'South Africa', 'Sri Lanka', 'Costa Rica', 'Puerto Rico',
+  'El Salvador', 'Dominican Republic', 'Trinidad and Tobago', 'Papua New Guinea', 'Sierra Leone', 'Burkina Faso',
+  'Central African Republic', 'Equatorial Guinea', 'Guinea-Bissau', 'San Marino', 'Faroe Islands', 'Greenland', 'Iceland', 'Vietnam',
+  'Viet Nam', 'Laos', 'Syria', 'Iran', 'Moldova', 'Bolivia', 'Venezuela', 'Tanzania', 'Micronesia'];
+
+const REGIONS = ['Europe', 'Asia', 'Africa', 'North America', 'South America', 'Latin America', 'Central America', 'Oceania',
+  'Antarctica', 'Middle East', 'Scandinavia', 'Balkans', 'Caribbean', 'Siberia', 'Patagonia'];

@@ -105,9 +105,12 @@ const PERSON_BEFORE = /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i a
 const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|signed|author|directed by)\s*:\s*$/;
 const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
 const PERSON_BEFORE_VERY_STRONG = /(?:\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\s*[?:])\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)\s*:\s*$/;
-const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can i|, the \w+, said|\(born))/u;
+const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
 const PERSON_AFTER = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
 const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
+
+/** Contexts that announce a place more surely than a bare "in" or "from" (which also precede products and firms). */
+const PLACE_STRONG = /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
 
 const SENTENCE_END = /(?:^|[.!?]["”’)]?\s+|\n\s*(?:[>*\-+#|]+\s*)?|^\s*["“(]\s*|[:;]\s+["“]?)$/;
 
@@ -368,7 +371,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (lex.region.has(low)) score = Math.max(score, 0.5);
     if (lex.majorCity.has(low)) score = Math.max(score, 0.55);
     if (lex.city.has(low)) score = Math.max(score, 0.3);
-    if (PLACE_BEFORE.test(ctx)) score += 0.35;
+    const placeCtx = PLACE_BEFORE.test(ctx);
+    if (placeCtx) score += 0.35;
+    // Ordinary words that are also places ("Mobile", "As", "Reading") count as places only where the text says so.
+    const ordinary = run.every((t) => isCommon(lex, t.low)) || low.length <= 2;
+    if (ordinary && !placeCtx) return;
     if (inAddress(s, e) || nearAddress(s)) score += 0.3;
     const nxt = text.slice(e, e + 24);
     if (/^,\s*(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+)/u.test(nxt) && score > 0) score += 0.1; // "Springfield, IL", "Paris, France"
@@ -411,7 +418,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // ---- place reading: every word a known place, and the place wins over a name reading unless the
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
     const allPlace = places.every(Boolean);
-    if (opts.location && allPlace && !orgAfter && !titled) {
+    if (opts.location && allPlace && !orgAfter && !titled && !inFirm(s, e)) {
       const strongPlace = placeCtx;
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
       const nameLike = firsts[0] && !bigPlace;
@@ -421,6 +428,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
         scorePlace(text, lex, s, e, run, false);
         if (found.length > before) return;
       }
+    }
+    // ---- an unlisted name where the text says a place follows ("grew up in Remniku", "flew to RYSSBY")
+    if (opts.location && !titled && !orgAfter && !known.some(Boolean) && !commons.some(Boolean) && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)) {
+      found.push({ start: s, end: e, entity: 'LOCATION', score: 0.7, kind: 'place-context' });
+      return;
     }
     if (!opts.person) return;
     if (inAddress(s, e) || inFirm(s, e)) return;
@@ -653,7 +665,8 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
     // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
     NUMBER_WORDS_NUMBER.lastIndex = i;
     const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
-    if (b && !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(b[0])) { parts.push([i, i + b[0].length]); continue; }
+    if (b && !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(b[0])
+      && !b[0].split(/\s+/).slice(1, -1).some((w) => lex.common.has(w.toLowerCase()))) { parts.push([i, i + b[0].length]); continue; }
     // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
     if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
       if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
