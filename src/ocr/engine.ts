@@ -57,6 +57,9 @@ export function resolveLanguages(languages: string, langPath: string | undefined
   return { langs, dir, gzip: gzip ?? false };
 }
 
+/** Longest a single page may take in the recogniser before it is given up and the engine replaced. */
+export const PAGE_LIMIT_MS = 120_000;
+
 export class OcrEngine {
   private worker: Promise<TesseractWorker> | null = null;
   private pagesDone = 0;
@@ -91,11 +94,24 @@ export class OcrEngine {
   async recognize(image: Buffer, dpi: number): Promise<TesseractPage> {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
-    const worker = await this.worker;
-    await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
-    this.pagesDone++;
-    const { data } = await worker.recognize(image, {}, { blocks: true, text: true });
-    return data;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const worker = await this.worker;
+      await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
+      this.pagesDone++;
+      // tesseract.js never settles a job whose thread died; a page that takes this long is lost anyway.
+      const watchdog = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`recognition took longer than ${PAGE_LIMIT_MS / 1000} s`)), PAGE_LIMIT_MS);
+      });
+      const { data } = await Promise.race([worker.recognize(image, {}, { blocks: true, text: true }), watchdog]);
+      return data;
+    } catch (err) {
+      // Start the next page on a fresh recogniser: this one may be broken or still busy.
+      await this.recycle();
+      throw err instanceof Error ? err : new Error(String(err));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Drops the current recogniser; the next page starts a fresh one. */

@@ -1,0 +1,36 @@
+/**
+ * OCR on the corpus' scanned PDFs (skipped, saying why, without ../shared/corpus): auto mode must
+ * recognise image-only pages and recover a table from them, and keep a scan's usable text layer.
+ */
+import { describe, expect, it, afterAll } from 'vitest';
+import { corpusAvailable, readCorpus, CORPUS_SKIP_MESSAGE } from '../test-support/corpus.js';
+import { createParser } from '../src/parser.js';
+
+describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`, () => {
+  const parser = createParser({ ocrThreads: 2 });
+  afterAll(() => parser.close());
+
+  it('auto recognises an image-only medical report, vital signs table included', async () => {
+    const doc = await parser.parseFile(readCorpus('markitdown', 'MEDRPT-2024-PAT-3847_medical_report_scan.pdf'), {
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
+    });
+    expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
+    for (const p of doc.blocks!) {
+      expect(p.items.length).toBeGreaterThan(5);
+      for (const b of p.items) {
+        expect(b.source).toBe('layout_ocr');
+        expect(b.confidence.ocr).not.toBeNull();
+      }
+    }
+    const md = doc.markdown ?? '';
+    expect(md).toContain('COMPREHENSIVE MEDICAL REPORT');
+    expect(md).toMatch(/\| Blood Pressure \| 142\/88 mmHg \| 120\/80 mmHg \| ELEVATED \|/);
+    expect(md).toMatch(/\| Oxygen Saturation \| 97% \| 95-100% \| NORMAL \|/);
+    expect(md).toContain('Lisinopril 10mg');
+  });
+
+  it('auto keeps the text layer of a scan whose OCR layer is good', async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'a1977-backus-p21.pdf'), { parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    for (const b of doc.blocks![0]!.items) expect(b.source).toBe('native_text');
+  });
+});
