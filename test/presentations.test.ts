@@ -8,6 +8,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../src/errors.js';
 import { serialize } from '../src/markdown/serialize.js';
+import { formatNumber } from '../src/office/presentations/pptx.js';
 import { read } from '../src/office/presentations/reader.js';
 import { createParser } from '../src/parser.js';
 import type { ReaderContext } from '../src/readers/reader.js';
@@ -86,6 +87,14 @@ describe('pptx: conventions on the project fixture', () => {
       const doc = await parser.parseFile(zipSync(f), {}, { filename: name });
       expect(doc.markdown, name).toBe(base);
     }
+  });
+
+  it('shows cached chart values with their number format, without floating point noise', () => {
+    expect(formatNumber('4.4000000000000004', 'General')).toBe('4.4');
+    expect(formatNumber('1234.5', '#,##0.00')).toBe('1,234.50');
+    expect(formatNumber('0.256', '0.0%')).toBe('25.6%');
+    expect(formatNumber('-1234567.891', '#,##0')).toBe('-1,234,568');
+    expect(formatNumber('n/a', '0.00')).toBe('n/a');
   });
 
   it('reads .pptm like .pptx', async () => {

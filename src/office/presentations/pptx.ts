@@ -500,12 +500,37 @@ function bulletOf(pPr: XmlElement | undefined): 'none' | 'bullet' | 'number' | u
 
 // ---------------------------------------------------------------- charts
 
+/**
+ * A cached chart value as the chart shows it: the common number formats (General, fixed decimals,
+ * thousands separators, percentages); anything else reads as General. Binary floating point noise
+ * (4.4000000000000004) goes with General's 15 significant digits.
+ */
+export function formatNumber(raw: string, format: string): string {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) return raw;
+  const general = (x: number): string => String(Number(x.toPrecision(15)));
+  const m = /^(#,##)?(0+)(?:\.(0+))?(%?)$/.exec(format.replace(/;.*$/, '').replace(/\\|"/g, '').trim());
+  if (!m) return general(n);
+  const value = m[4] ? n * 100 : n;
+  let out = value.toFixed(m[3]?.length ?? 0);
+  if (m[1]) {
+    const [int, frac] = out.split('.');
+    out = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac !== undefined ? `.${frac}` : '');
+  }
+  return out + m[4];
+}
+
 function cachedPoints(ref: XmlElement | undefined): Map<number, string> {
   const out = new Map<number, string>();
   if (!ref) return out;
   const cache = descendants(ref, 'strCache')[0] ?? descendants(ref, 'numCache')[0] ?? descendants(ref, 'strLit')[0] ?? descendants(ref, 'numLit')[0];
   if (cache) {
-    for (const pt of childrenNamed(cache, 'pt')) out.set(num(attr(pt, 'idx')), textOf(child(pt, 'v')));
+    const numeric = cache.local === 'numCache' || cache.local === 'numLit';
+    const format = textOf(child(cache, 'formatCode')).trim();
+    for (const pt of childrenNamed(cache, 'pt')) {
+      const v = textOf(child(pt, 'v'));
+      out.set(num(attr(pt, 'idx')), numeric ? formatNumber(v, attr(pt, 'formatCode') ?? format) : v);
+    }
     return out;
   }
   // Multi-level categories: join the levels of each point, outermost last.
