@@ -65,10 +65,25 @@ function resolvePart(base: string, target: string): string {
   return out.join('/');
 }
 
+/** Damaged optional parts are skipped with a warning: the rest of the document is still read. */
+let partWarnings: string[] | null = null;
+
+function tolerantText(zip: ZipPackage, name: string): string | undefined {
+  try {
+    return zip.text(name);
+  } catch (err) {
+    if (err instanceof ParseError && err.code === 'MALFORMED' && partWarnings) {
+      partWarnings.push(`The part ${name} is damaged and was left out (${err.message})`);
+      return undefined;
+    }
+    throw err;
+  }
+}
+
 function readRels(zip: ZipPackage, part: string): Map<string, Rel> {
   const relsName = `${dirOf(part)}_rels/${part.slice(dirOf(part).length)}.rels`;
   const map = new Map<string, Rel>();
-  const text = zip.text(relsName);
+  const text = tolerantText(zip, relsName);
   if (!text) return map;
   const root = parse(text);
   for (const r of children(child(root, 'Relationships') ?? child(root, 'rel:Relationships'))) {
@@ -376,7 +391,7 @@ class DocxConverter {
 
   loadNotes(kind: 'footnote' | 'endnote' | 'comment', rel: Rel | undefined): void {
     if (!rel || rel.external) return;
-    const text = this.zip.text(rel.target);
+    const text = tolerantText(this.zip, rel.target);
     if (!text) return;
     const root = parse(text);
     const container = child(root, kind === 'footnote' ? 'w:footnotes' : kind === 'endnote' ? 'w:endnotes' : 'w:comments');
@@ -888,7 +903,7 @@ function sameMarks(a: TextInline, b: TextInline): boolean {
 function coreMetadata(zip: ZipPackage, rels: Map<string, Rel>): Record<string, string> {
   const out: Record<string, string> = {};
   const rel = relOfType(rels, 'core-properties');
-  const text = zip.text(rel?.target ?? 'docProps/core.xml');
+  const text = tolerantText(zip, rel?.target ?? 'docProps/core.xml');
   if (!text) return out;
   const root = child(parse(text), 'cp:coreProperties');
   const pick = (name: string, key: string): void => {
@@ -907,6 +922,16 @@ function coreMetadata(zip: ZipPackage, rels: Map<string, Rel>): Record<string, s
 }
 
 export function readDocx(ctx: ReaderContext): DocModel {
+  const warnings: string[] = [];
+  partWarnings = warnings;
+  try {
+    return readDocxParts(ctx, warnings);
+  } finally {
+    partWarnings = null;
+  }
+}
+
+function readDocxParts(ctx: ReaderContext, warnings: string[]): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
   const pkgRels = readRels(zip, '');
   const mainRel = relOfType(pkgRels, 'officeDocument');
@@ -918,7 +943,7 @@ export function readDocx(ctx: ReaderContext): DocModel {
   const rels = readRels(zip, mainPart);
   const partXml = (rel: Rel | undefined): XmlElement | undefined => {
     if (!rel || rel.external) return undefined;
-    const t = zip.text(rel.target);
+    const t = tolerantText(zip, rel.target);
     return t === undefined ? undefined : parse(t);
   };
   const styles = new Styles(partXml(relOfType(rels, 'styles')));
@@ -987,9 +1012,9 @@ export function readDocx(ctx: ReaderContext): DocModel {
   const metadata: DocModel['metadata'] = { ...meta };
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...bodySink.blocks, ...footers, ...notes] }],
+    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...headers, ...bodySink.blocks, ...footers, ...notes] }],
     metadata,
-    warnings: conv.warnings,
+    warnings: [...warnings, ...conv.warnings],
     links: conv.links,
     images: conv.images,
   };

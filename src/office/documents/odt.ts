@@ -529,12 +529,30 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
   const contentText = zip.text('content.xml');
   if (contentText === undefined) throw new ParseError('MALFORMED', 'The OpenDocument package has no content.xml.');
-  const manifest = zip.text('META-INF/manifest.xml');
+  let manifest: string | undefined;
+  try {
+    manifest = zip.text('META-INF/manifest.xml');
+  } catch {
+    manifest = undefined;
+  }
   if (manifest && /manifest:encryption-data/.test(manifest)) {
     throw new ParseError('ENCRYPTED', 'The OpenDocument file is password protected.');
   }
+  const warnings: string[] = [];
+  // Damaged optional parts (styles, metadata) are left out with a warning; the text is still read.
+  const optional = (name: string): string | undefined => {
+    try {
+      return zip.text(name);
+    } catch (err) {
+      if (err instanceof ParseError && err.code === 'MALFORMED') {
+        warnings.push(`The part ${name} is damaged and was left out (${err.message})`);
+        return undefined;
+      }
+      throw err;
+    }
+  };
   const styles = new OdfStyles();
-  const stylesText = zip.text('styles.xml');
+  const stylesText = optional('styles.xml');
   const stylesRoot = stylesText ? parse(stylesText) : undefined;
   const stylesDoc = child(stylesRoot, 'office:document-styles');
   styles.add(child(stylesDoc, 'office:styles'));
@@ -569,7 +587,7 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const footers = furniture('footer');
 
   const metadata: DocModel['metadata'] = {};
-  const metaText = zip.text('meta.xml');
+  const metaText = optional('meta.xml');
   if (metaText) {
     const meta = child(child(parse(metaText), 'office:document-meta'), 'office:meta');
     const pick = (name: string, key: string): void => {
@@ -589,9 +607,9 @@ export function readOdt(ctx: ReaderContext): DocModel {
   }
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body.blocks, ...footers, ...conv.notes, ...conv.comments] }],
+    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...headers, ...body.blocks, ...footers, ...conv.notes, ...conv.comments] }],
     metadata,
-    warnings: [],
+    warnings,
     links: conv.links,
     images: conv.images,
   };
