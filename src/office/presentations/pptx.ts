@@ -4,8 +4,11 @@
  * frame in reading order by position (shapes inside groups are placed through the group transforms),
  * bullet paragraphs as nested lists (bullets are resolved through the slide, layout and master
  * styles), tables with their merges, charts as their title plus a table of the cached series data,
- * pictures with a description as images, and SmartArt text as a list. Speaker notes follow the
- * slide's content under a `### Notes` heading.
+ * pictures with a description as images (`![descr](ShapeName.jpg)`: an embedded picture has no
+ * address of its own; pictures without a description are left out), and SmartArt text as a list.
+ * Speaker notes follow the slide's content under a `### Notes` heading. Hidden slides are read like
+ * the others: they are part of the file's content. Dates, footers and slide numbers are page
+ * furniture (left out of the markdown under onlyMainContent).
  */
 import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TableNode, TextInline } from '../../model/document.js';
