@@ -114,6 +114,22 @@ describe('Word (.docx)', () => {
     expect(await codeOf(zip, 'empty.docx')).toBe('MALFORMED');
   });
 
+  it('leaves out a damaged optional part with a warning and keeps the text', async () => {
+    const body = `<w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>Still here</w:t></w:r></w:p></w:body></w:document>`;
+    const styles = `<w:styles xmlns:w="${W}">${'<w:style w:styleId="x"><w:name w:val="x"/></w:style>'.repeat(200)}</w:styles>`;
+    const zip = Buffer.from(docx(body, {
+      'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
+      'word/styles.xml': styles,
+    }));
+    // Overwrite the compressed data of styles.xml (after its local header) with bytes that cannot inflate.
+    const at = zip.indexOf('word/styles.xml');
+    const start = at + 'word/styles.xml'.length + zip.readUInt16LE(at - 2);
+    zip.fill(0xff, start, start + 16);
+    const doc = await parser.parseFile(zip, undefined, { filename: 'damaged.docx' });
+    expect(doc.markdown).toBe('Still here\n');
+    expect(doc.warning).toMatch(/word\/styles\.xml is damaged/);
+  });
+
   it('reports a truncated package as MALFORMED', async () => {
     const bytes = fixture('field-report.docx');
     expect(await codeOf(bytes.subarray(0, Math.floor(bytes.length / 2)), 'cut.docx')).toBe('MALFORMED');
