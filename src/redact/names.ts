@@ -112,6 +112,8 @@ const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|addres
 /** Contexts that announce a place more surely than a bare "in" or "from" (which also precede products and firms). */
 const PLACE_STRONG = /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
 
+const POSSESSIVE_HUMAN = /^['’]s\s+(?:new\s+|old\s+|own\s+)?(?:address|kids?|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|family|friends?|boss|phone|number|e-?mail|birthday|house|home|car|account|name|song|novel|book|killers?|death|life|office|desk|team|parents?|partner|girlfriend|boyfriend)\b/;
+
 const SENTENCE_END = /(?:^|[.!?]["”’)]?\s+|\n\s*(?:[>*\-+#|]+\s*)?|^\s*["“(]\s*|[:;]\s+["“]?)$/;
 
 const lower = (s: string): string => s.toLowerCase();
@@ -215,17 +217,18 @@ function contextTrigger(ctx: string): boolean {
   return TRIGGER_WORDS.has(ctx.slice(k, j));
 }
 
-function titleCased(text: string, s: number, e: number): boolean {
+function titleCased(text: string, s: number, e: number, lex: Lexicon): boolean {
   const lineStart = text.lastIndexOf('\n', s - 1) + 1;
   let lineEnd = text.indexOf('\n', e);
   if (lineEnd === -1) lineEnd = text.length;
   const left = text.slice(Math.max(lineStart, s - 60), s);
   const right = text.slice(e, Math.min(lineEnd, e + 60));
   const words = (left + ' ' + right).match(/\p{L}[\p{L}'’]*/gu) ?? [];
-  const content = words.filter((w) => w.length > 3);
-  if (content.length < 4) return false;
-  const caps = content.filter((w) => /^\p{Lu}/u.test(w)).length;
-  return caps / content.length >= 0.75;
+  // Only ordinary vocabulary tells a title: a list of names is capitalised too, and is not one.
+  const vocabulary = words.filter((w) => w.length > 2 && lex.common.has(w.toLowerCase()));
+  if (vocabulary.length < 3) return false;
+  const caps = vocabulary.filter((w) => /^\p{Lu}/u.test(w)).length;
+  return caps / vocabulary.length >= 0.75;
 }
 
 function isPlace(lex: Lexicon, low: string): boolean {
@@ -462,10 +465,13 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (run.every((t) => t.raw.length > 1 && t.raw === t.raw.toUpperCase()) && known.filter(Boolean).length < n) score -= 0.3;
     if (titled) score += 0.5;
     if (trigger && PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
+    else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx)) score += 0.4;
     else if (strongCtx) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
     // Dialogue and speaker lines: "Leverett: What a wife."
-    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && !commons.some(Boolean)) score += 0.45;
+    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && !commons.some(Boolean)) score += 0.5;
+    // A possessive of things people have: "Matej's address", "Asya's kid".
+    else if (after && POSSESSIVE_HUMAN.test(nxt)) score += 0.45;
     else if (after && PERSON_AFTER_STRONG.test(nxt)) score += 0.35;
     else if (after && PERSON_AFTER.test(nxt)) score += 0.15;
     if (orgAfter) score -= 0.6;
@@ -473,7 +479,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (modelPerson) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
-    if (score >= personThreshold && !titled && !(firsts[0] && n >= 2) && titleCased(text, s, e)) score -= 0.3;
+    if (score >= personThreshold && !titled && !(firsts[0] && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
     if (score >= personThreshold) {
       people.push({ start: s, end: e, entity: 'PERSON', score: Math.min(1, score), kind: 'person' });
     }
