@@ -504,11 +504,34 @@ class DocReader {
       placeTextboxes();
     };
 
-    for (let i = 0; i < text.length; i++) {
+    const len = text.length;
+    for (let i = 0; i < len; i++) {
       if ((i & 8191) === 0 && Date.now() > this.deadline) throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
-      const ch = text[i]!;
       const cp = this.charProps[chars[i]!] ?? {};
-      const code = ch.charCodeAt(0);
+      const code = text.charCodeAt(i);
+      // Fast path: a run of ordinary characters with the same properties is taken as one slice.
+      if (code >= 0x20 && code !== 0xa0 && !cp.special) {
+        const pi = chars[i]!;
+        let j = i + 1;
+        while (j < len && chars[j] === pi) {
+          const c = text.charCodeAt(j);
+          if (c < 0x20 || c === 0xa0) break;
+          j++;
+        }
+        const slice = text.slice(i, j);
+        i = j - 1;
+        const top = fields[fields.length - 1];
+        if (top && !top.result) {
+          top.instr += slice;
+          continue;
+        }
+        if (!visible() || cp.deleted || cp.hidden) continue;
+        if (bufProps !== cp && buf) flushText();
+        bufProps = cp;
+        buf += slice;
+        continue;
+      }
+      const ch = text[i]!;
       if (code === 0x13) {
         flushText();
         fields.push({ result: false, instr: '' });
