@@ -207,14 +207,30 @@ function afterTrigger(text: string, e: number): boolean {
 
 /** Whether the end of a context can match a context pattern: its last word is a trigger, or it ends a line or a field. */
 function contextTrigger(ctx: string): boolean {
-  let j = ctx.length;
-  while (j > 0 && (ctx[j - 1] === ' ' || ctx[j - 1] === '\t')) j--;
-  if (j === 0) return true;
-  const last = ctx[j - 1]!;
-  if (last === ',' || last === ':' || last === '\n' || last === '&' || last === '?' || last === '>' || last === '.') return true;
+  return contextTriggerAt(ctx, ctx.length);
+}
+
+/** contextTrigger for the text before offset `at`, without copying it. */
+function contextTriggerAt(text: string, at: number): boolean {
+  const cls = classes();
+  let j = at;
+  while (j > 0 && (text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) j--;
+  // The start of a text or a line is no context by itself (a speaker line is seen from the colon after).
+  if (j === 0) return false;
+  const last = text.charCodeAt(j - 1);
+  // , : & ? >  — lists, labels, questions, quoted lines
+  if (last === 44 || last === 58 || last === 38 || last === 63 || last === 62) return true;
+  if (last === 10) return false;
+  if (last === 46) {
+    // "Mr. X": a title's dot; any other dot ends a sentence, and a sentence opening is no context.
+    let k = j - 1;
+    while (k > 0 && j - 1 - k < 6 && cls[text.charCodeAt(k - 1)]! !== 0) k--;
+    return TITLES.has(text.slice(k, j - 1).toLowerCase());
+  }
   let k = j;
-  while (k > 0 && /[\p{L}']/u.test(ctx[k - 1]!)) k--;
-  return TRIGGER_WORDS.has(ctx.slice(k, j));
+  while (k > 0 && j - k < 20 && (cls[text.charCodeAt(k - 1)]! !== 0 || text.charCodeAt(k - 1) === 39)) k--;
+  if (k === j) return false;
+  return TRIGGER_WORDS.has(text.slice(k, j).toLowerCase());
 }
 
 function titleCased(text: string, s: number, e: number, lex: Lexicon): boolean {
@@ -314,8 +330,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       // a listed word that is also ordinary vocabulary ("Will", "Reading") needs context on either side.
       if (!(f & (FIRST | LAST | PLACE)) && !lex.phraseStarts.has(low)) {
         if (c.length <= 5 && c === c.toUpperCase()) continue;
-        if (!contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs))) && !afterTrigger(text, ce)) continue;
-      } else if ((f & COMMON) && !lex.phraseStarts.has(low) && !contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs))) && !afterTrigger(text, ce)) {
+        if (!contextTriggerAt(text, cs) && !afterTrigger(text, ce)) continue;
+      } else if ((f & COMMON) && !lex.phraseStarts.has(low) && !contextTriggerAt(text, cs) && !afterTrigger(text, ce)) {
         continue;
       }
     }
@@ -324,7 +340,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (opts.mode === 'fast' && toks.length > 1) {
       let listed = false;
       for (const t of toks) if ((flags(lex, t.low) & (FIRST | LAST | PLACE)) || lex.phraseStarts.has(t.low) || TITLES.has(t.low)) { listed = true; break; }
-      if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTrigger(lower(text.slice(Math.max(0, cs - 30), cs)))) continue;
+      if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
     }
     // Titles open the name but are not part of it.
     let titled = false;
