@@ -52,7 +52,11 @@ export function createParser(config: ParserConfig = {}): Parser {
 
 /** Settles with the reader's result, or rejects as soon as the signal fires. */
 function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The reader's own rejection (it sees the same signal) must not go unhandled.
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -120,6 +120,24 @@ describe('damaged and hostile input', () => {
     }
   });
 
+  it('randomly damaged PDFs resolve or fail with a code, never hang or crash', async () => {
+    const base = fixture('tables.pdf');
+    let seed = 12345;
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    for (let k = 0; k < 12; k++) {
+      const bytes = Buffer.from(base);
+      // Damage the body (not the header): flip bytes, then maybe cut a slice out.
+      for (let f = 0; f < 20; f++) bytes[16 + Math.floor(rnd() * (bytes.length - 16))] = Math.floor(rnd() * 256);
+      const damaged = k % 3 === 0 ? Buffer.concat([bytes.subarray(0, bytes.length / 2), bytes.subarray(bytes.length * 0.7)]) : bytes;
+      try {
+        const doc = await parser.parseFile(damaged, { timeout: 20000, parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
+        checkBlocks(doc);
+      } catch (err) {
+        expect(['MALFORMED', 'ENCRYPTED']).toContain((err as { code?: string }).code);
+      }
+    }
+  }, 120000);
+
   it('garbage after a PDF header is MALFORMED', async () => {
     const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x41)]);
     await expect(parser.parseFile(junk, FAST)).rejects.toMatchObject({ code: 'MALFORMED' });

@@ -8,9 +8,10 @@
  * in `auto` mode — are handed to `recognisePages` (src/pdf/ocr-seam.ts) with the shared bytes and the
  * parse's signal. It returns one `PageLayout` per page (from the same layout engine, fed OCR words with
  * source `layout_ocr`), which replaces the native layout of that page before the document-wide passes
- * run, so headings and furniture are decided over native and recognised pages alike. Until OCR is
- * available it returns nothing, and those pages keep their native text with status `partial` (or
- * `failed` when there was none) and an error saying OCR is unavailable.
+ * run, so headings and furniture are decided over native and recognised pages alike. The seam hands
+ * the pages to the OCR pool (src/ocr/pool.ts). A page it leaves out, or whose recognition failed,
+ * keeps its native text with status `partial` (or `failed` when there was none) and an error saying
+ * why OCR did not replace it.
  */
 import { ParseError } from '../errors.js';
 import type { DocModel } from '../model/document.js';

@@ -537,6 +537,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     }
     return { content: cellInlines(cell.flatMap((l) => l.words)) };
   }));
+  // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
+  const texts = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
+  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{L}$/u.test(t)).length;
+  if (texts.length && mathy >= texts.length * 0.3) return null;
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
   if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
