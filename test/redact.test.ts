@@ -321,3 +321,52 @@ describe('through the parser', () => {
     }
   });
 });
+
+describe('secrets: what is not one', () => {
+  it.each(MODES)('placeholders, code and URLs are left alone in %s mode', (mode) => {
+    const t = [
+      'apiKey: process.env.API_KEY',
+      'password = "<your password>"',
+      "const client = new Client({ apiKey: 'YOUR_API_KEY' })",
+      'token: ${GITHUB_TOKEN}',
+      'password: faker.internet.password()',
+      'See https://github.com/org/repo/commit/3f786850e387550fdab836ed7e6dc881de23001b for the token fix.',
+      'The secret sauce is patience.',
+    ].join('\n');
+    expect(found(t, 'SECRET', mode)).toEqual([]);
+  });
+  it('a high-entropy value on a credential line is a secret, a long word is not', () => {
+    expect(found('export SIGNING_SECRET=9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g', 'SECRET')).toEqual(['9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g']);
+    expect(found('The key insight is internationalization of characteristics.', 'SECRET')).toEqual([]);
+  });
+});
+
+describe('html redaction', () => {
+  it('rewrites text and link attributes, never tags', async () => {
+    const { redactHtml } = await import('../src/redact/html.js');
+    const html = '<p class="contact">Write to <a href="mailto:jane@example.com" title="Jane Doe">jane@example.com</a></p><script>var x = "jane@example.com";</script>';
+    const out = redactHtml(html, { mode: 'fast', entities: ALL }, 'tag');
+    expect(out).toBe('<p class="contact">Write to <a href="mailto:&lt;EMAIL&gt;" title="Jane Doe">&lt;EMAIL&gt;</a></p><script>var x = "jane@example.com";</script>');
+  });
+});
+
+describe('blocks outside the markdown', () => {
+  it('furniture left out of the markdown is redacted on its own and loses its span', async () => {
+    const model: DocModel = {
+      contentType: 'application/pdf', metadata: {}, warnings: [],
+      pages: [{
+        pageNumber: 1, width: 612, height: 792, status: 'ok',
+        blocks: [
+          { node: { kind: 'paragraph', content: [text('Quarterly report.')] } },
+          { node: { kind: 'paragraph', content: [text('Prepared by jane.doe@example.com')] }, furniture: true, type: 'page_footer' },
+        ],
+      }],
+    };
+    const s = serialize(model, { onlyMainContent: true });
+    const out = await redactDocument({ markdown: s.markdown, blocks: s.layout, metadata: {} }, { mode: 'fast', entities: ALL, replaceStyle: 'remove' });
+    const footer = out.blocks![0]!.items[1]!;
+    expect(footer.content).toBe('Prepared by ');
+    expect(footer.markdownSpan).toBeNull();
+    expect(out.blocks![0]!.items[0]!.markdownSpan).toEqual(s.layout[0]!.items[0]!.markdownSpan);
+  });
+});
