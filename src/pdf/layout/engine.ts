@@ -422,9 +422,10 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   }
   const aligned = findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
   const tables = [...ruled, ...aligned];
-  const tableLines = new Set<Line>();
-  for (const t of aligned) for (const l of t.lines) tableLines.add(l);
-  const textLines = lineRows.flat().filter((l) => !tableLines.has(l));
+  // Lines an aligned table took (or split into its cells) leave the text flow.
+  const tableWords = new Set<Word>();
+  for (const t of aligned) for (const w of t.words) tableWords.add(w);
+  const textLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
   const figures = mergeImages(page.images, W, H, textLines);
 
   const blocks = buildBlocks(textLines);

@@ -415,7 +415,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     let prevBottom = Math.max(...start.map((l) => l.y1));
     const inRegion = regions.find((r) => start.some((l) => l.y0 >= r.y0 - 2 && l.y1 <= r.y1 + 2));
     while (j < rows.length) {
-      const row = rows[j]!;
+      const row = resplit(rows[j]!, bodyGutters ?? gutters);
+      rows[j] = row;
       const top = Math.min(...row.map((l) => l.y0));
       const lineH = Math.max(...row.map((l) => l.y1 - l.y0));
       if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 2)) break;
@@ -467,6 +468,32 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
   return out;
 }
 
+/**
+ * A table row whose cells stand closer than a line split allows (tight numeric columns) comes as one
+ * line across a gutter: split it at the word space that falls in the gutter. Only rows that already
+ * have two cells are touched, so running text stays whole.
+ */
+function resplit(row: Line[], gutters: Interval[]): Line[] {
+  if (row.length < 2 || !gutters.length) return row;
+  const out: Line[] = [];
+  for (const l of row) {
+    const cuts: number[] = [];
+    for (let k = 1; k < l.words.length; k++) {
+      const a = l.rtl ? l.words[k]!.x1 : l.words[k - 1]!.x1;
+      const b = l.rtl ? l.words[k - 1]!.x0 : l.words[k]!.x0;
+      if (b > a && gutters.some((g) => a < g.b && b > g.a && g.a > l.x0 && g.b < l.x1)) cuts.push(k);
+    }
+    if (!cuts.length) { out.push(l); continue; }
+    let from = 0;
+    for (const k of [...cuts, l.words.length]) {
+      const part = l.words.slice(from, k);
+      if (part.length) out.push(makeLine(part, l.rtl));
+      from = k;
+    }
+  }
+  return out;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set()): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -511,6 +538,18 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     if (prev && filled(r) < Math.min(2, cols) && r[0]!.length === 0) {
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
+  }
+  // A header set on two lines: the second line fills only cells the first one started, and neither
+  // holds numbers.
+  if (merged.length >= 3) {
+    const [h1, h2] = [merged[0]!, merged[1]!];
+    const textOf = (c: Line[]): string => c.map((l) => l.text).join(' ');
+    const numeric = (c: Line[]): boolean => /^[\d.,%$€£()+\-−\s]+$/.test(textOf(c)) && textOf(c).trim() !== '';
+    const under = h2.every((c, k) => c.length === 0 || h1[k]!.length > 0);
+    if (under && filled(h2) < filled(h1) && filled(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+      h2.forEach((c, k) => h1[k]!.push(...c));
+      merged.splice(1, 1);
+    }
   }
   // A column with a single filled cell is a stray fragment next to the table, not a column.
   if (merged.length >= 4) {
