@@ -8,7 +8,7 @@
  *   single capitalised unknown words in name context), for recall.
  */
 import type { PiiEntity } from '../options/schema.js';
-import { modelHints } from './model.js';
+import { modelOracle } from './model.js';
 import { findNamesAndPlaces } from './names.js';
 import { findEmails, findIbans, findNumbers, findSecrets } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
@@ -34,9 +34,9 @@ export function detect(text: string, options: DetectOptions): Detection[] {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
     for (const [s, e] of segments(text)) {
       const seg = text.slice(s, e);
-      const hints = options.mode === 'fast' ? undefined : modelHints(seg);
+      const model = options.mode === 'fast' ? undefined : modelOracle(seg);
       const found: Detection[] = [];
-      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), hints }, found);
+      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model }, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }
   }

@@ -4,7 +4,7 @@
  * package, so it runs offline. Its people and places are hints that the gazetteer scoring weighs.
  */
 import nlp from 'compromise';
-import type { ModelHints } from './names.js';
+import type { ModelHints, ModelOracle } from './names.js';
 
 interface OffsetJson {
   offset: { start: number; length: number };
@@ -29,4 +29,37 @@ export function modelHints(text: string): ModelHints {
     base = end;
   }
   return { person, place };
+}
+
+const overlaps = (list: Array<[number, number]>, s: number, e: number): boolean => list.some((h) => h[0] < e && s < h[1]);
+
+/**
+ * A model that tags only the sentence around a question, once per sentence: most candidates are
+ * decided by the word lists and context alone, so the tagger runs on a small part of a long text.
+ */
+export function modelOracle(text: string): ModelOracle {
+  const cache = new Map<number, ModelHints>();
+  const around = (s: number, e: number): ModelHints => {
+    // Sentence bounds: a sentence end or a blank line, at most 400 characters away.
+    let a = s;
+    const minA = Math.max(0, s - 400);
+    while (a > minA && !(/[.!?]/.test(text[a - 1]!) && /\s/.test(text[a] ?? ' ')) && !(text[a - 1] === '\n' && text[a - 2] === '\n')) a--;
+    let b = e;
+    const maxB = Math.min(text.length, e + 400);
+    while (b < maxB && !(/[.!?]/.test(text[b]!) && /\s/.test(text[b + 1] ?? ' ')) && !(text[b] === '\n' && text[b + 1] === '\n')) b++;
+    if (b < text.length) b++;
+    const hit = cache.get(a);
+    if (hit) return hit;
+    const local = modelHints(text.slice(a, b));
+    const shifted: ModelHints = {
+      person: local.person.map(([x, y]) => [x + a, y + a] as [number, number]),
+      place: local.place.map(([x, y]) => [x + a, y + a] as [number, number]),
+    };
+    cache.set(a, shifted);
+    return shifted;
+  };
+  return {
+    person: (s, e) => overlaps(around(s, e).person, s, e),
+    place: (s, e) => overlaps(around(s, e).place, s, e),
+  };
 }

@@ -8,10 +8,16 @@
 import { AMBIGUOUS, getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
 import type { Detection, DetectMode } from './types.js';
 
-/** Scores a model (or a second opinion) gives to a span, keyed by entity. */
+/** Spans a model found, keyed by entity. */
 export interface ModelHints {
   person: Array<[number, number]>;
   place: Array<[number, number]>;
+}
+
+/** Asked only for candidates the model can decide (within its weight of a threshold). */
+export interface ModelOracle {
+  person(s: number, e: number): boolean;
+  place(s: number, e: number): boolean;
 }
 
 
@@ -270,13 +276,12 @@ function placePhrase(lex: Lexicon, toks: Tok[], i: number): number {
   return best;
 }
 
-const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
 export interface NameOptions {
   mode: DetectMode;
   person: boolean;
   location: boolean;
-  hints?: ModelHints | undefined;
+  model?: ModelOracle | undefined;
 }
 
 export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detection[]): void {
@@ -287,7 +292,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
   const aggressive = opts.mode === 'aggressive';
-  const useModel = opts.mode !== 'fast' && opts.hints !== undefined;
+  const model = opts.mode !== 'fast' ? opts.model : undefined;
   // Scores are sums of tenths: the thresholds sit a hair below so that 0.1 + 0.35 counts as 0.45.
   const placeThreshold = (opts.mode === 'aggressive' ? 0.5 : 0.6) - 1e-9;
   const personThreshold = (opts.mode === 'aggressive' ? 0.45 : 0.6) - 1e-9;
@@ -399,10 +404,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const nxt = text.slice(e, e + 24);
     if (/^,\s*(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+)/u.test(nxt) && score > 0) score += 0.1; // "Springfield, IL", "Paris, France"
     if (/^\s+(?:country club|university|orchestra|college|airport|station|road|street|fc|city council)/i.test(nxt)) score += 0.1;
-    if (useModel && opts.hints!.place.some((h) => overlaps(h, s, e))) score += 0.2;
     if (isName(lex, run[0]!.low) && !phrase && PERSON_BEFORE_STRONG.test(ctx)) score -= 0.5;
     if (/^(?:'s|’s)/.test(nxt) && !lex.country.has(low)) score -= 0.2;
     if (run.length === 1 && run[0]!.raw.length <= 3 && run[0]!.raw === run[0]!.raw.toUpperCase()) score -= 0.3;
+    // The model's opinion weighs 0.2: it is asked only where that can change the outcome.
+    if (model && score < placeThreshold && score + 0.2 >= placeThreshold && model.place(s, e)) score += 0.2;
     if (score >= placeThreshold) found.push({ start: s, end: e, entity: 'LOCATION', score: Math.min(1, score), kind: 'place' });
   }
 
@@ -432,7 +438,6 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));
     const n = run.length;
     const low = lows.join(' ');
-    const modelPerson = useModel && opts.hints!.person.some((h) => overlaps(h, s, e));
 
     // ---- place reading: every word a known place, and the place wins over a name reading unless the
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
@@ -493,7 +498,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (orgAfter) score -= 0.6;
     if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
-    if (modelPerson) score += 0.2;
+    if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
     if (score >= personThreshold && !titled && !(firsts[0] && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
     if (score >= personThreshold) {
