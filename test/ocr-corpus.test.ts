@@ -12,6 +12,8 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
 
   it('auto recognises an image-only medical report, vital signs table included', async () => {
     const doc = await parser.parseFile(readCorpus('markitdown', 'MEDRPT-2024-PAT-3847_medical_report_scan.pdf'), {
+      // OCR of three pages on a shared machine: well past the 30 s default when the cores are busy.
+      timeout: 180000,
       parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
     });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
@@ -27,6 +29,14 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
     expect(md).toMatch(/\| Blood Pressure \| 142\/88 mmHg \| 120\/80 mmHg \| ELEVATED \|/);
     expect(md).toMatch(/\| Oxygen Saturation \| 97% \| 95-100% \| NORMAL \|/);
     expect(md).toContain('Lisinopril 10mg');
+  });
+
+  it('auto recognises again a scan whose old OCR layer is poor', async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), { timeout: 180000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    for (const b of doc.blocks![0]!.items) expect(b.source).toBe('layout_ocr');
+    // The old layer reads "t h e i r cheek"; recognition reads whole words.
+    expect(doc.markdown).not.toContain('t h e i r');
+    expect(doc.markdown).toMatch(/Hawaiian Sugar Refining Corporation/);
   });
 
   it('auto keeps the text layer of a scan whose OCR layer is good', async () => {

@@ -15,6 +15,7 @@ import { ocrPlainText } from '../src/ocr/page.js';
 import { cer, editDistance } from '../src/ocr/cer.js';
 import { bundledEnglishDir, resolveLanguages } from '../src/ocr/engine.js';
 import { ParseError } from '../src/errors.js';
+import { judgeTextLayer } from '../src/ocr/text-layer.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 const scanned = readFileSync(path.join(FIX, 'scanned.pdf'));
@@ -37,6 +38,18 @@ describe('cer', () => {
     expect(cer('a  b\nc', 'a b c')).toBe(0);
     expect(cer('abcd', 'abce')).toBeCloseTo(0.25);
     expect(cer('', 'abcd')).toBe(1);
+  });
+});
+
+describe('text layer quality', () => {
+  it('tells a strewn OCR layer from words', () => {
+    const words = 'Desiring to keep you posted on the progress of the Foundation you will be interested to know that the Foundation has received the following letters';
+    expect(judgeTextLayer(words).poor).toBe(false);
+    const strewn = 'A l e t t e r fross the Sevennah £ug»r Refining Corporation t h e i r executed con t r a c t s n»Bfl. «3E*»CM tanntxim toi ^ .';
+    expect(judgeTextLayer(strewn).poor).toBe(true);
+    // Too little text, or text in another script, is not judged.
+    expect(judgeTextLayer('l e t t e r').poor).toBe(false);
+    expect(judgeTextLayer('한국어 텍스트 '.repeat(30)).poor).toBe(false);
   });
 });
 
