@@ -19,6 +19,8 @@ import type { Reader } from '../readers/reader.js';
 import { finishDocument } from './layout/document.js';
 import type { PageLayout } from './layout/types.js';
 import { recognisePages } from './ocr-seam.js';
+// OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
+import { poorScanTextLayer } from '../ocr/text-layer.js';
 import { extractText } from './text-pool.js';
 
 export const read: Reader = async (ctx) => {
@@ -32,7 +34,7 @@ export const read: Reader = async (ctx) => {
   if (mode !== 'fast') {
     const wanted = pages
       .filter((p) => p.layout.status !== 'failed' || p.ocr === null)
-      .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed)
+      .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
       .map((p) => p.layout.pageNumber);
     if (wanted.length) {
       const recognised = await recognisePages(ctx, wanted);
