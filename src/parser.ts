@@ -103,7 +103,7 @@ async function runParse(runtime: ParserRuntime, input: ParseInput, rawOptions: P
     const read = await readerFor(detection.kind);
     const doc = await raceSignal(read(ctx), signal);
     const result = assemble(doc, options, file.filename);
-    return options.redactPII ? await redactDocument(result, options.redactPII) : result;
+    return options.redactPII ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline }) : result;
   } catch (err) {
     if (err instanceof ParseError) throw err;
     if (signal.aborted) {

@@ -370,3 +370,10 @@ describe('blocks outside the markdown', () => {
     expect(out.blocks![0]!.items[0]!.markdownSpan).toEqual(s.layout[0]!.items[0]!.markdownSpan);
   });
 });
+
+describe('deadline', () => {
+  it('a redaction past the parse deadline stops with TIMEOUT', async () => {
+    const doc: ParseDocument = { markdown: 'Call Angela Lundström at +46 8 123 456 78.\n'.repeat(2000), metadata: {} };
+    await expect(redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: 'tag' }, { deadline: Date.now() - 1 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+});

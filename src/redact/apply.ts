@@ -10,8 +10,13 @@ import type { DetectOptions } from './detect.js';
 import { redactHtml } from './html.js';
 import { offsetMapper, redactMarkdown } from './markdown.js';
 
-export async function redactDocument(doc: ParseDocument, options: RedactOptions): Promise<ParseDocument> {
-  const detectOptions: DetectOptions = { mode: options.mode, entities: options.entities };
+export interface RedactLimits {
+  /** Epoch milliseconds: past it, redaction stops with ParseError TIMEOUT. */
+  deadline?: number;
+}
+
+export async function redactDocument(doc: ParseDocument, options: RedactOptions, limits: RedactLimits = {}): Promise<ParseDocument> {
+  const detectOptions: DetectOptions = { mode: options.mode, entities: options.entities, deadline: limits.deadline };
   const style = options.replaceStyle;
   const red = (s: string): string => redactMarkdown(s, detectOptions, style).markdown;
   const out: ParseDocument = { ...doc };

@@ -7,6 +7,7 @@
  * - `aggressive`: model and heuristics with lower thresholds and looser shapes (bare digit runs as phones,
  *   single capitalised unknown words in name context), for recall.
  */
+import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces } from './names.js';
@@ -16,6 +17,14 @@ import type { Detection, DetectMode } from './types.js';
 export interface DetectOptions {
   mode: DetectMode;
   entities: readonly PiiEntity[];
+  /** Epoch milliseconds after which detection gives up with ParseError TIMEOUT (the parse's deadline). */
+  deadline?: number | undefined;
+}
+
+function checkDeadline(options: DetectOptions): void {
+  if (options.deadline !== undefined && Date.now() > options.deadline) {
+    throw new ParseError('TIMEOUT', 'PII redaction did not finish within options.timeout; raise the timeout or use redactPII mode "fast".');
+  }
 }
 
 /** Priority when two detections overlap: fixed-shape identifiers win over names. */
@@ -30,9 +39,11 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   findSecrets(text, options.mode, all);
   findIbans(text, all);
   findNumbers(text, options.mode, all, true, true);
+  checkDeadline(options);
   if (want.has('PERSON') || want.has('LOCATION')) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
     for (const [s, e] of segments(text)) {
+      checkDeadline(options);
       const seg = text.slice(s, e);
       const model = options.mode === 'fast' ? undefined : modelOracle(seg);
       const found: Detection[] = [];
