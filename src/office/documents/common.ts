@@ -245,3 +245,28 @@ export function buildTable(raw: RawRow[]): TableCell[][] {
   }
   return out;
 }
+
+/**
+ * Contents entries: the tab (written as U+0000 by the reader) and the page number after it are
+ * layout, not content. Other such tabs become spaces.
+ */
+export function dropPageNumbers(inlines: Inline[], contents = true): Inline[] {
+  if (!contents || !inlines.some((i) => i.type === 'text' && i.text.includes('\u0000'))) {
+    return inlines.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
+  }
+  const out = inlines.map((i) => (i.type === 'text' ? { ...i } : i));
+  for (let k = out.length - 1; k >= 0; k--) {
+    const i = out[k]!;
+    if (i.type !== 'text') continue;
+    const at = i.text.lastIndexOf('\u0000');
+    if (at < 0) continue;
+    const tail = i.text.slice(at + 1) + out.slice(k + 1).map((x) => (x.type === 'text' ? x.text : '')).join('');
+    if (/^\s*[\divxlcdm]*\s*$/i.test(tail)) {
+      i.text = i.text.slice(0, at);
+      out.length = k + 1;
+    }
+    break;
+  }
+  return out.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
+}
+

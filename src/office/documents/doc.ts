@@ -13,7 +13,7 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { BlockSink, blocksToCellInlines, buildTable, cell, isBlank, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, buildTable, cell, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
 
 interface Piece {
   cpStart: number;
@@ -32,6 +32,8 @@ interface ParaProps {
   outline: number;
   ilfo: number;
   ilvl: number;
+  /** A drop cap: its text belongs to the start of the next paragraph. */
+  dropCap?: boolean;
   /** Row end marks: cell edges and merge flags of the row (sprmTDefTable). */
   bounds?: number[];
   vmerge?: ('none' | 'start' | 'cont')[];
@@ -142,7 +144,7 @@ function findRun<T>(runs: Run<T>[], fc: number): Run<T> | undefined {
 
 const DEFAULT_PARA: ParaProps = { istd: 0, inTable: false, ttp: false, itap: 0, innerCell: false, innerTtp: false, outline: 9, ilfo: 0, ilvl: 0 };
 
-function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
+function parsePapx(page: Uint8Array, i: number, crun: number, data?: Uint8Array): ParaProps {
   const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
   const props: ParaProps = { ...DEFAULT_PARA };
   if (bOffset === 0 || bOffset >= 511) return props;
@@ -157,9 +159,23 @@ function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
   const end = Math.min(511, start + len);
   if (start + 2 > end) return props;
   props.istd = page[start]! | (page[start + 1]! << 8);
-  eachSprm(page, start + 2, end, (sprm, at, size) => {
+  applyPapSprms(page, start + 2, end, props, data);
+  return props;
+}
+
+function applyPapSprms(page: Uint8Array, start: number, end: number, props: ParaProps, data: Uint8Array | undefined, depth = 0): void {
+  eachSprm(page, start, end, (sprm, at, size) => {
     const b = page[at]!;
     switch (sprm) {
+      case 0x6646: {
+        // sprmPHugePapx: properties too large for the FKP page live in the Data stream.
+        if (!data || depth > 0) break;
+        const off = (page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16)) + page[at + 3]! * 0x1000000;
+        if (off + 2 > data.length) break;
+        const cb = data[off]! | (data[off + 1]! << 8);
+        applyPapSprms(data, off + 2, Math.min(data.length, off + 2 + cb), props, data, depth + 1);
+        break;
+      }
       case 0x2416: props.inTable = b !== 0; break;
       case 0x2417: props.ttp = b !== 0; break;
       case 0x6649: props.itap = size >= 4 ? page[at]! | (page[at + 1]! << 8) : b; if (props.itap > 0) props.inTable = true; break;
@@ -168,6 +184,7 @@ function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
       case 0x2640: props.outline = b; break;
       case 0x460b: props.ilfo = page[at]! | (page[at + 1]! << 8); break;
       case 0x260a: props.ilvl = b; break;
+      case 0x442c: props.dropCap = (b & 0x07) !== 0; break;
       case 0xd608: {
         const itc = page[at]!;
         const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
@@ -188,18 +205,32 @@ function parsePapx(page: Uint8Array, i: number, crun: number): ParaProps {
       default: break;
     }
   });
-  return props;
 }
 
-function parseChpx(page: Uint8Array, i: number, crun: number): CharProps {
+function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: Map<number, CharProps>): CharProps {
   const off = page[(crun + 1) * 4 + i]! * 2;
   const props: CharProps = {};
   if (off === 0) return props;
   const cb = page[off]!;
-  eachSprm(page, off + 1, Math.min(511, off + 1 + cb), (sprm, at) => {
+  applyChpSprms(page, off + 1, Math.min(511, off + 1 + cb), props, charStyles);
+  return props;
+}
+
+function applyChpSprms(page: Uint8Array, start: number, end: number, props: CharProps, charStyles?: Map<number, CharProps>): void {
+  eachSprm(page, start, end, (sprm, at) => {
     const b = page[at]!;
     const flag = b === 1 || b === 0x81;
     switch (sprm) {
+      case 0x4a30: {
+        // sprmCIstd: a character style; its emphasis applies unless the run says otherwise.
+        const style = charStyles?.get(page[at]! | (page[at + 1]! << 8));
+        if (style) {
+          if (style.bold !== undefined && props.bold === undefined) props.bold = style.bold;
+          if (style.italic !== undefined && props.italic === undefined) props.italic = style.italic;
+          if (style.strike !== undefined && props.strike === undefined) props.strike = style.strike;
+        }
+        break;
+      }
       case 0x0835: props.bold = flag; break;
       case 0x0836: props.italic = flag; break;
       case 0x0837: case 0x2a53: props.strike = flag; break;
@@ -211,7 +242,54 @@ function parseChpx(page: Uint8Array, i: number, crun: number): CharProps {
       default: break;
     }
   });
-  return props;
+}
+
+/**
+ * Character styles of the style sheet (STSH): istd → emphasis, following istdBase. Only what the
+ * reader shows (bold, italic, strike) is kept.
+ */
+function readCharStyles(table: Uint8Array, fc: number, lcb: number, tocStyles?: Set<number>): Map<number, CharProps> {
+  const out = new Map<number, CharProps>();
+  if (lcb < 4 || fc + lcb > table.length) return out;
+  const v = new DataView(table.buffer, table.byteOffset, table.byteLength);
+  const end = fc + lcb;
+  const cbStshi = v.getUint16(fc, true);
+  const cstd = v.getUint16(fc + 2, true);
+  const cbBase = v.getUint16(fc + 4, true);
+  const raw = new Map<number, { base: number; props: CharProps }>();
+  let p = fc + 2 + cbStshi;
+  for (let istd = 0; istd < cstd && p + 2 <= end; istd++) {
+    const cbStd = v.getUint16(p, true);
+    const std = p + 2;
+    p = std + cbStd;
+    if (cbStd === 0 || p > end) continue;
+    // Built-in "toc 1" … "toc 9" styles (sti 19–27): contents entries.
+    const sti = v.getUint16(std, true) & 0x0fff;
+    if (sti >= 19 && sti <= 27 && tocStyles) tocStyles.add(istd);
+    const stk = v.getUint16(std + 2, true) & 0x000f;
+    const base = v.getUint16(std + 2, true) >> 4;
+    if (stk !== 2) continue;
+    let q = std + cbBase;
+    const cch = v.getUint16(q, true);
+    q += 2 + cch * 2 + 2;
+    // A character style has one UPX: its CHPX grpprl.
+    if (q + 2 > p) continue;
+    const cbUpx = v.getUint16(q, true);
+    const props: CharProps = {};
+    applyChpSprms(table, q + 2, Math.min(p, q + 2 + cbUpx), props);
+    raw.set(istd, { base, props });
+  }
+  for (const [istd] of raw) {
+    const merged: CharProps = {};
+    const seen = new Set<number>();
+    for (let cur: number | undefined = istd; cur !== undefined && raw.has(cur) && !seen.has(cur); cur = raw.get(cur)!.base) {
+      seen.add(cur);
+      const pr = raw.get(cur)!.props;
+      for (const k of ['bold', 'italic', 'strike'] as const) if (merged[k] === undefined && pr[k] !== undefined) merged[k] = pr[k];
+    }
+    out.set(istd, merged);
+  }
+  return out;
 }
 
 interface Story {
@@ -236,6 +314,8 @@ class DocReader {
   private noteCounter = 0;
   private commentCounter = 0;
   private readonly usedRefs = new Set<number>();
+  /** Paragraph styles of contents entries, whose tab and page number at the end are dropped. */
+  private readonly tocStyles = new Set<number>();
   private readonly textboxes: { start: number; end: number }[] = [];
   private nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
@@ -253,8 +333,10 @@ class DocReader {
     if (!tableStream) throw malformed('the table stream is missing');
     this.table = tableStream;
     this.readPieces();
-    this.papx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(13), parsePapx);
-    this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), parseChpx);
+    this.papx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(13), (page, i, crun) => parsePapx(page, i, crun, data));
+    const [fcStsh, lcbStsh] = this.fcLcb(1);
+    const charStyles = readCharStyles(this.table, fcStsh, lcbStsh, this.tocStyles);
+    this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), (page, i, crun) => parseChpx(page, i, crun, charStyles));
   }
 
   lw(index: number): number {
@@ -423,6 +505,7 @@ class DocReader {
     let raw: RawRow[] = [];
     const flushTable = (): void => {
       const rows = buildTable(raw);
+      compactSpans(rows);
       raw = [];
       if (rows.length) {
         if (rows.length === 1 && rows[0]!.length === 1) sink.add({ kind: 'paragraph', content: rows[0]![0]!.content }, extra);
@@ -436,6 +519,7 @@ class DocReader {
     };
     let buf = '';
     let bufProps: CharProps | undefined;
+    let dropCap: Inline[] = [];
     // Drawn-object anchors seen in the current paragraph (main text only).
     let anchors = 0;
     const placeTextboxes = (): void => {
@@ -464,7 +548,16 @@ class DocReader {
     const endParagraph = (mark: number, isCellMark: boolean): void => {
       flushText();
       const props = this.paraAt(fcs[mark] ?? 0);
-      const content = trimInlines(collapse(para));
+      let content = trimInlines(collapse(dropPageNumbers(para, this.tocStyles.has(props.istd))));
+      if (props.dropCap && !props.inTable) {
+        dropCap.push(...content);
+        para = [];
+        return;
+      }
+      if (dropCap.length && !isBlank(content)) {
+        content = [...dropCap, ...content];
+        dropCap = [];
+      }
       para = [];
       if (props.inTable || isCellMark) {
         const nested = props.itap > 1;
@@ -499,7 +592,11 @@ class DocReader {
       }
       const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : 0;
       if (heading && !type) sink.add({ kind: 'heading', level: Math.min(6, heading) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
-      else if (props.ilfo > 0 && !type) sink.addListItem(Math.min(8, props.ilvl), this.ordered(props.ilfo, props.ilvl), undefined, content);
+      else if (props.ilfo > 0 && !type) {
+        const level = Math.min(8, props.ilvl);
+        const ordered = this.ordered(props.ilfo, level);
+        sink.addListItem(level, ordered, ordered ? this.nextNumber(props.ilfo, level) : undefined, content);
+      }
       else sink.add({ kind: 'paragraph', content }, extra);
       placeTextboxes();
     };
@@ -597,7 +694,7 @@ class DocReader {
           anchors++;
           continue;
         }
-        if (code === 0x09) out = ' ';
+        if (code === 0x09) out = '\u0000';
         else if (code === 0x1e) out = '-';
         else if (code < 0x20) continue;
         else if (cp.special) continue;
@@ -655,6 +752,21 @@ class DocReader {
     return this.listFormats().get(ilfo)?.[ilvl] ?? false;
   }
 
+  private readonly counters = new Map<number, number[]>();
+
+  /** Number of the next item of (list, level): numbering continues across interruptions, as in Word. */
+  nextNumber(ilfo: number, ilvl: number): number {
+    const key = this.listIds.get(ilfo) ?? -ilfo;
+    let c = this.counters.get(key);
+    if (!c) this.counters.set(key, (c = []));
+    for (let i = ilvl + 1; i < c.length; i++) c[i] = 0;
+    c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : (this.listStarts.get(ilfo)?.[ilvl] ?? 1);
+    return c[ilvl]!;
+  }
+
+  private readonly listIds = new Map<number, number>();
+  private readonly listStarts = new Map<number, number[]>();
+
   private lists: Map<number, boolean[]> | undefined;
 
   /** ilfo → per-level "numbered" flags, from PlfLst (LSTF + LVLs) and PlfLfo. */
@@ -669,6 +781,7 @@ class DocReader {
       if (!lcbLst || !lcbLfo) return this.lists;
       const cLst = tv.getInt16(fcLst, true);
       const byId = new Map<number, boolean[]>();
+      const startsById = new Map<number, number[]>();
       let p = fcLst + 2 + cLst * 28;
       for (let k = 0; k < cLst; k++) {
         const lstf = fcLst + 2 + k * 28;
@@ -676,23 +789,29 @@ class DocReader {
         const simple = (t[lstf + 26]! & 1) !== 0;
         const nLvl = simple ? 1 : 9;
         const flags: boolean[] = [];
+        const starts: number[] = [];
         for (let l = 0; l < nLvl; l++) {
           // LVLF (28 bytes): nfc at 4; then grpprlPapx/grpprlChpx sizes at 25/24; then the number text (xst).
           const nfc = t[p + 4]!;
           const cbChpx = t[p + 24]!;
           const cbPapx = t[p + 25]!;
           flags.push(nfc !== 23 && nfc !== 255);
+          starts.push(tv.getInt32(p, true) || 1);
           p += 28 + cbPapx + cbChpx;
           const cch = tv.getUint16(p, true);
           p += 2 + cch * 2;
         }
         byId.set(lsid, flags);
+        startsById.set(lsid, starts);
       }
       const cLfo = tv.getInt32(fcLfo, true);
       for (let k = 0; k < cLfo; k++) {
         const lsid = tv.getInt32(fcLfo + 4 + k * 16, true);
         const f = byId.get(lsid);
         if (f) this.lists.set(k + 1, f);
+        this.listIds.set(k + 1, lsid);
+        const st = startsById.get(lsid);
+        if (st) this.listStarts.set(k + 1, st);
       }
     } catch {
       // Unreadable list tables: items stay bullets.
@@ -728,7 +847,19 @@ function rowOf(cells: TableCell[], props: ParaProps): RawRow {
 }
 
 function collapse(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/ {2,}/g, ' ') } : i));
+  // Runs of spaces collapse, also across runs with different formatting.
+  const out: Inline[] = [];
+  for (const i of inlines) {
+    if (i.type !== 'text') {
+      out.push(i);
+      continue;
+    }
+    let t = i.text.indexOf('  ') >= 0 ? i.text.replace(/ {2,}/g, ' ') : i.text;
+    const prev = out[out.length - 1];
+    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
+    if (t) out.push(t === i.text ? i : { ...i, text: t });
+  }
+  return out;
 }
 
 /** Title, subject, author, keywords and comments from the OLE SummaryInformation property set. */

@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, cell, compactSpans, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -489,24 +489,6 @@ class OdtConverter {
       }
     }
   }
-}
-
-/** Index entries: the tab and page number at the end are layout, not content. */
-function dropPageNumbers(inlines: Inline[]): Inline[] {
-  const out = inlines.map((i) => (i.type === 'text' ? { ...i } : i));
-  for (let k = out.length - 1; k >= 0; k--) {
-    const i = out[k]!;
-    if (i.type !== 'text') continue;
-    const at = i.text.lastIndexOf('\u0000');
-    if (at < 0) continue;
-    const tail = i.text.slice(at + 1) + out.slice(k + 1).map((x) => (x.type === 'text' ? x.text : '')).join('');
-    if (/^\s*[\divxlcdm]*\s*$/i.test(tail)) {
-      i.text = i.text.slice(0, at);
-      out.length = k + 1;
-    }
-    break;
-  }
-  return out.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
 }
 
 function collapse(inlines: Inline[]): Inline[] {

@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, buildTable, cell, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
 
 const CHARSET_CP: Record<number, string> = {
   0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
@@ -166,9 +166,13 @@ class RtfReader {
     this.para.push(t);
   }
 
+  private isContents(): boolean {
+    return /^(toc|contents)\s*\d/i.test(this.styles.get(this.parStyle) ?? '');
+  }
+
   private endParagraph(): void {
     this.flushBytes();
-    const content = trimInlines(mergeText(this.para));
+    const content = trimInlines(mergeText(dropPageNumbers(this.para)));
     this.para = [];
     const listText = this.listText.trim();
     this.listText = '';
@@ -243,6 +247,7 @@ class RtfReader {
     this.tableRows = [];
     const rows = buildTable(raw);
     if (rows.length === 0 || rows.every((r) => r.every((c) => isBlank(c.content)))) return;
+    compactSpans(rows);
     if (rows.length === 1 && rows[0]!.length === 1) {
       this.body.add({ kind: 'paragraph', content: rows[0]![0]!.content });
       return;
@@ -371,7 +376,10 @@ class RtfReader {
           // Leaving a field instruction: a HYPERLINK sets the link of the field's result.
           if (st.dest === 'fldinst' && prev.dest !== 'fldinst') {
             const m = /HYPERLINK\s+(?:\\l\s+)?"([^"]+)"/i.exec(this.fldinst) ?? /HYPERLINK\s+(\S+)/i.exec(this.fldinst);
-            if (m && !/\\l\s/.test(this.fldinst)) prev.href = m[1];
+            // Links inside the document (bookmarks) have no address outside it: only their text is kept.
+            if (m && !/\\l\s/.test(this.fldinst) && !m[1]!.startsWith('#')) prev.href = m[1];
+            // Page numbers and references to them mean nothing without pages.
+            if (/^\s*(PAGE|NUMPAGES|SECTIONPAGES|PAGEREF)\b/i.test(this.fldinst)) prev.hidden = true;
           }
           this.st = prev;
         }
@@ -620,7 +628,8 @@ class RtfReader {
         return;
       case 'tab':
         this.flushBytes();
-        if (st.dest !== 'listtext') this.emit(' ');
+        // In contents entries the tab leads to the page number, which is dropped at the paragraph's end.
+        if (st.dest !== 'listtext') this.emit(this.isContents() ? '\u0000' : ' ');
         return;
       case 'ls':
         this.listId = param ?? -1;
@@ -651,15 +660,19 @@ class RtfReader {
       case 'itap':
         if ((param ?? 1) >= 1) this.inTable = true;
         return;
-      case 'cell':
       case 'nestcell':
+      case 'nestrow':
+        // A table nested in a cell is flattened into the outer cell's text.
+        this.flushBytes();
+        if (st.dest !== 'skip') this.para.push({ type: 'text', text: ' ' });
+        return;
+      case 'cell':
         this.flushBytes();
         if (st.dest === 'skip') return;
         this.inTable = true;
         this.endCell();
         return;
       case 'row':
-      case 'nestrow':
         this.flushBytes();
         this.endRow();
         return;
@@ -703,7 +716,19 @@ class RtfReader {
 }
 
 function mergeText(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.type === 'text' ? { ...i, text: i.text.replace(/[ \t]{2,}/g, ' ') } : i));
+  // Runs of spaces collapse, also across runs with different formatting.
+  const out: Inline[] = [];
+  for (const i of inlines) {
+    if (i.type !== 'text') {
+      out.push(i);
+      continue;
+    }
+    let t = /[ \t]{2}/.test(i.text) ? i.text.replace(/[ \t]{2,}/g, ' ') : i.text;
+    const prev = out[out.length - 1];
+    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
+    if (t) out.push({ ...i, text: t });
+  }
+  return out;
 }
 
 export function readRtf(ctx: ReaderContext): DocModel {
