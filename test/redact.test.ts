@@ -99,6 +99,9 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(found('Yesterday Mrs. Schwarz met Angela Lundström in the lobby.', 'PERSON', mode)).toEqual(['Schwarz', 'Angela Lundström']);
     expect(found('My name is Rubija Kovačević and I need help.', 'PERSON', mode)).toEqual(['Rubija Kovačević']);
   });
+  it('PERSON: the signature under a letter\'s closing line', () => {
+    expect(found('Thanks for the shipment.\n\nBest Regards,\n\nMallori', 'PERSON', mode)).toEqual(['Mallori']);
+  });
   it('LOCATION: street addresses, cities, countries, postal codes', () => {
     const t = 'Please ship it to 221 Baker Street, London. We moved here from New Zealand. My zip code is 94107.';
     const loc = found(t, 'LOCATION', mode);
@@ -120,6 +123,7 @@ describe('no false alarms on ordinary text', () => {
     'Table 3 shows 1 200 000 units across 15 regions, page 12 of 40.',
     'Use the API key from your dashboard; the password must have 12 characters.',
     'Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the build.',
+    'See Data in Brief 22 (2019) 451-465 and J. Appl. Phys. 12 (2020) 100-110.',
   ];
   it.each(MODES)('finds nothing in %s mode', (mode) => {
     for (const line of ordinary) {

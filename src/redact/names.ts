@@ -216,6 +216,13 @@ function contextTrigger(ctx: string): boolean {
   return contextTriggerAt(ctx, ctx.length);
 }
 
+const SIGN_OFF = /(?:^|\n)[ \t>]*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:regards|wishes|thanks|thank you|sincerely|yours(?: (?:truly|sincerely|faithfully))?|cheers|respectfully|cordially|best|love|signed|sent by|from)[ \t]*[,.!:]?[ \t]*\n(?:[ \t]*\n)?$/i;
+
+/** A letter's closing line ("Best Regards,") right before: the next line is the writer's name. */
+function signOffBefore(text: string, at: number): boolean {
+  return SIGN_OFF.test(text.slice(Math.max(0, at - 40), at));
+}
+
 /** contextTrigger for the text before offset `at`, without copying it. */
 function contextTriggerAt(text: string, at: number): boolean {
   const cls = classes();
@@ -226,7 +233,7 @@ function contextTriggerAt(text: string, at: number): boolean {
   const last = text.charCodeAt(j - 1);
   // , : & ? >  — lists, labels, questions, quoted lines
   if (last === 44 || last === 58 || last === 38 || last === 63 || last === 62) return true;
-  if (last === 10) return false;
+  if (last === 10) return signOffBefore(text, j);
   if (last === 46) {
     // "Mr. X": a title's dot; any other dot ends a sentence, and a sentence opening is no context.
     let k = j - 1;
@@ -485,7 +492,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // ALL-CAPS words are headings, acronyms and labels unless the name lists know them.
     if (run.every((t) => t.raw.length > 1 && t.raw === t.raw.toUpperCase()) && known.filter(Boolean).length < n) score -= 0.3;
     if (titled) score += 0.5;
-    if (trigger && PERSON_BEFORE_VERY_STRONG.test(ctx)) score += 0.5;
+    if (trigger && (PERSON_BEFORE_VERY_STRONG.test(ctx) || signOffBefore(text, s))) score += 0.5;
     else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx)) score += 0.4;
     else if (strongCtx) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
