@@ -39,6 +39,9 @@ const ACCENTS: Record<string, string> = {
 export function normaliseText(s: string): string {
   let out = s.replace(DROP, '');
   out = out.replace(COMPAT_RANGES, (ch) => (ch === '\u00A0' || ch === '\u3000' || (ch >= '\u2000' && ch <= '\u200A') ? ' ' : ch.normalize('NFKC')));
+  // TeX's "ff" ligature in fonts without a usable encoding decodes as U+21B5 (↵): inside or at the end
+  // of a word it can only be that.
+  out = out.replace(/(?<=\p{L})\u21B5|\u21B5(?=\p{L})|^\u21B5$/gu, 'ff');
   // Private-use bullets of the Symbol / Wingdings fonts.
   out = out.replace(/[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06E\uF0A8]/g, '•');
   // Spacing accents placed before their letter (TeX output): combine them.
@@ -175,6 +178,6 @@ export function makeLine(words: Word[], rtl: boolean): Line {
   const c = Math.max(1, chars);
   return {
     words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: median(sizes) || words[0]!.size,
-    bold: boldChars / c > 0.8, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
+    bold: boldChars / c > 0.6, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
   };
 }
