@@ -16,7 +16,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, cell, compactSpans, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 import { ommlToLatex } from './omml.js';
 
 const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
@@ -447,7 +447,9 @@ class DocxConverter {
     const result: InlineResult = { inlines: [], floats: [], display: [] };
     this.inlines(p, result, ctx, this.styles.runProps(undefined));
     const extra = type ? { type } : undefined;
-    let content = trimInlines(mergeSpaces(result.inlines));
+    // Contents entries written as plain text end with a tab and the page number: layout, dropped.
+    const isContents = /^(toc|contents)\s*\d/.test(styleName);
+    let content = trimInlines(mergeSpaces(isContents ? dropPageNumbers(tabsMarked(result.inlines)) : result.inlines));
     // A drop cap is its own framed paragraph in Word: it belongs to the start of the next one.
     if (attr(child(pPr, 'w:framePr'), 'w:dropCap') && attr(child(pPr, 'w:framePr'), 'w:dropCap') !== 'none') {
       this.dropCap.push(...content);
@@ -869,6 +871,11 @@ const SYMBOL_FONT: Record<number, string> = { 0xb7: '•', 0xa7: '§', 0xd8: '¬
 
 function symbolFontChar(code: number): string {
   return SYMBOL_FONT[code] ?? '';
+}
+
+/** Tabs written as the marker `dropPageNumbers` looks for. */
+function tabsMarked(inlines: Inline[]): Inline[] {
+  return inlines.map((i) => (i.type === 'text' && i.text.includes('\t') ? { ...i, text: i.text.replace(/\t/g, '\u0000') } : i));
 }
 
 /** Tabs become spaces; runs of spaces collapse (markdown would collapse them anyway). */
