@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
 import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { imageSrc, mimeOf } from './common.js';
-import { xhtmlToNodes } from './xhtml.js';
+import { xhtmlToNodes, type Marks } from './xhtml.js';
 
 function parse(text: string): XmlElement {
   return parseXml(text, { namespaces: OFFICE_NAMESPACES });
@@ -163,6 +163,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
   if (head.length) blocks.push({ node: { kind: 'paragraph', content: head } });
 
   const warnings: string[] = [];
+  const cssCache = new Map<string, Map<string, Marks>>();
   const itemrefs = childrenLocal(spine, 'itemref');
   for (const ref of itemrefs) {
     if (Date.now() > ctx.deadline) throw new ParseError('TIMEOUT', 'The EPUB could not be converted within the time limit.');
@@ -189,12 +190,22 @@ export function readEpub(ctx: ReaderContext): DocModel {
     if (isXhtml(html)) {
       // Well-formed XHTML (the EPUB rule): read directly into the model.
       const baseDir = dirOf(path);
+      const classes = classStyles(zip, baseDir, html, cssCache);
       const nodes = xhtmlToNodes(parseXml(html), {
         image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
         link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
+        classMarks: (c) => classes.get(c),
       });
       if (nodes.length === 0) continue;
-      if (tocTitle && !nodes.some((n) => n.kind === 'heading')) blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] }, source: path });
+      if (tocTitle && !nodes.some((n) => n.kind === 'heading')) {
+        // A chapter styled without heading elements often opens with its title as a paragraph:
+        // that paragraph becomes the heading instead of repeating the title.
+        const first = nodes[0];
+        const firstText = first?.kind === 'paragraph' ? first.content.map((i) => (i.type === 'text' ? i.text : '')).join('').trim() : '';
+        if (first?.kind === 'paragraph' && firstText && tocTitle.replace(/\s+/g, ' ').startsWith(firstText.replace(/\s+/g, ' '))) {
+          nodes[0] = { kind: 'heading', level: 1, content: first.content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) };
+        } else blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] }, source: path });
+      }
       for (const node of nodes) blocks.push({ node, source: path });
       continue;
     }
@@ -211,6 +222,56 @@ export function readEpub(ctx: ReaderContext): DocModel {
     metadata,
     warnings,
   };
+}
+
+/**
+ * Emphasis by class from the chapter's style sheets (linked and inline): simple class selectors
+ * (`.c`, `span.c`) that set a bold or normal weight, an italic or normal style, or line-through.
+ */
+function classStyles(zip: ZipPackage, baseDir: string, html: string, cache: Map<string, Map<string, Marks>>): Map<string, Marks> {
+  const out = new Map<string, Marks>();
+  const sheets: string[] = [];
+  for (const m of html.slice(0, 65536).matchAll(/<link\b[^>]*>/gi)) {
+    if (!/stylesheet/i.test(m[0])) continue;
+    const href = /href\s*=\s*["']([^"']+)["']/i.exec(m[0])?.[1];
+    if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
+    const path = resolveHref(baseDir, href);
+    let parsed = cache.get(path);
+    if (!parsed) {
+      let css = '';
+      try {
+        css = zip.has(path) ? (zip.text(path) ?? '') : '';
+      } catch {
+        css = '';
+      }
+      parsed = parseClassCss(css);
+      cache.set(path, parsed);
+    }
+    for (const [k, v] of parsed) out.set(k, { ...out.get(k), ...v });
+  }
+  for (const m of html.slice(0, 65536).matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) sheets.push(m[1]!);
+  for (const css of sheets) for (const [k, v] of parseClassCss(css)) out.set(k, { ...out.get(k), ...v });
+  return out;
+}
+
+function parseClassCss(css: string): Map<string, Marks> {
+  const out = new Map<string, Marks>();
+  const text = css.replace(/\/\*[\s\S]*?\*\//g, '').slice(0, 1_000_000);
+  for (const m of text.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const body = m[2]!.toLowerCase();
+    const marks: Marks = {};
+    const weight = /font-weight\s*:\s*([a-z0-9]+)/.exec(body)?.[1];
+    if (weight) marks.bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
+    const style = /font-style\s*:\s*([a-z]+)/.exec(body)?.[1];
+    if (style) marks.italic = style === 'italic' || style === 'oblique';
+    if (/text-decoration[a-z-]*\s*:[^;]*line-through/.test(body)) marks.strike = true;
+    if (Object.keys(marks).length === 0) continue;
+    for (const sel of m[1]!.split(',')) {
+      const cls = /^\s*[a-z0-9]*\.([A-Za-z0-9_-]+)\s*$/i.exec(sel)?.[1];
+      if (cls) out.set(cls, { ...out.get(cls), ...marks });
+    }
+  }
+  return out;
 }
 
 function isXhtml(html: string): boolean {

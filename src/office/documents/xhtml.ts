@@ -15,9 +15,11 @@ export interface XhtmlContext {
   image(src: string): string;
   /** Link target as the markdown should show it, or undefined to keep only the text. */
   link(href: string): string | undefined;
+  /** Emphasis that the chapter's style sheets give a class (calibre and others style spans by class). */
+  classMarks?(className: string): Marks | undefined;
 }
 
-type Marks = Omit<TextInline, 'type' | 'text'>;
+export type Marks = Omit<TextInline, 'type' | 'text'>;
 
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'title', 'meta', 'link', 'object', 'embed', 'iframe', 'audio', 'video', 'canvas', 'button', 'input', 'select', 'textarea', 'form']);
 const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
@@ -179,6 +181,13 @@ class Converter {
     }
     const name = local(node.name);
     if (SKIP.has(name)) return;
+    const cls = this.ctx.classMarks && !BLOCK.has(name) ? node.attrs['class'] : undefined;
+    if (cls) {
+      for (const c of cls.split(/\s+/)) {
+        const m = c ? this.ctx.classMarks!(c) : undefined;
+        if (m) marks = { ...marks, ...m };
+      }
+    }
     switch (name) {
       case 'br':
         out.push({ type: 'break' });
