@@ -30,7 +30,9 @@ export function bodyFontSize(pages: PageLayout[]): number {
   return best;
 }
 
-function markFurniture(pages: PageLayout[]): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
+const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential/i;
+
+function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
   const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' => (b.hints.zone !== 'body' ? b.hints.zone : b.hints.band ?? 'body');
   const counts = new Map<string, Set<number>>();
@@ -53,7 +55,14 @@ function markFurniture(pages: PageLayout[]): Map<LaidOutBlock, 'page_header' | '
       const t = b.hints.text.trim();
       if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || n >= 2)) { out.set(b, 'page_number'); continue; }
       const k = `${band}|${keyOf(t)}`;
-      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) out.set(b, band === 'top' ? 'page_header' : 'page_footer');
+      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) { out.set(b, band === 'top' ? 'page_header' : 'page_footer'); continue; }
+      // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
+      // saying what running text says (journal, volume, copyright, address of the document).
+      // The bottom margin also holds footnotes and notes, so there only the wording counts.
+      if (n < need + 1 && b.hints.lineCount === 1 && t.length <= 120 && !/^[\d*†‡§]/.test(t)) {
+        if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || RUNNING_RE.test(t))) out.set(b, 'page_header');
+        else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t)) out.set(b, 'page_footer');
+      }
     }
   }
   return out;
@@ -65,7 +74,7 @@ function markFurniture(pages: PageLayout[]): Map<LaidOutBlock, 'page_header' | '
  */
 export function finishDocument(pages: PageLayout[]): DocPage[] {
   const body = bodyFontSize(pages);
-  const furniture = markFurniture(pages);
+  const furniture = markFurniture(pages, body);
   const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);
 
   // Sizes that stand out from body text, and how much text each carries.
