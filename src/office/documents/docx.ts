@@ -224,6 +224,11 @@ class Styles {
   }
 
   private findHeadingLevel(id: string | undefined): number | undefined {
+    // A style referenced but not defined (no styles part): its id may still say what it is.
+    if (id !== undefined && !this.byId.has(id)) {
+      const m = /^heading\s*(\d)$/i.exec(id);
+      return m ? Number(m[1]) : /^title$/i.test(id) ? 1 : undefined;
+    }
     for (const s of this.chain(id)) {
       const m = /^(?:heading|überschrift|titre|titolo|encabezado|título|kop|rubrik|nagłówek|заголовок)\s*(\d)$/.exec(s.name);
       if (m) return Number(m[1]);

@@ -164,6 +164,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
 
   const warnings: string[] = [];
   const cssCache = new Map<string, Map<string, Marks>>();
+  const usedNoteLabels = new Set<string>();
   const itemrefs = childrenLocal(spine, 'itemref');
   for (const ref of itemrefs) {
     if (Date.now() > ctx.deadline) throw new ParseError('TIMEOUT', 'The EPUB could not be converted within the time limit.');
@@ -195,6 +196,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
         image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
         link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
         classMarks: (c) => classes.get(c),
+        usedNoteLabels,
       });
       if (nodes.length === 0) continue;
       if (tocTitle && !nodes.some((n) => n.kind === 'heading')) {

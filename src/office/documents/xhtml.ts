@@ -17,12 +17,14 @@ export interface XhtmlContext {
   link(href: string): string | undefined;
   /** Emphasis that the chapter's style sheets give a class (calibre and others style spans by class). */
   classMarks?(className: string): Marks | undefined;
+  /** Note labels already used in the document (chapters often number their notes from 1 again). */
+  usedNoteLabels?: Set<string>;
 }
 
 export type Marks = Omit<TextInline, 'type' | 'text'>;
 
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'title', 'meta', 'link', 'object', 'embed', 'iframe', 'audio', 'video', 'canvas', 'button', 'input', 'select', 'textarea', 'form']);
-const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
+const BLOCK = new Set(['aside', 'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
 
 function local(name: string): string {
   const i = name.indexOf(':');
@@ -37,8 +39,37 @@ function decode(s: string): string {
   return s.indexOf('&') >= 0 ? decodeHTML(s) : s;
 }
 
+const NOTE_TYPES = /\b(footnote|endnote|rearnote|note)\b/;
+
+function epubType(el: XmlElement): string {
+  return el.attrs['epub:type'] ?? el.attrs['type'] ?? '';
+}
+
 class Converter {
+  /** EPUB 3 notes: id of the note → the label its reference shows. */
+  readonly noteLabels = new Map<string, string>();
+
   constructor(private readonly ctx: XhtmlContext) {}
+
+  /** Finds `<a epub:type="noteref" href="#id">label</a>` so that notes and references share labels. */
+  scanNoteRefs(el: XmlElement): void {
+    for (const c of el.children) {
+      if (typeof c === 'string') continue;
+      if (local(c.name) === 'a' && /\bnoteref\b/.test(epubType(c))) {
+        const id = (c.attrs['href'] ?? '').split('#')[1];
+        let label = text(c).replace(/[\s\[\]^]+/g, '') || id;
+        if (id && label && !this.noteLabels.has(id)) {
+          const used = this.ctx.usedNoteLabels;
+          if (used) {
+            const base = label;
+            for (let k = 2; used.has(label); k++) label = `${base}-${k}`;
+            used.add(label);
+          }
+          this.noteLabels.set(id, label);
+        }
+      } else this.scanNoteRefs(c);
+    }
+  }
 
   blocks(el: XmlElement, out: Node[]): void {
     let pending: Inline[] = [];
@@ -65,6 +96,13 @@ class Converter {
   }
 
   private block(c: XmlElement, name: string, out: Node[]): void {
+    const id = c.attrs['id'];
+    if (id && this.noteLabels.has(id) && NOTE_TYPES.test(epubType(c))) {
+      const children: Node[] = [];
+      this.blocks(c, children);
+      out.push({ kind: 'note', label: this.noteLabels.get(id)!, children: children.length ? children : [{ kind: 'paragraph', content: [] }] });
+      return;
+    }
     switch (name) {
       case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': {
         const content = this.inlines(c);
@@ -222,6 +260,11 @@ class Converter {
         return;
       case 'a': {
         const href = node.attrs['href'];
+        const noteId = /\bnoteref\b/.test(epubType(node)) ? (href ?? '').split('#')[1] : undefined;
+        if (noteId && this.noteLabels.has(noteId)) {
+          out.push({ type: 'noteRef', label: this.noteLabels.get(noteId)! });
+          return;
+        }
         const target = href ? this.ctx.link(href) : undefined;
         for (const c of node.children) this.inline(c, target ? { ...marks, href: target } : marks, out);
         return;
@@ -247,6 +290,9 @@ export function xhtmlToNodes(root: XmlElement, ctx: XhtmlContext): Node[] {
   };
   const body = find(root) ?? root;
   const out: Node[] = [];
-  new Converter(ctx).blocks(body, out);
-  return out;
+  const conv = new Converter(ctx);
+  conv.scanNoteRefs(body);
+  conv.blocks(body, out);
+  // Notes go after the chapter's text, where GFM puts them anyway.
+  return [...out.filter((n) => n.kind !== 'note'), ...out.filter((n) => n.kind === 'note')];
 }
