@@ -39,6 +39,8 @@ function classes(): Uint8Array {
   return t;
 }
 
+const MONTHS_DAYS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
+
 const PARTICLE_WORDS = new Set(['van', 'von', 'de', 'der', 'den', 'ten', 'ter', 'da', 'di', 'du', 'del', 'della', 'dos', 'das', 'do', 'le', 'la', 'bin', 'ibn', 'al', 'el', 'y', 'af', 'zu']);
 
 /**
@@ -63,6 +65,9 @@ export function capitalisedRuns(text: string): Array<[number, number]> {
       if (j + 1 < n && text.charCodeAt(j) === 45 && cls[text.charCodeAt(j + 1)]! !== 0) { j += 1; continue; }
       break;
     }
+    // A possessive is not part of the name: "Matej's address".
+    const q = text.charCodeAt(j - 2);
+    if (j - i > 3 && (q === 39 || q === 0x2019) && (text.charCodeAt(j - 1) === 115 || text.charCodeAt(j - 1) === 83)) j -= 2;
     return j;
   };
   // Jump from one possible capital to the next; the regular expression's character-class scan is
@@ -387,7 +392,9 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       }
       const run = toks.slice(i, j);
       const orgAfter = j < toks.length && ORG_WORDS.has(toks[j]!.low);
-      classify(run, titled && i === 0, orgAfter);
+      // "Stanley Cups", "Christian Science": a capitalised ordinary word right after makes one proper noun.
+      const commonAfter = !orgAfter && j < toks.length && isCommon(lex, toks[j]!.low) && !isName(lex, toks[j]!.low);
+      classify(run, titled && i === 0, orgAfter, commonAfter);
       titled = false;
       i = j;
     }
@@ -420,7 +427,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   }
 
 
-  function classify(run: Tok[], titledChunk: boolean, orgAfter: boolean): void {
+  function classify(run: Tok[], titledChunk: boolean, orgAfter: boolean, commonAfter = false): void {
     const s = run[0]!.s;
     let e = run[run.length - 1]!.e;
     const last = run[run.length - 1]!;
@@ -448,7 +455,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 
     // ---- place reading: every word a known place, and the place wins over a name reading unless the
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
-    const allPlace = places.every(Boolean);
+    const allPlace = places.every(Boolean) && !lows.some((w) => MONTHS_DAYS.has(w));
     if (opts.location && allPlace && !orgAfter && !titled && !inFirm(s, e)) {
       const strongPlace = placeCtx;
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
@@ -491,7 +498,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (upperShort && !known.some(Boolean)) score -= 0.4;
     // ALL-CAPS words are headings, acronyms and labels unless the name lists know them.
     if (run.every((t) => t.raw.length > 1 && t.raw === t.raw.toUpperCase()) && known.filter(Boolean).length < n) score -= 0.3;
-    if (titled) score += 0.5;
+    // A title before a capitalised word makes it a name even when the word is ordinary ("Mrs. Baker").
+    if (titled) score += 0.6;
     if (trigger && (PERSON_BEFORE_VERY_STRONG.test(ctx) || signOffBefore(text, s))) score += 0.5;
     else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx)) score += 0.4;
     else if (strongCtx) score += 0.3;
@@ -503,6 +511,9 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     else if (after && PERSON_AFTER_STRONG.test(nxt)) score += 0.35;
     else if (after && PERSON_AFTER.test(nxt)) score += 0.15;
     if (orgAfter) score -= 0.6;
+    if (commonAfter && !titled) score -= 0.25;
+    // ALL-CAPS or mixed-caps short words (GAO, LLMs, IPv) are acronyms and product names.
+    if (run.some((t) => t.raw.length <= 6 && (t.raw.match(/\p{Lu}/gu)?.length ?? 0) >= Math.min(3, t.raw.length)) && !titled) score -= 0.25;
     if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
@@ -719,7 +730,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
     const w0 = before[0];
     if (!w0) continue;
     let start = -1;
-    if (CAP.test(w0.raw) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
+    if (CAP.test(w0.raw) && !/.\p{Lu}/u.test(w0.raw) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
       const low = w0.low;
       for (const L of suffixes.lengths) {
         if (low.length > L && suffixes.set.has(low.slice(-L))) { start = w0.s; break; }

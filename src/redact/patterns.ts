@@ -65,6 +65,7 @@ function ctxPhoneCheap(ctx: string): boolean {
 }
 
 function looksLikeDateOrVersion(run: string): boolean {
+  if (/^\d{1,2}[ ./\-]\d{1,2}[ ./\-](?:19|20)\d\d$/.test(run)) return true; // 30 06 2023
   if (/^\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}$/.test(run)) return true; // 2024-01-31, 31/01/2024, 1.2.3
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(run)) return true; // IPv4 address or a four-part version
   if (/^(?:19|20)\d\d ?[-–/] ?(?:19|20)?\d\d$/.test(run)) return true; // 1990-2000
