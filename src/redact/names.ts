@@ -738,11 +738,12 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
     }
     // "Kálmán Imre u. 12.", "Victor Hugo u. 49", "Joaquin Suarez 2906" after "lives on": the street's name
     // before the number, its type word (if any) last.
-    if (start < 0 && (words.has(w0.low) && !LED_WORDS.has(w0.low) || ADDRESS_BEFORE.test(text.slice(Math.max(0, (before[Math.min(before.length, 3) - 1] ?? w0).s - 30), (before[Math.min(before.length, 3) - 1] ?? w0).s).toLowerCase()))) {
-      let k = words.has(w0.low) && !LED_WORDS.has(w0.low) ? 1 : 0;
+    if (start < 0) {
+      const typed = (words.has(w0.low) || w0.raw === 'u.') && !LED_WORDS.has(w0.low);
+      let k = typed ? 1 : 0;
       let first = -1;
-      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !lex.common.has(before[k]!.low)) { first = before[k]!.s; k++; }
-      if (first >= 0) start = first;
+      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !/.\p{Lu}/u.test(before[k]!.raw) && (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))) { first = before[k]!.s; k++; }
+      if (first >= 0 && (typed || ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase()))) start = first;
     }
     if (start < 0) {
       for (let k = 0; k < before.length; k++) {
