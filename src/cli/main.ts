@@ -6,9 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ParseError, toParseError } from '../errors.js';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { ParseError, toParseError, type ParseErrorCode } from '../errors.js';
 import type { ParseOptions } from '../options/schema.js';
 import { createParser } from '../parser.js';
+import type { ParseDocument } from '../types.js';
 
 const USAGE = `Usage:
   docmill FILE [--json] [--options JSON] [--mode fast|auto|ocr] [--pages] [--blocks] [--max-pages N]
@@ -22,6 +24,65 @@ Converts FILE to markdown on standard output.
   --blocks        layout blocks (in --json output)
   --max-pages N   parse at most N pages of a PDF
 Exit status: 0 on success, 1 when the file could not be parsed, 2 on a usage error.`;
+
+/** Milliseconds a CLI parse may take unless --options sets `timeout`. */
+const CLI_DEFAULT_TIMEOUT_MS = 22000;
+/** Heap of the parse thread: a reader that runs away with memory fails with RESOURCE_LIMIT instead of taking the machine. */
+const PARSE_HEAP_MB = 4096;
+/** How long past its timeout the parse thread may take to report it before the CLI reports it instead. */
+const TIMEOUT_GRACE_MS = 1500;
+
+interface ParseJob {
+  docmillCliParse: true;
+  bytes: Uint8Array;
+  options: ParseOptions;
+  filename: string;
+}
+
+type ParseReply = { ok: true; data: ParseDocument } | { ok: false; code: ParseErrorCode; message: string };
+
+/** The parse thread: one parse, its result posted back. */
+async function parseThread(job: ParseJob): Promise<void> {
+  const parser = createParser();
+  let reply: ParseReply;
+  try {
+    reply = { ok: true, data: await parser.parseFile(job.bytes, job.options, { filename: job.filename }) };
+  } catch (err) {
+    const e = toParseError(err);
+    reply = { ok: false, code: e.code, message: e.message };
+  }
+  parentPort!.postMessage(reply);
+  await parser.close();
+}
+
+/**
+ * Parses in a worker thread so that this thread can always answer: a reader that blocks its event
+ * loop past the timeout (the library's timeout fires only between turns) or exhausts the thread's heap
+ * still ends in an error line and exit status 1, never a process that must be killed.
+ */
+function parseInThread(job: ParseJob, timeoutMs: number): Promise<ParseDocument> {
+  return new Promise<ParseDocument>((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: job, resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB } });
+    const timer = setTimeout(() => {
+      reject(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeoutMs} ms).`));
+    }, timeoutMs + TIMEOUT_GRACE_MS);
+    worker.once('message', (r: ParseReply) => {
+      clearTimeout(timer);
+      if (r.ok) resolve(r.data);
+      else reject(new ParseError(r.code, r.message));
+    });
+    worker.once('error', (err: Error & { code?: string }) => {
+      clearTimeout(timer);
+      reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? new ParseError('RESOURCE_LIMIT', `The document needs more than the ${PARSE_HEAP_MB} MB of memory one parse may use.`)
+        : toParseError(err));
+    });
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new ParseError('UNKNOWN_ERROR', `The parse ended without a result (thread exit code ${code}).`));
+    });
+  });
+}
 
 function fail(code: string, message: string, status: number): never {
   process.stderr.write(`docmill: ${code}: ${message}\n`);
@@ -67,6 +128,11 @@ async function main(argv: string[]): Promise<void> {
       fail('BAD_REQUEST', `--options is not valid JSON: ${(err as Error).message}`, 2);
     }
   }
+  // Batch converters commonly kill a conversion at 30 s, the library's own default: the CLI stops
+  // earlier so that a parse that cannot finish ends with a TIMEOUT error instead of being killed.
+  if (options !== null && typeof options === 'object' && !Array.isArray(options) && options['timeout'] === undefined) {
+    options['timeout'] = CLI_DEFAULT_TIMEOUT_MS;
+  }
   const { mode, pages, blocks } = args.values;
   const maxPages = args.values['max-pages'];
   if (mode !== undefined || pages || blocks || maxPages !== undefined) {
@@ -88,33 +154,39 @@ async function main(argv: string[]): Promise<void> {
     fail('BAD_REQUEST', `cannot read ${file}: ${(err as Error).message}`, 2);
   }
 
-  const parser = createParser();
+  const timeoutMs = typeof options['timeout'] === 'number' && Number.isFinite(options['timeout']) ? options['timeout'] : CLI_DEFAULT_TIMEOUT_MS;
+  const job: ParseJob = { docmillCliParse: true, bytes, options: options as ParseOptions, filename: path.basename(file) };
+  let data: ParseDocument;
   try {
-    const data = await parser.parseFile(bytes, options as ParseOptions, { filename: path.basename(file) });
-    if (args.values.json) {
-      process.stdout.write(`${JSON.stringify({ success: true, data }, null, 2)}\n`);
-    } else if (pages && data.pages) {
-      process.stdout.write(data.pages.map((p) => `<!-- page ${p.pageNumber} -->\n\n${p.markdown}\n`).join('\n'));
-    } else {
-      process.stdout.write(data.markdown ?? '');
-    }
-    if (data.warning) process.stderr.write(`docmill: warning: ${data.warning}\n`);
+    data = await parseInThread(job, timeoutMs);
   } catch (err) {
     const e = err instanceof ParseError ? err : toParseError(err);
     if (args.values.json) process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
     fail(e.code, e.message, 1);
-  } finally {
-    await parser.close();
   }
+  if (args.values.json) {
+    process.stdout.write(`${JSON.stringify({ success: true, data }, null, 2)}\n`);
+  } else if (pages && data.pages) {
+    process.stdout.write(data.pages.map((p) => `<!-- page ${p.pageNumber} -->\n\n${p.markdown}\n`).join('\n'));
+  } else {
+    process.stdout.write(data.markdown ?? '');
+  }
+  if (data.warning) process.stderr.write(`docmill: warning: ${data.warning}\n`);
+  // Ends the parse thread and its pools with the process: nothing left running may hold it open.
+  process.stdout.write('', () => process.exit(0));
 }
 
-// A reader that stops early (`docmill big.pdf | head`) is not an error.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
+if (!isMainThread && (workerData as Partial<ParseJob> | null)?.docmillCliParse) {
+  await parseThread(workerData as ParseJob);
+} else {
+  // A reader that stops early (`docmill big.pdf | head`) is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  const e = toParseError(err);
-  fail(e.code, e.message, 1);
-});
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    const e = toParseError(err);
+    fail(e.code, e.message, 1);
+  });
+}

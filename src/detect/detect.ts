@@ -6,6 +6,7 @@
 import CFB from 'cfb';
 import { unzipSync } from 'fflate';
 import { ParseError } from '../errors.js';
+import { ole2DirectoryProblem } from './ole2-directory.js';
 
 export const FILE_KINDS = [
   'pdf', 'docx', 'docm', 'doc', 'odt', 'ods', 'odp', 'rtf', 'xlsx', 'xlsm', 'xlsb', 'xls',
@@ -137,6 +138,9 @@ function looksBinary(bytes: Uint8Array): boolean {
 
 function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
   let names: string[];
+  // Checked first: `cfb` loops forever on a directory whose links form a cycle.
+  const problem = ole2DirectoryProblem(bytes);
+  if (problem) throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${problem}.`);
   try {
     const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
     // Only streams at the root decide the type: an Excel file may embed a Word document below it.
