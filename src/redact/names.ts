@@ -68,6 +68,8 @@ export function capitalisedRuns(text: string): Array<[number, number]> {
     // A possessive is not part of the name: "Matej's address".
     const q = text.charCodeAt(j - 2);
     if (j - i > 3 && (q === 39 || q === 0x2019) && (text.charCodeAt(j - 1) === 115 || text.charCodeAt(j - 1) === 83)) j -= 2;
+    // A closing quote is not part of the name either: 'Mary called John'.
+    while (j - i > 1 && (text.charCodeAt(j - 1) === 39 || text.charCodeAt(j - 1) === 0x2019)) j--;
     return j;
   };
   // Jump from one possible capital to the next; the regular expression's character-class scan is
