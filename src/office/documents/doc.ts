@@ -13,6 +13,7 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
+import { OleFile } from './ole.js';
 import { BlockSink, blocksToCellInlines, buildTable, cell, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
 
 interface Piece {
@@ -58,6 +59,8 @@ interface Run<T> {
   props: T;
 }
 
+const UTF16 = new TextDecoder('utf-16le');
+
 function malformed(msg: string): ParseError {
   return new ParseError('MALFORMED', `The Word 97–2003 document is damaged: ${msg}.`);
 }
@@ -75,17 +78,16 @@ function operandSize(sprm: number): number {
 
 /** Iterates the sprms of a grpprl: callback(sprm, operandOffset, operandSize). */
 function eachSprm(buf: Uint8Array, start: number, end: number, fn: (sprm: number, at: number, size: number) => void): void {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   let p = start;
   while (p + 2 <= end) {
-    const sprm = view.getUint16(p, true);
+    const sprm = buf[p]! | (buf[p + 1]! << 8);
     p += 2;
     let size = operandSize(sprm);
     if (size < 0) {
       if (sprm === 0xd608 || sprm === 0xd606) {
         // sprmTDefTable / sprmTDefTable10: a two-byte size that counts itself.
         if (p + 2 > end) break;
-        size = view.getUint16(p, true) - 1;
+        size = (buf[p]! | (buf[p + 1]! << 8)) - 1;
         p += 2;
       } else if (sprm === 0xc615) {
         // sprmPChgTabs: a size byte, 255 meaning "compute from content".
@@ -391,7 +393,7 @@ class DocReader {
       const w = piece.compressed ? 1 : 2;
       const fc0 = piece.fc + (s - piece.cpStart) * w;
       const bytes = this.wordDoc.subarray(fc0, Math.min(this.wordDoc.length, fc0 + (e - s) * w));
-      let text = piece.compressed ? iconv.decode(Buffer.from(bytes), 'cp1252') : new TextDecoder('utf-16le').decode(bytes);
+      let text = piece.compressed ? iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp1252') : UTF16.decode(bytes);
       if (text.length < e - s) text += '\u0000'.repeat(e - s - text.length);
       parts.push(text);
       let run: Run<CharProps> | undefined;
@@ -907,14 +909,35 @@ function streamOf(container: CFB.CFB$Container, name: string): Uint8Array | unde
   return c instanceof Uint8Array ? c : Uint8Array.from(c);
 }
 
-export function readDoc(ctx: ReaderContext): DocModel {
-  let container: CFB.CFB$Container;
+/** Root-level streams of the compound file: the small lazy reader first, `cfb` when it gives up. */
+function openStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined {
   try {
-    container = CFB.read(Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength), { type: 'buffer' });
-  } catch (err) {
-    throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, { cause: err });
+    const ole = new OleFile(bytes);
+    return (name) => ole.stream(name);
+  } catch {
+    let container: CFB.CFB$Container;
+    try {
+      container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+    } catch (err) {
+      throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, { cause: err });
+    }
+    return (name) => streamOf(container, name);
   }
-  const wordDoc = streamOf(container, 'WordDocument');
+}
+
+export function readDoc(ctx: ReaderContext): DocModel {
+  const stream = openStreams(ctx.bytes);
+  let wordDoc: Uint8Array | undefined;
+  let tableStream: Uint8Array | undefined;
+  let dataStream: Uint8Array | undefined;
+  let summary: Uint8Array | undefined;
+  try {
+    wordDoc = stream('WordDocument');
+    dataStream = stream('Data');
+    summary = stream('\u0005SummaryInformation');
+  } catch (err) {
+    if (!wordDoc) throw malformed(`the WordDocument stream cannot be read (${(err as Error).message})`);
+  }
   if (!wordDoc || wordDoc.length < 0x44) throw malformed('the WordDocument stream is missing');
   const view = new DataView(wordDoc.buffer, wordDoc.byteOffset, wordDoc.byteLength);
   const ident = view.getUint16(0, true);
@@ -925,10 +948,14 @@ export function readDoc(ctx: ReaderContext): DocModel {
   if (nFib < 101 || ident === 0xa5dc) {
     throw new ParseError('UNSUPPORTED_FILE_TYPE', 'Word 6.0/95 documents (and older) are not supported; save the document as .docx.');
   }
-  const tableName = flags & 0x0200 ? '1Table' : '0Table';
-  const reader = new DocReader(wordDoc, streamOf(container, tableName), ctx.deadline, streamOf(container, 'Data'), ctx.options.removeBase64Images);
+  try {
+    tableStream = stream(flags & 0x0200 ? '1Table' : '0Table');
+  } catch (err) {
+    throw malformed(`the table stream cannot be read (${(err as Error).message})`);
+  }
+  const reader = new DocReader(wordDoc, tableStream, ctx.deadline, dataStream, ctx.options.removeBase64Images);
   const { body, headers, footers, notes } = reader.convert();
-  const metadata: DocModel['metadata'] = summaryInformation(streamOf(container, '\u0005SummaryInformation'));
+  const metadata: DocModel['metadata'] = summaryInformation(summary);
   return {
     contentType: ctx.contentType,
     pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body, ...footers, ...notes] }],
