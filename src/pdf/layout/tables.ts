@@ -530,8 +530,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
   const anchored = grid.filter((r) => filled(r) >= 2).length;
-  const wide = cols >= 3 && grid.length >= 2 && grid.slice(0, 2).every((r) => filled(r) >= 3);
-  if (anchored < (ruled || wide ? 2 : 3)) return null;
+  // Two rows make a table only when they are short cells side by side (a header and one record),
+  // not fragments of justified sentences.
+  const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
+  const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filled(r) >= 3);
+  if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const merged: Line[][][] = [];
   for (const r of grid) {
     const prev = merged[merged.length - 1];
@@ -564,7 +567,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   }
   // Trailing rows with a single cell are text after the table.
   while (merged.length > 2 && filled(merged[merged.length - 1]!) < 2) merged.pop();
-  if (merged.length < 2 || merged.filter((r) => filled(r) >= 2).length < (ruled || wide ? 2 : 3)) return null;
+  if (merged.length < 2 || merged.filter((r) => filled(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -576,6 +579,13 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     }
     return { content: cellInlines(cell.flatMap((l) => l.words)) };
   }));
+  // Pieces of running text (justified lines whose wide spaces looked like gutters): cells that read
+  // as sentence fragments.
+  {
+    const cellsText = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
+    const sentencey = cellsText.filter((t) => t.split(/\s+/).length >= 3 && (/[.;:,]$/.test(t) || /^\p{Ll}/u.test(t))).length;
+    if (cellsText.length && sentencey >= cellsText.length * 0.4) return null;
+  }
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
   const texts = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
   const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{L}$/u.test(t)).length;
