@@ -728,6 +728,18 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[
       const p = POSTAL.exec(text);
       if (p) { out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' }); continue; }
     }
+    // The word before the number decides whether it can be a house number: a capitalised word ("Koskikatu 25",
+    // "Apt. 864"), a street word in lower case ("rue", "via"), or a "u." abbreviation. Most numbers in
+    // running text follow an ordinary lower-case word ("version 2", "in 2019") and stop here.
+    {
+      let k = i - 1;
+      while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9 || text.charCodeAt(k - 1) === 44)) k--;
+      if (text.charCodeAt(k - 1) === 46) k--;
+      let w = k;
+      while (w > 0 && cls[text.charCodeAt(w - 1)]! !== 0) w--;
+      if (w === k) continue;
+      if (cls[text.charCodeAt(w)] === 1 && !LED_WORDS.has(text.slice(w, k).toLowerCase()) && text.slice(w, k) !== 'u' && !words.has(text.slice(w, k))) continue;
+    }
     const before = wordsBefore(text, i, 6);
     const w0 = before[0];
     if (!w0) continue;
