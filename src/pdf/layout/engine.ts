@@ -416,9 +416,44 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const taken = new Set<Word>();
   for (const t of ruled) for (const w of t.words) taken.add(w);
   const lineRows: Line[][] = [];
-  for (const r of rows) {
-    const rest = r.filter((w) => !taken.has(w));
-    if (rest.length) lineRows.push(splitRow(rest));
+  const free = rows.map((r) => r.filter((w) => !taken.has(w)));
+  // Does text in the rows just above (dir -1) or below (dir 1) row k cover most of [x0, x1]? Null when
+  // there is no text there at all. Rows are page-wide, so the rows of the other column are scanned too.
+  const cy = (r: Word[]): number => (r[0]!.y0 + r[0]!.y1) / 2;
+  const covers = (k: number, dir: 1 | -1, x0: number, x1: number): boolean | null => {
+    const base = free[k]!;
+    const size = base[0]!.size;
+    let any = false;
+    const spans: Array<[number, number]> = [];
+    for (let j = k + dir; j >= 0 && j < free.length; j += dir) {
+      const r = free[j]!;
+      if (!r.length) continue;
+      if (Math.abs(cy(r) - cy(base)) > size * 2.2) break;
+      for (const w of r) {
+        if (w.x1 < x0 - size || w.x0 > x1 + size) continue;
+        any = true;
+        spans.push([w.x0 - w.size * 0.4, w.x1 + w.size * 0.4]);
+      }
+    }
+    if (!any) return null;
+    spans.sort((a, b) => a[0] - b[0]);
+    let covered = 0, at = x0;
+    for (const [a, b] of spans) {
+      const lo = Math.max(a, at), hi = Math.min(b, x1);
+      if (hi > lo) { covered += hi - lo; at = hi; }
+    }
+    return covered >= (x1 - x0) * 0.8;
+  };
+  for (let k = 0; k < free.length; k++) {
+    const rest = free[k]!;
+    if (!rest.length) continue;
+    const spanned = (x0: number, x1: number): boolean => {
+      const up = covers(k, -1, x0, x1);
+      const down = covers(k, 1, x0, x1);
+      if (up === null && down === null) return false;
+      return (up ?? true) && (down ?? true);
+    };
+    lineRows.push(splitRow(rest, 1.0, spanned));
   }
   const aligned = findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
   const tables = [...ruled, ...aligned];

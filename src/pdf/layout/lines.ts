@@ -128,7 +128,7 @@ function dedupe(words: Word[]): Word[] {
 }
 
 /** Splits one row into lines at gaps wider than a column gutter, and assembles each line's text. */
-export function splitRow(row: Word[], gapFactor = 1.0): Line[] {
+export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1: number, size: number) => boolean): Line[] {
   if (!row.length) return [];
   const rtlChars = row.reduce((n, w) => n + (w.rtl ? w.text.length : 0), 0);
   const total = row.reduce((n, w) => n + w.text.length, 0);
@@ -143,7 +143,12 @@ export function splitRow(row: Word[], gapFactor = 1.0): Line[] {
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 6;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
-      if ((gap > size * gapFactor || styleBreak) && !markerLead) { groups.push(cur); cur = []; }
+      // A wide space that the lines above and below run through is a stretched word space of
+      // justified text, not a gutter.
+      if ((gap > size * gapFactor || styleBreak) && !markerLead && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size))) {
+        groups.push(cur);
+        cur = [];
+      }
     }
     cur.push(w);
   }
