@@ -121,7 +121,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
   return pages.map((p): DocPage => {
     const blocks: DocBlock[] = p.blocks.map((lb) => {
       const f = furniture.get(lb);
-      if (f) return { ...lb.block, type: f, furniture: true };
+      if (f) return { ...lb.block, type: f, label: f, furniture: true };
       const level = heading.get(lb);
       if (level !== undefined) {
         let content: Inline[];
@@ -130,7 +130,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         else if (n.kind === 'list') content = [{ type: 'text', text: lb.hints.text }];
         else return lb.block;
         const node: HeadingNode = { kind: 'heading', level: level as HeadingNode['level'], content };
-        return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header' };
+        return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header', label: `heading_${level}` };
       }
       return lb.block;
     });

@@ -548,7 +548,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       hints.headingCandidate = top.node.items.length === 1 && !top.node.items[0]!.children && top.lines.length <= 2 && first.length < 120
         && top.el.marker?.kind === 'number' && !/[.;,]$/.test(first);
       if (hints.headingCandidate && !hints.numbering) hints.numbering = top.el.marker!.text.trim();
-      out.push({ block: { node: top.node, type: 'list_item', bbox: norm(top.box, W, H), source, confidence: { layout: 0.85, ocr: null } }, hints });
+      out.push({ block: { node: top.node, type: 'list_item', label: 'list', bbox: norm(top.box, W, H), source, confidence: { layout: 0.85, ocr: null } }, hints });
       top = null;
     };
     const stacks: ListNode[] = [];
@@ -598,14 +598,14 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     flushList();
     if (e.kind === 'table') {
       out.push({
-        block: { node: { kind: 'table', rows: e.table.rows }, type: 'table', bbox: norm(e, W, H), source, confidence: { layout: e.table.confidence, ocr: null } },
+        block: { node: { kind: 'table', rows: e.table.rows }, type: 'table', label: e.table.ruled ? 'table_ruled' : 'table_aligned', bbox: norm(e, W, H), source, confidence: { layout: e.table.confidence, ocr: null } },
         hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
       });
       continue;
     }
     if (e.kind === 'figure') {
       out.push({
-        block: { node: { kind: 'figure', alt: 'Image' }, type: 'figure', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
+        block: { node: { kind: 'figure', alt: 'Image' }, type: 'figure', label: 'image', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
         hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
       });
       continue;
@@ -625,7 +625,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t);
       if (captionNear(e)) type = 'caption';
     }
-    out.push({ block: { node, type, bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+    out.push({ block: { node, type, label: type === 'code' ? 'code' : type === 'caption' ? 'caption' : 'paragraph', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
   }
   flushList();
   return { pageNumber: page.pageNumber, width: W, height: H, status: 'ok', blocks: out, stats: { fontChars, chars } };
