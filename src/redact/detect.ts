@@ -10,7 +10,7 @@
 import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
-import { findNamesAndPlaces } from './names.js';
+import { findNamesAndPlaces, mentionsPostal } from './names.js';
 import { findEmails, findIbans, findNumbers, findSecrets } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
@@ -42,12 +42,13 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   checkDeadline(options);
   if (want.has('PERSON') || want.has('LOCATION')) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
+    const postal = mentionsPostal(text);
     for (const [s, e] of segments(text)) {
       checkDeadline(options);
       const seg = text.slice(s, e);
       const model = options.mode === 'fast' ? undefined : modelOracle(seg);
       const found: Detection[] = [];
-      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model }, found);
+      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal }, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }
   }

@@ -214,8 +214,12 @@ function afterTrigger(text: string, e: number): boolean {
   if (c !== 32) return false;
   if (text.charCodeAt(e + 1) === 40) return true;
   let j = e + 1;
-  while (j < text.length && j - e < 12 && /[a-z]/.test(text[j]!)) j++;
-  return AFTER_WORDS.has(text.slice(e + 1, j));
+  while (j < text.length && j - e < 12) {
+    const ch = text.charCodeAt(j);
+    if (ch < 97 || ch > 122) break;
+    j++;
+  }
+  return j > e + 1 && AFTER_WORDS.has(text.slice(e + 1, j));
 }
 
 /** Whether the end of a context can match a context pattern: its last word is a trigger, or it ends a line or a field. */
@@ -296,12 +300,14 @@ export interface NameOptions {
   person: boolean;
   location: boolean;
   model?: ModelOracle | undefined;
+  /** Whether the whole text mentions postal codes (computed once for all its segments). */
+  postal?: boolean | undefined;
 }
 
 export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detection[]): void {
   const lex = getLexicon();
   const found: Detection[] = [];
-  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode) : [];
+  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal) : [];
   if (opts.location) found.push(...addresses);
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
@@ -672,13 +678,20 @@ const POSTAL_CONTEXT = /(?:zip|zip code|zipcode|postcode|postal code|post code|p
  * cheap checks of the words around it ("6750 Main Street", "Koskikatu 25", "Rue de Piétrain 371",
  * "Apt. 864", "5850 Jana Nerudy 894", "Hoge Wei 32 St."), then grown over the lines that continue it.
  */
-function findAddresses(text: string, lex: Lexicon, mode: DetectMode): Detection[] {
+const POSTAL_WORDS = /zip|post|plz|\bcap\b|\bcp\b/i;
+
+/** Whether a text mentions postal codes at all ("zip", "postcode", "PLZ", "CAP", "CP"). */
+export function mentionsPostal(text: string): boolean {
+  return POSTAL_WORDS.test(text);
+}
+
+function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: boolean): Detection[] {
   const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
   const NUM = /\d{1,6}/g;
   const cls = classes();
-  const postalWords = /zip|post|plz|\bcap\b|\bcp\b/i.test(text);
+  const postalWords = postal ?? POSTAL_WORDS.test(text);
   let m: RegExpExecArray | null;
   while ((m = NUM.exec(text)) !== null) {
     const i = m.index;

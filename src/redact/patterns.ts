@@ -295,7 +295,10 @@ function hints(): { re: RegExp; rules: Map<string, SecretRule[]> } {
   if (hintIndex) return hintIndex;
   const rules = new Map<string, SecretRule[]>();
   for (const rule of PROVIDER_RULES) for (const h of rule.hints) rules.set(h, [...(rules.get(h) ?? []), rule]);
-  const alternatives = [...rules.keys(), '://'].sort((a, b) => b.length - a.length).map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // Credential words in the case forms they are written in (password, Password, PASSWORD): one pass finds
+  // provider hints and credential words together.
+  const words = KEYWORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]);
+  const alternatives = [...new Set([...rules.keys(), '://', ...words])].sort((a, b) => b.length - a.length).map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   hintIndex = { re: new RegExp(alternatives.join('|'), 'g'), rules };
   return hintIndex;
 }
@@ -321,9 +324,16 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
   const windows = new Map<SecretRule | 'connection', Array<[number, number]>>();
   re.lastIndex = 0;
   let h: RegExpExecArray | null;
+  const keywordHits: Array<[number, number]> = [];
   while ((h = re.exec(text)) !== null) {
     const at = h.index;
+    const low = h[0].toLowerCase();
+    for (const w of KEYWORDS) if (low.startsWith(w)) { keywordHits.push([at, w.length]); break; }
     if (h[0] === '://') {
+      // Credentials in a URL come before an "@": URLs without one are skipped.
+      let q = at + 3;
+      while (q < text.length && q - at < 300 && text.charCodeAt(q) > 32 && text.charCodeAt(q) !== 64) q++;
+      if (text.charCodeAt(q) !== 64) continue;
       const list = windows.get('connection') ?? [];
       list.push([Math.max(0, at - 24), Math.min(text.length, at + 400)]);
       windows.set('connection', list);
@@ -369,13 +379,13 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
   }
   // Assignments and random-looking tokens are looked for only on lines that name a credential.
   const hits: number[] = [];
-  const lines = credentialLines(text, hits);
+  const lines = credentialLines(text, keywordHits, hits);
   findAssignments(text, hits, mode, out);
   for (const [ls, le] of lines) findRandomTokens(text, ls, le, mode, out);
 }
 
 /** Credential words as words or parts of identifiers (API_KEY, apiKey, client-secret), not inside "monkey" or "author". */
-const KEYWORD = /pass|pwd|secret|token|key|credential|auth|bearer|signature|private|kennwort|contraseña|senha/gi;
+const KEYWORDS = ['credential', 'signature', 'contraseña', 'kennwort', 'private', 'secret', 'bearer', 'token', 'senha', 'pass', 'auth', 'pwd', 'key'];
 
 /**
  * A keyword hit that names a credential: a whole word or a part of an identifier (API_KEY, apiKey,
@@ -399,16 +409,14 @@ function credentialWord(text: string, at: number, len: number): boolean {
 }
 
 /** [start, end) of every line mentioning a credential word, with the line before it. */
-function credentialLines(text: string, hits: number[]): Array<[number, number]> {
+function credentialLines(text: string, keywordHits: Array<[number, number]>, hits: number[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  KEYWORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = KEYWORD.exec(text)) !== null) {
-    if (!credentialWord(text, m.index, m[0].length)) continue;
-    hits.push(m.index);
-    if (out.length && m.index < out[out.length - 1]![1]) continue;
-    const ls = text.lastIndexOf('\n', m.index) + 1;
-    let le = text.indexOf('\n', m.index);
+  for (const [at, len] of keywordHits) {
+    if (!credentialWord(text, at, len)) continue;
+    hits.push(at);
+    if (out.length && at < out[out.length - 1]![1]) continue;
+    const ls = text.lastIndexOf('\n', at) + 1;
+    let le = text.indexOf('\n', at);
     if (le === -1) le = text.length;
     // The value may sit on the next line ("API key:\n  abc..."): include it.
     let next = text.indexOf('\n', le + 1);
