@@ -49,8 +49,16 @@ const PARTICLE_WORDS = new Set(['van', 'von', 'de', 'der', 'den', 'ten', 'ter', 
  * more than all other detectors together.
  */
 export function capitalisedRuns(text: string): Array<[number, number]> {
-  const cls = classes();
+  const flat = capitalisedRunsFlat(text);
   const out: Array<[number, number]> = [];
+  for (let k = 0; k < flat.length; k += 2) out.push([flat[k]!, flat[k + 1]!]);
+  return out;
+}
+
+/** capitalisedRuns as a flat list start0, end0, start1, end1, ...: no small arrays to collect. */
+function capitalisedRunsFlat(text: string): number[] {
+  const cls = classes();
+  const out: number[] = [];
   const n = text.length;
   const isWordChar = (i: number): boolean => {
     const c = text.charCodeAt(i);
@@ -103,7 +111,7 @@ export function capitalisedRuns(text: string): Array<[number, number]> {
       if (cls[text.charCodeAt(j)]! !== 2) break;
       end = item(j);
     }
-    out.push([start, end]);
+    out.push(start, end);
     jump.lastIndex = end;
   }
   return out;
@@ -342,7 +350,10 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
-  for (const [cs, ce] of capitalisedRuns(text)) {
+  const runs = capitalisedRunsFlat(text);
+  for (let r = 0; r < runs.length; r += 2) {
+    const cs = runs[r]!;
+    const ce = runs[r + 1]!;
     const c = text.slice(cs, ce);
     // Most capitalised words are sentence openings of ordinary vocabulary: decide those without scoring.
     if (c.indexOf(' ') < 0 && c.indexOf('\u00a0') < 0) {
