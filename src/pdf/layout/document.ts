@@ -91,7 +91,9 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
       if (!b.hints.headingCandidate || furniture.has(b)) continue;
       const s = Math.round(b.hints.fontSize * 2) / 2;
       const standsOut = isHeadingSize(s);
-      const boldHeading = boldMeansHeading && b.hints.bold && s >= body - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120;
+      // Bold at body size is a heading when short and not a list of names or terms (author lines).
+      const boldHeading = boldMeansHeading && b.hints.bold && s >= body - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120
+        && (b.hints.text.match(/,/g)?.length ?? 0) < 3;
       if (!standsOut && !boldHeading) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).
       if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;

@@ -270,6 +270,13 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const rightEls = g.els.filter((e) => (e.x0 + e.x1) / 2 >= mid);
     if (!leftEls.length || !rightEls.length) { out.push(...g.els.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)); continue; }
     const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
+    // A few single lines on each side (a letterhead: title left, date and reference right) read
+    // line by line, not as two columns.
+    const shortSide = (xs: El[]): boolean => xs.length <= 4 && xs.every((e) => e.kind === 'text' && e.lines.length <= 2);
+    if (shortSide(leftEls) && shortSide(rightEls)) {
+      out.push(...g.els.sort((a, b) => a.y0 - b.y0 || (rtl ? b.x1 - a.x1 : a.x0 - b.x0)));
+      continue;
+    }
     const heads = sideHeads(leftEls, rightEls) ? leftEls : sideHeads(rightEls, leftEls) ? rightEls : null;
     if (heads) {
       // Side heads (short labels in a margin column, each stack level with the text it introduces)
@@ -504,9 +511,14 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     return z;
   };
   const rtlPage = textLines.filter((l) => l.rtl).length > textLines.length / 2;
-  const top = els.filter((e) => zoneOf(e) === 'top').sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  const bottom = els.filter((e) => zoneOf(e) === 'bottom').sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  const body = order(els.filter((e) => zoneOf(e) === 'body'), rtlPage);
+  // Margin text level with body text (a print date beside a title) is read in the body's order.
+  const bodyEls = els.filter((e) => zoneOf(e) === 'body');
+  const apart = (e: El): boolean => zoneOf(e) === 'top'
+    ? bodyEls.every((b) => b.y0 >= e.y1 - 1)
+    : zoneOf(e) === 'bottom' ? bodyEls.every((b) => b.y1 <= e.y0 + 1) : false;
+  const top = els.filter((e) => zoneOf(e) === 'top' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const bottom = els.filter((e) => zoneOf(e) === 'bottom' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const body = order(els.filter((e) => !top.includes(e) && !bottom.includes(e)), rtlPage);
   const ordered = [...top, ...body, ...bottom];
 
   const textConf = opts.textConfidence ?? 0.9;
