@@ -131,9 +131,11 @@ function inline(md: string, lineStart: number, lineEnd: number, from: number, ta
     if (c === 96) { // code span: contents are literal text
       let n = 0;
       while (md.charCodeAt(i + n) === 96) n++;
-      const close = md.indexOf('`'.repeat(n), i + n);
+      // The closing run is searched for on this line only (an unclosed backtick must not scan the rest of the text).
+      const rel = md.slice(i + n, lineEnd).indexOf('`'.repeat(n));
+      const close = rel === -1 ? -1 : i + n + rel;
       flush(i);
-      if (close === -1 || close >= lineEnd) { i += n; run = i; continue; }
+      if (close === -1) { i += n; run = i; continue; }
       b.copy(i + n, close, true);
       i = close + n;
       run = i;

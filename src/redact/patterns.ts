@@ -434,7 +434,8 @@ function findAssignments(text: string, hits: number[], mode: DetectMode, out: De
   for (const h of hits) {
     // Back to the start of the identifier the credential word is part of: API_KEY, db.password, "apiKey".
     let i = h;
-    while (i > 0 && /[A-Za-z0-9_.\-]/.test(text[i - 1]!)) i--;
+    // Identifiers are short; the bound also keeps the sticky pattern from crawling a huge token.
+    while (i > 0 && h - i < 64 && /[A-Za-z0-9_.\-]/.test(text[i - 1]!)) i--;
     if (i > 0 && (text[i - 1] === '"' || text[i - 1] === "'")) i--;
     if (i <= last) continue;
     ASSIGNMENT.lastIndex = i;
