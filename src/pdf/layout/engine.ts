@@ -360,7 +360,8 @@ function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
     }
     out.push(...runs);
   });
-  if (allBold || allItalic) for (const r of out) { if (allBold) r.bold = true; if (allItalic) r.italic = true; }
+  // Whole-block emphasis; superscripts stay outside it (markers between emphasis runs read badly).
+  if (allBold || allItalic) for (const r of out) { if (r.superscript) continue; if (allBold) r.bold = true; if (allItalic) r.italic = true; }
   // Trim the whole paragraph.
   while (out.length && !out[0]!.text.trim()) out.shift();
   while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
