@@ -97,6 +97,13 @@ describe('pptx: conventions on the project fixture', () => {
     expect(formatNumber('n/a', '0.00')).toBe('n/a');
   });
 
+  it('starts a numbered list where buAutoNum says', async () => {
+    const f = unzipSync(fixture('sample.pptx'));
+    f['ppt/slides/slide2.xml'] = strToU8(new TextDecoder().decode(f['ppt/slides/slide2.xml']).replaceAll('<a:buAutoNum type="arabicPeriod"/>', '<a:buAutoNum type="arabicPeriod" startAt="3"/>'));
+    const md = serialize(await read(ctxFor(zipSync(f), 'pptx')), { onlyMainContent: true }).markdown;
+    expect(md).toContain('\n\n3. Hire two engineers\n4. Open the Tokyo office\n');
+  });
+
   it('reads .pptm like .pptx', async () => {
     const a = serialize(await read(ctxFor(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     const b = serialize(await read(ctxFor(fixture('sample.pptm'), 'pptm')), { onlyMainContent: true }).markdown;

@@ -7,6 +7,8 @@ export interface SlideParagraph {
   /** 0-based nesting level; undefined for a paragraph that is not a list item. */
   level?: number;
   ordered?: boolean;
+  /** First number of an ordered list that does not start at 1. */
+  start?: number;
 }
 
 /** Something placed on a slide, in slide coordinates. */
@@ -57,12 +59,17 @@ function buildLists(items: SlideParagraph[]): ListNode[] {
     const item: ListItem = { content: trimInlines(p.content) };
     while (stack.length && stack[stack.length - 1]!.level > level) stack.pop();
     const top = stack[stack.length - 1];
-    if (top && top.level === level && top.list.ordered === !!p.ordered) {
+    // A start number continues the open list when it is the next number or the list's own start
+    // (PresentationML repeats the scheme's startAt on every paragraph); anything else restarts.
+    const expected = (top?.list.start ?? 1) + (top?.list.items.length ?? 0);
+    const continues = p.start === undefined || p.start === expected || p.start === (top?.list.start ?? 1);
+    if (top && top.level === level && top.list.ordered === !!p.ordered && continues) {
       top.list.items.push(item);
       continue;
     }
     if (top && top.level === level) stack.pop();
     const list: ListNode = { kind: 'list', ordered: !!p.ordered, items: [item] };
+    if (p.ordered && p.start !== undefined && p.start !== 1) list.start = p.start;
     const parent = stack[stack.length - 1];
     if (parent) {
       const last = parent.list.items[parent.list.items.length - 1]!;

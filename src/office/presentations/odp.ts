@@ -182,11 +182,16 @@ class OdpReader {
 
   private list(list: XmlElement, level: number, styleName: string | undefined, out: SlideParagraph[]): void {
     const kind = this.listKind(styleName, level);
-    for (const item of childrenNamed(list, 'list-item').concat(childrenNamed(list, 'list-header'))) {
+    for (const item of elements(list).filter((e) => e.local === 'list-item' || e.local === 'list-header')) {
+      const startValue = Number(attr(item, 'start-value'));
+      let first = true;
       for (const el of elements(item)) {
         if (el.local === 'p' || el.local === 'h') {
           const content = this.inlines(el, {});
-          out.push(kind === 'none' ? { content } : { content, level, ordered: kind === 'number' });
+          const para: SlideParagraph = kind === 'none' ? { content } : { content, level, ordered: kind === 'number' };
+          if (first && kind === 'number' && Number.isInteger(startValue) && startValue > 0) para.start = startValue;
+          first = false;
+          out.push(para);
         } else if (el.local === 'list') this.list(el, level + 1, attr(el, 'style-name') ?? styleName, out);
       }
     }

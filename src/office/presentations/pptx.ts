@@ -353,7 +353,12 @@ class PptxReader {
       for (let i = 0; bullet === undefined && i < lstStyles.length; i++) bullet = bulletOf(child(lstStyles[i], `lvl${lvl + 1}pPr`));
       const content = this.runs(p, ctx.rels);
       if (cls === 'title' || bullet === undefined || bullet === 'none') out.push({ content });
-      else out.push({ content, level: lvl, ordered: bullet === 'number' });
+      else {
+        const para: SlideParagraph = { content, level: lvl, ordered: bullet === 'number' };
+        const startAt = Number(attr(descendants(pPr, 'buAutoNum')[0], 'startAt'));
+        if (bullet === 'number' && Number.isInteger(startAt) && startAt > 0) para.start = startAt;
+        out.push(para);
+      }
     }
     return out;
   }
