@@ -511,7 +511,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       else if (known[0]) score = 0.15;
       else if (commons[0]) score = 0;
       else score = sentenceStart ? 0.1 : 0.25;
-      if (places[0] && !known[0]) score -= 0.15;
+      if (places[0] && !known[0] && !titled) score -= 0.15;
       if (lows[0]!.length <= 2) score -= 0.3;
     }
     if (upperShort && !known.some(Boolean)) score -= 0.4;
@@ -546,11 +546,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   // A name that was confidently found once is a name everywhere in the text ("Brown" after "Ann Brown").
   if (opts.person && people.length) {
     const sure = new Set<string>();
-    // Only parts of full names (two or more words) that the name lists know spread.
+    // Parts of full names (two or more words) spread: "McDowell" after "Adam McDowell". Ordinary words and
+    // initials do not.
     for (const p of people) {
       const words = text.slice(p.start, p.end).split(/\s+/);
       if (p.score < 0.7 || words.length < 2) continue;
-      for (const w of words) if (w.length > 2 && isName(lex, lower(w)) && !isCommon(lex, lower(w))) sure.add(w);
+      for (const w of words) if (w.length > 2 && /^\p{Lu}\p{Ll}/u.test(w) && !isCommon(lex, lower(w)) && !TITLES.has(lower(w))) sure.add(w);
     }
     for (const w of sure) {
       let at = text.indexOf(w);
