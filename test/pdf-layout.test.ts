@@ -61,6 +61,29 @@ describe('layout engine on synthetic pages', () => {
     expect([...order].sort((x, y) => x - y)).toEqual(order);
   });
 
+  it('reads three columns left to right, each top to bottom', () => {
+    const items = [...column('a', 40, 100, 12, 4), ...column('b', 230, 100, 12, 4), ...column('c', 420, 100, 12, 4)];
+    const md = markdownOf([page(items)]);
+    const order = ['a1', 'a48', 'b1', 'b48', 'c1', 'c48'].map((t) => md.indexOf(`${t} `) >= 0 ? md.indexOf(`${t} `) : md.indexOf(t));
+    expect(order.every((v) => v >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+  });
+
+  it('reads a letterhead line by line and keeps a wide justified space inside its line', () => {
+    const items = [
+      item('ACME Corporation', 72, 60, 16), item('Invoice 2024-001', 420, 62),
+      item('Ship to:', 72, 90), item('Date: 2024-05-01', 420, 90),
+      // A justified paragraph whose middle line has one very wide space.
+      item('The goods listed below were shipped on the date given above and', 72, 140),
+      item("arrive at the customer's address", 72, 152), item('within five working days of it.', 252, 152),
+      item('Payment is due within thirty days of the date of this invoice.', 72, 164),
+    ];
+    const md = markdownOf([page(items)]);
+    expect(md.indexOf('ACME Corporation')).toBeLessThan(md.indexOf('Invoice 2024-001'));
+    expect(md.indexOf('Invoice 2024-001')).toBeLessThan(md.indexOf('Ship to:'));
+    expect(md).toContain("given above and arrive at the customer's address within five working days of it. Payment is due");
+  });
+
   it('joins hyphenated line ends and nested bullet lists', () => {
     const items = [
       item('The conver-', 72, 100), item('sion works well.', 72, 112),

@@ -95,8 +95,10 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
 
   let settled = false;
   try {
-    // The first range also reports the page count; until then nothing else can be planned.
-    const firstSize = opts.maxPages ? Math.min(opts.maxPages, 4) : 4;
+    // The first range also reports the page count; until then nothing else can be planned. It is a
+    // little longer than the others so that a short document is read by one thread, opening it (and
+    // converting its fonts) once instead of on every thread.
+    const firstSize = opts.maxPages ? Math.min(opts.maxPages, 8) : 8;
     const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true);
     if (!first.ok) throw new ParseError(first.code, first.message);
     const info = first.info ?? { numPages: first.pages.length };
