@@ -148,6 +148,11 @@ describe('modes', () => {
     expect(found(s, 'PERSON', 'fast')).toEqual([]);
     expect(found(s, 'PERSON', 'accurate')).toEqual(['Nijito Asano']);
   });
+  it('the model modes read lower-case names in lists and after "my name is"', () => {
+    const s = 'they had 3 kids: silvana, christopher and kristina. we need salt, pepper and flour.';
+    expect(found(s, 'PERSON', 'fast')).toEqual([]);
+    expect(found(s, 'PERSON', 'accurate')).toEqual(['silvana', 'christopher', 'kristina']);
+  });
   it('aggressive adds recall: an unknown sentence-initial word before a speech verb', () => {
     const s = 'Mehrudin shouted at Todd.';
     expect(found(s, 'PERSON', 'accurate')).toEqual(['Todd']);

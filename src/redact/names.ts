@@ -629,6 +629,22 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
     }
     prev = cur;
   }
+  // Lists of lower-case first names ("silvana, adam, christopher and caleb"): three or more items, most of
+  // them first names that are not ordinary words.
+  const LIST = /(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}'’-]+(?:(?:,\s*|\s+and\s+|,\s*and\s+)\p{Ll}[\p{Ll}\p{M}'’-]+){2,}/gu;
+  LIST.lastIndex = 0;
+  while ((m = LIST.exec(text)) !== null) {
+    const items: Array<[number, number]> = [];
+    const ITEM = /\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
+    let it: RegExpExecArray | null;
+    while ((it = ITEM.exec(m[0])) !== null) if (it[0] !== 'and') items.push([m.index + it.index, m.index + it.index + it[0].length]);
+    const names = items.filter(([a, b]) => {
+      const f = flags(lex, text.slice(a, b));
+      return (f & FIRST) && !(f & COMMON);
+    });
+    if (items.length < 3 || names.length < Math.max(3, Math.ceil(items.length * 0.6))) continue;
+    for (const [a, b] of names) if (!people.some((q) => q.start < b && a < q.end)) people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+  }
 }
 
 // ------------------------------------------------------------------------------------------ ADDRESSES
