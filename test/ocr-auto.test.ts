@@ -31,7 +31,7 @@ describe('PDF auto and ocr modes', () => {
   afterAll(() => parser.close());
 
   it('auto: native text for text pages, OCR only for the scanned page', async () => {
-    const doc = await parser.parseFile(mixed, { timeout: 180000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }] });
+    const doc = await parser.parseFile(mixed, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }] });
     const fast = await parser.parseFile(mixed, { parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
     for (const page of doc.blocks!) {
@@ -72,7 +72,7 @@ describe('PDF auto and ocr modes', () => {
   });
 
   it('ocr: every page is recognised, text pages included', async () => {
-    const doc = await parser.parseFile(mixed, { timeout: 180000, parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }] });
+    const doc = await parser.parseFile(mixed, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }] });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
     for (const page of doc.blocks!) {
       for (const b of page.items) expect(b.source).toBe('layout_ocr');

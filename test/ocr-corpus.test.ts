@@ -13,7 +13,7 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   it('auto recognises an image-only medical report, vital signs table included', async () => {
     const doc = await parser.parseFile(readCorpus('markitdown', 'MEDRPT-2024-PAT-3847_medical_report_scan.pdf'), {
       // OCR of three pages on a shared machine: well past the 30 s default when the cores are busy.
-      timeout: 180000,
+      timeout: 100000,
       parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
     });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
@@ -32,7 +32,7 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   });
 
   it('auto recognises again a scan whose old OCR layer is poor', async () => {
-    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), { timeout: 180000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
     for (const b of doc.blocks![0]!.items) expect(b.source).toBe('layout_ocr');
     // The old layer reads "t h e i r cheek"; recognition reads whole words.
     expect(doc.markdown).not.toContain('t h e i r');

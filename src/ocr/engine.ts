@@ -95,14 +95,15 @@ export class OcrEngine {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
     let timer: NodeJS.Timeout | undefined;
+    // tesseract.js never settles a job (or its own start) when its thread dies; a page that takes this
+    // long is lost anyway.
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`recognition took longer than ${PAGE_LIMIT_MS / 1000} s`)), PAGE_LIMIT_MS);
+    });
     try {
-      const worker = await this.worker;
-      await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
+      const worker = await Promise.race([this.worker, watchdog]);
+      await Promise.race([worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) }), watchdog]);
       this.pagesDone++;
-      // tesseract.js never settles a job whose thread died; a page that takes this long is lost anyway.
-      const watchdog = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`recognition took longer than ${PAGE_LIMIT_MS / 1000} s`)), PAGE_LIMIT_MS);
-      });
       const { data } = await Promise.race([worker.recognize(image, {}, { blocks: true, text: true }), watchdog]);
       return data;
     } catch (err) {
@@ -119,6 +120,7 @@ export class OcrEngine {
     const w = this.worker;
     this.worker = null;
     this.pagesDone = 0;
-    if (w) await w.then((x) => x.terminate()).catch(() => undefined);
+    // Not awaited beyond the terminate call: a recogniser whose start never settles must not hold us.
+    if (w) void w.then((x) => x.terminate(), () => undefined);
   }
 }
