@@ -1,11 +1,12 @@
 /**
  * Finds PII in one text. Modes:
  * - `fast`: shapes, check digits and word lists only (no model): e-mail, phone (libphonenumber), cards
- *   (Luhn), IBAN (mod 97), SSN, routing numbers (ABA), provider keys, addresses and gazetteer names in context.
- * - `accurate`: the same detectors plus the compromise tagger's people and places as evidence, with
- *   thresholds set for precision.
- * - `aggressive`: model and heuristics with lower thresholds and looser shapes (bare digit runs as phones,
- *   single capitalised unknown words in name context), for recall.
+ *   (Luhn), IBAN (mod 97), SSN, routing numbers (ABA), provider keys, addresses and gazetteer names scored
+ *   with the words around them.
+ * - `accurate`: the same, plus the compromise tagger (people, places) for candidates within its weight of
+ *   the threshold, and lower-case names (lists, "my name is"); thresholds set for precision.
+ * - `aggressive`: the model and the heuristics with lower thresholds and looser shapes (bare digit runs
+ *   as phones, unknown capitalised words with weaker context, lower-case surnames), for recall.
  */
 import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';

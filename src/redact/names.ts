@@ -319,7 +319,6 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   if (opts.location) found.push(...addresses);
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
-  const aggressive = opts.mode === 'aggressive';
   const model = opts.mode !== 'fast' ? opts.model : undefined;
   // Scores are sums of tenths: the thresholds sit a hair below so that 0.1 + 0.35 counts as 0.45.
   const placeThreshold = (opts.mode === 'aggressive' ? 0.5 : 0.6) - 1e-9;
