@@ -197,7 +197,7 @@ function flags(lex: Lexicon, low: string): number {
 }
 
 /** "White, Willis and Hoffman", "Jones, Smith and Davis": the shape of a firm's name, not three people. */
-const FIRM = /\b(\p{Lu}\p{Ll}+), (\p{Lu}\p{Ll}+),? and (\p{Lu}\p{Ll}+)\b(?!,)/gu;
+const FIRM = /\b(\p{Lu}\p{Ll}+), (\p{Lu}\p{Ll}+),? and (\p{Lu}\p{Ll}+)\b/gu;
 
 /** Share of capitalised words around a position: headings and titles ("Supposed To Hate") capitalise everything. */
 /** Last words of the context patterns (PERSON_BEFORE*, PLACE_BEFORE, TITLE_BEFORE). */
@@ -784,7 +784,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
     const w0 = before[0];
     if (!w0) continue;
     let start = -1;
-    if (CAP.test(w0.raw) && !/.\p{Lu}/u.test(w0.raw) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
+    if (CAP.test(w0.raw) && !/.\p{Lu}/u.test(w0.raw) && !lex.common.has(w0.low) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
       const low = w0.low;
       for (const L of suffixes.lengths) {
         if (low.length > L && suffixes.set.has(low.slice(-L))) { start = w0.s; break; }
