@@ -96,12 +96,22 @@ function decodeXml(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
 }
 
+const LATIN1 = new TextDecoder('latin1');
+
 function hasEntityDeclaration(data: Uint8Array): boolean {
-  // A DOCTYPE can only come before the root element: look at the start of the part.
-  const head = new TextDecoder('latin1').decode(data.subarray(0, 4096));
-  if (!/<!DOCTYPE/i.test(head)) return false;
-  const text = new TextDecoder('latin1').decode(data.subarray(0, Math.min(data.length, 1024 * 1024)));
-  return /<!ENTITY/i.test(text);
+  // A DOCTYPE can only come before the root element: look for `<!` at the start of the part, byte
+  // by byte (this runs for every part read, so no decoding unless there is one).
+  const n = Math.min(data.length, 4096);
+  let declaration = false;
+  for (let i = 0; i + 1 < n; i++) {
+    if (data[i] === 0x3c && data[i + 1] === 0x21 && (data[i + 2] === 0x44 || data[i + 2] === 0x64)) {
+      declaration = true;
+      break;
+    }
+  }
+  if (!declaration) return false;
+  const text = LATIN1.decode(Uint8Array.prototype.subarray.call(data, 0, Math.min(data.length, 1024 * 1024)));
+  return /<!DOCTYPE/i.test(text) && /<!ENTITY/i.test(text);
 }
 
 function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<string> } {

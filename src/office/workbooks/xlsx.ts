@@ -67,12 +67,30 @@ function runText(xml: string): string {
   return decode(out);
 }
 
+/** `B12` (or `$B$12`) to 0-based row and column; null when it is not a cell reference. */
 function refToRC(ref: string): { r: number; c: number } | null {
-  const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref);
-  if (!m) return null;
+  let i = 0;
+  const n = ref.length;
+  if (ref.charCodeAt(i) === 36) i++;
   let c = 0;
-  for (const ch of m[1]!) c = c * 26 + (ch.charCodeAt(0) - 64);
-  return { r: Number(m[2]) - 1, c: c - 1 };
+  let letters = 0;
+  for (; i < n; i++) {
+    const ch = ref.charCodeAt(i);
+    if (ch < 65 || ch > 90) break;
+    c = c * 26 + (ch - 64);
+    letters++;
+  }
+  if (letters === 0 || letters > 3) return null;
+  if (ref.charCodeAt(i) === 36) i++;
+  let r = 0;
+  let digits = 0;
+  for (; i < n; i++) {
+    const ch = ref.charCodeAt(i);
+    if (ch < 48 || ch > 57) return null;
+    r = r * 10 + (ch - 48);
+    digits++;
+  }
+  return digits ? { r: r - 1, c: c - 1 } : null;
 }
 
 function resolve(from: string, target: string): string {
@@ -208,6 +226,10 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
   return out;
 }
 
+/** Formatted numbers by format code, shared across parses (formatting is pure); bounded. */
+const FORMATTED = new Map<string, Map<number, string>>();
+const FORMATTED_1904 = new Map<string, Map<number, string>>();
+
 const CELL_OR_ROW = /<(?:\w+:)?(c|row)\b([^>]*?)(\/?)>|<\/(?:\w+:)?sheetData>/g;
 
 function readSheet(xml: string, name: string, strings: string[], formats: string[], date1904: boolean, maxRows: number, budget: number): { sheet: FastSheet; cells: number } {
@@ -217,7 +239,7 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
   let cut = false;
   let row = -1;
   let col = -1;
-  const formatCache = new Map<string, Map<number, string>>();
+  const formatCache = date1904 ? FORMATTED_1904 : FORMATTED;
   if (start >= 0) {
     CELL_OR_ROW.lastIndex = start;
     for (let m = CELL_OR_ROW.exec(xml); m; m = CELL_OR_ROW.exec(xml)) {
@@ -266,7 +288,10 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
         else {
           const fmt = formats[Number(attr(attrs, 's') ?? 0)] ?? 'General';
           let cache = formatCache.get(fmt);
-          if (!cache) formatCache.set(fmt, (cache = new Map()));
+          if (!cache) {
+            if (formatCache.size >= 1000) formatCache.clear();
+            formatCache.set(fmt, (cache = new Map()));
+          }
           w = cache.get(num);
           if (w === undefined) {
             try {
