@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, Inline, ListItem, ListNode, Node, TextInline } from '../../model/document.js';
-import { buildRows, isMarkerOnly, splitRow, type Line, type Word } from './lines.js';
+import { buildRows, splitRow, type Line, type Word } from './lines.js';
 import { findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
@@ -135,13 +135,11 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     }
     if (best && (startsItem(L) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
     if (best) {
-      const prevLast = best.lines[best.lines.length - 1]!;
       best.lines.push(L);
       grow(best, L);
       // A line that stops well short of the block's right edge ends its paragraph, unless it is only the first line.
       const width = best.x1 - best.x0;
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
-      void prevLast;
     } else {
       const textX0 = marker ? textStart(L, marker) : L.x0;
       blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: false });
@@ -644,4 +642,3 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   return { pageNumber: page.pageNumber, width: W, height: H, status: 'ok', blocks: out, stats: { fontChars, chars } };
 }
 
-export { isMarkerOnly };
