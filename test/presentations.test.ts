@@ -123,12 +123,13 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
     expect(ascending(order(md, 'Group top', 'Group bottom left', 'Group bottom right'))).toBe(true);
   });
 
-  it('ppt gives slides in order with titles, nested bullets, emphasis, text boxes, tables and notes', async () => {
+  it('ppt gives slides in order with titles, nested and numbered lists, emphasis, text boxes, tables and notes', async () => {
     const doc = await read(ctxFor(fixture('sample.ppt'), 'ppt'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
     expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
     expect(pages[0]!.markdown).toContain('Prepared for the board, *March 2024*');
     expect(pages[1]!.markdown).toContain('- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀');
+    expect(pages[1]!.markdown).toContain('- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office');
     // The table is a group of cell shapes flagged as a table; merges come back from the cell extents.
     expect(pages[2]!.markdown).toContain('| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |');
     expect(pages[1]!.markdown).toMatch(/Left column text, see the report\n\nRight column text\n\n### Notes\n\nThank the regional teams\./);

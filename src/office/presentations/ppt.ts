@@ -9,8 +9,9 @@
  *   its placeholders' TextCharsAtom/TextBytesAtom records there, and in the text boxes of the slide's
  *   own drawing (OutlineTextRefAtom points back into the list).
  * - Shapes are placed by their client anchors and read top-to-bottom, left-to-right, title first.
- * - Paragraph indent levels and bullet flags come from StyleTextPropAtom: bulleted paragraphs become
- *   nested lists.
+ * - Paragraph indent levels and bullet flags come from StyleTextPropAtom (bulleted paragraphs become
+ *   nested lists), bold and italic from its character runs, automatic numbering from the PowerPoint
+ *   2000 extension (StyleTextProp9Atom), and tables from groups flagged as tables.
  * - Speaker notes (the notes page's body text) follow the slide's content under `### Notes`.
  *
  * When the persist directory is damaged, the reader falls back to the text atoms of the slide list
@@ -45,6 +46,9 @@ const RT = {
   ClientAnchor: 0xf010,
   ChildAnchor: 0xf00f,
   ClientTextbox: 0xf00d,
+  ClientData: 0xf011,
+  BinaryTagData: 0x138b,
+  StyleTextProp9Atom: 0x0fac,
 } as const;
 
 const TITLE_TYPES = new Set([0, 6]);
@@ -115,7 +119,7 @@ interface TextRun {
   /** Paragraph property runs (indent level, bullet flag), each over `count` characters. */
   paras: { level: number; bullet: boolean | undefined; count: number }[];
   /** Character property runs (bold, italic), each over `count` characters. */
-  chars: { count: number; bold: boolean; italic: boolean }[];
+  chars: { count: number; bold: boolean; italic: boolean; pp9rt: number }[];
 }
 
 function decodeText(s: Stream, rec: Rec): string {
@@ -193,7 +197,8 @@ function charProps(s: Stream, start: number, end: number, textLength: number): T
     if (bit(24)) p += 2; // newEAFontRef
     if (bit(25)) p += 2; // csFontRef
     if (bit(26)) p += 4; // pp11ext
-    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2 });
+    // fontStyle bits 10-13 index the run's PowerPoint 2000 properties (StyleTextProp9Atom).
+    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2, pp9rt: (style >> 10) & 0xf });
     covered += count;
     if (count === 0) break;
   }
@@ -201,7 +206,62 @@ function charProps(s: Stream, start: number, end: number, textLength: number): T
 }
 
 
-function runParagraphs(run: TextRun): SlideParagraph[] {
+/** Auto-numbering of a StyleTextProp9 entry: the scheme's first number, or null when it has none. */
+type Numbering = (number | null)[];
+
+/**
+ * The numbering of a shape's PowerPoint 2000 extension (ClientData → ProgTags → "___PPT9" binary
+ * tag → StyleTextProp9Atom, [MS-PPT]): entry i says whether paragraphs whose character run
+ * has pp9rt = i are auto-numbered, and from which number.
+ */
+function pp9Numbering(s: Stream, clientData: Rec | undefined): Numbering {
+  const out: Numbering = [];
+  if (!clientData) return out;
+  const find = (rec: Rec, type: number, depth = 0): Rec | undefined => {
+    for (const c of s.children(rec)) {
+      if (c.type === type) return c;
+      if (c.container && depth < 6) {
+        const hit = find(c, type, depth + 1);
+        if (hit) return hit;
+      }
+    }
+    return undefined;
+  };
+  const blob = find(clientData, RT.BinaryTagData);
+  const atom = blob ? s.children(blob).find((c) => c.type === RT.StyleTextProp9Atom) : undefined;
+  if (!atom) return out;
+  let p = atom.start;
+  while (p + 12 <= atom.end && out.length < 64) {
+    const pf = s.u32(p);
+    p += 4;
+    let hasNumber = false;
+    let start = 1;
+    if (pf & (1 << 23)) p += 2; // bulletBlipRef
+    if (pf & (1 << 25)) {
+      hasNumber = s.u16(p) === 1;
+      p += 2;
+    }
+    if (pf & (1 << 24)) {
+      start = s.u16(p + 2) || 1;
+      p += 4;
+    }
+    const cf = s.u32(p);
+    p += 4;
+    if (cf & (1 << 20)) p += 4; // pp10runid
+    const si = s.u32(p);
+    p += 4;
+    if (si & 1) p += 2; // spellInfo
+    if (si & 2) p += 2; // lang
+    if (si & 4) p += 2; // altLang
+    if (si & (1 << 6)) p += 2; // bidi
+    if (si & (1 << 5)) p += 4; // pp10runid, grammarError
+    if (si & (1 << 9)) p += 4 + 4 * s.u32(p); // smartTags
+    out.push(hasNumber ? start : null);
+  }
+  return out;
+}
+
+function runParagraphs(run: TextRun, numbering: Numbering = []): SlideParagraph[] {
   const texts = run.text.replace(/\r$/, '').split('\r');
   // Expand the character-counted runs to per-paragraph properties.
   const props: { level: number; bullet: boolean | undefined }[] = [];
@@ -221,11 +281,23 @@ function runParagraphs(run: TextRun): SlideParagraph[] {
   let offset = 0;
   return texts.map((t, i) => {
     const content = styledInlines(t, offset, run.chars);
+    const start = numbering.length ? numberingAt(run.chars, offset, numbering) : null;
     offset += t.length + 1;
     const pr = props[i]!;
     const bullet = pr.bullet ?? defaultBullet;
-    return bullet && !TITLE_TYPES.has(run.type) ? { content, level: pr.level, ordered: false } : { content };
+    if (!bullet || TITLE_TYPES.has(run.type)) return { content };
+    return start === null ? { content, level: pr.level, ordered: false } : { content, level: pr.level, ordered: true, start };
   });
+}
+
+/** The auto-numbering start of the character run at `offset`, or null when it is not numbered. */
+function numberingAt(chars: TextRun['chars'], offset: number, numbering: Numbering): number | null {
+  let at = 0;
+  for (const c of chars) {
+    if (offset < at + c.count) return numbering[c.pp9rt] ?? null;
+    at += c.count;
+  }
+  return null;
 }
 
 /** A paragraph's inlines with the bold and italic of the character runs that cover it. */
@@ -490,9 +562,10 @@ class PptReader {
               runs.push(run);
             }
           } else collectRuns(this.s, inner, runs);
+          const numbering = pp9Numbering(this.s, kids.find((k) => k.type === RT.ClientData));
           for (const run of runs) {
             if (!accept(run.type)) continue;
-            const nodes = paragraphsToNodes(runParagraphs(run));
+            const nodes = paragraphsToNodes(runParagraphs(run, numbering));
             if (nodes.length) items.push({ box, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: nextSeq() });
           }
         }
