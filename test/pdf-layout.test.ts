@@ -160,6 +160,22 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+describe('layout engine on hostile pages', () => {
+  it('lays out a page of scattered runs and a single line of thousands of glyphs', () => {
+    let seed = 99;
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const scattered = Array.from({ length: 25000 }, () => item('x', rnd() * 600, rnd() * 780, 2 + rnd() * 20));
+    const one = Array.from({ length: 8000 }, (_, i) => item('a', 10 + i * 0.07, 400, 6));
+    const lines = Array.from({ length: 3000 }, (_, i) => ({ x0: rnd() * 600, x1: rnd() * 600, y0: i % 780, y1: i % 780, width: 0.5 }))
+      .map((l) => ({ ...l, x0: Math.min(l.x0, l.x1), x1: Math.max(l.x0, l.x1) }));
+    for (const items of [scattered, one]) {
+      const layout = layoutPage(page(items, { lines }));
+      expect(layout.status).toBe('ok');
+      expect(layout.blocks.length).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('needsOcr', () => {
   it('wants OCR for pages without text, garbage text or text only over a full-page image', () => {
     expect(needsOcr(page([])).needed).toBe(true);

@@ -418,7 +418,10 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
 
   const rows = buildRows(page.items);
   const allWords = rows.flat();
-  const { tables: ruled, hRuleGroups } = findRuledTables(page.lines, allWords, W, H);
+  // A page with an extreme number of text runs or rules (generated or hostile) gets the plain
+  // reading-order pass only: table finding is the costly part.
+  const heavy = page.items.length > 20000 || page.lines.length > 20000;
+  const { tables: ruled, hRuleGroups } = heavy ? { tables: [], hRuleGroups: [] } : findRuledTables(page.lines, allWords, W, H);
   const taken = new Set<Word>();
   for (const t of ruled) for (const w of t.words) taken.add(w);
   const lineRows: Line[][] = [];
@@ -461,7 +464,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     };
     lineRows.push(splitRow(rest, 1.0, spanned));
   }
-  const aligned = findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
+  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
   const tables = [...ruled, ...aligned];
   // Lines an aligned table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();

@@ -121,7 +121,12 @@ export function buildRows(items: TextItem[]): Word[][] {
 function dedupe(words: Word[]): Word[] {
   const out: Word[] = [];
   for (const w of words) {
-    const dup = out.some((o) => o.text === w.text && Math.abs(o.x0 - w.x0) < Math.max(1.5, w.size * 0.2) && Math.abs(o.y0 - w.y0) < w.size * 0.3);
+    // Words are in x order, so a copy sits among the last few kept (bounded: hostile rows are long).
+    let dup = false;
+    for (let k = out.length - 1; k >= 0 && k >= out.length - 6; k--) {
+      const o = out[k]!;
+      if (o.text === w.text && Math.abs(o.x0 - w.x0) < Math.max(1.5, w.size * 0.2) && Math.abs(o.y0 - w.y0) < w.size * 0.3) { dup = true; break; }
+    }
     if (!dup) out.push(w);
   }
   return out;
