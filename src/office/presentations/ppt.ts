@@ -550,6 +550,8 @@ class PptReader {
         const kids = this.s.children(r);
         const box = this.anchorOf(kids, tf);
         const tb = kids.find((k) => k.type === RT.ClientTextbox);
+        const picture = tb ? null : this.pictureAlt(kids);
+        if (picture) items.push({ box, nodes: [{ kind: 'figure', alt: picture.alt, src: `${picture.name}.jpg` }], seq: nextSeq() });
         if (tb) {
           const inner = this.s.children(tb);
           const runs: TextRun[] = [];
@@ -573,6 +575,38 @@ class PptReader {
       }
       this.shapes(r, listRuns, used, items, nextSeq, accept, tf, depth + 1);
     }
+  }
+
+  /**
+   * A picture shape's description (alt text, shape option wzDescription) and name (wzName), read from
+   * the complex part of its option tables; null when the shape is no picture or has no description.
+   */
+  private pictureAlt(kids: Rec[]): { alt: string; name: string } | null {
+    let isPicture = false;
+    let alt = '';
+    let name = '';
+    for (const k of kids) {
+      if (k.type !== RT.FOPT && k.type !== RT.TertiaryFOPT) continue;
+      const n = k.instance;
+      let complex = k.start + n * 6;
+      for (let i = 0; i < n && k.start + i * 6 + 6 <= k.end; i++) {
+        const opid = this.s.u16(k.start + i * 6);
+        const op = this.s.u32(k.start + i * 6 + 2);
+        const pid = opid & 0x3fff;
+        if (pid === 0x0104) isPicture = true; // pib: the picture's blip
+        if (opid & 0x8000) {
+          if (complex + op > k.end) break;
+          if (pid === 0x0381 || pid === 0x0380) {
+            const text = new TextDecoder('utf-16le').decode(this.s.bytes.subarray(complex, complex + (op & ~1))).replace(/\0+$/, '').trim();
+            if (pid === 0x0381) alt = text;
+            else name = text;
+          }
+          complex += op;
+        }
+      }
+    }
+    if (!isPicture || !alt) return null;
+    return { alt, name: name.replace(/[^\p{L}\p{N}_]/gu, '') || 'image' };
   }
 
   /** A group whose shape options carry tableProperties (0x039F): PowerPoint's way to store a table. */
