@@ -111,6 +111,14 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('| Pears | 12 | $4.00 |');
   });
 
+  it('reads a statement with year columns and dot leaders as a table', () => {
+    const rows = [['', '2023', '2022'], ['Revenue ..........', '1,234', '1,100'], ['Cost of sales ......', '(800)', '(700)'], ['Gross profit ........', '434', '400']];
+    const items = rows.flatMap((r, i) => r.flatMap((c, j) => (c ? [item(c, [72, 300, 400][j]!, 100 + i * 14)] : [])));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('|  | 2023 | 2022 |');
+    expect(md).toContain('| Cost of sales | (800) | (700) |');
+  });
+
   it('finds a ruled table with a merged cell', () => {
     const xs = [72, 172, 272, 372];
     const ys = [100, 120, 140, 160];

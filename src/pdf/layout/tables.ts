@@ -55,7 +55,8 @@ function cellText(words: Word[]): string {
 }
 
 function cellInlines(words: Word[]): TableCell['content'] {
-  const t = cellText(words);
+  // Dot leaders running from a label towards its number are layout, not content.
+  const t = cellText(words).replace(/\s*(?:\.{3,}|…+|(?:\. ){3,}\.?)\s*$/u, '').replace(/^\s*(?:\.{3,}|…+)\s*/u, '');
   if (!t) return [];
   const bold = words.length > 0 && words.every((w) => w.bold);
   return [{ type: 'text', text: t, ...(bold ? { bold: true } : {}) }];
