@@ -124,6 +124,7 @@ describe('no false alarms on ordinary text', () => {
     'Use the API key from your dashboard; the password must have 12 characters.',
     'Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the build.',
     'See Data in Brief 22 (2019) 451-465 and J. Appl. Phys. 12 (2020) 100-110.',
+    'The office opened in June 2021; from Eq. 36 the rate follows (134 Stat. 3388, 4144 (2021)).',
   ];
   it.each(MODES)('finds nothing in %s mode', (mode) => {
     for (const line of ordinary) {

@@ -796,8 +796,10 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
       const typed = (words.has(w0.low) || w0.raw === 'u.') && !LED_WORDS.has(w0.low);
       let k = typed ? 1 : 0;
       let first = -1;
-      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !/.\p{Lu}/u.test(before[k]!.raw) && (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))) { first = before[k]!.s; k++; }
-      if (first >= 0 && (typed || ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase()))) start = first;
+      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !/.\p{Lu}/u.test(before[k]!.raw) && !MONTHS_DAYS.has(before[k]!.low) && (typed || !before[k]!.raw.endsWith('.')) && (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))) { first = before[k]!.s; k++; }
+      // Without a street type, a year is not a house number ("in June 2021").
+      const year = /^(?:1[89]|20)\d\d$/.test(m[0]);
+      if (first >= 0 && (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))) start = first;
     }
     if (start < 0) {
       for (let k = 0; k < before.length; k++) {

@@ -152,7 +152,7 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (looksLikeDateOrVersion(core) || /^:\d/.test(text.slice(end, end + 2))) continue;
     // Dates, versions, IP ranges and decimals inside the run; runs inside URLs and paths.
     // Dates, versions, and citations ("22 (2019) 451": volume, year, page).
-    if (/\d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+[ (]|\((?:1[89]|20)\d\d\)/.test(core)) continue;
+    if (/\d{4}-\d{2}-\d{2}|\d+\.\d+\.\d+[ (]|\((?:1[89]|20)\d\d(?:\)|$)/.test(core)) continue;
     if (core.split(/[ \u00a0]/).some((g) => /^\d+\.\d+$/.test(g)) && !/^\+/.test(core)) continue;
     if (core.includes('/') && !ctxPhoneCheap(ctx)) continue;
     // Inside a list of numbers ("1.65,403.8"), a URL or a query string.
