@@ -174,6 +174,12 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     }, 150000);
   }
 
+  it('metadata title falls back to the title found on the first page', async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'multi-column-2p.pdf'), FAST);
+    expect(doc.metadata.title).toBe('Dense Passage Retrieval for Open-Domain Question Answering');
+    expect(doc.markdown!.startsWith('# Dense Passage Retrieval for Open-Domain Question Answering\n')).toBe(true);
+  });
+
   it('copy-protected PDF (empty user password) opens', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
     expect((doc.markdown ?? '').length).toBeGreaterThan(1000);

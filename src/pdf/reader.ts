@@ -61,13 +61,20 @@ export const read: Reader = async (ctx) => {
     throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
   }
 
+  const docPages = finishDocument(layouts);
+  // Without a title in the document information, the title the layout found on the first page.
+  let title = info.title;
+  if (!title) {
+    const block = docPages[0]?.blocks.find((b) => b.type === 'title');
+    if (block?.node.kind === 'heading') title = block.node.content.map((i) => (i.type === 'text' ? i.text : '')).join('').trim() || undefined;
+  }
   const doc: DocModel = {
     contentType: 'application/pdf',
-    pages: finishDocument(layouts),
+    pages: docPages,
     metadata: {
       numPages: layouts.length,
       totalPages: info.numPages,
-      ...(info.title ? { title: info.title } : {}),
+      ...(title ? { title } : {}),
       ...(info.author ? { author: info.author } : {}),
       ...(info.subject ? { subject: info.subject } : {}),
       ...(info.keywords ? { keywords: info.keywords } : {}),
