@@ -7,8 +7,7 @@
 import type { RedactOptions } from '../options/schema.js';
 import type { LayoutPage, ParseDocument } from '../types.js';
 import type { DetectOptions } from './detect.js';
-import { redactHtml } from './html.js';
-import { offsetMapper, redactMarkdown } from './markdown.js';
+import type { offsetMapper } from './markdown.js';
 
 export interface RedactLimits {
   /** Epoch milliseconds: past it, redaction stops with ParseError TIMEOUT. */
@@ -16,6 +15,10 @@ export interface RedactLimits {
 }
 
 export async function redactDocument(doc: ParseDocument, options: RedactOptions, limits: RedactLimits = {}): Promise<ParseDocument> {
+  // The detectors bring word lists of a few megabytes and the tagger: loaded on the first redaction only,
+  // so that importing the library and parses without redaction do not pay for them.
+  const { offsetMapper, redactMarkdown } = await import('./markdown.js');
+  const { redactHtml } = await import('./html.js');
   const detectOptions: DetectOptions = { mode: options.mode, entities: options.entities, deadline: limits.deadline };
   const style = options.replaceStyle;
   const red = (s: string): string => redactMarkdown(s, detectOptions, style).markdown;
