@@ -167,6 +167,7 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     const otherNumber = /(?:licen[cs]e|passport|account|card|order|invoice|policy|member|customer|tracking|serial|tax|id|ssn|social security)\W+(?:number|no\.?|nr\.?|#)\W*(?:is\W*)?$/.test(ctx);
     const ctxPhone = !otherNumber && (PHONE_CONTEXT.test(ctx) || PHONE_AFTER.test(after(text, end, 16)));
     if (!ctxPhone && (otherNumber || NOT_PHONE_CONTEXT.test(ctx))) continue;
+    if (SSN_CONTEXT.test(ctx) && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(core)) continue;
     // 1 200 000 or 12.345.678: a quantity with thousands separators.
     if (!ctxPhone && /^\d{1,3}(?:([ ,.\u00a0])\d{3})(?:\1\d{3})*$/.test(core)) continue;
     if (!ctxPhone && coreDigits.length === 10 && isbnValid(coreDigits) && /isbn/.test(ctx)) continue;
