@@ -136,7 +136,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
       }
       return lb.block;
     });
-    const page: DocPage = { pageNumber: p.pageNumber, width: p.width, height: p.height, status: p.status, blocks };
+    // A page that could not be read has no geometry to report.
+    const page: DocPage = { pageNumber: p.pageNumber, width: p.width > 0 ? p.width : null, height: p.height > 0 ? p.height : null, status: p.status, blocks };
     if (p.error) page.error = p.error;
     return page;
   });
