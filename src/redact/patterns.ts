@@ -115,11 +115,12 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (wantFinancial) {
       // US SSN: 3-2-4 with its validity rules; nine bare digits only when named as one.
       const ssn = /^(\d{3})([- ])(\d{2})\2(\d{4})$/.exec(run);
-      if (ssn && ssnValid(ssn[1]!, ssn[3]!, ssn[4]!) && (!PHONE_CONTEXT.test(ctx) || SSN_CONTEXT.test(ctx))) {
+      const ssnNamed = SSN_CONTEXT.test(ctx);
+      if (ssn && ssnValid(ssn[1]!, ssn[3]!, ssn[4]!, ssnNamed) && (!PHONE_CONTEXT.test(ctx) || ssnNamed)) {
         out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
         continue;
       }
-      if (/^\d{9}$/.test(digits) && SSN_CONTEXT.test(ctx) && ssnValid(digits.slice(0, 3), digits.slice(3, 5), digits.slice(5))) {
+      if (/^\d{9}$/.test(digits) && ssnNamed && ssnValid(digits.slice(0, 3), digits.slice(3, 5), digits.slice(5), true)) {
         out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
         continue;
       }
