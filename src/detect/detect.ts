@@ -6,6 +6,7 @@
 import CFB from 'cfb';
 import { unzipSync } from 'fflate';
 import { ParseError } from '../errors.js';
+import { OleFile } from '../office/ole.js';
 import { ole2DirectoryProblem } from './ole2-directory.js';
 
 export const FILE_KINDS = [
@@ -142,11 +143,16 @@ function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
   const problem = ole2DirectoryProblem(bytes);
   if (problem) throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${problem}.`);
   try {
-    const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
     // Only streams at the root decide the type: an Excel file may embed a Word document below it.
-    names = container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter((p) => p && !p.slice(0, -1).includes('/'));
-  } catch (err) {
-    throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${(err as Error).message}`, { cause: err });
+    // The small OLE reader lists them without reading every stream; cfb is the fallback.
+    names = new OleFile(bytes).streamNames();
+  } catch {
+    try {
+      const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+      names = container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter((p) => p && !p.slice(0, -1).includes('/'));
+    } catch (err) {
+      throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${(err as Error).message}`, { cause: err });
+    }
   }
   const has = (n: string): boolean => names.some((x) => x.toLowerCase() === n.toLowerCase());
   if (has('EncryptedPackage') || has('EncryptionInfo')) return 'encrypted-ooxml';

@@ -1,7 +1,9 @@
 /**
- * A small reader for OLE2 compound files that reads only the root-level streams asked for, without
- * copying every stream of the file first (the `cfb` package does, which dominates small documents).
- * Chains are bounded by the sector count, so a damaged or looping file fails instead of hanging.
+ * A small reader for OLE2 compound files (`src/office/ole.ts`, shared by detection and the legacy
+ * Office readers) that reads only the root-level streams asked for, without copying every stream of
+ * the file first (the `cfb` package does, which dominates the cost of small documents). Chains are
+ * bounded by the sector count, so a damaged or looping file fails (throws) instead of hanging;
+ * callers fall back to `cfb` then.
  */
 
 const FREE = 0xffffffff;
@@ -120,6 +122,11 @@ export class OleFile {
       sec = this.miniFat![sec] ?? END;
     }
     return o === size ? out : out.subarray(0, o);
+  }
+
+  /** Names of the root-level streams. */
+  streamNames(): string[] {
+    return [...this.entries.keys()];
   }
 
   /** A root-level stream by name, or undefined when the file has none. */

@@ -94,11 +94,52 @@ export function blocksToCellInlines(nodes: readonly Node[]): Inline[] {
   return out;
 }
 
+/** Largest span kept: a declared span of a million columns is damage, not layout. */
+const MAX_SPAN = 1000;
+/** Cells of the expanded grid (rows × columns) a table may have before it is simplified. */
+const MAX_GRID_CELLS = 2_000_000;
+
 export function cell(content: Inline[], colSpan = 1, rowSpan = 1): TableCell {
   const c: TableCell = { content };
-  if (colSpan > 1) c.colSpan = colSpan;
-  if (rowSpan > 1) c.rowSpan = rowSpan;
+  if (colSpan > 1) c.colSpan = Math.min(colSpan, MAX_SPAN);
+  if (rowSpan > 1) c.rowSpan = Math.min(rowSpan, MAX_SPAN);
   return c;
+}
+
+/**
+ * Keeps the grid the serializer expands bounded: when rows × columns would pass the limit, spans are
+ * dropped and, if still needed, the cells past the last allowed column are joined into it.
+ */
+export function boundTable(rows: TableCell[][]): TableCell[][] {
+  const width = (rs: TableCell[][]): number => {
+    let w = 0;
+    for (const r of rs) {
+      let x = 0;
+      for (const c of r) x += c.colSpan ?? 1;
+      if (x > w) w = x;
+    }
+    return w;
+  };
+  if (rows.length * width(rows) <= MAX_GRID_CELLS) return rows;
+  for (const r of rows) for (const c of r) {
+    delete c.colSpan;
+    delete c.rowSpan;
+  }
+  const w = width(rows);
+  if (rows.length * w <= MAX_GRID_CELLS) return rows;
+  const cap = Math.max(1, Math.floor(MAX_GRID_CELLS / rows.length));
+  return rows.map((r) => {
+    if (r.length <= cap) return r;
+    const kept = r.slice(0, cap);
+    const last = kept[cap - 1]!;
+    const rest: Inline[] = [];
+    for (const c of r.slice(cap - 1)) {
+      if (rest.length) rest.push({ type: 'text', text: ' ' });
+      rest.push(...c.content);
+    }
+    kept[cap - 1] = { ...last, content: rest };
+    return kept;
+  });
 }
 
 /**
@@ -163,14 +204,14 @@ export class BlockSink {
 export function compactSpans(rows: TableCell[][]): void {
   const starts = new Set<number>();
   let width = 0;
-  const occupied: number[][] = [];
+  const occupied: Set<number>[] = [];
   rows.forEach((row, r) => {
     let c = 0;
     for (const cl of row) {
-      while (occupied[r]?.includes(c)) c++;
+      while (occupied[r]?.has(c)) c++;
       starts.add(c);
       const cs = cl.colSpan ?? 1;
-      for (let dr = 1; dr < (cl.rowSpan ?? 1); dr++) for (let k = 0; k < cs; k++) (occupied[r + dr] ??= []).push(c + k);
+      for (let dr = 1; dr < (cl.rowSpan ?? 1); dr++) for (let k = 0; k < cs; k++) (occupied[r + dr] ??= new Set()).add(c + k);
       c += cs;
     }
     width = Math.max(width, c);
@@ -179,7 +220,7 @@ export function compactSpans(rows: TableCell[][]): void {
   rows.forEach((row, r) => {
     let c = 0;
     for (const cl of row) {
-      while (occupied[r]?.includes(c)) c++;
+      while (occupied[r]?.has(c)) c++;
       const cs = cl.colSpan ?? 1;
       let keep = 0;
       for (let k = 0; k < cs; k++) if (starts.has(c + k)) keep++;
@@ -210,10 +251,17 @@ export function buildTable(raw: RawRow[]): TableCell[][] {
   all.sort((a, b) => a - b);
   const edges: number[] = [];
   for (const e of all) if (!edges.length || e - edges[edges.length - 1]! > 20) edges.push(e);
+  // Nearest edge by binary search: rows may have very many cells.
   const colOf = (x: number): number => {
-    let best = 0;
-    for (let k = 1; k < edges.length; k++) if (Math.abs(edges[k]! - x) < Math.abs(edges[best]! - x)) best = k;
-    return best;
+    let lo = 0;
+    let hi = edges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (edges[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && Math.abs(edges[lo - 1]! - x) <= Math.abs(edges[lo]! - x)) return lo - 1;
+    return lo;
   };
   const out: TableCell[][] = [];
   const vOrigin = new Map<number, TableCell>();

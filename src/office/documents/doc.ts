@@ -13,8 +13,8 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { OleFile } from './ole.js';
-import { BlockSink, blocksToCellInlines, buildTable, cell, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
+import { OleFile } from '../ole.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
 
 interface Piece {
   cpStart: number;
@@ -209,7 +209,7 @@ function applyPapSprms(page: Uint8Array, start: number, end: number, props: Para
   });
 }
 
-function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: Map<number, CharProps>): CharProps {
+function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: () => Map<number, CharProps>): CharProps {
   const off = page[(crun + 1) * 4 + i]! * 2;
   const props: CharProps = {};
   if (off === 0) return props;
@@ -218,14 +218,14 @@ function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: Map<n
   return props;
 }
 
-function applyChpSprms(page: Uint8Array, start: number, end: number, props: CharProps, charStyles?: Map<number, CharProps>): void {
+function applyChpSprms(page: Uint8Array, start: number, end: number, props: CharProps, charStyles?: () => Map<number, CharProps>): void {
   eachSprm(page, start, end, (sprm, at) => {
     const b = page[at]!;
     const flag = b === 1 || b === 0x81;
     switch (sprm) {
       case 0x4a30: {
         // sprmCIstd: a character style; its emphasis applies unless the run says otherwise.
-        const style = charStyles?.get(page[at]! | (page[at + 1]! << 8));
+        const style = charStyles?.().get(page[at]! | (page[at + 1]! << 8));
         if (style) {
           if (style.bold !== undefined && props.bold === undefined) props.bold = style.bold;
           if (style.italic !== undefined && props.italic === undefined) props.italic = style.italic;
@@ -337,7 +337,9 @@ class DocReader {
     this.readPieces();
     this.papx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(13), (page, i, crun) => parsePapx(page, i, crun, data));
     const [fcStsh, lcbStsh] = this.fcLcb(1);
-    const charStyles = readCharStyles(this.table, fcStsh, lcbStsh, this.tocStyles);
+    // The style sheet is read once; character styles are needed only when a run names one.
+    const sheet = readCharStyles(this.table, fcStsh, lcbStsh, this.tocStyles);
+    const charStyles = (): Map<number, CharProps> => sheet;
     this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), (page, i, crun) => parseChpx(page, i, crun, charStyles));
   }
 
@@ -511,7 +513,7 @@ class DocReader {
       raw = [];
       if (rows.length) {
         if (rows.length === 1 && rows[0]!.length === 1) sink.add({ kind: 'paragraph', content: rows[0]![0]!.content }, extra);
-        else if (!rows.every((r) => r.every((c) => isBlank(c.content)))) sink.add({ kind: 'table', rows }, extra);
+        else if (!rows.every((r) => r.every((c) => isBlank(c.content)))) sink.add({ kind: 'table', rows: boundTable(rows) }, extra);
       }
     };
     const visible = (): boolean => fields.every((f) => f.result && !f.hidden);

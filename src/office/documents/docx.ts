@@ -16,7 +16,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 import { ommlToLatex } from './omml.js';
 
 const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
@@ -523,14 +523,15 @@ class DocxConverter {
       const row: TableCell[] = [];
       let col = 0;
       const trPr = child(tr, 'w:trPr');
-      const before = Number(wval(child(trPr, 'w:gridBefore')) ?? 0);
+      const before = Math.min(1000, Number(wval(child(trPr, 'w:gridBefore')) ?? 0) || 0);
       for (let i = 0; i < before; i++) {
         row.push(cell([]));
         col++;
       }
       for (const tc of cellsOf(tr)) {
         const tcPr = child(tc, 'w:tcPr');
-        const span = Math.max(1, Number(wval(child(tcPr, 'w:gridSpan')) ?? 1) || 1);
+        // Spans past a thousand columns are damage: capped so that loops over them stay short.
+        const span = Math.min(1000, Math.max(1, Number(wval(child(tcPr, 'w:gridSpan')) ?? 1) || 1));
         const vm = child(tcPr, 'w:vMerge');
         const hm = child(tcPr, 'w:hMerge');
         if (vm && wval(vm) !== 'restart') {
@@ -567,7 +568,7 @@ class DocxConverter {
     }
     if (rows.every((r) => r.every((c) => isBlank(c.content)))) return;
     compactSpans(rows);
-    sink.add({ kind: 'table', rows }, extra);
+    sink.add({ kind: 'table', rows: boundTable(rows) }, extra);
   }
 
   // ------------------------------------------------------------ inlines

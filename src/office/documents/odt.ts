@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -354,7 +354,7 @@ class OdtConverter {
       return;
     }
     compactSpans(rows);
-    sink.add({ kind: 'table', rows }, extra);
+    sink.add({ kind: 'table', rows: boundTable(rows) }, extra);
   }
 
   private inlines(el: XmlElement, out: Out, marks: TextStyle, href?: string): void {

@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
 
 const CHARSET_CP: Record<number, string> = {
   0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
@@ -252,7 +252,7 @@ class RtfReader {
       this.body.add({ kind: 'paragraph', content: rows[0]![0]!.content });
       return;
     }
-    this.body.add({ kind: 'table', rows });
+    this.body.add({ kind: 'table', rows: boundTable(rows) });
   }
 
   private resetParagraph(): void {

@@ -8,7 +8,7 @@
 import { decodeHTML } from 'entities';
 import type { Inline, ListItem, Node, TableCell, TextInline } from '../../model/document.js';
 import type { XmlElement, XmlNode } from '../xml.js';
-import { blocksToCellInlines, cell, compactSpans, isBlank, trimInlines } from './common.js';
+import { blocksToCellInlines, boundTable, cell, compactSpans, isBlank, trimInlines } from './common.js';
 
 export interface XhtmlContext {
   /** Address of an image as the markdown should show it. */
@@ -200,7 +200,7 @@ class Converter {
       return;
     }
     compactSpans(rows);
-    out.push({ kind: 'table', rows });
+    out.push({ kind: 'table', rows: boundTable(rows) });
   }
 
   private inlines(el: XmlElement, marks: Marks = {}): Inline[] {
