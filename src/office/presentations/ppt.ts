@@ -1,7 +1,7 @@
 /**
  * Legacy PowerPoint 97-2003 (.ppt) from the binary "PowerPoint Document" stream ([MS-PPT]). No
- * maintained npm package reads slide text from .ppt, so this walks the records itself, with `cfb`
- * for the compound file:
+ * maintained npm package reads slide text from .ppt, so this walks the records itself, with the
+ * project's small OLE2 reader for the compound file (`cfb` when that cannot read it):
  *
  * - The current edit (Current User stream → UserEditAtom chain → PersistDirectoryAtoms) maps persist
  *   ids to record offsets, so incrementally saved files show their latest state.
@@ -19,6 +19,7 @@
  */
 import CFB from 'cfb';
 import { ParseError } from '../../errors.js';
+import { OleFile } from '../ole.js';
 import type { DocModel, DocPage, Inline, Node, TableCell } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
@@ -50,6 +51,10 @@ const RT = {
   BinaryTagData: 0x138b,
   StyleTextProp9Atom: 0x0fac,
 } as const;
+
+// Decoders are stateless between whole-buffer calls; creating one per text atom costs more than the decoding.
+const UTF16 = new TextDecoder('utf-16le');
+const LATIN1 = new TextDecoder('latin1');
 
 const TITLE_TYPES = new Set([0, 6]);
 const BODY_TYPES = new Set([1, 5, 7, 8]);
@@ -124,8 +129,8 @@ interface TextRun {
 
 function decodeText(s: Stream, rec: Rec): string {
   const data = s.bytes.subarray(rec.start, rec.end);
-  if (rec.type === RT.TextCharsAtom) return new TextDecoder('utf-16le').decode(data.subarray(0, data.length & ~1));
-  return new TextDecoder('latin1').decode(data);
+  if (rec.type === RT.TextCharsAtom) return UTF16.decode(data.subarray(0, data.length & ~1));
+  return LATIN1.decode(data);
 }
 
 /** Paragraph runs of a StyleTextPropAtom ([MS-PPT] 2.9.44 TextPFRun / TextPFException). */
@@ -597,7 +602,7 @@ class PptReader {
         if (opid & 0x8000) {
           if (complex + op > k.end) break;
           if (pid === 0x0381 || pid === 0x0380) {
-            const text = new TextDecoder('utf-16le').decode(this.s.bytes.subarray(complex, complex + (op & ~1))).replace(/\0+$/, '').trim();
+            const text = UTF16.decode(this.s.bytes.subarray(complex, complex + (op & ~1))).replace(/\0+$/, '').trim();
             if (pid === 0x0381) alt = text;
             else name = text;
           }
@@ -705,22 +710,36 @@ class PptReader {
 }
 
 export function readPpt(ctx: ReaderContext): DocModel {
-  let container: CFB.CFB$Container;
+  let find: (name: string) => Uint8Array | undefined;
   try {
-    container = CFB.read(Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength), { type: 'buffer' });
-  } catch (err) {
-    throw new ParseError('MALFORMED', `The PowerPoint file's compound document cannot be read: ${(err as Error).message}`, { cause: err });
+    // The small reader takes only the streams asked for (the pictures, most of a typical file, are
+    // never copied); `cfb` reads what it cannot.
+    const ole = new OleFile(ctx.bytes);
+    const streams = new Map<string, Uint8Array | undefined>();
+    for (const name of ['PowerPoint Document', 'Current User', 'EncryptedSummary']) streams.set(name, ole.stream(name));
+    find = (name) => streams.get(name);
+  } catch {
+    find = cfbStreams(ctx.bytes);
   }
-  const find = (name: string): Uint8Array | undefined => {
-    const entry = CFB.find(container, name);
-    const content = entry?.content as Uint8Array | number[] | undefined;
-    if (!content) return undefined;
-    return content instanceof Uint8Array ? content : Uint8Array.from(content);
-  };
   const main = find('PowerPoint Document');
   if (!main) throw new ParseError('MALFORMED', 'The PowerPoint file has no "PowerPoint Document" stream.');
   if (find('EncryptedSummary')) {
     throw new ParseError('ENCRYPTED', 'The presentation is password protected; it cannot be read without its password.');
   }
   return new PptReader(new Stream(main), find('Current User'), ctx).read();
+}
+
+function cfbStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+  } catch (err) {
+    throw new ParseError('MALFORMED', `The PowerPoint file's compound document cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  return (name) => {
+    const entry = CFB.find(container, name);
+    const content = entry?.content as Uint8Array | number[] | undefined;
+    if (!content) return undefined;
+    return content instanceof Uint8Array ? content : Uint8Array.from(content);
+  };
 }
