@@ -179,6 +179,7 @@ async function main(): Promise<void> {
     `Command: \`npm run build && node bench/office.ts --seconds ${SECONDS} --write\`. Inputs: every file of the format in ../shared/corpus and fixtures/.`,
     'docmill and anydoc (in-process) convert the set in alternating rounds for at least the given seconds each after a warm-up pass; pandoc (a process per file, `-t gfm`, CPU time from /usr/bin/time) runs each file once.',
     'Both in-process converters are timed on the same files: those both accept (a file one of them rejects is listed below and left out of both). Ratio > 1 means docmill is faster.',
+    'On a loaded machine the ratios move by up to about ±20% between runs: compare several runs before reading a smaller difference.',
     '',
     '| format | files | docmill MB/s | anydoc MB/s | pandoc MB/s | docmill / anydoc | docmill / pandoc | note |',
     '|---|---|---|---|---|---|---|---|',
