@@ -26,11 +26,11 @@ Converts FILE to markdown on standard output.
 Exit status: 0 on success, 1 when the file could not be parsed, 2 on a usage error.`;
 
 /** Milliseconds a CLI parse may take unless --options sets `timeout`. */
-const CLI_DEFAULT_TIMEOUT_MS = 22000;
+const CLI_DEFAULT_TIMEOUT_MS = 20000;
 /** Heap of the parse thread: a reader that runs away with memory fails with RESOURCE_LIMIT instead of taking the machine. */
 const PARSE_HEAP_MB = 4096;
 /** How long past its timeout the parse thread may take to report it before the CLI reports it instead. */
-const TIMEOUT_GRACE_MS = 1500;
+const TIMEOUT_GRACE_MS = 1000;
 
 interface ParseJob {
   docmillCliParse: true;

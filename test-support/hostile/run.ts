@@ -90,7 +90,8 @@ export async function runCli(v: Variant, opts: { dir: string; hardMs: number; li
   const t0 = performance.now();
   const child = spawn(process.execPath, [CLI, file, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  let lastOutput = t0;
+  // Lingering is measured from the last output; a run that prints nothing at all cannot be judged.
+  let lastOutput: number | undefined;
   let peak = 0;
   child.stdout.on('data', () => { lastOutput = performance.now(); });
   child.stderr.on('data', (d: Buffer) => { lastOutput = performance.now(); if (stderr.length < 20000) stderr += d.toString(); });
@@ -106,17 +107,17 @@ export async function runCli(v: Variant, opts: { dir: string; hardMs: number; li
   if (killed) return { ...base, status: 'hang', defect: 'hang', message: `killed after ${opts.hardMs} ms; stderr: ${stderr.slice(-500)}` };
   if (signal || (code !== 0 && code !== 1)) return { ...base, status: 'crash', defect: 'crash', message: `exit ${code ?? signal}`, stack: stderr.slice(0, 1500) };
   const line = /^docmill: ([A-Z_]+): (.*)$/m.exec(stderr);
-  const lingers = end - lastOutput > (opts.lingerMs ?? 3000);
+  const lingers = lastOutput !== undefined && end - lastOutput > (opts.lingerMs ?? 3000);
   const memory = opts.memoryMiB !== undefined && peak > opts.memoryMiB;
   if (code === 0) {
-    if (lingers) return { ...base, status: 'document', defect: 'lingers', message: `exited ${Math.round(end - lastOutput)} ms after its last output` };
+    if (lingers) return { ...base, status: 'document', defect: 'lingers', message: `exited ${Math.round(end - lastOutput!)} ms after its last output` };
     if (memory) return { ...base, status: 'document', defect: 'memory', message: `peak RSS ${Math.round(peak)} MiB` };
     return { ...base, status: 'document' };
   }
   if (!line) return { ...base, status: 'crash', defect: 'bad-exit', message: 'exit 1 without a "docmill: CODE: message" line', stack: stderr.slice(0, 1500) };
   const errCode = line[1]!;
   if (errCode === 'UNKNOWN_ERROR') return { ...base, status: 'error', code: errCode, defect: 'unknown-error', message: line[2] };
-  if (lingers) return { ...base, status: 'error', code: errCode, defect: 'lingers', message: `exited ${Math.round(end - lastOutput)} ms after its last output` };
+  if (lingers) return { ...base, status: 'error', code: errCode, defect: 'lingers', message: `exited ${Math.round(end - lastOutput!)} ms after its last output` };
   if (memory) return { ...base, status: 'error', code: errCode, defect: 'memory', message: `peak RSS ${Math.round(peak)} MiB` };
   return { ...base, status: 'error', code: errCode, message: line[2]?.slice(0, 200) };
 }
