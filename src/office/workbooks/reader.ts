@@ -155,6 +155,14 @@ function cellText(cell: XLSX.CellObject | undefined): string {
 }
 
 function cellInlines(text: string, link: string | undefined): Inline[] {
+  if (!text.includes('\n') && !text.includes('\r')) {
+    // One line, the common case: trailing blanks trimmed without a regular expression.
+    let end = text.length;
+    while (end > 0 && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+    if (!end) return [];
+    const line = end === text.length ? text : text.slice(0, end);
+    return [link ? { type: 'text', text: line, href: link } : { type: 'text', text: line }];
+  }
   // Line ends inside a cell carry no meaning; trailing blanks would sit before the <br>.
   const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/[ \t]+$/, ''));
   const out: Inline[] = [];
@@ -231,6 +239,8 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
   }
   const countIn = (sorted: number[], lo: number, hi: number): number => lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
 
+  // Most sheets have no merges: their cells skip the lookups.
+  const merged = origins.size > 0;
   const rows: TableCell[][] = [];
   let cells = 0;
   let truncated = false;
@@ -240,11 +250,13 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
       break;
     }
     const rowTexts = texts[r]!;
+    const dataRow = data[r];
     const row: TableCell[] = [];
     for (const c of cols) {
-      if (covered.has(r * KEY + c)) continue;
-      const cell: TableCell = { content: rowTexts[c] ? cellInlines(rowTexts[c]!, linkOf(data[r]?.[c])) : [] };
-      const merge = origins.get(r * KEY + c);
+      if (merged && covered.has(r * KEY + c)) continue;
+      const text = rowTexts[c];
+      const cell: TableCell = { content: text ? cellInlines(text, linkOf(dataRow?.[c])) : [] };
+      const merge = merged ? origins.get(r * KEY + c) : undefined;
       if (merge) {
         const cs = countIn(cols, c, merge.c1);
         const rs = countIn(usedRows, r, merge.r1);

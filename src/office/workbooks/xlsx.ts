@@ -61,10 +61,80 @@ function attr(tag: string, name: string): string | undefined {
 
 /** Texts of `<t>` elements, leaving out phonetic runs (`<rPh>`). */
 function runText(xml: string): string {
+  // Most strings are one plain `<t>` element: taken without a regular expression.
+  const plain = plainElementText(xml, 't');
+  if (plain !== undefined) return decode(plain);
   const body = xml.includes('rPh') ? xml.replace(/<(\w+:)?rPh\b[\s\S]*?<\/(\w+:)?rPh>/g, '') : xml;
   let out = '';
   for (const m of body.matchAll(/<(?:\w+:)?t(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?t>/g)) out += m[1];
   return decode(out);
+}
+
+/**
+ * The text of `xml` when it is exactly one unprefixed `<name>` (or `<name xml:space="preserve">`)
+ * element holding only text; undefined for anything else (the caller then uses the general path).
+ */
+function plainElementText(xml: string, name: string): string | undefined {
+  const n = xml.length;
+  const nl = name.length;
+  if (n < 2 * nl + 5 || xml.charCodeAt(0) !== 60 /* < */ || !xml.startsWith(name, 1)) return undefined;
+  let open: number;
+  const after = xml.charCodeAt(nl + 1);
+  if (after === 62 /* > */) open = nl + 2;
+  else if (after === 32 && xml.startsWith(' xml:space="preserve">', nl + 1)) open = nl + 23;
+  else return undefined;
+  const close = n - nl - 3;
+  if (close < open || xml.charCodeAt(close) !== 60 || xml.charCodeAt(close + 1) !== 47 || !xml.startsWith(name, close + 2) || xml.charCodeAt(n - 1) !== 62) return undefined;
+  const inner = xml.slice(open, close);
+  return inner.includes('<') ? undefined : inner;
+}
+
+/** The `r`, `t` and `s` attributes of a cell's start tag, read in one pass. */
+interface CellAttrs {
+  r: string | undefined;
+  t: string | undefined;
+  s: string | undefined;
+}
+
+const WS = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * Reads `name="value"` pairs of `attrs` (the text after the element name); false when the text is
+ * not plain well-formed attributes, and the caller then reads them with `attr`.
+ */
+function cellAttrs(attrs: string, out: CellAttrs): boolean {
+  out.r = out.t = out.s = undefined;
+  const n = attrs.length;
+  let i = 0;
+  for (;;) {
+    const ws = i;
+    while (i < n && WS(attrs.charCodeAt(i))) i++;
+    if (i >= n) return true;
+    if (i === ws) return false;
+    const nameStart = i;
+    while (i < n) {
+      const c = attrs.charCodeAt(i);
+      if (c === 61 /* = */ || WS(c)) break;
+      i++;
+    }
+    const nameEnd = i;
+    while (i < n && WS(attrs.charCodeAt(i))) i++;
+    if (attrs.charCodeAt(i) !== 61) return false;
+    i++;
+    while (i < n && WS(attrs.charCodeAt(i))) i++;
+    const q = attrs.charCodeAt(i);
+    if (q !== 34 && q !== 39) return false;
+    const end = attrs.indexOf(q === 34 ? '"' : "'", i + 1);
+    if (end < 0) return false;
+    if (nameEnd - nameStart === 1) {
+      const c = attrs.charCodeAt(nameStart);
+      // The first occurrence wins, as with `attr`.
+      if (c === 114 /* r */) out.r ??= decode(attrs.slice(i + 1, end));
+      else if (c === 116 /* t */) out.t ??= decode(attrs.slice(i + 1, end));
+      else if (c === 115 /* s */) out.s ??= decode(attrs.slice(i + 1, end));
+    }
+    i = end + 1;
+  }
 }
 
 /** `B12` (or `$B$12`) to 0-based row and column; null when it is not a cell reference. */
@@ -160,25 +230,48 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
   const strings: string[] = [];
   const ssRel = [...wbRels.values()].find((r) => r.type.endsWith('/sharedStrings'));
   const ssXml = ssRel ? text(ssRel.target) : undefined;
-  if (ssXml) for (const m of ssXml.matchAll(/<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g)) strings.push(m[1] ? runText(m[1]) : '');
-
-  // Number formats of cell styles.
-  const formats: string[] = [];
-  const stRel = [...wbRels.values()].find((r) => r.type.endsWith('/styles'));
-  const stXml = stRel ? text(stRel.target) : undefined;
-  if (stXml) {
-    const custom = new Map<number, string>();
-    for (const m of stXml.matchAll(/<(?:\w+:)?numFmt\b[^>]*>/g)) {
-      const id = Number(attr(m[0], 'numFmtId'));
-      const code = attr(m[0], 'formatCode');
-      if (Number.isFinite(id) && code !== undefined) custom.set(id, code);
-    }
-    const xfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(stXml)?.[1] ?? '';
-    for (const m of xfs.matchAll(/<(?:\w+:)?xf\b[^>]*>/g)) {
-      const id = Number(attr(m[0], 'numFmtId') ?? 0);
-      formats.push(custom.get(id) ?? builtinFormat(id));
+  if (ssXml) {
+    if (/:si\/?>/.test(ssXml)) {
+      // Prefixed SpreadsheetML (`<x:si>`).
+      for (const m of ssXml.matchAll(/<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g)) strings.push(m[1] ? runText(m[1]) : '');
+    } else {
+      for (let p = ssXml.indexOf('<si'); p >= 0; p = ssXml.indexOf('<si', p)) {
+        const c = ssXml.charCodeAt(p + 3);
+        if (c === 62 /* > */) {
+          const end = ssXml.indexOf('</si>', p + 4);
+          if (end < 0) break;
+          strings.push(end > p + 4 ? runText(ssXml.slice(p + 4, end)) : '');
+          p = end + 5;
+        } else if (c === 47 /* / */ && ssXml.charCodeAt(p + 4) === 62) {
+          strings.push('');
+          p += 5;
+        } else p += 3;
+      }
     }
   }
+
+  // Number formats of cell styles, read when the first number needs one.
+  const stRel = [...wbRels.values()].find((r) => r.type.endsWith('/styles'));
+  const stXml = stRel ? text(stRel.target) : undefined;
+  let formats: string[] | undefined;
+  const getFormats = (): string[] => {
+    if (formats) return formats;
+    formats = [];
+    if (stXml) {
+      const custom = new Map<number, string>();
+      for (const m of stXml.matchAll(/<(?:\w+:)?numFmt\b[^>]*>/g)) {
+        const id = Number(attr(m[0], 'numFmtId'));
+        const code = attr(m[0], 'formatCode');
+        if (Number.isFinite(id) && code !== undefined) custom.set(id, code);
+      }
+      const xfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(stXml)?.[1] ?? '';
+      for (const m of xfs.matchAll(/<(?:\w+:)?xf\b[^>]*>/g)) {
+        const id = Number(attr(m[0], 'numFmtId') ?? 0);
+        formats.push(custom.get(id) ?? builtinFormat(id));
+      }
+    }
+    return formats;
+  };
 
   const sheets: FastSheet[] = [];
   let cellBudget = limits.maxCells;
@@ -196,10 +289,10 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     }
     const xml = text(rel.target);
     if (xml === undefined) throw new Error(`missing sheet part ${rel.target}`);
-    const sheet = readSheet(xml, name, strings, formats, date1904, limits.maxRows, cellBudget);
+    const sheet = readSheet(xml, name, strings, getFormats, date1904, limits.maxRows, cellBudget);
     cellBudget -= sheet.cells;
     // Hyperlinks: cell references to external targets.
-    const hl = /<(?:\w+:)?hyperlinks>([\s\S]*?)<\/(?:\w+:)?hyperlinks>/.exec(xml)?.[1];
+    const hl = sheet.tail.includes('hyperlinks') ? /<(?:\w+:)?hyperlinks>([\s\S]*?)<\/(?:\w+:)?hyperlinks>/.exec(sheet.tail)?.[1] : undefined;
     if (hl) {
       const sheetRels = rels(zip, rel.target, text);
       for (const h of hl.matchAll(/<(?:\w+:)?hyperlink\b[^>]*>/g)) {
@@ -230,9 +323,33 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
 const FORMATTED = new Map<string, Map<number, string>>();
 const FORMATTED_1904 = new Map<string, Map<number, string>>();
 
-const CELL_OR_ROW = /<(?:\w+:)?(c|row)\b([^>]*?)(\/?)>|<\/(?:\w+:)?sheetData>/g;
+const WORD = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
-function readSheet(xml: string, name: string, strings: string[], formats: string[], date1904: boolean, maxRows: number, budget: number): { sheet: FastSheet; cells: number } {
+/** End of the run of word characters from `i`. */
+function wordEnd(xml: string, i: number): number {
+  while (i < xml.length && WORD(xml.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Start and end of the first `</c>` (any prefix) from `from`; null when there is none. */
+function cellClose(xml: string, from: number): [number, number] | null {
+  for (let k = xml.indexOf('</', from); k >= 0; k = xml.indexOf('</', k + 2)) {
+    let i = wordEnd(xml, k + 2);
+    if (xml.charCodeAt(i) === 58 /* : */ && i > k + 2) i = wordEnd(xml, i + 1) === i + 2 ? i + 1 : -1;
+    else i = k + 2;
+    if (i > 0 && xml.charCodeAt(i) === 99 /* c */ && xml.charCodeAt(i + 1) === 62 /* > */) return [k, i + 2];
+  }
+  return null;
+}
+
+const ATTRS: CellAttrs = { r: undefined, t: undefined, s: undefined };
+
+/**
+ * Reads the cells of one sheet's `<sheetData>`: an indexOf scan from tag to tag (cell bodies are
+ * skipped whole), attributes read in one pass, and the common `<v>…</v>` body taken without a regular
+ * expression.
+ */
+function readSheet(xml: string, name: string, strings: string[], formats: () => string[], date1904: boolean, maxRows: number, budget: number): { sheet: FastSheet; cells: number; tail: string } {
   const data: (FastCell[] | undefined)[] = [];
   const start = xml.search(/<(?:\w+:)?sheetData\b/);
   let cells = 0;
@@ -240,13 +357,38 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
   let row = -1;
   let col = -1;
   const formatCache = date1904 ? FORMATTED_1904 : FORMATTED;
+  const a = ATTRS;
+  let pos = start + 1;
   if (start >= 0) {
-    CELL_OR_ROW.lastIndex = start;
-    for (let m = CELL_OR_ROW.exec(xml); m; m = CELL_OR_ROW.exec(xml)) {
-      if (!m[1]) break; // </sheetData>
-      const attrs = m[2]!;
-      if (m[1] === 'row') {
-        const r = attr(attrs, 'r');
+    for (;;) {
+      const lt = xml.indexOf('<', pos);
+      if (lt < 0) break;
+      pos = lt + 1;
+      if (xml.charCodeAt(pos) === 47 /* / */) {
+        // `</sheetData>` ends the scan; other end tags are passed over.
+        let i = wordEnd(xml, pos + 1);
+        if (xml.charCodeAt(i) === 58) i = wordEnd(xml, i + 1);
+        if (xml.charCodeAt(i) === 62 && i - 9 >= pos + 1 && xml.startsWith('sheetData', i - 9) && (i - 9 === pos + 1 || xml.charCodeAt(i - 10) === 58)) break;
+        continue;
+      }
+      // The element's local name (after an optional prefix).
+      let nameStart = pos;
+      let nameEnd = wordEnd(xml, pos);
+      if (xml.charCodeAt(nameEnd) === 58 && nameEnd > pos) {
+        nameStart = nameEnd + 1;
+        nameEnd = wordEnd(xml, nameStart);
+      }
+      const len = nameEnd - nameStart;
+      const isCell = len === 1 && xml.charCodeAt(nameStart) === 99; /* c */
+      if (!isCell && !(len === 3 && xml.startsWith('row', nameStart))) continue;
+      const gt = xml.indexOf('>', nameEnd);
+      if (gt < 0) break;
+      const selfClosing = xml.charCodeAt(gt - 1) === 47 && gt - 1 >= nameEnd;
+      const attrs = xml.slice(nameEnd, selfClosing ? gt - 1 : gt);
+      pos = gt + 1;
+      const plainAttrs = cellAttrs(attrs, a);
+      if (!isCell) {
+        const r = plainAttrs ? a.r : attr(attrs, 'r');
         row = r ? Number(r) - 1 : row + 1;
         col = -1;
         if (row >= maxRows) {
@@ -257,15 +399,13 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
       }
       // A cell: its reference, type, style and content.
       let body = '';
-      if (!m[3]) {
-        const close = /<\/(?:\w+:)?c>/g;
-        close.lastIndex = CELL_OR_ROW.lastIndex;
-        const cm = close.exec(xml);
-        if (!cm) throw new Error('unterminated cell');
-        body = xml.slice(CELL_OR_ROW.lastIndex, cm.index);
-        CELL_OR_ROW.lastIndex = cm.index + cm[0].length;
+      if (!selfClosing) {
+        const close = cellClose(xml, pos);
+        if (!close) throw new Error('unterminated cell');
+        body = xml.slice(pos, close[0]);
+        pos = close[1];
       }
-      const ref = attr(attrs, 'r');
+      const ref = plainAttrs ? a.r : attr(attrs, 'r');
       const rc = ref ? refToRC(ref) : null;
       if (rc) {
         if (row < 0) row = rc.r;
@@ -274,8 +414,9 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
       } else col++;
       if (row < 0) row = 0;
       if (!body) continue;
-      const t = attr(attrs, 't') ?? 'n';
-      const v = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/.exec(body)?.[1];
+      const t = (plainAttrs ? a.t : attr(attrs, 't')) ?? 'n';
+      let v = plainElementText(body, 'v');
+      if (v === undefined) v = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/.exec(body)?.[1];
       let w: string | undefined;
       if (t === 's') w = v === undefined ? undefined : strings[Number(v)];
       else if (t === 'inlineStr') w = runText(/<(?:\w+:)?is>([\s\S]*?)<\/(?:\w+:)?is>/.exec(body)?.[1] ?? '');
@@ -286,7 +427,7 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
         const num = Number(v);
         if (!Number.isFinite(num)) w = decode(v);
         else {
-          const fmt = formats[Number(attr(attrs, 's') ?? 0)] ?? 'General';
+          const fmt = formats()[Number((plainAttrs ? a.s : attr(attrs, 's')) ?? 0)] ?? 'General';
           let cache = formatCache.get(fmt);
           if (!cache) {
             if (formatCache.size >= 1000) formatCache.clear();
@@ -311,12 +452,16 @@ function readSheet(xml: string, name: string, strings: string[], formats: string
       }
     }
   }
+  // Merges (and hyperlinks) follow the cells: searched from where the cell scan stopped.
+  const tail = xml.slice(start >= 0 ? pos : 0);
   const merges: FastSheet['merges'] = [];
-  for (const m of xml.matchAll(/<(?:\w+:)?mergeCell\b[^>]*>/g)) {
-    const [a, b] = (attr(m[0], 'ref') ?? '').split(':');
-    const s = refToRC(a ?? '');
-    const e = refToRC(b ?? a ?? '');
-    if (s && e) merges.push({ s, e });
+  if (tail.includes('mergeCell')) {
+    for (const m of tail.matchAll(/<(?:\w+:)?mergeCell\b[^>]*>/g)) {
+      const [a, b] = (attr(m[0], 'ref') ?? '').split(':');
+      const s = refToRC(a ?? '');
+      const e = refToRC(b ?? a ?? '');
+      if (s && e) merges.push({ s, e });
+    }
   }
-  return { sheet: { name, hidden: false, data, merges, cut }, cells };
+  return { sheet: { name, hidden: false, data, merges, cut }, cells, tail };
 }
