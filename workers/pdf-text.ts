@@ -7,7 +7,9 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, openPdf, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installSyncInflate, openPdf, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+
+installSyncInflate();
 
 export interface TextTask {
   /** Identifies the parse's document; ranges of the same parse reuse the opened document. */
