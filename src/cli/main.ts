@@ -154,7 +154,8 @@ async function main(argv: string[]): Promise<void> {
     fail('BAD_REQUEST', `cannot read ${file}: ${(err as Error).message}`, 2);
   }
 
-  const timeoutMs = typeof options['timeout'] === 'number' && Number.isFinite(options['timeout']) ? options['timeout'] : CLI_DEFAULT_TIMEOUT_MS;
+  const requested = (options as Record<string, unknown> | null)?.['timeout'];
+  const timeoutMs = typeof requested === 'number' && Number.isFinite(requested) ? requested : CLI_DEFAULT_TIMEOUT_MS;
   const job: ParseJob = { docmillCliParse: true, bytes, options: options as ParseOptions, filename: path.basename(file) };
   let data: ParseDocument;
   try {
