@@ -342,6 +342,44 @@ function cellClose(xml: string, from: number): [number, number] | null {
   return null;
 }
 
+/** The `r` attribute of a start tag, taken directly when it comes first (as Excel writes it). */
+function refAttr(attrs: string, a: CellAttrs): string | undefined {
+  if (attrs.startsWith(' r="')) {
+    const end = attrs.indexOf('"', 4);
+    if (end > 0) return decode(attrs.slice(4, end));
+  }
+  return cellAttrs(attrs, a) ? a.r : attr(attrs, 'r');
+}
+
+const DIRECT = { r: 0, c: 0 };
+
+/**
+ * Reads a leading ` r="B12"` at `i` straight from the sheet text into DIRECT (no strings made);
+ * false for anything else, which the general path then reads.
+ */
+function directRef(xml: string, i: number): boolean {
+  if (xml.charCodeAt(i) !== 32 || xml.charCodeAt(i + 1) !== 114 || xml.charCodeAt(i + 2) !== 61 || xml.charCodeAt(i + 3) !== 34) return false;
+  let j = i + 4;
+  let c = 0;
+  let ch = xml.charCodeAt(j);
+  while (ch >= 65 && ch <= 90) {
+    c = c * 26 + (ch - 64);
+    ch = xml.charCodeAt(++j);
+  }
+  const letters = j - i - 4;
+  if (letters === 0 || letters > 3) return false;
+  let r = 0;
+  const digitsAt = j;
+  while (ch >= 48 && ch <= 57) {
+    r = r * 10 + (ch - 48);
+    ch = xml.charCodeAt(++j);
+  }
+  if (j === digitsAt || ch !== 34) return false;
+  DIRECT.r = r - 1;
+  DIRECT.c = c - 1;
+  return true;
+}
+
 const ATTRS: CellAttrs = { r: undefined, t: undefined, s: undefined };
 
 /**
@@ -386,9 +424,8 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
       const selfClosing = xml.charCodeAt(gt - 1) === 47 && gt - 1 >= nameEnd;
       const attrs = xml.slice(nameEnd, selfClosing ? gt - 1 : gt);
       pos = gt + 1;
-      const plainAttrs = cellAttrs(attrs, a);
       if (!isCell) {
-        const r = plainAttrs ? a.r : attr(attrs, 'r');
+        const r = refAttr(attrs, a);
         row = r ? Number(r) - 1 : row + 1;
         col = -1;
         if (row >= maxRows) {
@@ -405,8 +442,9 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
         body = xml.slice(pos, close[0]);
         pos = close[1];
       }
-      const ref = plainAttrs ? a.r : attr(attrs, 'r');
-      const rc = ref ? refToRC(ref) : null;
+      // An empty cell only moves the position: its reference is all that is read.
+      const plainAttrs = body ? cellAttrs(attrs, a) : false;
+      const rc = directRef(xml, nameEnd) ? DIRECT : refToRC((body ? (plainAttrs ? a.r : attr(attrs, 'r')) : refAttr(attrs, a)) ?? '');
       if (rc) {
         if (row < 0) row = rc.r;
         col = rc.c;
