@@ -83,9 +83,9 @@ function capitalisedRunsFlat(text: string): number[] {
   // Jump from one possible capital to the next; the regular expression's character-class scan is
   // much faster than a loop over every character.
   const jump = /[A-Z\u00C0-\u00DE\u0100-\u024F\u0370-\u03FF\u0400-\u042F\u1E00-\u1EFF]/g;
-  let hit: RegExpExecArray | null;
-  while ((hit = jump.exec(text)) !== null) {
-    const i = hit.index;
+  // test() rather than exec(): no match object per capital; the match is one character, before lastIndex.
+  while (jump.test(text)) {
+    const i = jump.lastIndex - 1;
     if (cls[text.charCodeAt(i)]! !== 2 || (i > 0 && isWordChar(i - 1))) {
       // Inside a word (camelCase, ALL CAPS): skip the rest of it.
       let j = i + 1;
@@ -330,8 +330,10 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   for (let a = text.indexOf(' and '); a !== -1; a = text.indexOf(' and ', a + 5)) {
     // "Xxx, Yyy and Zzz": a capitalised word on both sides of " and ", a comma before the first.
     if (cls[text.charCodeAt(a + 5)] !== 2 || cls[text.charCodeAt(a - 1)] === 0) continue;
-    const comma = text.lastIndexOf(', ', a);
-    if (comma < 0 || a - comma > 40) continue;
+    // The nearest ", " at most 40 characters back (lastIndexOf would scan to the start of the text).
+    let comma = -1;
+    for (let k = a; k >= 0 && a - k <= 40; k--) if (text.charCodeAt(k) === 44 && text.charCodeAt(k + 1) === 32) { comma = k; break; }
+    if (comma < 0) continue;
     const ws = Math.max(0, a - 60);
     FIRM.lastIndex = 0;
     const window = text.slice(ws, a + 40);
@@ -716,19 +718,23 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
   const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
-  const NUM = /\d{1,6}/g;
+  // Digit runs: a run of more than six digits is no house number (an ID, a phone number). test()
+  // finds the next digit without a match object; the run is measured by hand.
+  const DIGIT = /\d/g;
   const cls = classes();
   const postalWords = postal ?? POSTAL_WORDS.test(text);
   let m: RegExpExecArray | null;
-  while ((m = NUM.exec(text)) !== null) {
-    const i = m.index;
+  while (DIGIT.test(text)) {
+    const i = DIGIT.lastIndex - 1;
+    let runEnd = i + 1;
+    while (runEnd < text.length && text.charCodeAt(runEnd) >= 48 && text.charCodeAt(runEnd) <= 57) runEnd++;
+    DIGIT.lastIndex = runEnd;
+    if (runEnd - i > 6) continue;
     const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
     // Inside a longer token (a word, a decimal, a code): not a house number.
-    if ((prevCh >= 48 && prevCh <= 57) || (prevCh >= 65 && prevCh <= 90) || (prevCh >= 97 && prevCh <= 122) || prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!)) continue;
-    const nextCh = text.charCodeAt(i + m[0].length);
-    if (nextCh >= 48 && nextCh <= 57) continue;
+    if ((prevCh >= 65 && prevCh <= 90) || (prevCh >= 97 && prevCh <= 122) || prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!)) continue;
     // What follows: "5 Main Street", "5850 Jana Nerudy 894" need a capitalised word (or a number) next.
-    let q = i + m[0].length;
+    let q = runEnd;
     if (cls[text.charCodeAt(q)] !== 0 && cls[text.charCodeAt(q + 1)] === 0) q++;
     if (text.charCodeAt(q) === 44) q++;
     let ws = q;
@@ -798,7 +804,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
       let first = -1;
       while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !/.\p{Lu}/u.test(before[k]!.raw) && !MONTHS_DAYS.has(before[k]!.low) && (typed || !before[k]!.raw.endsWith('.')) && (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))) { first = before[k]!.s; k++; }
       // Without a street type, a year is not a house number ("in June 2021").
-      const year = /^(?:1[89]|20)\d\d$/.test(m[0]);
+      const year = runEnd - i === 4 && /^(?:1[89]|20)\d\d$/.test(text.slice(i, runEnd));
       if (first >= 0 && (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))) start = first;
     }
     if (start < 0) {
@@ -824,7 +830,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
       }
     }
     if (start >= 0) {
-      let e = i + m[0].length;
+      let e = runEnd;
       if (/[A-Za-z]/.test(text[e] ?? '') && !/[A-Za-z]/.test(text[e + 1] ?? '')) e++;
       // "Main Street 5" after a house number: "6750 Koskikatu 25".
       const pre = /(?:^|[^\p{L}\p{N}])(\d{1,6}[A-Za-z]?,?[ \t]+)$/u.exec(text.slice(Math.max(0, start - 10), start));
