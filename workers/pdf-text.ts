@@ -7,9 +7,10 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installSyncInflate, openPdf, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installSyncInflate, openPdf, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
+preloadPdfjs();
 
 export interface TextTask {
   /** Identifies the parse's document; ranges of the same parse reuse the opened document. */
@@ -67,6 +68,8 @@ function failed(pageNumber: number, message: string): TextPageResult {
 }
 
 export default async function run(task: TextTask): Promise<TextTaskResult> {
+  // A warm-up task (no bytes, no pages): loading this module has started loading pdf.js.
+  if (task.pages.length === 0 && task.bytes.byteLength === 0) return { ok: true, pages: [] };
   const c = acquire(task.docKey, task.bytes);
   let opened: OpenedPdf;
   try {

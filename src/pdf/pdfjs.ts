@@ -99,8 +99,23 @@ type PdfjsModule = { getDocument(params: Record<string, unknown>): { promise: Pr
 let pdfjs: Promise<PdfjsModule> | null = null;
 
 function loadPdfjs(): Promise<PdfjsModule> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs') as unknown as Promise<PdfjsModule>;
+  pdfjs ??= (async () => {
+    // pdf.js runs its parsing side in this thread (no worker in Node) and would import it on the first
+    // getDocument; loading it here, alongside the API, takes that off the first document's time.
+    const g = globalThis as { pdfjsWorker?: unknown };
+    const [api, worker] = await Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs') as unknown as Promise<PdfjsModule>,
+      g.pdfjsWorker ? Promise.resolve(g.pdfjsWorker) : import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string).catch(() => null),
+    ]);
+    if (worker && !g.pdfjsWorker) g.pdfjsWorker = worker;
+    return api;
+  })();
   return pdfjs;
+}
+
+/** Starts loading pdf.js (a thread that will parse PDFs loads it before its first task arrives). */
+export function preloadPdfjs(): void {
+  loadPdfjs().catch(() => { pdfjs = null; });
 }
 
 /** Opens a document from bytes (copied: pdf.js takes ownership of the buffer it is given). */
@@ -124,9 +139,6 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promis
     cMapPacked: true,
     isEvalSupported: false,
     fontExtraProperties: true,
-    // Nothing is drawn with these fonts: without this pdf.js (defaulting to true in Node) builds and
-    // sends a vector path for every glyph shown, a third of the operator list's cost on text pages.
-    disableFontFace: false,
     useSystemFonts: false,
     stopAtErrors: false,
     maxImageSize: opts.maxImagePixels ?? 4096,

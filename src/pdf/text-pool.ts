@@ -42,6 +42,9 @@ export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResu
   });
 }
 
+/** An empty task: the worker only starts (and starts loading pdf.js). */
+const WARM = new Uint8Array(0);
+
 function shared(bytes: Uint8Array): Uint8Array {
   if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
   const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
@@ -99,6 +102,10 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
     // little longer than the others so that a short document is read by one thread, opening it (and
     // converting its fonts) once instead of on every thread.
     const firstSize = opts.maxPages ? Math.min(opts.maxPages, 8) : 8;
+    // While the first range runs, start the pool's other threads (each loads pdf.js as it starts), so
+    // that they are ready when the page count is known instead of starting cold then. Threads left
+    // idle still end after the idle timeout, and idle threads never keep the process alive.
+    for (let i = pool.threads.length; i < threads; i++) pool.run({ docKey, bytes: WARM, pages: [], wantInfo: false }).catch(() => undefined);
     const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true);
     if (!first.ok) throw new ParseError(first.code, first.message);
     const info = first.info ?? { numPages: first.pages.length };
