@@ -63,10 +63,15 @@ class Builder {
     if (to <= from) return;
     this.room(to - from);
     const md = this.md;
+    // Locals: the loop runs once per character of the document.
+    const codes = this.codes;
+    const map = this.map;
+    let n = this.n;
     for (let i = from; i < to; i++) {
-      this.codes[this.n] = md.charCodeAt(i);
-      this.map[this.n++] = i;
+      codes[n] = md.charCodeAt(i);
+      map[n++] = i;
     }
+    this.n = n;
     if (literal) this.literal.fill(1, from, to);
   }
   done(): Projection {
@@ -115,6 +120,10 @@ export function project(md: string): Projection {
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && ALNUM.test(String.fromCharCode(c)));
 const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 
+/** 1 for the characters that can start inline syntax: \\ ` * ~ _ ! [ ] | < */
+const INLINE_SYNTAX = new Uint8Array(128);
+for (const c of '\\`*~_![]|<') INLINE_SYNTAX[c.charCodeAt(0)] = 1;
+
 /** Inline syntax of one line: escapes, code spans, emphasis, links and images, pipes, html tags. */
 function inline(md: string, lineStart: number, lineEnd: number, from: number, table: boolean, b: Builder): void {
   let i = from;
@@ -123,7 +132,7 @@ function inline(md: string, lineStart: number, lineEnd: number, from: number, ta
   while (i < lineEnd) {
     const c = md.charCodeAt(i);
     // Plain characters: nothing to decide.
-    if (c !== 92 && c !== 96 && c !== 42 && c !== 126 && c !== 95 && c !== 33 && c !== 91 && c !== 93 && c !== 124 && c !== 60) { i++; continue; }
+    if (c >= 128 || INLINE_SYNTAX[c] === 0) { i++; continue; }
     if (c === 92) { // backslash escape: the escaped character is text
       if (i + 1 < lineEnd && isAsciiPunct(md.charCodeAt(i + 1))) { flush(i); run = i + 1; i += 2; } else i++;
       continue;

@@ -145,9 +145,31 @@ interface Tok {
   e: number;
   raw: string;
   low: string;
+  /** flags() of low. */
+  f: number;
 }
 
-function tokens(chunk: string, base: number): Tok[] {
+/** A word as written: its lower-case form (without a final dot), its flags and whether a place phrase starts with it. */
+interface WordInfo {
+  low: string;
+  f: number;
+  phraseStart: boolean;
+}
+
+/** Words as written → WordInfo: capitalised words repeat, and most are decided from this alone (no lower-casing). */
+const wordCache = new Map<string, WordInfo>();
+
+function wordInfo(lex: Lexicon, raw: string): WordInfo {
+  let w = wordCache.get(raw);
+  if (w !== undefined) return w;
+  const low = lower(stripDot(raw));
+  w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low) };
+  if (wordCache.size > 100000) wordCache.clear();
+  wordCache.set(raw, w);
+  return w;
+}
+
+function tokens(lex: Lexicon, chunk: string, base: number): Tok[] {
   const out: Tok[] = [];
   let i = 0;
   const n = chunk.length;
@@ -157,7 +179,8 @@ function tokens(chunk: string, base: number): Tok[] {
     let j = i;
     while (j < n && chunk.charCodeAt(j) !== 32 && chunk.charCodeAt(j) !== 0xa0) j++;
     const raw = chunk.slice(i, j);
-    out.push({ s: base + i, e: base + j, raw, low: lower(stripDot(raw)) });
+    const w = wordInfo(lex, raw);
+    out.push({ s: base + i, e: base + j, raw, low: w.low, f: w.f });
     i = j;
   }
   return out;
@@ -358,25 +381,25 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const c = text.slice(cs, ce);
     // Most capitalised words are sentence openings of ordinary vocabulary: decide those without scoring.
     if (c.indexOf(' ') < 0 && c.indexOf('\u00a0') < 0) {
-      const low = lower(stripDot(c));
-      if (low.length < 2) continue;
-      const f = flags(lex, low);
+      const info = wordInfo(lex, c);
+      if (info.low.length < 2) continue;
+      const f = info.f;
       if ((f & COMMON) && !(f & (FIRST | LAST | PLACE))) continue;
-      if (!opts.person && !(f & PLACE) && !lex.phraseStarts.has(low)) continue;
+      if (!opts.person && !(f & PLACE) && !info.phraseStart) continue;
       // A single word in no list (a product, an acronym) can only be a name with context before it;
       // a listed word that is also ordinary vocabulary ("Will", "Reading") needs context on either side.
-      if (!(f & (FIRST | LAST | PLACE)) && !lex.phraseStarts.has(low)) {
+      if (!(f & (FIRST | LAST | PLACE)) && !info.phraseStart) {
         if (c.length <= 5 && c === c.toUpperCase()) continue;
         if (!contextTriggerAt(text, cs) && !afterTrigger(text, ce)) continue;
-      } else if ((f & COMMON) && !lex.phraseStarts.has(low) && !contextTriggerAt(text, cs) && !afterTrigger(text, ce)) {
+      } else if ((f & COMMON) && !info.phraseStart && !contextTriggerAt(text, cs) && !afterTrigger(text, ce)) {
         continue;
       }
     }
-    const toks = tokens(c, cs);
+    const toks = tokens(lex, c, cs);
     // Fast mode: a run of words in no list needs context before it or a possessive after it.
     if (opts.mode === 'fast' && toks.length > 1) {
       let listed = false;
-      for (const t of toks) if ((flags(lex, t.low) & (FIRST | LAST | PLACE)) || lex.phraseStarts.has(t.low) || TITLES.has(t.low)) { listed = true; break; }
+      for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || lex.phraseStarts.has(t.low) || TITLES.has(t.low)) { listed = true; break; }
       if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
     }
     // Titles open the name but are not part of it.
@@ -396,7 +419,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
         continue;
       }
       const t = toks[i]!;
-      const common = isCommon(lex, t.low) && !isName(lex, t.low) && !isPlace(lex, t.low);
+      const common = (t.f & COMMON) !== 0 && (t.f & (FIRST | LAST | PLACE)) === 0;
       if (common || ORG_WORDS.has(t.low) || (TITLES.has(t.low) && i < toks.length - 1)) {
         if (TITLES.has(t.low)) titled = true;
         i++;
@@ -405,15 +428,15 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       let j = i + 1;
       while (j < toks.length) {
         const u = toks[j]!;
-        if (isCommon(lex, u.low) && !isName(lex, u.low) && !isPlace(lex, u.low)) break;
+        if ((u.f & COMMON) !== 0 && (u.f & (FIRST | LAST | PLACE)) === 0) break;
         if (ORG_WORDS.has(u.low)) break;
-        if (placePhrase(lex, toks, j) > 0 && !isName(lex, u.low)) break;
+        if (placePhrase(lex, toks, j) > 0 && (u.f & (FIRST | LAST)) === 0) break;
         j++;
       }
       const run = toks.slice(i, j);
       const orgAfter = j < toks.length && ORG_WORDS.has(toks[j]!.low);
       // "Stanley Cups", "Christian Science": a capitalised ordinary word right after makes one proper noun.
-      const commonAfter = !orgAfter && j < toks.length && isCommon(lex, toks[j]!.low) && !isName(lex, toks[j]!.low);
+      const commonAfter = !orgAfter && j < toks.length && (toks[j]!.f & COMMON) !== 0 && (toks[j]!.f & (FIRST | LAST)) === 0;
       classify(run, titled && i === 0, orgAfter, commonAfter);
       titled = false;
       i = j;
@@ -432,13 +455,13 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const placeCtx = PLACE_BEFORE.test(ctx);
     if (placeCtx) score += 0.35;
     // Ordinary words that are also places ("Mobile", "As", "Reading") count as places only where the text says so.
-    const ordinary = run.every((t) => isCommon(lex, t.low)) || low.length <= 2;
+    const ordinary = run.every((t) => (t.f & COMMON) !== 0) || low.length <= 2;
     if (ordinary && !placeCtx) return;
     if (inAddress(s, e) || nearAddress(s)) score += 0.3;
     const nxt = text.slice(e, e + 24);
     if (/^,\s*(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+)/u.test(nxt) && score > 0) score += 0.1; // "Springfield, IL", "Paris, France"
     if (/^\s+(?:country club|university|orchestra|college|airport|station|road|street|fc|city council)/i.test(nxt)) score += 0.1;
-    if (isName(lex, run[0]!.low) && !phrase && PERSON_BEFORE_STRONG.test(ctx)) score -= 0.5;
+    if ((run[0]!.f & (FIRST | LAST)) !== 0 && !phrase && PERSON_BEFORE_STRONG.test(ctx)) score -= 0.5;
     if (/^(?:'s|’s)/.test(nxt) && !lex.country.has(low)) score -= 0.2;
     if (run.length === 1 && run[0]!.raw.length <= 3 && run[0]!.raw === run[0]!.raw.toUpperCase()) score -= 0.3;
     // The model's opinion weighs 0.2: it is asked only where that can change the outcome.
@@ -463,10 +486,10 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const sentenceStart = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s));
     const after = afterTrigger(text, e);
     const lows = run.map((t) => t.low);
-    const firsts = lows.map((w) => lex.first.has(w));
-    const lasts = lows.map((w) => lex.last.has(w));
-    const places = lows.map((w) => isPlace(lex, w));
-    const commons = lows.map((w) => isCommon(lex, w));
+    const firsts = run.map((t) => (t.f & FIRST) !== 0);
+    const lasts = run.map((t) => (t.f & LAST) !== 0);
+    const places = run.map((t) => (t.f & PLACE) !== 0);
+    const commons = run.map((t) => (t.f & COMMON) !== 0);
     const known = lows.map((_, k) => firsts[k] || lasts[k]);
     const upperShort = run.every((t) => t.raw.length <= 4 && t.raw === t.raw.toUpperCase() && t.raw.length > 1);
     const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));

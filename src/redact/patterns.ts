@@ -92,10 +92,42 @@ function phoneValid(run: string, digits: string, loose: boolean): boolean {
   return loose && digits.length >= 7 && digits.length <= 12 && /[ .\-]/.test(run);
 }
 
+/** Characters a NUM_RUN match is made of: digits, separators, brackets, "+", and "x" / "ext." of an extension. */
+function numberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 32 || c === 0xa0 || c === 46 || c === 45 || c === 47 || c === 40 || c === 41 || c === 43 || c === 120 || c === 101 || c === 116;
+}
+
+/**
+ * The next NUM_RUN match that can hold six digits, or null. Every match lies inside a window of
+ * numberChar characters, and a match with fewer than six digits is never an identifier: windows with
+ * fewer digits are passed over without running the pattern (most digit runs are years, versions and
+ * counts). Within a window the matches are those of a scan from the start of the text.
+ */
+function nextNumberRun(text: string, scan: { digit: RegExp; windowEnd: number }): RegExpExecArray | null {
+  for (;;) {
+    if (NUM_RUN.lastIndex < scan.windowEnd) {
+      const m = NUM_RUN.exec(text);
+      if (m && m.index < scan.windowEnd) return m;
+      NUM_RUN.lastIndex = scan.windowEnd;
+    }
+    scan.digit.lastIndex = scan.windowEnd;
+    if (!scan.digit.test(text)) return null;
+    const p = scan.digit.lastIndex - 1;
+    let ws = p;
+    while (ws > scan.windowEnd && numberChar(text.charCodeAt(ws - 1))) ws--;
+    let we = p + 1;
+    let nd = 1;
+    for (let c = text.charCodeAt(we); we < text.length && numberChar(c); c = text.charCodeAt(++we)) if (c >= 48 && c <= 57) nd++;
+    scan.windowEnd = we;
+    NUM_RUN.lastIndex = nd >= 6 ? ws : we;
+  }
+}
+
 export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean): void {
   NUM_RUN.lastIndex = 0;
+  const scan = { digit: /\d/g, windowEnd: 0 };
   let m: RegExpExecArray | null;
-  while ((m = NUM_RUN.exec(text)) !== null) {
+  while ((m = nextNumberRun(text, scan)) !== null) {
     let run = m[0];
     let start = m.index;
     if (run.length < 7) continue;
