@@ -54,7 +54,7 @@ describe('text layer quality', () => {
 });
 
 describe('OCR languages', () => {
-  it('reads English from the npm package and other languages only from ocrLangPath', () => {
+  it('reads English from the model docmill ships and other languages only from ocrLangPath', () => {
     expect(resolveLanguages('eng', undefined)).toEqual({ langs: ['eng'], dir: bundledEnglishDir(), gzip: true });
     expect(() => resolveLanguages('eng+deu', undefined)).toThrow(/ocrLangPath/);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'docmill-tessdata-'));

@@ -32,33 +32,41 @@ export interface RawImage {
  */
 export async function estimateSkew(img: RawImage): Promise<number> {
   const targetW = Math.min(1000, img.width);
-  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
-    .grayscale()
-    .resize({ width: targetW })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  let pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+  if (img.channels !== 1) pipeline = pipeline.removeAlpha().grayscale();
+  const { data, info } = await pipeline.resize({ width: targetW }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const w = info.width;
   const h = info.height;
-  const xs: number[] = [];
-  const ys: number[] = [];
+  const stride = info.channels;
+  let dark = 0;
+  for (let i = 0; i < data.length; i += stride) if (data[i]! < 128) dark++;
+  if (dark < 200) return 0;
+  // Every k-th dark pixel is enough for the profile and keeps the ~50 angle trials cheap on dense pages.
+  const every = Math.max(1, Math.ceil(dark / 60_000));
+  const xs = new Float64Array(Math.ceil(dark / every));
+  const ys = new Float64Array(xs.length);
+  let n = 0;
+  let seen = 0;
   for (let y = 0; y < h; y++) {
+    const row = y * w * stride;
     for (let x = 0; x < w; x++) {
-      if ((data[y * w + x] ?? 255) < 128) {
-        xs.push(x);
-        ys.push(y);
+      if (data[row + x * stride]! < 128 && seen++ % every === 0) {
+        xs[n] = x;
+        ys[n] = y;
+        n++;
       }
     }
   }
-  if (xs.length < 200) return 0;
+  const bins = new Int32Array(h * 2 + w);
+  const off = w;
   const score = (deg: number) => {
     const t = (deg * Math.PI) / 180;
     const sin = Math.sin(t);
     const cos = Math.cos(t);
-    const bins = new Float64Array(h * 2 + w);
-    const off = w;
-    for (let i = 0; i < xs.length; i++) {
+    bins.fill(0);
+    for (let i = 0; i < n; i++) {
       const yy = Math.round(ys[i]! * cos - xs[i]! * sin) + off;
-      if (yy >= 0 && yy < bins.length) bins[yy]! += 1;
+      if (yy >= 0 && yy < bins.length) bins[yy]!++;
     }
     let s = 0;
     for (let i = 0; i < bins.length; i++) s += bins[i]! * bins[i]!;
@@ -113,43 +121,64 @@ export function otsuLevel(grey: Uint8Array): number {
 
 /** Undoes a small rotation, keeping the canvas size so word boxes still map onto the page. */
 async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawImage> {
-  const r = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
-    .rotate(degrees, { background: '#ffffff' })
+  let rotate = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).rotate(degrees, { background: '#ffffff' });
+  // A grey page stays one channel (sharp would otherwise widen it to sRGB for the white background).
+  if (img.channels === 1) rotate = rotate.toColourspace('b-w');
+  const r = await rotate
     .raw()
     .toBuffer({ resolveWithObject: true });
   const left = Math.max(0, Math.floor((r.info.width - img.width) / 2));
   const top = Math.max(0, Math.floor((r.info.height - img.height) / 2));
   const out = await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: r.info.channels } })
     .extract({ left, top, width: Math.min(img.width, r.info.width), height: Math.min(img.height, r.info.height) })
+    .toColourspace(r.info.channels === 1 ? 'b-w' : 'srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: out.data, width: out.info.width, height: out.info.height, channels: out.info.channels as 1 | 3 | 4 };
 }
 
+/** One grey channel from RGB(A) pixels, in one pass of sharp. */
+async function toGrey(img: RawImage): Promise<RawImage> {
+  if (img.channels === 1) return img;
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .removeAlpha()
+    .grayscale()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as 1 };
+}
+
 /**
  * Applies the chosen steps and returns the image for the recogniser, plus the angle undone. The image
  * is a binary PGM (or PPM when colour is kept): leptonica reads it without decompressing anything, and
- * producing it costs no encoding.
+ * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
+ * on one channel instead of four.
  */
 export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number }> {
-  const skew = opts.deskew ? await estimateSkew(img) : 0;
-  const src = skew !== 0 ? await rotateKeepingSize(img, -skew) : img;
-  let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
-  if (opts.grayscale || opts.threshold !== false) s = s.grayscale();
-  if (opts.normalize) s = s.normalise();
-  if (opts.threshold !== false) {
-    const level = opts.threshold === 'otsu' ? otsuLevel(await s.clone().raw().toBuffer()) : opts.threshold;
-    s = s.threshold(level);
+  const grey = opts.grayscale || opts.threshold !== false;
+  let src = grey ? await toGrey(img) : img;
+  const skew = opts.deskew ? await estimateSkew(src) : 0;
+  if (skew !== 0) src = await rotateKeepingSize(src, -skew);
+  let out: RawImage = src;
+  if (opts.normalize || opts.threshold !== false || src.channels === 4) {
+    let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
+    if (grey) s = s.toColourspace('b-w');
+    if (opts.normalize) s = s.normalise();
+    if (opts.threshold !== false) {
+      const level = opts.threshold === 'otsu' ? otsuLevel(await s.clone().raw().toBuffer()) : opts.threshold;
+      s = s.threshold(level);
+    }
+    // Colour stays colour only when grayscale was not asked for; alpha never reaches the recogniser.
+    const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    out = { data, width: info.width, height: info.height, channels: info.channels as 1 | 3 };
   }
-  // Colour stays colour only when grayscale was not asked for; alpha never reaches the recogniser.
-  const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const grey = info.channels === 1;
-  const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${info.width} ${info.height}\n255\n`, 'ascii');
+  const header = Buffer.from(`${out.channels === 1 ? 'P5' : 'P6'}\n${out.width} ${out.height}\n255\n`, 'ascii');
   return {
-    image: Buffer.concat([header, data]),
-    pixels: { data, width: info.width, height: info.height, channels: info.channels as 1 | 3 },
-    width: info.width,
-    height: info.height,
+    image: Buffer.concat([header, out.data]),
+    pixels: { data: out.data, width: out.width, height: out.height, channels: out.channels === 1 ? 1 : 3 },
+    width: out.width,
+    height: out.height,
     skew,
   };
 }
