@@ -81,30 +81,34 @@ export function resolve(dets: Detection[]): Detection[] {
   const rank = (d: Detection): number => (d.entity === 'PHONE' && d.score < 0.9 ? 1.5 : PRIORITY[d.entity]);
   const sorted = dets.filter((d) => d.end > d.start).sort((a, b) => rank(b) - rank(a) || b.score - a.score || (b.end - b.start) - (a.end - a.start));
   const kept: Detection[] = [];
-  // Which kept detection (index + 1) owns each character: overlap checks stay linear in the text.
-  let lo = Infinity;
-  let hi = 0;
-  for (const d of sorted) { if (d.start < lo) lo = d.start; if (d.end > hi) hi = d.end; }
-  const owner = new Int32Array(Math.max(0, hi - lo));
-  const get = (p: number): number => owner[p - lo]!;
-  const set = (p: number, v: number): void => { owner[p - lo] = v; };
+  // Which kept detection (index + 1) owns each stretch between two consecutive span edges: every span
+  // and every union of spans starts and ends at such edges, so owning stretches is owning characters,
+  // and the table stays as small as the number of detections however long the text.
+  const edges = [...new Set(sorted.flatMap((d) => [d.start, d.end]))].sort((a, b) => a - b);
+  const cell = new Map<number, number>();
+  for (let k = 0; k < edges.length; k++) cell.set(edges[k]!, k);
+  const owner = new Int32Array(edges.length);
   for (const d of sorted) {
+    const cs = cell.get(d.start)!;
+    const ce = cell.get(d.end)!;
     let clash = 0;
-    for (let p = d.start; p < d.end && !clash; p++) clash = get(p);
+    for (let p = cs; p < ce && !clash; p++) clash = owner[p]!;
     if (!clash) {
       kept.push(d);
-      for (let p = d.start; p < d.end; p++) set(p, kept.length);
+      for (let p = cs; p < ce; p++) owner[p] = kept.length;
       continue;
     }
     // Two detections of one entity that overlap are one: keep their union.
     const k = kept[clash - 1]!;
     if (k.entity === d.entity) {
+      const us = Math.min(cell.get(k.start)!, cs);
+      const ue = Math.max(cell.get(k.end)!, ce);
       let free = true;
-      for (let p = Math.min(k.start, d.start); p < Math.max(k.end, d.end) && free; p++) { const o = get(p); if (o && o !== clash) free = false; }
+      for (let p = us; p < ue && free; p++) { const o = owner[p]!; if (o && o !== clash) free = false; }
       if (free) {
         k.start = Math.min(k.start, d.start);
         k.end = Math.max(k.end, d.end);
-        for (let p = k.start; p < k.end; p++) set(p, clash);
+        for (let p = us; p < ue; p++) owner[p] = clash;
       }
     }
   }
