@@ -19,20 +19,75 @@ export interface XmlElement {
 class Element implements XmlElement {
   children: XmlChild[] = [];
   private parsed: Record<string, string> | undefined;
+  /** Name start, name end, value start, value end of each attribute in `raw` (quotes excluded). */
+  private spans: number[] | undefined;
 
-  constructor(readonly name: string, readonly local: string, private raw: string) {}
+  constructor(readonly name: string, readonly local: string, private readonly raw: string) {}
+
+  private split(): number[] {
+    const spans: number[] = [];
+    const raw = this.raw;
+    // `raw` passed the start-tag scan: a run of `name = "value"` pairs separated by white space,
+    // and names hold no `=`: each pair is found with a few indexOf calls.
+    const n = raw.length;
+    let i = 0;
+    while (i < n) {
+      const eq = raw.indexOf('=', i);
+      if (eq < 0) break;
+      while (i < eq && isSpace(raw.charCodeAt(i))) i++;
+      let nameStop = eq;
+      while (nameStop > i && isSpace(raw.charCodeAt(nameStop - 1))) nameStop--;
+      let v = eq + 1;
+      while (v < n && isSpace(raw.charCodeAt(v))) v++;
+      const close = raw.indexOf(raw.charCodeAt(v) === 0x27 ? "'" : '"', v + 1);
+      if (close < 0) break;
+      spans.push(i, nameStop, v + 1, close);
+      i = close + 1;
+    }
+    return (this.spans = spans);
+  }
 
   get attrs(): Record<string, string> {
     if (this.parsed) return this.parsed;
     const attrs: Record<string, string> = {};
-    if (this.raw) {
-      ATTR.lastIndex = 0;
-      for (let a = ATTR.exec(this.raw); a; a = ATTR.exec(this.raw)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
-      this.raw = '';
-    }
+    const spans = this.spans ?? this.split();
+    for (let j = 0; j < spans.length; j += 4) attrs[this.raw.slice(spans[j], spans[j + 1])] = decodeEntities(this.raw.slice(spans[j + 2], spans[j + 3]));
     return (this.parsed = attrs);
   }
+
+  /**
+   * `attr` without building the attribute record: the unprefixed attribute named `local` (the last
+   * one, as in the record), else the first whose name ends in `:local`. Only that value is decoded.
+   */
+  find(local: string): string | undefined {
+    const spans = this.spans ?? this.split();
+    const raw = this.raw;
+    const l = local.length;
+    const last = local.charCodeAt(l - 1);
+    let direct = -1;
+    let prefixed = -1;
+    for (let j = 0; j < spans.length; j += 4) {
+      const e = spans[j + 1]!;
+      // Both kinds of match end with the same character: most names are passed over on it.
+      if (raw.charCodeAt(e - 1) !== last) continue;
+      const s = spans[j]!;
+      const len = e - s;
+      if (len === l) {
+        if (raw.startsWith(local, s)) direct = j;
+      } else if (prefixed < 0 && len > l && raw.charCodeAt(e - l - 1) === 0x3a && raw.startsWith(local, e - l)) prefixed = j;
+    }
+    const j = direct >= 0 ? direct : prefixed;
+    return j < 0 ? undefined : decodeEntities(raw.slice(spans[j + 2], spans[j + 3]));
+  }
 }
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 
 export type XmlChild = XmlElement | string;
 
@@ -51,13 +106,13 @@ function decodeEntities(s: string): string {
   });
 }
 
+const START_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+
 function localOf(name: string): string {
   const i = name.indexOf(':');
   return i < 0 ? name : name.slice(i + 1);
 }
 
-const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const START_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
 
 /** Parses an XML document into its root element. Throws MALFORMED or RESOURCE_LIMIT. */
 export function parseXml(xml: string, part = 'XML part'): XmlElement {
@@ -209,6 +264,7 @@ export function textOf(el: XmlElement | undefined): string {
 /** Attribute by local name, whatever its prefix. */
 export function attr(el: XmlElement | undefined, local: string): string | undefined {
   if (!el) return undefined;
+  if (el instanceof Element && !local.includes(':') && !(local in Object.prototype)) return el.find(local);
   const direct = el.attrs[local];
   if (direct !== undefined) return direct;
   const suffix = `:${local}`;
