@@ -113,7 +113,6 @@ function localOf(name: string): string {
   return i < 0 ? name : name.slice(i + 1);
 }
 
-
 /** Parses an XML document into its root element. Throws MALFORMED or RESOURCE_LIMIT. */
 export function parseXml(xml: string, part = 'XML part'): XmlElement {
   const root: XmlElement = new Element('#document', '#document', '');
@@ -169,6 +168,13 @@ export function parseXml(xml: string, part = 'XML part'): XmlElement {
       throw bad(part, 'unexpected markup declaration');
     }
     if (c === 0x2f /* / */) {
+      // The usual case: the end tag of the open element, exactly as it was opened.
+      const top = stack[stack.length - 1]!;
+      if (stack.length > 1 && xml.startsWith(top.name, lt + 2) && xml.charCodeAt(lt + 2 + top.name.length) === 0x3e) {
+        stack.length--;
+        i = lt + 3 + top.name.length;
+        continue;
+      }
       const end = xml.indexOf('>', lt + 2);
       if (end < 0) throw bad(part, 'unterminated end tag');
       const name = xml.slice(lt + 2, end).trim();
