@@ -92,7 +92,8 @@ describe.each(engines)('store on %s', (_label, makeEngine, available) => {
     });
 
     // Several instances share one PostgreSQL and may start together; the embedded database belongs to one process.
-    it.skipIf(engine.name !== 'PostgreSQL')('instances starting at the same time migrate one at a time', async () => {
+    // Defined only for PostgreSQL rather than skipped elsewhere: there is nothing to assert on the embedded engine.
+    if (engine.name === 'PostgreSQL') it('instances starting at the same time migrate one at a time', async () => {
       const fresh = postgresEngine(PG_URL!);
       await fresh.prepare!();
       const all = await Promise.all([fresh.reopen(), fresh.reopen(), fresh.reopen(), fresh.reopen()]);
