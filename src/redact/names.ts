@@ -147,6 +147,8 @@ interface Tok {
   low: string;
   /** flags() of low. */
   f: number;
+  /** Whether a multi-word place starts with low. */
+  ps: boolean;
 }
 
 /** A word as written: its lower-case form (without a final dot), its flags and whether a place phrase starts with it. */
@@ -154,6 +156,8 @@ interface WordInfo {
   low: string;
   f: number;
   phraseStart: boolean;
+  /** In the vocabulary list (lex.common), without derived words. */
+  common: boolean;
 }
 
 /** Words as written → WordInfo: capitalised words repeat, and most are decided from this alone (no lower-casing). */
@@ -163,7 +167,7 @@ function wordInfo(lex: Lexicon, raw: string): WordInfo {
   let w = wordCache.get(raw);
   if (w !== undefined) return w;
   const low = lower(stripDot(raw));
-  w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low) };
+  w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low), common: lex.common.has(low) };
   if (wordCache.size > 100000) wordCache.clear();
   wordCache.set(raw, w);
   return w;
@@ -180,7 +184,7 @@ function tokens(lex: Lexicon, chunk: string, base: number): Tok[] {
     while (j < n && chunk.charCodeAt(j) !== 32 && chunk.charCodeAt(j) !== 0xa0) j++;
     const raw = chunk.slice(i, j);
     const w = wordInfo(lex, raw);
-    out.push({ s: base + i, e: base + j, raw, low: w.low, f: w.f });
+    out.push({ s: base + i, e: base + j, raw, low: w.low, f: w.f, ps: w.phraseStart });
     i = j;
   }
   return out;
@@ -296,10 +300,23 @@ function titleCased(text: string, s: number, e: number, lex: Lexicon): boolean {
   const right = text.slice(e, Math.min(lineEnd, e + 60));
   const words = (left + ' ' + right).match(/\p{L}[\p{L}'’]*/gu) ?? [];
   // Only ordinary vocabulary tells a title: a list of names is capitalised too, and is not one.
-  const vocabulary = words.filter((w) => w.length > 2 && lex.common.has(w.toLowerCase()));
+  const vocabulary = words.filter((w) => w.length > 2 && wordInfo(lex, w).common);
   if (vocabulary.length < 3) return false;
   const caps = vocabulary.filter((w) => /^\p{Lu}/u.test(w)).length;
   return caps / vocabulary.length >= 0.75;
+}
+
+/** Number of upper-case letters (\p{Lu}) in a word. */
+function upperCount(raw: string): number {
+  const cls = classes();
+  let k = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    // The table covers the Basic Multilingual Plane; other planes are left to the pattern.
+    if (c >= 0xd800 && c <= 0xdfff) return raw.match(/\p{Lu}/gu)?.length ?? 0;
+    if (cls[c] === 2) k++;
+  }
+  return k;
 }
 
 function isPlace(lex: Lexicon, low: string): boolean {
@@ -312,7 +329,7 @@ function isName(lex: Lexicon, low: string): boolean {
 
 /** The longest multi-word place phrase starting at token i, as a token count. */
 function placePhrase(lex: Lexicon, toks: Tok[], i: number): number {
-  if (i + 1 >= toks.length || !lex.phraseStarts.has(toks[i]!.low)) return 0;
+  if (i + 1 >= toks.length || !toks[i]!.ps) return 0;
   const cands = lex.placePhrases.get(`${toks[i]!.low} ${toks[i + 1]!.low}`);
   if (!cands) return 0;
   let best = 0;
@@ -399,7 +416,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // Fast mode: a run of words in no list needs context before it or a possessive after it.
     if (opts.mode === 'fast' && toks.length > 1) {
       let listed = false;
-      for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || lex.phraseStarts.has(t.low) || TITLES.has(t.low)) { listed = true; break; }
+      for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || t.ps || TITLES.has(t.low)) { listed = true; break; }
       if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
     }
     // Titles open the name but are not part of it.
@@ -556,7 +573,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (orgAfter) score -= 0.6;
     if (commonAfter && !titled) score -= 0.25;
     // ALL-CAPS or mixed-caps short words (GAO, LLMs, IPv) are acronyms and product names.
-    if (run.some((t) => t.raw.length <= 6 && (t.raw.match(/\p{Lu}/gu)?.length ?? 0) >= Math.min(3, t.raw.length)) && !titled) score -= 0.25;
+    if (!titled && run.some((t) => t.raw.length <= 6 && upperCount(t.raw) >= Math.min(3, t.raw.length))) score -= 0.25;
     if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
     if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
     if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
