@@ -96,6 +96,20 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('- First item\n  - Nested item\n- Second item');
   });
 
+  it('keeps the hyphen of a compound split at a line end and joins a word split for the break', () => {
+    // Lines of about the same length, so that every line break is inside one paragraph.
+    const lines = [
+      'First, because the chat-', 'optimized models answer well, we con-', 'sider some open-', 'domain questions with the Knight-',
+      'Commander, and question-to-', 'positive pairs for children- and', 'adults; these models out-', 'perform the base-', 'line here.',
+    ];
+    const md = markdownOf([page(lines.map((l, i) => item(l, 72, 100 + i * 12)))]);
+    expect(md).toContain('because the chat-optimized models');
+    expect(md).toContain('we consider some open-domain questions');
+    expect(md).toContain('the Knight-Commander, and question-to-positive pairs');
+    expect(md).toContain('for children- and adults');
+    expect(md).toContain('models outperform the baseline here.');
+  });
+
   it('orders right-to-left lines from the right', () => {
     const rtl = (t: string, x: number, y: number): TextItem => item(t, x, y, 10, { dir: 'rtl' });
     // Logical order: "שלום" then "עולם"; the first word sits further right.

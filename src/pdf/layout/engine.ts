@@ -10,6 +10,7 @@ import type { DocBlock, Inline, ListItem, ListNode, Node, TextInline } from '../
 import { buildRows, splitRow, type Line, type Word } from './lines.js';
 import { findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
+import { common as commonWords } from '../../redact/data/gazetteer.js';
 
 export interface LayoutOptions {
   /** Confidence given to text blocks (OCR callers may lower it). */
@@ -350,8 +351,11 @@ function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
     if (out.length) {
       const prev = out[out.length - 1]!;
       const first = runs[0]!;
-      if (/\p{L}-$/u.test(prev.text) && /^\p{Ll}/u.test(first.text) && !/^(?:and|or|to|und|oder)\b/.test(first.text)) {
+      const hyphen = /\p{L}-$/u.test(prev.text) ? lineEndHyphen(prev.text, first.text) : 'none';
+      if (hyphen === 'join') {
         prev.text = prev.text.slice(0, -1);
+      } else if (hyphen === 'keep') {
+        // A compound's own hyphen: the parts stay joined by it, with no space.
       } else if (!(CJK.test(prev.text.slice(-1)) && CJK.test(first.text[0] ?? ''))) {
         out.push({ type: 'text', text: ' ' });
       }
@@ -365,6 +369,41 @@ function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
   while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
   if (out.length) { out[0]!.text = out[0]!.text.replace(/^\s+/, ''); out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, ''); }
   return out;
+}
+
+let dictionary: Set<string> | null = null;
+function known(word: string): boolean {
+  // SCOWL's common English vocabulary (sizes 10-35, with inflections), shipped with the library for
+  // redaction; built into a set on the first hyphen that needs it.
+  dictionary ??= new Set(commonWords.split('\n'));
+  return dictionary.has(word);
+}
+
+/**
+ * A hyphen ending a line either splits a word for the line break (joined: "con-" + "sider") or is
+ * the word's own (kept: "chat-" + "optimized", "Knight-" + "Commander", "question-to-" + "positive").
+ * `none`: a suspended hyphen ("children- and adults") or not a word break; a space follows.
+ */
+function lineEndHyphen(before: string, after: string): 'join' | 'keep' | 'none' {
+  const head = /(\p{L}+(?:-\p{L}+)*)-$/u.exec(before)?.[1] ?? '';
+  const tail = /^\p{L}+/u.exec(after)?.[0] ?? '';
+  if (!head || !tail) return 'none';
+  if (/^(?:and|or|to|und|oder)$/.test(tail)) return 'none';
+  // A capitalised part after the break is a name or a title-cased compound, never a word's second half.
+  if (/^\p{Lu}/u.test(tail)) return 'keep';
+  if (!/^\p{Ll}/u.test(tail)) return 'none';
+  // Compounds of three or more parts keep every hyphen.
+  if (head.includes('-')) return 'keep';
+  const first = head.toLowerCase();
+  if (known(first + tail)) return 'join';
+  // Particles that close up with what follows ("out-" + "perform" is "outperform" even where the
+  // word list lacks it).
+  if (/^(?:out|over|under|up|down|with|back|fore|through)$/.test(first)) return 'join';
+  // Both parts whole words while their join is none: a compound. Capitalised first parts need longer
+  // parts, as names split across lines ("Red-field", "Mar-jan") are often pairs of short words.
+  const min = /^\p{Lu}/u.test(head) ? 4 : 3;
+  if (first.length >= min && tail.length >= min && known(first) && known(tail)) return 'keep';
+  return 'join';
 }
 
 function plain(lines: Line[]): string {
