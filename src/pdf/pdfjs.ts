@@ -2,6 +2,7 @@
  * Opening a PDF with pdf.js in Node: local font, CMap and wasm directories (nothing fetched), errors
  * mapped to codes. Used by the text worker; the OCR renderer may reuse it.
  */
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -78,6 +79,37 @@ export const PDFJS_PATHS = {
   wasmUrl: path.join(PDFJS_DIR, 'wasm') + path.sep,
 };
 
+/**
+ * Standard font, CMap and wasm files for pdf.js, read once per thread instead of once per document
+ * (pdf.js's own Node factory opens the file again for every document that needs it, which showed as
+ * a tenth of the time of one-page documents). Bounded: the files are small but CMaps are many.
+ */
+const binaryCache = new Map<string, Uint8Array>();
+let binaryCacheBytes = 0;
+const BINARY_CACHE_MAX = 48 * 1024 * 1024;
+
+class CachedBinaryDataFactory {
+  private readonly urls: Record<string, string | null>;
+  constructor(urls: { cMapUrl?: string | null; standardFontDataUrl?: string | null; wasmUrl?: string | null }) {
+    this.urls = { cMapUrl: urls.cMapUrl ?? null, standardFontDataUrl: urls.standardFontDataUrl ?? null, wasmUrl: urls.wasmUrl ?? null };
+  }
+  async fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
+    const base = this.urls[kind];
+    if (!base) throw new Error(`No directory for ${kind}`);
+    const file = `${base}${filename}`;
+    let data = binaryCache.get(file);
+    if (!data) {
+      data = new Uint8Array(await readFile(file));
+      if (binaryCacheBytes + data.byteLength <= BINARY_CACHE_MAX) {
+        binaryCache.set(file, data);
+        binaryCacheBytes += data.byteLength;
+      }
+    }
+    // A copy: pdf.js may take ownership of (transfer) what it is given.
+    return data.slice();
+  }
+}
+
 export interface PdfDocumentHandle {
   numPages: number;
   getPage(n: number): Promise<unknown>;
@@ -137,6 +169,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promis
     password: '',
     ...PDFJS_PATHS,
     cMapPacked: true,
+    BinaryDataFactory: CachedBinaryDataFactory,
     isEvalSupported: false,
     fontExtraProperties: true,
     useSystemFonts: false,
