@@ -323,9 +323,11 @@ const CREDENTIAL_LINE = /\b(?:key|secret|token|auth|bearer|credential|password|p
 const RANDOM_TOKEN = /(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{20,}(?![A-Za-z0-9_\-+/=.])/g;
 
 interface HintIndex {
-  /** Every hint, by its first character (all hints start with an ASCII character), longest first. */
-  byFirst: Array<string[] | undefined>;
-  /** Whether any hint starts with the three ASCII characters (index c0 << 14 | c1 << 7 | c2). */
+  /** Hints by their first three characters (all ASCII), longest first; group 0 is empty. */
+  groups: string[][];
+  /** Id of the first two ASCII characters of some hint (index c0 << 7 | c1), 0 for none: 16 KB, it stays in cache. */
+  pairs: Uint8Array;
+  /** Group of the hints starting with a pair and a third ASCII character (index pairId << 7 | c2), 0 for none. */
   triples: Uint8Array;
   rules: Map<string, SecretRule[]>;
 }
@@ -344,26 +346,38 @@ function hints(): HintIndex {
   // Credential words in the case forms they are written in (password, Password, PASSWORD).
   const words = KEYWORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]);
   const all = [...new Set([...rules.keys(), '://', ...words])].sort((a, b) => b.length - a.length);
-  const byFirst: Array<string[] | undefined> = new Array(128).fill(undefined);
-  const triples = new Uint8Array(1 << 21);
+  const groups: string[][] = [[]];
+  const pairs = new Uint8Array(1 << 14);
+  const triples = new Uint8Array(256 << 7);
+  let pairCount = 0;
   for (const h of all) {
     const c0 = h.charCodeAt(0);
     const c1 = h.charCodeAt(1);
     const c2 = h.charCodeAt(2);
     if (h.length < 3 || c0 >= 128 || c1 >= 128 || c2 >= 128) throw new Error(`secret hint ${h} must start with three ASCII characters`);
-    (byFirst[c0] ??= []).push(h);
-    triples[(c0 << 14) | (c1 << 7) | c2] = 1;
+    if (pairs[(c0 << 7) | c1] === 0) {
+      if (pairCount >= 255) throw new Error('too many secret hint prefixes for the table');
+      pairs[(c0 << 7) | c1] = ++pairCount;
+    }
+    const key = (pairs[(c0 << 7) | c1]! << 7) | c2;
+    if (triples[key] === 0) {
+      if (groups.length > 255) throw new Error('too many secret hint prefixes for the table');
+      triples[key] = groups.length;
+      groups.push([]);
+    }
+    groups[triples[key]!]!.push(h);
   }
-  hintIndex = { byFirst, triples, rules };
+  hintIndex = { groups, pairs, triples, rules };
   return hintIndex;
 }
 
 /**
- * Calls `hit(at, hint)` for each hint occurrence, left to right, the longest hint at a position, the
- * scan continuing after it: the matches of the alternation of all hints (longest first) with /g.
+ * Every hint occurrence, left to right, the longest hint at a position, the scan continuing after it:
+ * the matches of the alternation of all hints (longest first) with /g. Positions go to `ats`, hints to
+ * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
  */
-function scanHints(text: string, index: HintIndex, hit: (at: number, hint: string) => void): void {
-  const { byFirst, triples } = index;
+function scanHints(text: string, index: HintIndex, ats: number[], found: string[]): void {
+  const { groups, pairs, triples } = index;
   const n = text.length - 2;
   // The three characters at i, i + 1, i + 2, carried from one position to the next.
   let c1 = text.charCodeAt(0);
@@ -372,12 +386,20 @@ function scanHints(text: string, index: HintIndex, hit: (at: number, hint: strin
     const c0 = c1;
     c1 = c2;
     c2 = text.charCodeAt(i + 2);
-    if ((c0 | c1 | c2) >= 128 || triples[(c0 << 14) | (c1 << 7) | c2] === 0) continue;
-    const list = byFirst[c0]!;
+    if ((c0 | c1) >= 128) continue;
+    const pair = pairs[(c0 << 7) | c1]!;
+    if (pair === 0 || c2 >= 128) continue;
+    const g = triples[(pair << 7) | c2]!;
+    if (g === 0) continue;
+    const list = groups[g]!;
     for (let k = 0; k < list.length; k++) {
       const h = list[k]!;
-      if (text.startsWith(h, i)) {
-        hit(i, h);
+      // The first three characters are the group's; compare the rest.
+      let q = 3;
+      while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
+      if (q === h.length) {
+        ats.push(i);
+        found.push(h);
         i += h.length - 1;
         c1 = text.charCodeAt(i + 1);
         c2 = text.charCodeAt(i + 2);
@@ -408,18 +430,23 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
   // few hundred characters long (a JWT a few thousand, a key block up to 20,000).
   const windows = new Map<SecretRule | 'connection', Array<[number, number]>>();
   const keywordHits: Array<[number, number]> = [];
-  scanHints(text, index, (at, hint) => {
+  const ats: number[] = [];
+  const found: string[] = [];
+  scanHints(text, index, ats, found);
+  for (let x = 0; x < ats.length; x++) {
+    const at = ats[x]!;
+    const hint = found[x]!;
     const low = hint.toLowerCase();
     for (const w of KEYWORDS) if (low.startsWith(w)) { keywordHits.push([at, w.length]); break; }
     if (hint === '://') {
       // Credentials in a URL come before an "@": URLs without one are skipped.
       let q = at + 3;
       while (q < text.length && q - at < 300 && text.charCodeAt(q) > 32 && text.charCodeAt(q) !== 64) q++;
-      if (text.charCodeAt(q) !== 64) return;
+      if (text.charCodeAt(q) !== 64) continue;
       const list = windows.get('connection') ?? [];
       list.push([Math.max(0, at - 24), Math.min(text.length, at + 400)]);
       windows.set('connection', list);
-      return;
+      continue;
     }
     for (const rule of rules.get(hint) ?? []) {
       const reach = rule.kind === 'private-key' ? 20000 : rule.kind === 'jwt' ? 4000 : 300;
@@ -427,7 +454,7 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
       list.push([Math.max(0, at - (rule.kind === 'private-key' ? 40 : 24)), Math.min(text.length, at + reach)]);
       windows.set(rule, list);
     }
-  });
+  }
   for (const rule of PROVIDER_RULES) {
     const wins = rule.full ? [[0, text.length] as [number, number]] : mergeWindows(windows.get(rule) ?? []);
     for (const [ws, we] of wins) {
