@@ -20,6 +20,12 @@ export interface TextTask {
   pages: number[];
   /** Also return document information (page count, title). */
   wantInfo: boolean;
+  /**
+   * When the document's pages to read (at most `maxPages`) number no more than this, read them all
+   * in this task: a short document is then opened, and its fonts converted, by one thread only.
+   */
+  wholeUpTo?: number;
+  maxPages?: number;
 }
 
 export interface TextPageResult {
@@ -82,7 +88,10 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
   try {
     const info = task.wantInfo ? await documentInfo(opened.doc) : undefined;
     const pages: TextPageResult[] = [];
-    for (const n of task.pages) {
+    let wanted = task.pages;
+    const limit = Math.min(opened.doc.numPages, task.maxPages ?? Infinity);
+    if (task.wholeUpTo && limit <= task.wholeUpTo && limit > wanted.length) wanted = Array.from({ length: limit }, (_, i) => i + 1);
+    for (const n of wanted) {
       if (n < 1 || n > opened.doc.numPages) continue;
       let page: PdfPage | null = null;
       try {

@@ -84,9 +84,10 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
   const onAbort = (): void => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
 
-  const run = async (pages: number[], wantInfo: boolean): Promise<TextTaskResult> => {
+  const run = async (pages: number[], wantInfo: boolean, wholeUpTo?: number): Promise<TextTaskResult> => {
     try {
-      return await pool.run({ docKey, bytes: data, pages, wantInfo }, { signal: controller.signal });
+      const task: TextTask = { docKey, bytes: data, pages, wantInfo, ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}) };
+      return await pool.run(task, { signal: controller.signal });
     } catch (err) {
       if (signal.aborted) throw abortError(signal);
       if (runtime.isClosed) throw new ParseError('CLOSED', 'The parser was closed during the parse.');
@@ -106,7 +107,9 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
     // that they are ready when the page count is known instead of starting cold then. Threads left
     // idle still end after the idle timeout, and idle threads never keep the process alive.
     for (let i = pool.threads.length; i < threads; i++) pool.run({ docKey, bytes: WARM, pages: [], wantInfo: false }).catch(() => undefined);
-    const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true);
+    // Up to 12 pages the first range reads the whole document: a second thread would spend about as
+    // long opening it and converting its fonts again as it would save.
+    const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true, 12);
     if (!first.ok) throw new ParseError(first.code, first.message);
     const info = first.info ?? { numPages: first.pages.length };
     const limit = Math.min(info.numPages, opts.maxPages ?? Infinity);
@@ -114,7 +117,7 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
     for (const p of first.pages) if (p.layout.pageNumber <= limit) results.set(p.layout.pageNumber, p);
 
     const remaining: number[] = [];
-    for (let n = firstSize + 1; n <= limit; n++) remaining.push(n);
+    for (let n = firstSize + 1; n <= limit; n++) if (!results.has(n)) remaining.push(n);
     const size = chunkSize(remaining.length, threads);
     const chunks: number[][] = [];
     for (let i = 0; i < remaining.length; i += size) chunks.push(remaining.slice(i, i + size));
