@@ -37,9 +37,6 @@ const BOUND_MS = TIMEOUT_MS + 30000;
  * suite stays green while they fail and turns red when one is fixed: then remove its entry.
  */
 const KNOWN_DEFECTS: Record<string, string> = {
-  // parse5 checks "has an element in scope" by walking the whole open-element stack for every start
-  // tag: 50000 nested <ul><li> take minutes of one synchronous call, so options.timeout cannot fire.
-  'html/synthetic/deep-lists': 'src/html/reader.ts (parse5 quadratic in nesting depth; no depth cap before parsing)',
   // The mini FAT chain starts at the directory sector: SheetJS reads garbage summary-information
   // streams and parse_PropertySet never returns (synchronously, so the timeout cannot fire).
   'ole2/mutated/unstructured_tests_example_xls/minifat-loop': 'src/office/workbooks (SheetJS parse_xls_props → parse_PropertySet loops on a damaged property set)',

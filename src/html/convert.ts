@@ -9,6 +9,7 @@ import { htmlToMarkdown, unwrapRedirect } from '../markdown/html-to-markdown.js'
 import { markdownBlocks } from '../markdown/html-blocks.js';
 import type { DocModel } from '../model/document.js';
 import { decodeText } from './charset.js';
+import { limitTagNesting, PARSE_NESTING_LIMIT } from './depth.js';
 import { contentRoot, elementsOf, flattenDeepNesting, largestSrcset, MAX_NESTING, resolveUrl } from './clean.js';
 import { extractMetadata } from './metadata.js';
 
@@ -82,8 +83,12 @@ export function convertHtml(bytes: Uint8Array, source: HtmlSource, options: Html
   const decoded = decodeText(bytes, { markup: true });
   const rawHtml = decoded.text;
   const xhtml = isXhtml(rawHtml, source.filename, source.contentType);
-  const $ = loadHtml(rawHtml, xhtml);
+  const limited = limitTagNesting(rawHtml);
+  const $ = loadHtml(limited.html, xhtml);
   const warnings: string[] = [];
+  if (limited.dropped > 0) {
+    warnings.push(`The page nests elements more than ${PARSE_NESTING_LIMIT} deep; ${limited.dropped} deeper tags were dropped before parsing and their text kept.`);
+  }
   if (flattenDeepNesting($.root().get(0)!)) {
     warnings.push(`The page nests elements more than ${MAX_NESTING} deep; below that depth only its text and images were kept.`);
   }
