@@ -37,9 +37,6 @@ const BOUND_MS = TIMEOUT_MS + 30000;
  * suite stays green while they fail and turns red when one is fixed: then remove its entry.
  */
 const KNOWN_DEFECTS: Record<string, string> = {
-  // The mini FAT chain starts at the directory sector: SheetJS reads garbage summary-information
-  // streams and parse_PropertySet never returns (synchronously, so the timeout cannot fire).
-  'ole2/mutated/unstructured_tests_example_xls/minifat-loop': 'src/office/workbooks (SheetJS parse_xls_props → parse_PropertySet loops on a damaged property set)',
 };
 
 /** Mutations that found defects in sweeps: always part of the run, whatever the sample draws. */

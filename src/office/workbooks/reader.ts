@@ -428,7 +428,10 @@ function abortReason(signal: AbortSignal): ParseError {
  */
 export const read: Reader = async (ctx) => {
   const input: WorkbookInput = { bytes: ctx.bytes, kind: ctx.kind, contentType: ctx.contentType, signal: ctx.signal };
-  const pool = ctx.bytes.byteLength >= WORKBOOK_WORKER_MIN_BYTES && ctx.runtime ? workbookPool(ctx.runtime) : undefined;
+  // Binary workbooks are read by SheetJS in one synchronous call; damaged ones can loop in it
+  // (a mini-FAT chain pointing at the directory). On a worker thread the timeout can end that.
+  const offThread = ctx.bytes.byteLength >= WORKBOOK_WORKER_MIN_BYTES || ctx.kind === 'xls' || ctx.kind === 'xlsb';
+  const pool = offThread && ctx.runtime ? workbookPool(ctx.runtime) : undefined;
   if (!pool) return convertWorkbook(input);
   ctx.signal.throwIfAborted();
   const bytes = new Uint8Array(ctx.bytes);
