@@ -104,6 +104,9 @@ export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy
     useSystemFonts: false,
     disableFontFace: true,
     verbosity: 0,
+    // A decoded image lives outside the worker's heap limit: a 20000×20000 bomb would take gigabytes.
+    // Images past 64 megapixels (far above a 600 dpi A4 scan) are left out of the render.
+    maxImageSize: 64 * 1024 * 1024,
   });
   return task.promise;
 }
