@@ -3,13 +3,9 @@
  * more than the conversion); large ones on the HTML worker pool, so that the event loop stays free
  * and a timeout really stops the work.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { Reader } from '../readers/reader.js';
-import type { ParserRuntime } from '../runtime/runtime.js';
+import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
 import type { HtmlTask, HtmlTaskResult } from '../../workers/html.js';
 import { convertHtml, type HtmlConvertOptions } from './convert.js';
 
@@ -18,36 +14,7 @@ export { baseHref, loadHtml, pageImages, pageLinks } from './convert.js';
 /** Inputs from this size on are converted on the worker pool. */
 export const HTML_WORKER_MIN_BYTES = 1024 * 1024;
 
-const ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
-
-export const HTML_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'html.js');
-
-/** The HTML pool, or undefined when the worker has not been built (then everything runs inline). */
-function htmlPool(runtime: ParserRuntime): Piscina<HtmlTask, HtmlTaskResult> | undefined {
-  if (!existsSync(HTML_WORKER_FILE)) return undefined;
-  return runtime.resource('html-pool', () => {
-    const pool = new Piscina<HtmlTask, HtmlTaskResult>({
-      filename: HTML_WORKER_FILE,
-      minThreads: 0,
-      maxThreads: runtime.config.textThreads,
-      idleTimeout: runtime.config.idleTimeoutMs,
-      concurrentTasksPerWorker: 1,
-      maxQueue: Infinity,
-      // A page that balloons memory ends its own thread, not the process.
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
-    });
-    return { value: pool, close: () => pool.close({ force: true }) };
-  });
-}
-
-function abortReason(signal: AbortSignal): ParseError {
-  const reason: unknown = signal.reason;
-  return reason instanceof ParseError ? reason : new ParseError('ABORTED', 'The parse was aborted.');
-}
+export const HTML_WORKER_FILE = workerFile('html');
 
 export const read: Reader = async (ctx) => {
   const options: HtmlConvertOptions = {
@@ -57,7 +24,7 @@ export const read: Reader = async (ctx) => {
     removeBase64Images: ctx.options.removeBase64Images,
   };
   const source = { filename: ctx.filename, contentType: ctx.contentType };
-  const pool = ctx.bytes.byteLength >= HTML_WORKER_MIN_BYTES ? htmlPool(ctx.runtime) : undefined;
+  const pool = ctx.bytes.byteLength >= HTML_WORKER_MIN_BYTES ? readerPool<HtmlTask, HtmlTaskResult>(ctx.runtime, 'html') : undefined;
   if (!pool) return convertHtml(ctx.bytes, source, options);
 
   ctx.signal.throwIfAborted();

@@ -25,18 +25,14 @@
  * WORKBOOK_WORKER_MIN_BYTES on convert on a worker pool with a memory limit, where a timeout ends
  * the thread.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import * as cptable from '@e965/xlsx/dist/cpexcel';
 import { zipSync, type Zippable } from 'fflate';
-import { Piscina } from 'piscina';
 import type { FileKind } from '../../detect/detect.js';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import type { Reader } from '../../readers/reader.js';
-import type { ParserRuntime } from '../../runtime/runtime.js';
+import { abortReason, readerPool, workerFile } from '../../runtime/worker-pool.js';
 import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
 import { ZipPackage } from '../zip.js';
 import { readOds } from './ods.js';
@@ -391,36 +387,7 @@ export function convertWorkbook(ctx: WorkbookInput): DocModel {
 /** Inputs from this size on are converted on the workbook pool. */
 export const WORKBOOK_WORKER_MIN_BYTES = 512 * 1024;
 
-const ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
-
-export const WORKBOOK_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'workbook.js');
-
-/** The workbook pool, or undefined when the worker has not been built (then everything runs inline). */
-function workbookPool(runtime: ParserRuntime): Piscina<WorkbookTask, WorkbookTaskResult> | undefined {
-  if (!existsSync(WORKBOOK_WORKER_FILE)) return undefined;
-  return runtime.resource('workbook-pool', () => {
-    const pool = new Piscina<WorkbookTask, WorkbookTaskResult>({
-      filename: WORKBOOK_WORKER_FILE,
-      minThreads: 0,
-      maxThreads: runtime.config.textThreads,
-      idleTimeout: runtime.config.idleTimeoutMs,
-      concurrentTasksPerWorker: 1,
-      maxQueue: Infinity,
-      // A workbook that balloons memory ends its own thread, not the process.
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
-    });
-    return { value: pool, close: () => pool.close({ force: true }) };
-  });
-}
-
-function abortReason(signal: AbortSignal): ParseError {
-  const reason: unknown = signal.reason;
-  return reason instanceof ParseError ? reason : new ParseError('ABORTED', 'The parse was aborted.');
-}
+export const WORKBOOK_WORKER_FILE = workerFile('workbook');
 
 /**
  * Small workbooks convert on the calling thread (a hand-off would cost more than the work); large
@@ -431,7 +398,7 @@ export const read: Reader = async (ctx) => {
   // Binary workbooks are read by SheetJS in one synchronous call; damaged ones can loop in it
   // (a mini-FAT chain pointing at the directory). On a worker thread the timeout can end that.
   const offThread = ctx.bytes.byteLength >= WORKBOOK_WORKER_MIN_BYTES || ctx.kind === 'xls' || ctx.kind === 'xlsb';
-  const pool = offThread && ctx.runtime ? workbookPool(ctx.runtime) : undefined;
+  const pool = offThread && ctx.runtime ? readerPool<WorkbookTask, WorkbookTaskResult>(ctx.runtime, 'workbook') : undefined;
   if (!pool) return convertWorkbook(input);
   ctx.signal.throwIfAborted();
   const bytes = new Uint8Array(ctx.bytes);

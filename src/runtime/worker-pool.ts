@@ -1,0 +1,51 @@
+/**
+ * Worker pools of the readers that move heavy or risky work off the calling thread (large HTML pages,
+ * binary workbooks), so that the event loop stays free and a timeout really stops the work: aborting a
+ * piscina task ends its thread.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ParseError } from '../errors.js';
+import type { ParserRuntime } from './runtime.js';
+
+/** The package root, whether this runs from `src/` (tests) or `dist/src/`. */
+const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+
+/** The built entry file of `workers/<name>.ts`. */
+export function workerFile(name: string): string {
+  return path.join(ROOT, 'dist', 'workers', `${name}.js`);
+}
+
+/**
+ * The parser's pool for `workers/<name>.ts`, created on first use; undefined when the worker has not
+ * been built (callers then run the work inline). Idle threads exit, so the pool never keeps the process alive.
+ */
+export function readerPool<Task, Result>(runtime: ParserRuntime, name: string, maxOldGenerationSizeMb = 2048): Piscina<Task, Result> | undefined {
+  const filename = workerFile(name);
+  if (!existsSync(filename)) return undefined;
+  return runtime.resource(`${name}-pool`, () => {
+    const pool = new Piscina<Task, Result>({
+      filename,
+      minThreads: 0,
+      maxThreads: runtime.config.textThreads,
+      idleTimeout: runtime.config.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      maxQueue: Infinity,
+      // Input that balloons memory ends its own thread, not the process.
+      resourceLimits: { maxOldGenerationSizeMb },
+    });
+    return { value: pool, close: () => pool.close({ force: true }) };
+  });
+}
+
+/** The error a parse ends with when its signal fired: the TIMEOUT the parser set, or ABORTED. */
+export function abortReason(signal: AbortSignal): ParseError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ParseError ? reason : new ParseError('ABORTED', 'The parse was aborted.');
+}
