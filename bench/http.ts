@@ -13,10 +13,11 @@
  * "HTTP" section of bench/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -238,18 +239,13 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(`${section}\n`);
-  if (WRITE) {
-    const file = path.join(ROOT, 'bench/README.md');
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const start = '<!-- http:start -->';
-    const endMark = '<!-- http:end -->';
-    const block = `${start}\n${section}${endMark}`;
-    const next = current.includes(start) && current.includes(endMark)
-      ? current.replace(new RegExp(`${start}[\\s\\S]*?${endMark}`), () => block)
-      : `${current.trimEnd()}\n\n${block}\n`;
-    writeFileSync(file, next);
-  }
+  if (WRITE) (await benchReadme()).writeReadmeSection('http', section);
   if (!verdict) process.exitCode = 1;
 }
 
 await main();
+
+/** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchReadme(): Promise<typeof BenchReadme> {
+  return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
+}

@@ -13,10 +13,11 @@
  * replaces the "Office" section of bench/README.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env['DOCMILL_CORPUS'] ?? path.resolve(ROOT, '..', 'shared', 'corpus');
@@ -188,17 +189,12 @@ async function main(): Promise<void> {
     ...(notes.length ? ['Failures (left out of the throughput):', '', ...notes.map((n) => `- ${n}`), ''] : []),
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
-  if (WRITE) {
-    const file = path.join(ROOT, 'bench/README.md');
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const start = '<!-- office:start -->';
-    const endMark = '<!-- office:end -->';
-    const block = `${start}\n${section}${endMark}`;
-    const next = current.includes(start) && current.includes(endMark)
-      ? current.replace(new RegExp(`${start}[\\s\\S]*?${endMark}`), () => block)
-      : `${current.trimEnd()}\n\n${block}\n`;
-    writeFileSync(file, next);
-  }
+  if (WRITE) (await benchReadme()).writeReadmeSection('office', section);
 }
 
 await main();
+
+/** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchReadme(): Promise<typeof BenchReadme> {
+  return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
+}

@@ -13,9 +13,10 @@
  * covering a street, a city and a postal code is one correct prediction and finds three gold spans.
  * "even" and "odd" are the halves of the file by index: detection rules were tuned on the even half.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchReadme from '../test-support/bench-readme.js';
 
 type Bucket = 'PERSON' | 'EMAIL' | 'PHONE' | 'LOCATION' | 'FINANCIAL';
 const BUCKETS: Bucket[] = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL'];
@@ -116,11 +117,10 @@ if (args.includes('--write')) {
     lines.push(`|---|${splits.map(() => '---').join('|')}|`);
     for (const [bucket, bySplit] of byMode) lines.push(`| ${bucket} | ${splits.map((x) => bySplit.get(x) ?? '').join(' | ')} |`);
   }
-  const readme = join(root, 'bench', 'README.md');
-  const body = readFileSync(readme, 'utf8');
-  const start = '<!-- pii-eval:start -->';
-  const end = '<!-- pii-eval:end -->';
-  const section = `${start}\n\`npm run build && node bench/pii-eval.ts --write\` — ${new Date().toISOString().slice(0, 10)}, ${data.length} labelled texts.\n${lines.join('\n')}\n${end}`;
-  const next = body.includes(start) ? body.replace(new RegExp(`${start}[\\s\\S]*?${end}`), section) : `${body.trimEnd()}\n\n${section}\n`;
-  writeFileSync(readme, next);
+  (await benchReadme()).writeReadmeSection('pii-eval', `\`npm run build && node bench/pii-eval.ts --write\` — ${new Date().toISOString().slice(0, 10)}, ${data.length} labelled texts.\n${lines.join('\n')}`);
+}
+
+/** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchReadme(): Promise<typeof BenchReadme> {
+  return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
 }

@@ -8,9 +8,10 @@
  *
  *   npm run build && node bench/pii-throughput.ts [--mb 4] [--write]
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -92,11 +93,10 @@ const report = [
 console.log(report);
 
 if (args.includes('--write')) {
-  const readme = join(root, 'bench', 'README.md');
-  const body = readFileSync(readme, 'utf8');
-  const start = '<!-- pii-speed:start -->';
-  const end = '<!-- pii-speed:end -->';
-  const section = `${start}\n${report}\n${end}`;
-  const next = body.includes(start) ? body.replace(new RegExp(`${start}[\\s\\S]*?${end}`), section) : `${body.trimEnd()}\n\n${section}\n`;
-  writeFileSync(readme, next);
+  (await benchReadme()).writeReadmeSection('pii-speed', report);
+}
+
+/** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchReadme(): Promise<typeof BenchReadme> {
+  return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
 }
