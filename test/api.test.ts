@@ -5,19 +5,10 @@ import { strToU8 } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import { createParser, ParseError, parseFile } from '../src/index.js';
+import { errorCodeOf } from '../test-support/errors.js';
 
 const parser = createParser({ textThreads: 1 });
 afterAll(() => parser.close());
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).code;
-  }
-  return 'none';
-}
 
 const HTML = '<!doctype html><html><head><title>T</title></head><body><main><h1>Hello</h1><p>World of <b>docs</b>.</p></main></body></html>';
 
@@ -40,7 +31,7 @@ describe('public API', () => {
   });
 
   it('refuses input that is not bytes', async () => {
-    expect(await codeOf(parser.parseFile('a string' as unknown as Uint8Array))).toBe('BAD_REQUEST');
+    expect(await errorCodeOf(parser.parseFile('a string' as unknown as Uint8Array))).toBe('BAD_REQUEST');
   });
 
   it('refuses bad options before reading the file', async () => {
@@ -51,28 +42,28 @@ describe('public API', () => {
   });
 
   it('refuses empty and unknown content with UNSUPPORTED_FILE_TYPE', async () => {
-    expect(await codeOf(parser.parseFile(new Uint8Array(0)))).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(await codeOf(parser.parseFile(strToU8('just some words'), {}, { filename: 'notes.txt' }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(await errorCodeOf(parser.parseFile(new Uint8Array(0)))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(await errorCodeOf(parser.parseFile(strToU8('just some words'), {}, { filename: 'notes.txt' }))).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('refuses files over 50 MB with RESOURCE_LIMIT', async () => {
-    expect(await codeOf(parser.parseFile(new Uint8Array(50 * 1024 * 1024 + 1)))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(parser.parseFile(new Uint8Array(50 * 1024 * 1024 + 1)))).toBe('RESOURCE_LIMIT');
   });
 
   it('does not parse PDFs when parsers is an empty list', async () => {
-    expect(await codeOf(parser.parseFile(strToU8('%PDF-1.4\n'), { parsers: [] }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(await errorCodeOf(parser.parseFile(strToU8('%PDF-1.4\n'), { parsers: [] }))).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('honours an AbortSignal that has already fired', async () => {
     const ac = new AbortController();
     ac.abort();
-    expect(await codeOf(parser.parseFile(strToU8(HTML), {}, { signal: ac.signal }))).toBe('ABORTED');
+    expect(await errorCodeOf(parser.parseFile(strToU8(HTML), {}, { signal: ac.signal }))).toBe('ABORTED');
   });
 
   it('refuses work once closed', async () => {
     const p = createParser();
     await p.close();
-    expect(await codeOf(p.parseFile(strToU8(HTML)))).toBe('CLOSED');
+    expect(await errorCodeOf(p.parseFile(strToU8(HTML)))).toBe('CLOSED');
   });
 
   it('has a shared default parser', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat, SUPPORTED_EXTENSIONS } from '../src/detect/detect.js';
 import { ParseError } from '../src/errors.js';
 import { corpusAvailable, readCorpus } from '../test-support/corpus.js';
+import { errorCodeOfSync } from '../test-support/errors.js';
 
 function ooxml(mainPart: string, contentType: string): Uint8Array {
   const types = `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`
@@ -13,16 +14,6 @@ function ooxml(mainPart: string, contentType: string): Uint8Array {
 
 function odf(mimetype: string): Uint8Array {
   return zipSync({ mimetype: [strToU8(mimetype), { level: 0 }], 'content.xml': strToU8('<x/>'), 'META-INF/manifest.xml': strToU8('<m/>') });
-}
-
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).code;
-  }
-  return 'none';
 }
 
 describe('detection by content', () => {
@@ -54,13 +45,13 @@ describe('detection by content', () => {
     expect(detectFormat(odf('application/vnd.oasis.opendocument.spreadsheet')).kind).toBe('ods');
     expect(detectFormat(odf('application/vnd.oasis.opendocument.presentation')).kind).toBe('odp');
     expect(detectFormat(odf('application/epub+zip')).kind).toBe('epub');
-    expect(code(() => detectFormat(odf('application/vnd.oasis.opendocument.graphics')))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(errorCodeOfSync(() => detectFormat(odf('application/vnd.oasis.opendocument.graphics')))).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('refuses other ZIP archives and broken ones', () => {
-    expect(code(() => detectFormat(zipSync({ 'a.txt': strToU8('hello') }), { filename: 'a.docx' }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(errorCodeOfSync(() => detectFormat(zipSync({ 'a.txt': strToU8('hello') }), { filename: 'a.docx' }))).toBe('UNSUPPORTED_FILE_TYPE');
     const broken = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(code(() => detectFormat(broken))).toBe('MALFORMED');
+    expect(errorCodeOfSync(() => detectFormat(broken))).toBe('MALFORMED');
   });
 
   it('finds RTF by its signature', () => {
@@ -79,8 +70,8 @@ describe('detection by content', () => {
   it('reads text as CSV only when the name or content type says so', () => {
     expect(detectFormat(strToU8('a,b\n1,2\n'), { filename: 'x.csv' }).kind).toBe('csv');
     expect(detectFormat(strToU8('a;b\n1;2\n'), { contentType: 'text/csv; charset=utf-8' }).kind).toBe('csv');
-    expect(code(() => detectFormat(strToU8('a,b\n1,2\n')))).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(code(() => detectFormat(strToU8('a,b\n1,2\n'), { filename: 'notes.txt' }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(errorCodeOfSync(() => detectFormat(strToU8('a,b\n1,2\n')))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(errorCodeOfSync(() => detectFormat(strToU8('a,b\n1,2\n'), { filename: 'notes.txt' }))).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('refuses empty files and binary content, listing the supported extensions', () => {
@@ -95,7 +86,7 @@ describe('detection by content', () => {
     expect(err.code).toBe('UNSUPPORTED_FILE_TYPE');
     expect(err.status).toBe(415);
     for (const ext of SUPPORTED_EXTENSIONS) expect(err.message).toContain(ext);
-    expect(code(() => detectFormat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]), { filename: 'photo.csv' }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(errorCodeOfSync(() => detectFormat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]), { filename: 'photo.csv' }))).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('reports the MIME type of what it found', () => {
@@ -116,7 +107,7 @@ describe.skipIf(!corpusAvailable)('detection of real files', () => {
   });
 
   it('reports password-protected Office packages as ENCRYPTED', () => {
-    expect(code(() => detectFormat(readCorpus('unstructured', 'password_protected.xlsx')))).toBe('ENCRYPTED');
+    expect(errorCodeOfSync(() => detectFormat(readCorpus('unstructured', 'password_protected.xlsx')))).toBe('ENCRYPTED');
   });
 });
 

@@ -6,35 +6,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseError } from '../src/errors.js';
 import { serialize } from '../src/markdown/serialize.js';
 import { formatNumber } from '../src/office/presentations/pptx.js';
 import { read } from '../src/office/presentations/reader.js';
 import { createParser } from '../src/parser.js';
-import type { ReaderContext } from '../src/readers/reader.js';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, corpusFiles, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+import { errorCodeOf, readerContext } from '../test-support/errors.js';
 
 const parser = createParser();
 afterAll(() => parser.close());
 
 const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'presentations', name));
-
-function ctxFor(bytes: Uint8Array, kind: ReaderContext['kind']): ReaderContext {
-  return {
-    bytes, kind, contentType: 'application/octet-stream', filename: undefined, options: {} as ReaderContext['options'],
-    signal: new AbortController().signal, deadline: Date.now() + 30000, runtime: undefined as unknown as ReaderContext['runtime'],
-  };
-}
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).code;
-  }
-  return 'none';
-}
 
 function order(md: string, ...parts: string[]): number[] {
   return parts.map((p) => {
@@ -48,27 +30,27 @@ const ascending = (xs: number[]): boolean => xs.every((x, i) => i === 0 || x > x
 
 describe('pptx: conventions on the project fixture', () => {
   it('makes one page per slide, numbered by slide, with the slide size in points', async () => {
-    const doc = await read(ctxFor(fixture('sample.pptx'), 'pptx'));
+    const doc = await read(readerContext(fixture('sample.pptx'), 'pptx'));
     expect(doc.pages.map((p) => [p.pageNumber, p.width, p.height])).toEqual([[1, 720, 540], [2, 720, 540], [3, 720, 540], [4, 720, 540]]);
     const pages = serialize(doc, { onlyMainContent: true }).pages;
     expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
   });
 
   it('puts the title first even when it comes last in the shape tree, and resolves bullets through layout and master', async () => {
-    const md = serialize(await read(ctxFor(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     expect(md.startsWith('## Quarterly Review\n\nPrepared for the board, *March 2024*\n')).toBe(true);
     expect(md).toContain('- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀\n  - South: flat\n- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office');
   });
 
   it('reads side-by-side frames left to right and places grouped shapes through nested group transforms', async () => {
-    const md = serialize(await read(ctxFor(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     expect(ascending(order(md, 'Left column text', 'Right column text'))).toBe(true);
     expect(ascending(order(md, 'Group top', 'Group bottom left', 'Group bottom right'))).toBe(true);
     expect(md).toContain('[the report](https://example.com/report)');
   });
 
   it('writes tables with merges, charts as title plus data, pictures by alt text, and notes after the slide', async () => {
-    const doc = await read(ctxFor(fixture('sample.pptx'), 'pptx'));
+    const doc = await read(readerContext(fixture('sample.pptx'), 'pptx'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
     expect(pages[1]!.markdown).toMatch(/Right column text\n\n### Notes\n\nThank the regional teams\.\n\nKeep this under ten minutes\.$/);
     expect(pages[1]!.markdown).not.toContain('sldNum');
@@ -100,20 +82,20 @@ describe('pptx: conventions on the project fixture', () => {
   it('starts a numbered list where buAutoNum says', async () => {
     const f = unzipSync(fixture('sample.pptx'));
     f['ppt/slides/slide2.xml'] = strToU8(new TextDecoder().decode(f['ppt/slides/slide2.xml']).replaceAll('<a:buAutoNum type="arabicPeriod"/>', '<a:buAutoNum type="arabicPeriod" startAt="3"/>'));
-    const md = serialize(await read(ctxFor(zipSync(f), 'pptx')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(zipSync(f), 'pptx')), { onlyMainContent: true }).markdown;
     expect(md).toContain('\n\n3. Hire two engineers\n4. Open the Tokyo office\n');
   });
 
   it('reads .pptm like .pptx', async () => {
-    const a = serialize(await read(ctxFor(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
-    const b = serialize(await read(ctxFor(fixture('sample.pptm'), 'pptm')), { onlyMainContent: true }).markdown;
+    const a = serialize(await read(readerContext(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
+    const b = serialize(await read(readerContext(fixture('sample.pptm'), 'pptm')), { onlyMainContent: true }).markdown;
     expect(b).toBe(a);
   });
 });
 
 describe('odp and ppt: the same deck saved by LibreOffice', () => {
   it('odp keeps titles, lists, notes, tables, the chart and alt text', async () => {
-    const md = serialize(await read(ctxFor(fixture('sample.odp'), 'odp')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(fixture('sample.odp'), 'odp')), { onlyMainContent: true }).markdown;
     expect(md).toContain('## Agenda\n\n- Results by region\n  - North: **record quarter**');
     expect(md).toContain('1. Hire two engineers');
     expect(md).toContain('### Notes\n\nThank the regional teams.');
@@ -124,7 +106,7 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
   });
 
   it('ppt gives slides in order with titles, nested and numbered lists, emphasis, text boxes, tables and notes', async () => {
-    const doc = await read(ctxFor(fixture('sample.ppt'), 'ppt'));
+    const doc = await read(readerContext(fixture('sample.ppt'), 'ppt'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
     expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
     expect(pages[0]!.markdown).toContain('Prepared for the board, *March 2024*');
@@ -143,41 +125,41 @@ describe('presentations: damage and safety', () => {
   it('returns the readable slides when one slide is broken, and MALFORMED when none is', async () => {
     const f = files();
     f['ppt/slides/slide2.xml'] = strToU8('<p:sld><p:cSld><p:spTree><p:sp');
-    const doc = await read(ctxFor(zipSync(f), 'pptx'));
+    const doc = await read(readerContext(zipSync(f), 'pptx'));
     expect(doc.pages.map((p) => p.status)).toEqual(['ok', 'failed', 'ok', 'ok']);
     expect(doc.pages[1]!.error).toMatch(/not well-formed/);
     for (const n of [1, 2, 3, 4]) f[`ppt/slides/slide${n}.xml`] = strToU8('<p:sld');
-    expect(await codeOf(read(ctxFor(zipSync(f), 'pptx')))).toBe('MALFORMED');
+    expect(await errorCodeOf(read(readerContext(zipSync(f), 'pptx')))).toBe('MALFORMED');
   });
 
   it('refuses entity declarations and absurd nesting with RESOURCE_LIMIT', async () => {
     const f = files();
     const slide = new TextDecoder().decode(f['ppt/slides/slide1.xml']);
     f['ppt/slides/slide1.xml'] = strToU8(slide.replace('<p:sld ', '<!DOCTYPE p:sld [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><p:sld '));
-    expect(await codeOf(read(ctxFor(zipSync(f), 'pptx')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(f), 'pptx')))).toBe('RESOURCE_LIMIT');
     const g = files();
     g['ppt/slides/slide1.xml'] = strToU8(`<p:sld>${'<p:grpSp>'.repeat(5000)}`);
-    expect(await codeOf(read(ctxFor(zipSync(g), 'pptx')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(g), 'pptx')))).toBe('RESOURCE_LIMIT');
   });
 
   it('refuses an ODP whose content.xml declares entities', async () => {
     const f = unzipSync(fixture('sample.odp'));
     const content = new TextDecoder().decode(f['content.xml']);
     f['content.xml'] = strToU8(content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "a">]><office:document-content'));
-    expect(await codeOf(read(ctxFor(zipSync(f), 'odp')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(f), 'odp')))).toBe('RESOURCE_LIMIT');
   });
 
   it('reports a .ppt without a document record as MALFORMED', async () => {
     const bytes = new Uint8Array(fixture('sample.ppt'));
     // Keep the compound file intact but wipe the PowerPoint records (and so every DocumentContainer).
-    const doc = await read(ctxFor(bytes, 'ppt'));
+    const doc = await read(readerContext(bytes, 'ppt'));
     expect(doc.pages.length).toBe(4);
     const CFB = (await import('cfb')).default;
     const cfb = CFB.read(Buffer.from(bytes), { type: 'buffer' });
     const entry = CFB.find(cfb, 'PowerPoint Document')!;
     entry.content = Buffer.alloc((entry.content as Buffer).length);
     const broken = CFB.write(cfb, { type: 'buffer' }) as Buffer;
-    expect(await codeOf(read(ctxFor(new Uint8Array(broken), 'ppt')))).toBe('MALFORMED');
+    expect(await errorCodeOf(read(readerContext(new Uint8Array(broken), 'ppt')))).toBe('MALFORMED');
   });
 });
 

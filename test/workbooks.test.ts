@@ -7,35 +7,17 @@ import path from 'node:path';
 import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseError } from '../src/errors.js';
 import type { DocModel, TableNode } from '../src/model/document.js';
 import { serialize } from '../src/markdown/serialize.js';
 import { sheetBlocks, read, WORKBOOK_WORKER_MIN_BYTES } from '../src/office/workbooks/reader.js';
 import { createParser } from '../src/parser.js';
-import type { ReaderContext } from '../src/readers/reader.js';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, corpusFiles, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+import { errorCodeOf, readerContext } from '../test-support/errors.js';
 
 const parser = createParser();
 afterAll(() => parser.close());
 
 const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'workbooks', name));
-
-function ctxFor(bytes: Uint8Array, kind: ReaderContext['kind']): ReaderContext {
-  return {
-    bytes, kind, contentType: 'application/octet-stream', filename: undefined, options: {} as ReaderContext['options'],
-    signal: new AbortController().signal, deadline: Date.now() + 30000, runtime: undefined as unknown as ReaderContext['runtime'],
-  };
-}
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).code;
-  }
-  return 'none';
-}
 
 function tables(doc: DocModel): TableNode[] {
   return doc.pages.flatMap((p) => p.blocks.map((b) => b.node)).filter((n): n is TableNode => n.kind === 'table');
@@ -43,7 +25,7 @@ function tables(doc: DocModel): TableNode[] {
 
 describe('workbooks: conventions on the project fixtures', () => {
   it('gives one page per visible sheet, each a heading and a table, and leaves hidden sheets out with a warning', async () => {
-    const doc = await read(ctxFor(fixture('sample.xlsx'), 'xlsx'));
+    const doc = await read(readerContext(fixture('sample.xlsx'), 'xlsx'));
     const md = serialize(doc, { onlyMainContent: true });
     expect(md.pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Sales', '## Details', '## Empty']);
     expect(md.markdown).not.toContain('do not publish');
@@ -52,7 +34,7 @@ describe('workbooks: conventions on the project fixtures', () => {
   });
 
   it('keeps merges as spans, trims empty edges and leaves out empty rows and columns', async () => {
-    const doc = await read(ctxFor(fixture('sample.xlsx'), 'xlsx'));
+    const doc = await read(readerContext(fixture('sample.xlsx'), 'xlsx'));
     const sales = tables(doc)[0]!;
     // The data starts at B2 with an empty column F and an empty row 6 inside.
     expect(sales.rows).toHaveLength(5);
@@ -64,7 +46,7 @@ describe('workbooks: conventions on the project fixtures', () => {
   });
 
   it('shows numbers and dates as formatted and formulas by their cached values', async () => {
-    const md = serialize(await read(ctxFor(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
     expect(md).toContain('| North | Zürich 🚀 | 1,234.50 | 2,000.00 | 3,234.50 | 25.60% |');
     expect(md).toContain('| Pens \\| blue | 2024-01-01 | TRUE | 12 |');
     expect(md).toContain('15 March 2024');
@@ -75,15 +57,15 @@ describe('workbooks: conventions on the project fixtures', () => {
     const files = unzipSync(fixture('sample.xlsx'));
     const styles = new TextDecoder().decode(files['xl/styles.xml']);
     files['xl/styles.xml'] = strToU8(styles.replace('<xf numFmtId="164"', '<xf numFmtId="14"').replace('<xf numFmtId="165"', '<xf numFmtId="22"'));
-    const md = serialize(await read(ctxFor(zipSync(files), 'xlsx')), { onlyMainContent: true }).markdown;
+    const md = serialize(await read(readerContext(zipSync(files), 'xlsx')), { onlyMainContent: true }).markdown;
     expect(md).toContain('| Pens \\| blue | 1/1/2024 | TRUE | 12 |');
     expect(md).toContain('| 3/15/2024 0:00 |');
   });
 
   it('reads the same workbook saved as .xlsm, .xlsb, .xls and .ods to the same tables', async () => {
-    const base = serialize(await read(ctxFor(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
+    const base = serialize(await read(readerContext(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
     for (const [file, kind] of [['sample.xlsm', 'xlsm'], ['sample.xlsb', 'xlsb'], ['sample.xls', 'xls'], ['sample.ods', 'ods']] as const) {
-      const md = serialize(await read(ctxFor(fixture(file), kind)), { onlyMainContent: true }).markdown;
+      const md = serialize(await read(readerContext(fixture(file), kind)), { onlyMainContent: true }).markdown;
       // LibreOffice writes General-format fractions with more digits; everything else is identical.
       expect(md.replace(/0\.333333333\d*/, '0.333'), file).toBe(base.replace(/0\.333333333\d*/, '0.333'));
     }
@@ -111,7 +93,7 @@ describe('workbooks: large files on the worker pool', () => {
   it('converts a large workbook on the pool to the same markdown as inline', async () => {
     const bytes = bigWorkbook(12000);
     expect(bytes.length).toBeGreaterThan(WORKBOOK_WORKER_MIN_BYTES);
-    const inline = serialize(await read(ctxFor(bytes, 'xlsx')), { onlyMainContent: true }).markdown;
+    const inline = serialize(await read(readerContext(bytes, 'xlsx')), { onlyMainContent: true }).markdown;
     const pooled = await parser.parseFile(bytes, {}, { filename: 'big.xlsx' });
     expect(pooled.markdown).toBe(inline);
     expect(pooled.markdown).toContain('| row 11999 | 17,998.50 | 11999 |');
@@ -119,7 +101,7 @@ describe('workbooks: large files on the worker pool', () => {
 
   it('stops a large workbook at the timeout', async () => {
     const bytes = bigWorkbook(30000);
-    expect(await codeOf(parser.parseFile(bytes, { timeout: 5 }, { filename: 'big.xlsx' }))).toBe('TIMEOUT');
+    expect(await errorCodeOf(parser.parseFile(bytes, { timeout: 5 }, { filename: 'big.xlsx' }))).toBe('TIMEOUT');
   });
 });
 
@@ -138,20 +120,20 @@ describe('workbooks: safety', () => {
     const files = unzipSync(fixture('sample.xlsx'));
     const sheet = new TextDecoder().decode(files['xl/worksheets/sheet1.xml']);
     files['xl/worksheets/sheet1.xml'] = strToU8(sheet.replace('<worksheet', '<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><worksheet'));
-    expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
   });
 
   it('refuses an .ods whose content.xml declares entities', async () => {
     const files = unzipSync(fixture('sample.ods'));
     const content = new TextDecoder().decode(files['content.xml']);
     files['content.xml'] = strToU8(content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><office:document-content'));
-    expect(await codeOf(read(ctxFor(zipSync(files), 'ods')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(files), 'ods')))).toBe('RESOURCE_LIMIT');
   });
 
   it('refuses a zip bomb before SheetJS sees it', async () => {
     const files = unzipSync(fixture('sample.xlsx'));
     files['xl/worksheets/sheet9.xml'] = new Uint8Array(40 * 1024 * 1024);
-    expect(await codeOf(read(ctxFor(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
+    expect(await errorCodeOf(read(readerContext(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
   });
 
   it('reports a ZIP whose central directory points past the end of the file as MALFORMED', async () => {
@@ -160,16 +142,16 @@ describe('workbooks: safety', () => {
     let last = -1;
     for (let i = 0; i + 4 <= bytes.length; i++) if (view.getUint32(i, true) === 0x02014b50) last = i;
     view.setUint16(last + 30, 0xffff, true); // extra field length of the last entry
-    expect(await codeOf(read(ctxFor(bytes, 'xlsx')))).toBe('MALFORMED');
+    expect(await errorCodeOf(read(readerContext(bytes, 'xlsx')))).toBe('MALFORMED');
   });
 
   it('reports damaged workbooks as MALFORMED', async () => {
     const bytes = fixture('sample.xlsx');
-    expect(await codeOf(read(ctxFor(bytes.subarray(0, bytes.length - 200), 'xlsx')))).toBe('MALFORMED');
+    expect(await errorCodeOf(read(readerContext(bytes.subarray(0, bytes.length - 200), 'xlsx')))).toBe('MALFORMED');
     const cfb = CFB.utils.cfb_new();
     CFB.utils.cfb_add(cfb, '/Workbook', Buffer.from('not a BIFF stream at all, just text'.repeat(20)));
     const xls = CFB.write(cfb, { type: 'buffer' }) as Buffer;
-    expect(await codeOf(read(ctxFor(new Uint8Array(xls), 'xls')))).toBe('MALFORMED');
+    expect(await errorCodeOf(read(readerContext(new Uint8Array(xls), 'xls')))).toBe('MALFORMED');
   });
 });
 
@@ -193,7 +175,7 @@ describe.skipIf(!corpusAvailable)('workbooks: corpus', () => {
     for (const [dir, file] of files) {
       const work = parser.parseFile(readCorpus(dir, file), {}, { filename: file });
       if (file.startsWith('password_protected')) {
-        expect(await codeOf(work), file).toBe('ENCRYPTED');
+        expect(await errorCodeOf(work), file).toBe('ENCRYPTED');
         continue;
       }
       const doc = await work;

@@ -1,17 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../src/errors.js';
 import { ZipPackage } from '../src/office/zip.js';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).code;
-  }
-  return 'none';
-}
+import { errorCodeOfSync } from '../test-support/errors.js';
 
 /** Offsets of central directory records, to forge headers the way hostile files do. */
 function centralRecords(zip: Uint8Array): number[] {
@@ -34,14 +24,14 @@ describe('ZipPackage', () => {
   it('refuses a compression bomb before inflating it', () => {
     const zip = zipSync({ 'bomb.xml': new Uint8Array(50 * 1024 * 1024) });
     expect(zip.length).toBeLessThan(200 * 1024);
-    expect(codeOf(() => ZipPackage.open(zip))).toBe('RESOURCE_LIMIT');
+    expect(errorCodeOfSync(() => ZipPackage.open(zip))).toBe('RESOURCE_LIMIT');
   });
 
   it('refuses absurd entry counts and totals', () => {
     const files: Record<string, Uint8Array> = {};
     for (let i = 0; i < 50; i++) files[`f${i}.xml`] = strToU8('x');
-    expect(codeOf(() => ZipPackage.open(zipSync(files), { maxEntries: 10 }))).toBe('RESOURCE_LIMIT');
-    expect(codeOf(() => ZipPackage.open(zipSync({ a: new Uint8Array(4096), b: new Uint8Array(4096) }), { maxTotalBytes: 6000 }))).toBe('RESOURCE_LIMIT');
+    expect(errorCodeOfSync(() => ZipPackage.open(zipSync(files), { maxEntries: 10 }))).toBe('RESOURCE_LIMIT');
+    expect(errorCodeOfSync(() => ZipPackage.open(zipSync({ a: new Uint8Array(4096), b: new Uint8Array(4096) }), { maxTotalBytes: 6000 }))).toBe('RESOURCE_LIMIT');
   });
 
   it('stops an entry that inflates past the size it declares', () => {
@@ -50,16 +40,16 @@ describe('ZipPackage', () => {
     // Declare 1 KiB uncompressed in the central directory; the stream really holds 2 MiB.
     view.setUint32(centralRecords(zip)[0]! + 24, 1024, true);
     const pkg = ZipPackage.open(zip);
-    expect(codeOf(() => pkg.read('liar.xml'))).toBe('RESOURCE_LIMIT');
+    expect(errorCodeOfSync(() => pkg.read('liar.xml'))).toBe('RESOURCE_LIMIT');
   });
 
   it('reports encrypted entries and damaged archives with their codes', () => {
     const zip = zipSync({ 'secret.xml': strToU8('<x/>') });
     const view = new DataView(zip.buffer);
     view.setUint16(centralRecords(zip)[0]! + 8, 1, true);
-    expect(codeOf(() => ZipPackage.open(zip).read('secret.xml'))).toBe('ENCRYPTED');
-    expect(codeOf(() => ZipPackage.open(strToU8('PK\u0003\u0004 not really a zip')))).toBe('MALFORMED');
+    expect(errorCodeOfSync(() => ZipPackage.open(zip).read('secret.xml'))).toBe('ENCRYPTED');
+    expect(errorCodeOfSync(() => ZipPackage.open(strToU8('PK\u0003\u0004 not really a zip')))).toBe('MALFORMED');
     const truncated = zipSync({ 'a.xml': strToU8('<a>hello</a>'.repeat(100)) });
-    expect(codeOf(() => ZipPackage.open(truncated.subarray(0, truncated.length - 30)))).toBe('MALFORMED');
+    expect(errorCodeOfSync(() => ZipPackage.open(truncated.subarray(0, truncated.length - 30)))).toBe('MALFORMED');
   });
 });
