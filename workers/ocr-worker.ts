@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
-import { openForRender, renderPage, type RenderOptions } from '../src/ocr/render.js';
+import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
+import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { preprocess, type PreprocessOptions } from '../src/ocr/preprocess.js';
 import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -27,15 +28,17 @@ export interface OcrTask {
   languages: string;
   langPath?: string | undefined;
   recycleAfter: number;
+  /** Decode a full-page scan image natively (default) instead of rendering the page with pdf.js. */
+  nativeScan?: boolean;
 }
 
 export type OcrTaskResult =
-  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; networkAttempts: number; engineGeneration: number }
+  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
   | { ok: false; pageNumber: number; error: string; networkAttempts: number };
 
 let engine: OcrEngine | null = null;
 let engineKey = '';
-let openDoc: { key: string; doc: Promise<PDFDocumentProxy> } | null = null;
+let openDoc: { key: string; doc: Promise<PDFDocumentProxy>; objects: PdfObjects } | null = null;
 
 const tesseractEntry = fileURLToPath(new URL('./ocr-tesseract.js', import.meta.url));
 
@@ -49,22 +52,22 @@ function engineFor(task: OcrTask): OcrEngine {
   return engine;
 }
 
-async function documentFor(task: OcrTask): Promise<PDFDocumentProxy> {
+async function documentFor(task: OcrTask): Promise<{ doc: PDFDocumentProxy; objects: PdfObjects }> {
   if (openDoc?.key !== task.docKey) {
     const previous = openDoc;
-    openDoc = { key: task.docKey, doc: openForRender(task.bytes) };
+    openDoc = { key: task.docKey, doc: openForRender(task.bytes), objects: new PdfObjects(task.bytes) };
     if (previous) void previous.doc.then((d) => d.loadingTask.destroy()).catch(() => undefined);
   }
-  return openDoc.doc;
+  return { doc: await openDoc.doc, objects: openDoc.objects };
 }
 
 export default async function run(task: OcrTask): Promise<OcrTaskResult> {
   try {
     const t0 = performance.now();
-    const doc = await documentFor(task);
-    const rendered = await renderPage(doc, task.pageNumber, task.render);
+    const { doc, objects } = await documentFor(task);
+    const rendered = await pageImageForOcr(doc, task.nativeScan === false ? null : objects, task.pageNumber, task.render);
     const t1 = performance.now();
-    const pre = await preprocess({ data: rendered.rgba, width: rendered.width, height: rendered.height, channels: 4 }, task.preprocess);
+    const pre = await preprocess({ data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels }, task.preprocess);
     const t2 = performance.now();
     const eng = engineFor(task);
     const result = await eng.recognize(pre.image, rendered.scale * 72);
@@ -84,6 +87,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       page,
       layout: layoutOcrPage(page),
       timings: { render: t1 - t0, preprocess: t2 - t1, recognize: t3 - t2 },
+      via: rendered.via,
       networkAttempts: networkAttempts(),
       engineGeneration: eng.generation,
     };

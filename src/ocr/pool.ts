@@ -55,6 +55,8 @@ export interface RecognizeOptions {
   render?: RenderOptions;
   preprocess?: PreprocessOptions;
   recycleAfter?: number;
+  /** Decode full-page scan images natively (the default); false renders every page with pdf.js. */
+  nativeScan?: boolean;
   /** Called as each page finishes, in completion order. */
   onPage?: (result: OcrPageResult) => void;
 }
@@ -66,6 +68,8 @@ export interface OcrPageResult {
   /** Recognised words, lines and paragraphs; absent when OCR failed. */
   page?: OcrPage;
   timings?: { render: number; preprocess: number; recognize: number };
+  /** How the page's pixels were obtained: its scan image decoded natively, or a pdf.js render. */
+  via?: 'scan' | 'render';
   networkAttempts: number;
   engineGeneration?: number;
 }
@@ -103,6 +107,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
     languages: runtime.config.ocrLanguages,
     langPath: runtime.config.ocrLangPath,
     recycleAfter: opts.recycleAfter ?? DEFAULT_RECYCLE_AFTER,
+    nativeScan: opts.nativeScan ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);
@@ -113,7 +118,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
       try {
         const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
         result = r.ok
-          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
+          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);

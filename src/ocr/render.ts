@@ -5,6 +5,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import type { PdfObjects } from './pdf-objects.js';
+import { drawScanImage, findScanImage, placement } from './scan-image.js';
 
 const require = createRequire(import.meta.url);
 
@@ -135,4 +137,49 @@ export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, opts
   } finally {
     page.cleanup();
   }
+}
+
+export interface OcrImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 4;
+  /** Pixels per PDF point. */
+  scale: number;
+  pageWidth: number;
+  pageHeight: number;
+  rotation: number;
+  /** 'scan': the page's one image decoded natively (scan-image.ts); 'render': painted by pdf.js. */
+  via: 'scan' | 'render';
+}
+
+/**
+ * The page's pixels for OCR. A page that is one full-page scan is decoded natively to grey at the size
+ * the render would have (same resolution rule as `chooseDpi`, same pixel cap); any other page, or any
+ * doubt about the scan, goes through the pdf.js render.
+ */
+export async function pageImageForOcr(doc: PDFDocumentProxy, objs: PdfObjects | null, pageNumber: number, opts: RenderOptions = DEFAULT_RENDER): Promise<OcrImage> {
+  if (objs) {
+    const page = await doc.getPage(pageNumber);
+    try {
+      const base = page.getViewport({ scale: 1 });
+      const ref = page.ref;
+      const img = ref ? findScanImage(objs, ref, page.view, page.rotate) : null;
+      const where = img ? placement(img, base.transform, base.width, base.height) : null;
+      if (img && where) {
+        let scale = (opts.dpi !== 'auto' ? opts.dpi : where.dpi >= 190 ? Math.min(400, where.dpi) : 300) / 72;
+        const pixels = base.width * base.height * scale * scale;
+        if (pixels > opts.maxPixels) scale *= Math.sqrt(opts.maxPixels / pixels);
+        const viewport = page.getViewport({ scale });
+        const width = Math.max(1, Math.ceil(viewport.width));
+        const height = Math.max(1, Math.ceil(viewport.height));
+        const data = await drawScanImage(img, viewport.transform, width, height).catch(() => null);
+        if (data) return { data, width, height, channels: 1, scale, pageWidth: base.width, pageHeight: base.height, rotation: base.rotation, via: 'scan' };
+      }
+    } finally {
+      page.cleanup();
+    }
+  }
+  const r = await renderPage(doc, pageNumber, opts);
+  return { data: r.rgba, width: r.width, height: r.height, channels: 4, scale: r.scale, pageWidth: r.pageWidth, pageHeight: r.pageHeight, rotation: r.rotation, via: 'render' };
 }

@@ -1,0 +1,187 @@
+/**
+ * The native decoding of full-page scans (src/ocr/scan-image.ts): for every way a page can place its
+ * image (turned by 0/90/180/270 degrees, mirrored, on a page with /Rotate) the grey pixels must equal
+ * what the pdf.js render gives, and any page it does not fully understand must go to the render.
+ * PDFs are built here with pdf-lib around a small asymmetric test image.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import {
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  StandardFonts,
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+} from 'pdf-lib';
+import { REPO_ROOT } from '../test-support/corpus.js';
+import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
+import { PdfObjects } from '../src/ocr/pdf-objects.js';
+
+/** 400 × 600 grey test card at 200 dpi on a 2 × 3 inch page: a gradient, a black corner block, a bar. */
+async function testCard(): Promise<{ jpeg: Buffer; raw: Buffer }> {
+  const w = 400;
+  const h = 600;
+  const px = Buffer.alloc(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let v = 90 + Math.round((x / w) * 80 + (y / h) * 80);
+      if (x < 80 && y < 60) v = 0;
+      if (y > 400 && y < 420 && x > 200) v = 250;
+      px[y * w + x] = v;
+    }
+  }
+  const jpeg = await sharp(px, { raw: { width: w, height: h, channels: 1 } }).jpeg({ quality: 95 }).toBuffer();
+  return { jpeg, raw: px };
+}
+
+type M = [number, number, number, number, number, number];
+
+/** One page showing the image with matrix `m` (page size from the placement), optional /Rotate. */
+async function pagePdf(img: Buffer, m: M, size: [number, number], opts: { rotate?: number; extra?: (doc: PDFDocument, page: ReturnType<PDFDocument['addPage']>) => Promise<void> } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage(size);
+  const image = await doc.embedJpg(img);
+  const name = page.node.newXObject('Im', image.ref);
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...m), drawObject(name), popGraphicsState());
+  if (opts.rotate) page.setRotation(degrees(opts.rotate));
+  await opts.extra?.(doc, page);
+  return doc.save({ useObjectStreams: false });
+}
+
+async function compare(bytes: Uint8Array): Promise<{ via: string; diff: number; size: string }> {
+  const doc = await openForRender(bytes);
+  try {
+    const a = await pageImageForOcr(doc, new PdfObjects(bytes), 1);
+    const b = await pageImageForOcr(doc, null, 1);
+    const g = await sharp(b.data, { raw: { width: b.width, height: b.height, channels: 4 } }).removeAlpha().grayscale().toColourspace('b-w').raw().toBuffer();
+    if (a.channels !== 1 || g.length !== a.data.length) return { via: a.via, diff: Infinity, size: `${a.width}x${a.height} vs ${b.width}x${b.height}` };
+    let s = 0;
+    for (let i = 0; i < g.length; i++) s += Math.abs(g[i]! - a.data[i]!);
+    return { via: a.via, diff: s / g.length, size: `${a.width}x${a.height}` };
+  } finally {
+    await doc.loadingTask.destroy();
+  }
+}
+
+// 144 × 216 pt upright; 216 × 144 when the image lies on its side.
+const PLACEMENTS: Record<string, { m: M; size: [number, number] }> = {
+  upright: { m: [144, 0, 0, 216, 0, 0], size: [144, 216] },
+  'mirrored left-right': { m: [-144, 0, 0, 216, 144, 0], size: [144, 216] },
+  'upside down (mirror)': { m: [144, 0, 0, -216, 0, 216], size: [144, 216] },
+  'turned 180': { m: [-144, 0, 0, -216, 144, 216], size: [144, 216] },
+  'turned 90': { m: [0, 144, -216, 0, 216, 0], size: [216, 144] },
+  'turned 270': { m: [0, -144, 216, 0, 0, 144], size: [216, 144] },
+  'transposed': { m: [0, 144, 216, 0, 0, 0], size: [216, 144] },
+  'anti-transposed': { m: [0, -144, -216, 0, 216, 144], size: [216, 144] },
+};
+
+describe('native decoding of full-page scans', () => {
+  for (const [name, p] of Object.entries(PLACEMENTS)) {
+    for (const rotate of [0, 90, 270]) {
+      it(`gives the render's pixels: ${name}, /Rotate ${rotate}`, async () => {
+        const { jpeg } = await testCard();
+        const r = await compare(await pagePdf(jpeg, p.m, p.size, { rotate }));
+        expect(r.via).toBe('scan');
+        // JPEG decoders round differently by a level or so; a wrong turn or mirror costs tens of levels.
+        expect(r.diff, r.size).toBeLessThan(1.5);
+      });
+    }
+  }
+
+  it('enlarges a low-resolution scan to 300 dpi as the render does', async () => {
+    const { jpeg } = await testCard();
+    // 400 × 600 pixels over 288 × 432 pt: 100 dpi.
+    const r = await compare(await pagePdf(jpeg, [288, 0, 0, 432, 0, 0], [288, 432]));
+    expect(r.via).toBe('scan');
+    // The render's own size (pdf.js rounds 1800.0000001 up).
+    expect(r.size).toMatch(/^1200x180[01]$/);
+    expect(r.diff).toBeLessThan(1.5);
+  });
+
+  it('reads the generated fixture scans natively', async () => {
+    for (const f of ['scanned.pdf', 'mixed.pdf']) {
+      const bytes = new Uint8Array(readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', f)));
+      const doc = await openForRender(bytes);
+      const objs = new PdfObjects(bytes);
+      const via: string[] = [];
+      for (let n = 1; n <= doc.numPages; n++) via.push((await pageImageForOcr(doc, objs, n)).via);
+      await doc.loadingTask.destroy();
+      expect(via).toEqual(f === 'scanned.pdf' ? ['scan', 'scan'] : ['render', 'scan', 'render']);
+    }
+  });
+
+  const fallbacks: Record<string, (doc: PDFDocument, page: ReturnType<PDFDocument['addPage']>) => Promise<void>> = {
+    'visible text over the scan': async (doc, page) => {
+      page.drawText('stamp', { x: 10, y: 10, size: 9, font: await doc.embedFont(StandardFonts.Helvetica), color: rgb(0.5, 0.5, 0.5) });
+    },
+    'a second image': async (doc, page) => {
+      const { jpeg } = await testCard();
+      page.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: 20, height: 30 });
+    },
+    'a filled rectangle': async (_doc, page) => {
+      page.drawRectangle({ x: 10, y: 10, width: 20, height: 20, color: rgb(0, 0, 0) });
+    },
+    'an annotation': async (doc, page) => {
+      page.node.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'Square', Rect: [0, 0, 10, 10] })]));
+    },
+  };
+  for (const [name, extra] of Object.entries(fallbacks)) {
+    it(`leaves the page to the render: ${name}`, async () => {
+      const { jpeg } = await testCard();
+      const r = await compare(await pagePdf(jpeg, PLACEMENTS.upright!.m, [144, 216], { extra }));
+      expect(r.via).toBe('render');
+    });
+  }
+
+  /** The test page with its image stream changed by `edit` (the file is saved, reloaded, edited, saved). */
+  async function withImage(edit: (doc: PDFDocument, s: PDFRawStream, ref: PDFRef) => void): Promise<Uint8Array> {
+    const { jpeg } = await testCard();
+    const doc = await PDFDocument.load(await pagePdf(jpeg, PLACEMENTS.upright!.m, [144, 216]));
+    let n = 0;
+    for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
+      if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) {
+        edit(doc, obj, ref);
+        n++;
+      }
+    }
+    expect(n).toBe(1);
+    return doc.save({ useObjectStreams: false });
+  }
+
+  it('leaves images with a soft mask, a decode array or a CMYK colour space to the render', async () => {
+    const edits: ((doc: PDFDocument, s: PDFRawStream) => void)[] = [
+      (doc, s) => s.dict.set(PDFName.of('Decode'), doc.context.obj([1, 0])),
+      (doc, s) => s.dict.set(PDFName.of('SMask'), doc.context.register(doc.context.flateStream(new Uint8Array(400 * 600), { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 600, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }))),
+      (_doc, s) => s.dict.set(PDFName.of('ColorSpace'), PDFName.of('DeviceCMYK')),
+      (_doc, s) => s.dict.set(PDFName.of('Filter'), PDFName.of('JPXDecode')),
+    ];
+    for (const edit of edits) expect((await compare(await withImage(edit))).via).toBe('render');
+    // The unedited page is read natively (the edits, not the test page, send the others to the render).
+    expect((await compare(await withImage(() => undefined))).via).toBe('scan');
+  });
+
+  it('falls back on a truncated JPEG and on a damaged file instead of failing', async () => {
+    const cut = await withImage((doc, s, ref) => {
+      doc.context.assign(ref, PDFRawStream.of(s.dict, s.contents.subarray(0, 2000)));
+    });
+    const doc = await openForRender(cut);
+    const img = await pageImageForOcr(doc, new PdfObjects(cut), 1);
+    await doc.loadingTask.destroy();
+    expect(img.via).toBe('render');
+    // Garbage where the objects should be: the reader refuses, the render decides.
+    const { jpeg } = await testCard();
+    const bytes = await pagePdf(jpeg, PLACEMENTS.upright!.m, [144, 216]);
+    const objs = new PdfObjects(new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace(/\/Width \d+/, '/Width (x)'), 'latin1')));
+    const d2 = await openForRender(bytes);
+    expect((await pageImageForOcr(d2, objs, 1)).via).toBe('render');
+    await d2.loadingTask.destroy();
+  });
+});
