@@ -7,10 +7,11 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installLoopbackShortcut, installSyncInflate, openPdf, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
+installInertFontFaces();
 preloadPdfjs();
 
 export interface TextTask {

@@ -105,6 +105,30 @@ export function installLoopbackShortcut(): void {
   g.structuredClone = shortcut;
 }
 
+/**
+ * pdf.js in Node defaults to `disableFontFace`, under which the operator list also compiles an outline
+ * for every glyph shown and sends each one over the loopback port (for painting text as paths). The
+ * text pass never paints, and those outlines were about 5% of its CPU. With font faces enabled pdf.js
+ * instead hands each font to the document's font set, which needs a `FontFace` class: this installs
+ * an inert one (the thread never renders) so `openPdf` can enable font faces against a document whose
+ * font set accepts and drops them. Installed only in the text worker threads.
+ */
+export function installInertFontFaces(): void {
+  const g = globalThis as { FontFace?: unknown };
+  if (g.FontFace) return;
+  g.FontFace = class InertFontFace {
+    readonly loaded = Promise.resolve(this);
+    load(): Promise<this> { return this.loaded; }
+  };
+}
+
+/** The `ownerDocument` pdf.js adds font faces to when they are enabled: accepts them and keeps nothing. */
+const INERT_DOCUMENT = { fonts: { add(): void { /* nothing paints here */ }, delete(): void { /* nothing kept */ } } };
+
+function inertFontFaces(): boolean {
+  return (globalThis as { FontFace?: { name?: string } }).FontFace?.name === 'InertFontFace';
+}
+
 /** pdf.js wants directories as paths ending in a separator. */
 export const PDFJS_PATHS = {
   standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + path.sep,
@@ -206,6 +230,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promis
     isEvalSupported: false,
     fontExtraProperties: true,
     useSystemFonts: false,
+    ...(inertFontFaces() ? { disableFontFace: false, ownerDocument: INERT_DOCUMENT } : {}),
     stopAtErrors: false,
     maxImageSize: opts.maxImagePixels ?? 4096,
     verbosity: 0,
