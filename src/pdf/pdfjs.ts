@@ -93,9 +93,9 @@ export function installLoopbackShortcut(): void {
     // Buffers listed for transfer are the sender's to give away: sharing them is what a transfer does.
     if (chunk && typeof chunk === 'object') {
       const msg = value as Record<string, unknown>;
-      const ops = (chunk as { operatorList?: { fnArray?: unknown; argsArray?: unknown } }).operatorList;
-      if (ops && Array.isArray(ops.fnArray) && Array.isArray(ops.argsArray)) {
-        return { ...msg, chunk: { ...chunk, operatorList: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } } };
+      const ops = chunk as { fnArray?: unknown; argsArray?: unknown };
+      if (Array.isArray(ops.fnArray) && Array.isArray(ops.argsArray)) {
+        return { ...msg, chunk: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } };
       }
       if (Array.isArray((chunk as { items?: unknown }).items)) return { ...msg, chunk: { ...chunk } };
     }
