@@ -207,6 +207,9 @@ export function renderNode(node: Node): string {
     case 'table':
       return renderTable(node);
     case 'figure':
+      // A figure with neither an address nor a description has nothing to show in markdown (an
+      // empty image link is noise); its block is still listed with its box.
+      if (!node.src && !node.alt.trim()) return '';
       return `![${escapeText(node.alt).replace(/[\r\n]+/g, ' ')}](${linkDestination(node.src ?? '')})`;
     case 'code':
       return renderCode(node.text, node.language);

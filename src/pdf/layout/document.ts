@@ -62,6 +62,10 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
       if (n < need + 1 && b.hints.lineCount === 1 && t.length <= 120 && !/^[\d*†‡§]/.test(t)) {
         if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || RUNNING_RE.test(t))) out.set(b, 'page_header');
         else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t)) out.set(b, 'page_footer');
+        // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
+        // a footer; notes and sources under the text say so, and footnotes start with their mark.
+        else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
+          && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)) out.set(b, 'page_footer');
       }
     }
   }
@@ -87,12 +91,18 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
 
   const candidates: Array<{ b: LaidOutBlock; size: number }> = [];
   for (const p of pages) {
+    // A heading also stands out from the body text of its own page: where most of the document
+    // is set smaller (pages of notes, a long appendix), its body size would make every line of a
+    // normal page look large.
+    let pageBody = 0, pageBodyN = 0;
+    for (const [k, n] of Object.entries(p.stats.fontChars)) if (n > pageBodyN) { pageBody = Number(k); pageBodyN = n; }
+    const localBody = p.stats.chars >= 300 && pageBodyN >= p.stats.chars * 0.4 ? Math.max(body, pageBody) : body;
     for (const b of p.blocks) {
       if (!b.hints.headingCandidate || furniture.has(b)) continue;
       const s = Math.round(b.hints.fontSize * 2) / 2;
-      const standsOut = isHeadingSize(s);
+      const standsOut = isHeadingSize(s) && s >= localBody * 1.12 && s - localBody >= 0.9;
       // Bold at body size is a heading when short and not a list of names or terms (author lines).
-      const boldHeading = boldMeansHeading && b.hints.bold && s >= body - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120
+      const boldHeading = boldMeansHeading && b.hints.bold && s >= localBody - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120
         && (b.hints.text.match(/,/g)?.length ?? 0) < 3;
       if (!standsOut && !boldHeading) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).

@@ -20,7 +20,8 @@ export interface LayoutOptions {
 const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖□☐❑]|[-–—*](?=\s))\s*/;
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
-const CAPTION_RE = /^(fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*[\dIVXA-Z]+[.:)]?(\s|$)/i;
+// The label's number is digits, a roman numeral or one letter ("Table of Contents" is no caption).
+const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:\d+(?:[.\-–]\d+)*|[ivxlc]+|[a-z](?:\.\d+)?)\s*[.:)\-–—]?(?:\s|$)/i;
 // A table-of-contents entry: dot (or space) leaders then a page number.
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const KEY_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
@@ -84,8 +85,17 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     for (let i = 0; i < sorted.length; i++) {
       const L = sorted[i]!;
       let r = L.x1;
+      // A line of another column level with this one bounds the column: a full-width line (an
+      // abstract, a caption) further up does not tell where this column ends.
+      let limit = Infinity;
+      // (Lines of running text only: a short cell beside another keeps the wider view.)
+      if (L.x1 - L.x0 >= L.size * 12) for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
+        const M = sorted[j]!;
+        if (M.x0 > L.x1 && Math.abs(M.y0 - L.y0) < L.size * 0.5) limit = Math.min(limit, M.x0);
+      }
       for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
         const M = sorted[j]!;
+        if (M.x1 > limit) continue;
         if (Math.abs(M.x0 - L.x0) < L.size * 2 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) r = Math.max(r, M.x1);
       }
       colRight.set(L, r);
@@ -313,10 +323,15 @@ function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: 
       if (gap > Math.min(p.size, w.size) * 0.12 && !p.text.endsWith(' ') && !w.text.startsWith(' ')) sep = ' ';
     }
     const sup = w.size < lineSize * 0.8 && baselineMid.length > 0 && (w.y0 + w.y1) / 2 < mid - lineSize * 0.15 && /^[\w*†‡§,]{1,6}$/u.test(w.text.trim());
+    // Lowered small runs (chemical formulas, indices) are subscripts.
+    const sub = !sup && w.size < lineSize * 0.8 && baselineMid.length > 0 && (w.y0 + w.y1) / 2 > mid + lineSize * 0.12 && /^[\w*+\-−,]{1,6}$/u.test(w.text.trim())
+      && i > 0 && words[i - 1]!.size >= lineSize * 0.9 && w.x0 - words[i - 1]!.x1 < lineSize * 0.3;
     const run: TextInline = { type: 'text', text: w.text };
-    if (w.bold && !marks.bold) run.bold = true;
-    if (w.italic && !marks.italic) run.italic = true;
+    // Emphasis on a script run only splits the emphasis around it ("*d**<sub>i</sub>*").
+    if (w.bold && !marks.bold && !sup && !sub) run.bold = true;
+    if (w.italic && !marks.italic && !sup && !sub) run.italic = true;
     if (sup) run.superscript = true;
+    if (sub) run.subscript = true;
     if (sep) runs.push({ type: 'text', text: sep });
     runs.push(run);
   }
@@ -363,7 +378,7 @@ function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
     out.push(...runs);
   });
   // Whole-block emphasis; superscripts stay outside it (markers between emphasis runs read badly).
-  if (allBold || allItalic) for (const r of out) { if (r.superscript) continue; if (allBold) r.bold = true; if (allItalic) r.italic = true; }
+  if (allBold || allItalic) for (const r of out) { if (r.superscript || r.subscript) continue; if (allBold) r.bold = true; if (allItalic) r.italic = true; }
   // Trim the whole paragraph.
   while (out.length && !out[0]!.text.trim()) out.shift();
   while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
@@ -443,6 +458,98 @@ function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]
   });
 }
 
+interface Chart extends Box { labels: TextBlock[] }
+
+/**
+ * Charts drawn with vector paths: a cluster of rules and filled boxes that has bars standing on a
+ * common base or an axis with tick marks, and only short labels inside or at its edges.
+ */
+function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): Chart[] {
+  const W = page.width || 612, H = page.height || 792;
+  interface G extends Box { filled: boolean; seg: boolean }
+  const gs: G[] = [];
+  const inRuled = (b: Box): boolean => ruled.some((t) => b.x0 >= t.x0 - 2 && b.x1 <= t.x1 + 2 && b.y0 >= t.y0 - 2 && b.y1 <= t.y1 + 2);
+  for (const r of page.rects) {
+    if (!r.filled || (r.x1 - r.x0) * (r.y1 - r.y0) > W * H * 0.3 || inRuled(r)) continue;
+    gs.push({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1, filled: true, seg: false });
+  }
+  for (const l of page.lines) {
+    if (inRuled(l)) continue;
+    gs.push({ x0: Math.min(l.x0, l.x1), y0: Math.min(l.y0, l.y1), x1: Math.max(l.x0, l.x1), y1: Math.max(l.y0, l.y1), filled: false, seg: true });
+  }
+  if (gs.length < 4 || gs.length > 600) return [];
+  // Clusters of graphics standing close together.
+  const parent = gs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const near = 24;
+  for (let i = 0; i < gs.length; i++) {
+    for (let j = i + 1; j < gs.length; j++) {
+      const a = gs[i]!, b = gs[j]!;
+      if (a.x0 - near <= b.x1 && b.x0 - near <= a.x1 && a.y0 - near <= b.y1 && b.y0 - near <= a.y1) parent[find(i)] = find(j);
+    }
+  }
+  const clusters = new Map<number, G[]>();
+  gs.forEach((g, i) => { const r = find(i); (clusters.get(r) ?? clusters.set(r, []).get(r)!).push(g); });
+  const out: Chart[] = [];
+  for (const c of clusters.values()) {
+    if (c.length < 4) continue;
+    const box = { x0: Math.min(...c.map((g) => g.x0)), y0: Math.min(...c.map((g) => g.y0)), x1: Math.max(...c.map((g) => g.x1)), y1: Math.max(...c.map((g) => g.y1)) };
+    const w = box.x1 - box.x0, h = box.y1 - box.y0;
+    if (w < 60 || h < 40 || w * h < W * H * 0.015) continue;
+    // Bars: three or more filled boxes standing on one base line (vertical or horizontal bars).
+    const bars = c.filter((g) => g.filled && g.x1 - g.x0 >= 2 && g.y1 - g.y0 >= 2);
+    const baseCount = (key: (g: G) => number): number => {
+      const m = new Map<number, number>();
+      for (const g of bars) { const k = Math.round(key(g)); m.set(k, (m.get(k) ?? 0) + 1); }
+      return Math.max(0, ...m.values());
+    };
+    // Bars of one height on one base are a row of boxes (a form, a header band), not data.
+    const barLike = bars.length >= 3 && (
+      (baseCount((g) => g.y1) >= 3 && new Set(bars.map((g) => Math.round(g.y1 - g.y0))).size >= 2)
+      || (baseCount((g) => g.x0) >= 3 && new Set(bars.map((g) => Math.round(g.x1 - g.x0))).size >= 2));
+    // An axis: a long rule with three or more short tick marks across it.
+    const segs = c.filter((g) => g.seg);
+    const ticks = (axis: G): number => {
+      const horizontal = axis.x1 - axis.x0 >= axis.y1 - axis.y0;
+      return segs.filter((t) => t !== axis && (horizontal
+        ? t.x1 - t.x0 < 1 && t.y1 - t.y0 <= 10 && t.x0 >= axis.x0 - 1 && t.x0 <= axis.x1 + 1 && t.y0 <= axis.y0 + 1 && t.y1 >= axis.y0 - 1
+        : t.y1 - t.y0 < 1 && t.x1 - t.x0 <= 10 && t.y0 >= axis.y0 - 1 && t.y0 <= axis.y1 + 1 && t.x0 <= axis.x0 + 1 && t.x1 >= axis.x0 - 1)).length;
+    };
+    const axisLike = segs.some((a) => Math.max(a.x1 - a.x0, a.y1 - a.y0) >= Math.min(w, h) * 0.5 && ticks(a) >= 3);
+    if (!barLike && !axisLike) continue;
+    // Text inside the cluster or at its edges: only short labels; a sentence inside means a diagram
+    // with prose (or a table), left alone.
+    const labels: TextBlock[] = [];
+    let prose = false;
+    for (const b of blocks) {
+      const m = b.size * 2.5;
+      if (b.x1 < box.x0 - m || b.x0 > box.x1 + m || b.y1 < box.y0 - m || b.y0 > box.y1 + m) continue;
+      const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
+      const inside = cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
+      const short = b.lines.length <= 2 && b.lines.every((l) => l.text.length <= 30 && l.text.split(' ').length <= 4) && !b.marker;
+      if (!short) { if (inside) prose = true; continue; }
+      if (CAPTION_RE.test(b.lines[0]!.text)) continue;
+      labels.push(b);
+    }
+    if (prose || labels.length < 2) continue;
+    const chart: Chart = { ...box, labels };
+    for (const l of labels) grow(chart, l);
+    // A legend beside the plot: single short lines in the labels' face, level with the chart.
+    const labelSize = Math.max(...labels.map((l) => l.size));
+    for (const b of blocks) {
+      if (labels.includes(b) || b.lines.length > 1 || b.marker || b.size > labelSize * 1.1) continue;
+      const t = b.lines[0]!.text;
+      if (t.length > 30 || t.split(' ').length > 4 || CAPTION_RE.test(t)) continue;
+      const cy = (b.y0 + b.y1) / 2;
+      if (cy < chart.y0 || cy > chart.y1 || Math.max(b.x0 - chart.x1, chart.x0 - b.x1) > b.size * 6) continue;
+      labels.push(b);
+      grow(chart, b);
+    }
+    out.push(chart);
+  }
+  return out;
+}
+
 export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayout {
   const W = page.width > 0 ? page.width : 612;
   const H = page.height > 0 ? page.height : 792;
@@ -480,17 +587,23 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       for (const w of r) {
         if (w.x1 < x0 - size || w.x0 > x1 + size) continue;
         any = true;
-        spans.push([w.x0 - w.size * 0.4, w.x1 + w.size * 0.4]);
+        spans.push([w.x0 - w.size * 0.1, w.x1 + w.size * 0.1]);
       }
     }
     if (!any) return null;
+    // Covered when no hole wider than a word space is left: a column gutter, however narrow, is a
+    // strip that no line above or below crosses, while a stretched space of justified text lines up
+    // with words of the neighbouring lines.
     spans.sort((a, b) => a[0] - b[0]);
-    let covered = 0, at = x0;
+    let hole = 0, at = x0;
     for (const [a, b] of spans) {
-      const lo = Math.max(a, at), hi = Math.min(b, x1);
-      if (hi > lo) { covered += hi - lo; at = hi; }
+      if (b <= at) continue;
+      if (a > at) hole = Math.max(hole, Math.min(a, x1) - at);
+      at = b;
+      if (at >= x1) break;
     }
-    return covered >= (x1 - x0) * 0.8;
+    if (at < x1) hole = Math.max(hole, x1 - at);
+    return hole < size * 0.6;
   };
   for (let k = 0; k < free.length; k++) {
     const rest = free[k]!;
@@ -511,11 +624,20 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const textLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
   const figures = mergeImages(page.images, W, H, textLines);
 
-  const blocks = buildBlocks(textLines);
+  let blocks = buildBlocks(textLines);
+  let tableEls = tables.map((t): TableEl => ({ kind: 'table', x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, table: t }));
+  // Charts drawn with vector paths: their tick labels and legend are part of the figure.
+  const charts = heavy ? [] : findCharts(page, blocks, ruled);
+  if (charts.length) {
+    const inChart = new Set(charts.flatMap((c) => c.labels));
+    blocks = blocks.filter((b) => !inChart.has(b));
+    tableEls = tableEls.filter((t) => t.table.ruled || !charts.some((c) => t.x0 >= c.x0 - 2 && t.x1 <= c.x1 + 2 && t.y0 >= c.y0 - 2 && t.y1 <= c.y1 + 2));
+  }
   const els: El[] = [
     ...blocks,
-    ...tables.map((t): TableEl => ({ kind: 'table', x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, table: t })),
-    ...figures.map((f): FigureEl => ({ kind: 'figure', ...f })),
+    ...tableEls,
+    ...figures.filter((f) => !charts.some((c) => hOverlap(c, f) > 0 && Math.min(c.y1, f.y1) > Math.max(c.y0, f.y0))).map((f): FigureEl => ({ kind: 'figure', ...f })),
+    ...charts.map((c): FigureEl => ({ kind: 'figure', x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 })),
   ];
 
   // Margin bands first and last; the body by columns. A margin element is short, sits in the top or
@@ -539,6 +661,11 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
     return best;
   };
+  // Bottom-margin text with nothing just above it, whatever the column (asked for bottom-zone blocks only).
+  const isolatedBelow = (e: El): boolean => {
+    const size = e.kind === 'text' ? e.size : 10;
+    return !els.some((o) => o !== e && o.y1 <= e.y0 + 1 && e.y0 - o.y1 < size * 2);
+  };
   const zoneCache = new Map<El, BlockHints['zone']>();
   const zoneOf = (e: El): BlockHints['zone'] => {
     const hit = zoneCache.get(e);
@@ -559,7 +686,32 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     : zoneOf(e) === 'bottom' ? bodyEls.every((b) => b.y1 <= e.y0 + 1) : false;
   const top = els.filter((e) => zoneOf(e) === 'top' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const bottom = els.filter((e) => zoneOf(e) === 'bottom' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  const body = order(els.filter((e) => !top.includes(e) && !bottom.includes(e)), rtlPage);
+  // A caption travels with its table or figure: ordered as one element, so that a caption line
+  // narrower than the table it names is not read as part of a column beside it.
+  const bodyList = els.filter((e) => !top.includes(e) && !bottom.includes(e));
+  const units = new Map<El, El[]>();
+  const captionOf = new Set<El>();
+  for (const e of bodyList) {
+    if (e.kind !== 'text' || e.lines.length > 3 || !CAPTION_RE.test(e.lines[0]?.text ?? '')) continue;
+    let best: El | null = null, bestD = e.size * 3;
+    for (const o of bodyList) {
+      if (o.kind === 'text' || captionOf.has(o) || hOverlap(o, e) <= 0) continue;
+      const d = Math.max(o.y0 - e.y1, e.y0 - o.y1);
+      if (d >= -1 && d < bestD) { best = o; bestD = d; }
+    }
+    // Only when nothing stands between them (a caption's own description below its label stays in place).
+    if (best) {
+      const b = best;
+      const lo = Math.min(e.y1, b.y1), hi = Math.max(e.y0, b.y0);
+      if (bodyList.some((o) => o !== e && o !== b && hOverlap(o, e) > 0 && (o.y0 + o.y1) / 2 > lo && (o.y0 + o.y1) / 2 < hi)) best = null;
+    }
+    if (!best) continue;
+    captionOf.add(best);
+    const unit: FigureEl = { kind: 'figure', x0: Math.min(e.x0, best.x0), y0: Math.min(e.y0, best.y0), x1: Math.max(e.x1, best.x1), y1: Math.max(e.y1, best.y1) };
+    units.set(unit, e.y0 < best.y0 ? [e, best] : [best, e]);
+  }
+  const grouped = new Set([...units.values()].flat());
+  const body = order([...bodyList.filter((e) => !grouped.has(e)), ...units.keys()], rtlPage).flatMap((e) => units.get(e) ?? [e]);
   const ordered = [...top, ...body, ...bottom];
 
   const textConf = opts.textConfidence ?? 0.9;
@@ -579,6 +731,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       numbering: sec ? sec[1]! : '',
       zone: zoneOf(e),
       band: e.kind === 'text' && e.lines.length <= 3 ? (e.y1 <= H * 0.13 ? 'top' : e.y0 >= H * 0.87 ? 'bottom' : 'body') : 'body',
+      ...(zoneOf(e) === 'bottom' ? { isolated: isolatedBelow(e) } : {}),
     };
   };
 
@@ -658,7 +811,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
     if (e.kind === 'figure') {
       out.push({
-        block: { node: { kind: 'figure', alt: 'Image' }, type: 'figure', label: 'image', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
+        // No address and no description: the block (with its box) is listed, the markdown gets nothing.
+        block: { node: { kind: 'figure', alt: '' }, type: 'figure', label: 'image', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
         hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
       });
       continue;
@@ -676,7 +830,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       const t = hints.text;
       hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
         && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t);
-      if (captionNear(e)) type = 'caption';
+      if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
     }
     out.push({ block: { node, type, label: type === 'code' ? 'code' : type === 'caption' ? 'caption' : 'paragraph', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
   }

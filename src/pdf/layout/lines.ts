@@ -73,7 +73,7 @@ function splitItem(it: TextItem): Word[] {
   return out;
 }
 
-const MARKER_ONLY = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?)$/;
+const MARKER_ONLY = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?|\.\d{1,2})$/;
 
 export function isMarkerOnly(text: string): boolean {
   return MARKER_ONLY.test(text.trim());
@@ -114,7 +114,34 @@ export function buildRows(items: TextItem[]): Word[][] {
       best.words.push(w);
     } else rows.push({ cy, h, words: [w], size: w.size });
   }
-  return rows.map((r) => dedupe(r.words.sort((a, b) => a.x0 - b.x0)));
+  mergeScriptRows(rows);
+  return rows.filter((r) => r.words.length).map((r) => dedupe(r.words.sort((a, b) => a.x0 - b.x0)));
+}
+
+/**
+ * A row of only small runs (superscripts, subscripts, footnote markers) raised or lowered so far
+ * that it did not join the line it belongs to: it goes back into that line when it overlaps the
+ * line's band and each of its runs touches a word of the line on the left or right.
+ */
+function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.words.length > 12 || !r.words.every((w) => w.text.trim().length <= 8)) continue;
+    const top = Math.min(...r.words.map((w) => w.y0)), bottom = Math.max(...r.words.map((w) => w.y1));
+    let target: (typeof rows)[number] | null = null;
+    for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
+      const o = rows[j]!;
+      if (o === r || !o.words.length || !r.words.every((w) => w.size < o.size * 0.85)) continue;
+      const oTop = o.cy - o.h / 2, oBottom = o.cy + o.h / 2;
+      if (Math.min(bottom, oBottom) - Math.max(top, oTop) < (bottom - top) * 0.3) continue;
+      const attached = r.words.every((w) => o.words.some((m) => {
+        const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
+        return gap <= o.size * 0.35 && gap >= -o.size * 0.1;
+      }));
+      if (attached && (!target || Math.abs(o.cy - r.cy) < Math.abs(target.cy - r.cy))) target = o;
+    }
+    if (target) { target.words.push(...r.words); r.words = []; }
+  }
 }
 
 /** Drops text painted twice at (almost) the same place, a common way of faking bold. */
@@ -145,7 +172,8 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
     if (prev) {
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
-      const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 6;
+      // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
+      const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of

@@ -98,6 +98,8 @@ export interface BlockHints {
   zone: 'top' | 'bottom' | 'body';
   /** Looser than `zone`: any short text in the top or bottom eighth of the page (repetition candidates). */
   band?: 'top' | 'bottom' | 'body';
+  /** No other text within two of its line heights above it (a footer standing alone, not the tail of small print). */
+  isolated?: boolean;
 }
 
 /** A block of the page plus its hints. `block.bbox` is normalised 0..1 to the page. */
