@@ -149,7 +149,14 @@ interface Tok {
   f: number;
   /** Whether a multi-word place starts with low. */
   ps: boolean;
+  /** WordInfo.shape of raw. */
+  sh: number;
 }
+
+/** Shape bits of a word as written (WordInfo.shape). */
+const UPPER = 1;
+const INITIAL = 2;
+const ACRONYM = 4;
 
 /** A word as written: its lower-case form (without a final dot), its flags and whether a place phrase starts with it. */
 interface WordInfo {
@@ -158,6 +165,11 @@ interface WordInfo {
   phraseStart: boolean;
   /** In the vocabulary list (lex.common), without derived words. */
   common: boolean;
+  /**
+   * UPPER: written in capitals (no letter changes when upper-cased); INITIAL: one capital and a dot ("J.");
+   * ACRONYM: at most six characters with three capitals or all capitals ("GAO", "LLMs", "IPv").
+   */
+  shape: number;
 }
 
 /** Words as written → WordInfo: capitalised words repeat, and most are decided from this alone (no lower-casing). */
@@ -167,7 +179,9 @@ function wordInfo(lex: Lexicon, raw: string): WordInfo {
   let w = wordCache.get(raw);
   if (w !== undefined) return w;
   const low = lower(stripDot(raw));
-  w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low), common: lex.common.has(low) };
+  const shape = (raw === raw.toUpperCase() ? UPPER : 0) | (/^\p{Lu}\.$/u.test(raw) ? INITIAL : 0)
+    | (raw.length <= 6 && upperCount(raw) >= Math.min(3, raw.length) ? ACRONYM : 0);
+  w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low), common: lex.common.has(low), shape };
   if (wordCache.size > 100000) wordCache.clear();
   wordCache.set(raw, w);
   return w;
@@ -184,7 +198,7 @@ function tokens(lex: Lexicon, chunk: string, base: number): Tok[] {
     while (j < n && chunk.charCodeAt(j) !== 32 && chunk.charCodeAt(j) !== 0xa0) j++;
     const raw = chunk.slice(i, j);
     const w = wordInfo(lex, raw);
-    out.push({ s: base + i, e: base + j, raw, low: w.low, f: w.f, ps: w.phraseStart });
+    out.push({ s: base + i, e: base + j, raw, low: w.low, f: w.f, ps: w.phraseStart, sh: w.shape });
     i = j;
   }
   return out;
@@ -343,6 +357,51 @@ function placePhrase(lex: Lexicon, toks: Tok[], i: number): number {
 }
 
 
+/** Word-list and shape counts of a run of tokens, for scoring it without an array per property. */
+interface RunSummary {
+  /** Words in a list of first or last names. */
+  known: number;
+  /** Ordinary vocabulary words. */
+  common: number;
+  /** Listed places. */
+  place: number;
+  /** Every word a listed place, and none a month or weekday. */
+  allPlace: boolean;
+  /** Every word two to four capitals ("USA", "NASA"). */
+  upperShort: boolean;
+  /** Every word longer than one character and in capitals. */
+  allUpper: boolean;
+  /** Some word an initial ("J."). */
+  initial: boolean;
+  /** Some word an acronym or mixed-caps product name. */
+  acronym: boolean;
+}
+
+const commonAt = (t: Tok): boolean => (t.f & COMMON) !== 0;
+
+function summarise(run: Tok[]): RunSummary {
+  let known = 0;
+  let common = 0;
+  let place = 0;
+  let month = false;
+  let upperShort = true;
+  let allUpper = true;
+  let initial = false;
+  let acronym = false;
+  for (const t of run) {
+    if (t.f & (FIRST | LAST)) known++;
+    if (t.f & COMMON) common++;
+    if (t.f & PLACE) place++;
+    if (MONTHS_DAYS.has(t.low)) month = true;
+    const upper = (t.sh & UPPER) !== 0;
+    if (!(upper && t.raw.length > 1 && t.raw.length <= 4)) upperShort = false;
+    if (!(upper && t.raw.length > 1)) allUpper = false;
+    if (t.sh & INITIAL) initial = true;
+    if (t.sh & ACRONYM) acronym = true;
+  }
+  return { known, common, place, allPlace: place === run.length && !month, upperShort, allUpper, initial, acronym };
+}
+
 export interface NameOptions {
   mode: DetectMode;
   person: boolean;
@@ -488,47 +547,43 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 
 
   function classify(run: Tok[], titledChunk: boolean, orgAfter: boolean, commonAfter = false): void {
-    const s = run[0]!.s;
-    let e = run[run.length - 1]!.e;
-    const last = run[run.length - 1]!;
+    const n = run.length;
+    const head = run[0]!;
+    const last = run[n - 1]!;
+    const s = head.s;
+    let e = last.e;
     // A sentence-final dot is not part of the name (an initial's dot is).
     if (last.raw.endsWith('.') && last.raw.length > 2) e -= 1;
     // Context phrases are short: a short window keeps the end-anchored patterns cheap.
     const ctx = lower(text.slice(Math.max(0, s - 30), s));
-    const nxt = text.slice(e, e + 28);
-    // The patterns run only when the word or mark just before could start one of them.
+    // The patterns run only when the word or mark just before could start one of them, and only once
+    // their answer can matter (each is an end-anchored scan of the window).
     const trigger = contextTrigger(ctx);
-    const placeCtx = trigger && PLACE_BEFORE.test(ctx);
-    const strongCtx = trigger && PERSON_BEFORE_STRONG.test(ctx);
-    const sentenceStart = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s));
+    let placeCtxMemo = trigger ? -1 : 0;
+    const placeCtx = (): boolean => (placeCtxMemo < 0 ? (placeCtxMemo = PLACE_BEFORE.test(ctx) ? 1 : 0) : placeCtxMemo) === 1;
+    let strongCtxMemo = trigger ? -1 : 0;
+    const strongCtx = (): boolean => (strongCtxMemo < 0 ? (strongCtxMemo = PERSON_BEFORE_STRONG.test(ctx) ? 1 : 0) : strongCtxMemo) === 1;
     const after = afterTrigger(text, e);
-    const lows = run.map((t) => t.low);
-    const firsts = run.map((t) => (t.f & FIRST) !== 0);
-    const lasts = run.map((t) => (t.f & LAST) !== 0);
-    const places = run.map((t) => (t.f & PLACE) !== 0);
-    const commons = run.map((t) => (t.f & COMMON) !== 0);
-    const known = lows.map((_, k) => firsts[k] || lasts[k]);
-    const upperShort = run.every((t) => t.raw.length <= 4 && t.raw === t.raw.toUpperCase() && t.raw.length > 1);
+    const nxt = after ? text.slice(e, e + 28) : '';
     const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));
-    const n = run.length;
-    const low = lows.join(' ');
+    const sum = summarise(run);
+    const firstIsFirst = (head.f & FIRST) !== 0;
 
     // ---- place reading: every word a known place, and the place wins over a name reading unless the
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
-    const allPlace = places.every(Boolean) && !lows.some((w) => MONTHS_DAYS.has(w));
-    if (opts.location && allPlace && !orgAfter && !titled && !inFirm(s, e)) {
-      const strongPlace = placeCtx;
+    if (opts.location && sum.allPlace && !orgAfter && !titled && !inFirm(s, e)) {
+      const low = n === 1 ? head.low : run.map((t) => t.low).join(' ');
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
-      const nameLike = firsts[0] && !bigPlace;
-      const ctxPerson = strongCtx || (after && (/^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt)));
-      if (strongPlace || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
+      const nameLike = firstIsFirst && !bigPlace;
+      const ctxPerson = strongCtx() || (after && (/^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt)));
+      if (placeCtx() || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
         const before = found.length;
         scorePlace(text, lex, s, e, run, false);
         if (found.length > before) return;
       }
     }
     // ---- an unlisted name where the text says a place follows ("grew up in Remniku", "flew to RYSSBY")
-    if (opts.location && !titled && !orgAfter && !known.some(Boolean) && !commons.some(Boolean) && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)) {
+    if (opts.location && !titled && !orgAfter && sum.known === 0 && sum.common === 0 && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)) {
       found.push({ start: s, end: e, entity: 'LOCATION', score: 0.7, kind: 'place-context' });
       return;
     }
@@ -538,34 +593,40 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // ---- person reading: a prior from the word lists, then the context.
     let score: number;
     if (n >= 2) {
-      const k = known.filter(Boolean).length;
-      if (firsts[0] && !commons[0] && (lasts[n - 1] || !commons[n - 1])) score = 0.75;
-      else if (k >= 1 && commons.filter(Boolean).length === 0) score = 0.6;
+      const k = sum.known;
+      if (firstIsFirst && !commonAt(head) && ((last.f & LAST) !== 0 || !commonAt(last))) score = 0.75;
+      else if (k >= 1 && sum.common === 0) score = 0.6;
       else if (k >= 1) score = 0.45;
-      else if (commons.some(Boolean)) score = 0.2;
+      else if (sum.common > 0) score = 0.2;
       else score = 0.4;
       if (k === n && n <= 4) score += 0.1;
-      if (run.some((t) => /^\p{Lu}\.$/u.test(t.raw))) score += 0.1;
+      if (sum.initial) score += 0.1;
       if (n > 4) score -= 0.3;
     } else {
-      if (known[0] && !commons[0]) score = firsts[0] ? 0.5 : 0.4;
-      else if (known[0]) score = 0.15;
-      else if (commons[0]) score = 0;
-      else score = sentenceStart ? 0.1 : 0.25;
-      if (places[0] && !known[0] && !titled) score -= 0.15;
-      if (lows[0]!.length <= 2) score -= 0.3;
+      const known = sum.known > 0;
+      if (known && !commonAt(head)) score = firstIsFirst ? 0.5 : 0.4;
+      else if (known) score = 0.15;
+      else if (commonAt(head)) score = 0;
+      else score = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s)) ? 0.1 : 0.25;
+      if ((head.f & PLACE) !== 0 && !known && !titled) score -= 0.15;
+      if (head.low.length <= 2) score -= 0.3;
     }
-    if (upperShort && !known.some(Boolean)) score -= 0.4;
+    if (sum.upperShort && sum.known === 0) score -= 0.4;
     // ALL-CAPS words are headings, acronyms and labels unless the name lists know them.
-    if (run.every((t) => t.raw.length > 1 && t.raw === t.raw.toUpperCase()) && known.filter(Boolean).length < n) score -= 0.3;
+    if (sum.allUpper && sum.known < n) score -= 0.3;
     // A title before a capitalised word makes it a name even when the word is ordinary ("Mrs. Baker").
     if (titled) score += 0.6;
+    // The context below adds at most 0.5 before, 0.5 after and 0.2 from the model, and the rest only
+    // lowers the score: a candidate that cannot reach the threshold is let go before the patterns run.
+    const acronym = !titled && sum.acronym;
+    const certainLoss = (orgAfter ? 0.6 : 0) + (commonAfter && !titled ? 0.25 : 0) + (acronym ? 0.25 : 0);
+    if (score + (trigger ? 0.5 : 0) + (after ? 0.5 : 0) + (model ? 0.2 : 0) - certainLoss < personThreshold - 1e-6) return;
     if (trigger && (PERSON_BEFORE_VERY_STRONG.test(ctx) || signOffBefore(text, s))) score += 0.5;
     else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx)) score += 0.4;
-    else if (strongCtx) score += 0.3;
+    else if (strongCtx()) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
     // Dialogue and speaker lines: "Leverett: What a wife."
-    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && !commons.some(Boolean)) score += 0.5;
+    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && sum.common === 0) score += 0.5;
     // A possessive of things people have: "Matej's address", "Asya's kid".
     else if (after && POSSESSIVE_HUMAN.test(nxt)) score += 0.45;
     else if (after && PERSON_AFTER_STRONG.test(nxt)) score += 0.35;
@@ -573,12 +634,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (orgAfter) score -= 0.6;
     if (commonAfter && !titled) score -= 0.25;
     // ALL-CAPS or mixed-caps short words (GAO, LLMs, IPv) are acronyms and product names.
-    if (!titled && run.some((t) => t.raw.length <= 6 && upperCount(t.raw) >= Math.min(3, t.raw.length))) score -= 0.25;
+    if (acronym) score -= 0.25;
     if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
-    if (placeCtx && places.some(Boolean) && !titled) score -= 0.25;
+    if (sum.place > 0 && !titled && placeCtx()) score -= 0.25;
     if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
-    if (score >= personThreshold && !titled && !(firsts[0] && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
+    if (score >= personThreshold && !titled && !(firstIsFirst && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
     if (score >= personThreshold) {
       people.push({ start: s, end: e, entity: 'PERSON', score: Math.min(1, score), kind: 'person' });
     }
@@ -616,6 +677,25 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
 const COORD_BEFORE = /(?<![\p{L}\p{M}])(\p{Lu}[\p{L}\p{M}'’-]+)(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)$/u;
 const COORD_AFTER = /^(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)(\p{Lu}[\p{L}\p{M}'’-]+)(?![\p{L}\p{M}])/u;
 
+const CONJUNCTIONS = ['and', 'or', '&', 'und', 'et', 'y', 'e'];
+
+/**
+ * Whether text[from, at) ends the way COORD_BEFORE needs: a comma and blanks, or a conjunction between
+ * blanks. The pattern is anchored at the end, so it would be tried at every position of the window;
+ * most names have neither before them.
+ */
+function coordinationBefore(text: string, from: number, at: number): boolean {
+  let k = at;
+  while (k > from && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
+  if (k > from && text.charCodeAt(k - 1) === 44) return true;
+  if (k === at) return false;
+  for (const w of CONJUNCTIONS) {
+    const s = k - w.length;
+    if (s - 1 >= from && text.startsWith(w, s) && (text.charCodeAt(s - 1) === 32 || text.charCodeAt(s - 1) === 9)) return true;
+  }
+  return false;
+}
+
 /** Names listed with a name ("Muslija and Brown", "Rudi, Jackson and Campos") are names, repeatedly. */
 function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s: number, e: number) => boolean): void {
   const queue = people.filter((p) => p.score >= 0.6);
@@ -623,7 +703,7 @@ function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s:
   while (queue.length && guard++ < 200) {
     const p = queue.shift()!;
     const ws = Math.max(0, p.start - 40);
-    const b = COORD_BEFORE.exec(text.slice(ws, p.start));
+    const b = coordinationBefore(text, ws, p.start) ? COORD_BEFORE.exec(text.slice(ws, p.start)) : null;
     const a = COORD_AFTER.exec(text.slice(p.end, p.end + 40));
     const cands: Array<[number, number]> = [];
     if (b) cands.push([ws + b.index, ws + b.index + b[1]!.length]);

@@ -92,6 +92,20 @@ function phoneValid(run: string, digits: string, loose: boolean): boolean {
   return loose && digits.length >= 7 && digits.length <= 12 && /[ .\-]/.test(run);
 }
 
+/**
+ * phoneValid remembered per text: parsing tries up to thirty national formats (about 50 µs), and
+ * documents repeat their numbers (a footer, a contact block, a table of the same lines).
+ */
+function phoneValidOnce(run: string, digits: string, loose: boolean, seen: Map<string, boolean>): boolean {
+  const key = loose ? '1' + run : '0' + run;
+  let ok = seen.get(key);
+  if (ok === undefined) {
+    ok = phoneValid(run, digits, loose);
+    seen.set(key, ok);
+  }
+  return ok;
+}
+
 /** Characters a NUM_RUN match is made of: digits, separators, brackets, "+", and "x" / "ext." of an extension. */
 function numberChar(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 32 || c === 0xa0 || c === 46 || c === 45 || c === 47 || c === 40 || c === 41 || c === 43 || c === 120 || c === 101 || c === 116;
@@ -126,6 +140,7 @@ function nextNumberRun(text: string, scan: { digit: RegExp; windowEnd: number })
 export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean): void {
   NUM_RUN.lastIndex = 0;
   const scan = { digit: /\d/g, windowEnd: 0 };
+  const phoneSeen = new Map<string, boolean>();
   let m: RegExpExecArray | null;
   while ((m = nextNumberRun(text, scan)) !== null) {
     let run = m[0];
@@ -208,7 +223,7 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     const loose = ctxPhone || mode === 'aggressive';
     // A bare run of digits with no grouping and no context is more often an ID than a phone number.
     if (!ctxPhone && /^\d+$/.test(core) && mode !== 'aggressive') continue;
-    if (!phoneValid(core, coreDigits, loose)) continue;
+    if (!phoneValidOnce(core, coreDigits, loose, phoneSeen)) continue;
     if (start > 0 && text[start - 1] === '(' && !core.startsWith('(')) {
       // "(555) 123" was split at the parenthesis: keep the number whole.
       start -= 1;
