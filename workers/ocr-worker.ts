@@ -9,7 +9,8 @@ import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { preprocess, type PreprocessOptions } from '../src/ocr/preprocess.js';
+import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
+import { BETTER_BY, maybeUpsideDown, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
@@ -30,6 +31,8 @@ export interface OcrTask {
   recycleAfter: number;
   /** Decode a full-page scan image natively (default) instead of rendering the page with pdf.js. */
   nativeScan?: boolean;
+  /** Read pages fed upside down or sideways the right way up (default true). */
+  orientation?: boolean;
 }
 
 export type OcrTaskResult =
@@ -67,26 +70,56 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     const { doc, objects } = await documentFor(task);
     const rendered = await pageImageForOcr(doc, task.nativeScan === false ? null : objects, task.pageNumber, task.render);
     const t1 = performance.now();
-    const pre = await preprocess({ data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels }, task.preprocess);
-    const t2 = performance.now();
     const eng = engineFor(task);
-    const result = await eng.recognize(pre.image, rendered.scale * 72);
-    const t3 = performance.now();
-    const page = compactTesseractPage(result, {
-      pageNumber: task.pageNumber,
-      width: rendered.pageWidth,
-      height: rendered.pageHeight,
-      rotation: rendered.rotation,
-      scale: rendered.scale,
-      skew: pre.skew,
-    });
-    markBold(page, pre.pixels);
+    const base: RawImage = { data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels };
+    let preprocessMs = 0;
+    let recognizeMs = 0;
+    /** One reading of the page turned clockwise by `turn` degrees (0 for the page as it is). */
+    const readTurned = async (turn: number) => {
+      const a = performance.now();
+      const pre = await preprocess(await turnImage(base, turn), task.preprocess);
+      const b = performance.now();
+      const result = await eng.recognize(pre.image, rendered.scale * 72);
+      recognizeMs += performance.now() - b;
+      preprocessMs += b - a;
+      const sideways = turn % 180 !== 0;
+      const page = compactTesseractPage(result, {
+        pageNumber: task.pageNumber,
+        // A page turned on its side is laid out in its reading frame: width and height swap.
+        width: sideways ? rendered.pageHeight : rendered.pageWidth,
+        height: sideways ? rendered.pageWidth : rendered.pageHeight,
+        rotation: rendered.rotation,
+        scale: rendered.scale,
+        skew: pre.skew,
+      });
+      if (turn) page.turned = turn;
+      return { page, pixels: pre.pixels, turn };
+    };
+    let best = await readTurned(0);
+    if (task.orientation !== false) {
+      // See src/ocr/orientation.ts for the measurements behind each step.
+      if (maybeUpsideDown(best.page)) {
+        const r = await readTurned(180);
+        if (r.page.confidence > best.page.confidence + BETTER_BY) best = r;
+      }
+      if (verticalShare(best.page) > 0.5) {
+        for (const turn of [270, 90]) {
+          const r = await readTurned((best.turn + turn) % 360);
+          if (verticalShare(r.page) < 0.5 && r.page.confidence > best.page.confidence - BETTER_BY / 2) {
+            best = r;
+            break;
+          }
+        }
+      }
+    }
+    const page = best.page;
+    markBold(page, best.pixels);
     return {
       ok: true,
       pageNumber: task.pageNumber,
       page,
       layout: layoutOcrPage(page),
-      timings: { render: t1 - t0, preprocess: t2 - t1, recognize: t3 - t2 },
+      timings: { render: t1 - t0, preprocess: preprocessMs, recognize: recognizeMs },
       via: rendered.via,
       networkAttempts: networkAttempts(),
       engineGeneration: eng.generation,

@@ -54,6 +54,11 @@ export interface OcrPage {
   scale: number;
   /** Degrees of skew undone before recognition. */
   skew: number;
+  /**
+   * Degrees the page image was turned clockwise before recognition because it was fed sideways or
+   * upside down (absent when read as it is); width, height and boxes are then in the turned frame.
+   */
+  turned?: number;
   blocks: OcrBlock[];
   /** Mean word confidence, 0..1 (0 when no words). */
   confidence: number;

@@ -57,6 +57,8 @@ export interface RecognizeOptions {
   recycleAfter?: number;
   /** Decode full-page scan images natively (the default); false renders every page with pdf.js. */
   nativeScan?: boolean;
+  /** Read pages fed upside down or sideways the right way up (default true; see orientation.ts). */
+  orientation?: boolean;
   /** Called as each page finishes, in completion order. */
   onPage?: (result: OcrPageResult) => void;
 }
@@ -108,6 +110,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
     langPath: runtime.config.ocrLangPath,
     recycleAfter: opts.recycleAfter ?? DEFAULT_RECYCLE_AFTER,
     nativeScan: opts.nativeScan ?? true,
+    orientation: opts.orientation ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

@@ -1,0 +1,61 @@
+/**
+ * Pages fed sideways or upside down. tesseract.js can only detect orientation with the legacy engine
+ * and an OSD model (`worker.detect` refuses to run on the LSTM-only core docmill loads, and the legacy
+ * core plus osd.traineddata would be a second, larger engine per thread), so docmill decides from the
+ * recognition itself, which costs nothing on an upright page:
+ *
+ * - Upside down: tesseract reads a turned page with a mean word confidence of 0.21-0.42 (measured on
+ *   the generated scans and the corpus' scanned pages) against 0.73-0.96 upright. A page read with many
+ *   words below `LOW_CONFIDENCE` is read again turned by 180 degrees and the better reading is kept.
+ * - Sideways: tesseract's layout analysis finds vertical text lines and reads a page turned one way
+ *   (90 degrees clockwise) itself, but its boxes then stand on end, which the layout engine cannot
+ *   use; the other way (270) reads as upside down. So after the check above, a page whose lines are
+ *   mostly taller than wide is turned upright and read again.
+ */
+import sharp from 'sharp';
+import type { OcrPage } from './page.js';
+import type { RawImage } from './preprocess.js';
+
+/** Below this mean word confidence a page is read again turned by 180 degrees. */
+export const LOW_CONFIDENCE = 0.6;
+/** A turned reading must beat the first by this much (confidence is noisy on poor scans). */
+export const BETTER_BY = 0.1;
+/** Fewer words than this: a blank or near-blank page, not worth a second reading. */
+const MIN_WORDS = 10;
+
+export function wordCount(page: OcrPage): number {
+  let n = 0;
+  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) n += l.words.length;
+  return n;
+}
+
+/** Worth reading again turned by 180 degrees. */
+export function maybeUpsideDown(page: OcrPage): boolean {
+  return page.confidence < LOW_CONFIDENCE && wordCount(page) >= MIN_WORDS;
+}
+
+/** Share of recognised characters on lines taller than wide (text running up or down the page). */
+export function verticalShare(page: OcrPage): number {
+  let all = 0;
+  let vertical = 0;
+  for (const b of page.blocks) {
+    for (const p of b.paragraphs) {
+      for (const l of p.lines) {
+        const chars = l.words.reduce((n, w) => n + w.text.length, 0);
+        all += chars;
+        // Single short words are square-ish either way; only lines of some length say which way they run.
+        if (l.bbox.y1 - l.bbox.y0 > 1.5 * (l.bbox.x1 - l.bbox.x0)) vertical += chars;
+      }
+    }
+  }
+  return all ? vertical / all : 0;
+}
+
+/** The image turned clockwise by a multiple of 90 degrees. */
+export async function turnImage(img: RawImage, degrees: number): Promise<RawImage> {
+  if (degrees % 360 === 0) return img;
+  let s = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).rotate(degrees);
+  if (img.channels === 1) s = s.toColourspace('b-w');
+  const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as 1 | 3 | 4 };
+}
