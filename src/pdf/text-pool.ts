@@ -6,40 +6,18 @@
  * running parse (the queue is first in, first out), and memory holds only the ranges in flight.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
+import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
 import type { PdfInfo } from './pdfjs.js';
 import type { TextPageResult, TextTask, TextTaskResult } from '../../workers/pdf-text.js';
 
-const ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
-
-export const TEXT_WORKER_FILE = path.join(ROOT, 'dist', 'workers', 'pdf-text.js');
-
 export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResult> {
-  return runtime.resource('pdf-text-pool', () => {
-    if (!existsSync(TEXT_WORKER_FILE)) {
-      throw new ParseError('UNKNOWN_ERROR', `The PDF worker is missing at ${TEXT_WORKER_FILE}: run npm run build.`);
-    }
-    const pool = new Piscina<TextTask, TextTaskResult>({
-      filename: TEXT_WORKER_FILE,
-      minThreads: 0,
-      maxThreads: runtime.config.textThreads,
-      idleTimeout: runtime.config.idleTimeoutMs,
-      concurrentTasksPerWorker: 1,
-      maxQueue: Infinity,
-      // A hostile page that balloons memory kills its own thread (its pages fail), not the process.
-      resourceLimits: { maxOldGenerationSizeMb: 1536 },
-    });
-    return { value: pool, close: () => pool.close({ force: true }) };
-  });
+  // A hostile page that balloons memory kills its own thread (its pages fail), not the process.
+  const pool = readerPool<TextTask, TextTaskResult>(runtime, 'pdf-text', 1536);
+  if (!pool) throw new ParseError('UNKNOWN_ERROR', `The PDF worker is missing at ${workerFile('pdf-text')}: run npm run build.`);
+  return pool;
 }
 
 /** An empty task: the worker only starts (and starts loading pdf.js). */
@@ -50,12 +28,6 @@ function shared(bytes: Uint8Array): Uint8Array {
   const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   view.set(bytes);
   return view;
-}
-
-function abortError(signal: AbortSignal): ParseError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof ParseError) return reason;
-  return new ParseError('ABORTED', 'The parse was aborted.');
 }
 
 export interface TextExtraction {
@@ -75,7 +47,7 @@ function chunkSize(pages: number, threads: number): number {
 /** Extracts and lays out pages 1..maxPages of a PDF on the text pool. */
 export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opts: { maxPages?: number; signal: AbortSignal }): Promise<TextExtraction> {
   const { signal } = opts;
-  if (signal.aborted) throw abortError(signal);
+  if (signal.aborted) throw abortReason(signal);
   const pool = textPool(runtime);
   const data = shared(bytes);
   const docKey = randomUUID();
@@ -89,7 +61,7 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
       const task: TextTask = { docKey, bytes: data, pages, wantInfo, ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}) };
       return await pool.run(task, { signal: controller.signal });
     } catch (err) {
-      if (signal.aborted) throw abortError(signal);
+      if (signal.aborted) throw abortReason(signal);
       if (runtime.isClosed) throw new ParseError('CLOSED', 'The parser was closed during the parse.');
       // The thread died (memory limit, crash in pdf.js): those pages fail, the rest go on.
       const msg = err instanceof Error ? err.message : String(err);
@@ -125,7 +97,7 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < chunks.length) {
-        if (signal.aborted) throw abortError(signal);
+        if (signal.aborted) throw abortReason(signal);
         const chunk = chunks[next++]!;
         const r = await run(chunk, false);
         if (!r.ok) { for (const n of chunk) results.set(n, failedPage(n, r.message)); continue; }
@@ -133,7 +105,7 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
       }
     };
     await Promise.all(Array.from({ length: Math.min(threads, chunks.length) }, worker));
-    if (signal.aborted) throw abortError(signal);
+    if (signal.aborted) throw abortReason(signal);
     const pages: TextPageResult[] = [];
     for (let n = 1; n <= limit; n++) pages.push(results.get(n) ?? failedPage(n, `page ${n} could not be read`));
     settled = true;
