@@ -211,4 +211,14 @@ describe('needsOcr', () => {
     // A scan with a good invisible text layer over it reads natively.
     expect(needsOcr(page(column('word', 72, 100, 30), { images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).needed).toBe(false);
   });
+
+  it('reads a table of contents natively: dot leaders are not a font without letters', () => {
+    const toc = ['Introduction', 'Methods', 'Results', 'Discussion', 'Appendix'].flatMap((title, i) => [
+      item(`${title} ${'.'.repeat(90)} ${i * 7 + 1}`, 72, 100 + i * 20),
+      item(`${i + 1}.1 Part ${'. '.repeat(40)} ${i * 7 + 3}`, 90, 110 + i * 20),
+    ]);
+    expect(needsOcr(page(toc)).needed).toBe(false);
+    // Symbols that do not repeat, as a font without a Unicode map decodes, still want OCR.
+    expect(needsOcr(page([item('#%&)*+/<=>?@[]^_{|}~!$(;:', 72, 100), item('~}|{_^]@?>=</+*)&%$#!', 72, 120)])).reason).toBe('garbage-text');
+  });
 });

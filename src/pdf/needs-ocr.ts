@@ -20,10 +20,16 @@ export interface OcrDecision {
 // U+FFFD, C0/C1 controls (not tab/newline), private-use areas: what unmapped glyphs decode to.
 const BAD_CHAR = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
 
+// A symbol repeated three or more times, spaces allowed between: dot leaders of a table of contents,
+// rules typed as dashes or underscores, form blanks. They are symbols, but nothing about the font.
+const LEADER = /([^\p{L}\p{N}\s])(?:\s*\1){2,}/gu;
+
 export function needsOcr(page: PageInput): OcrDecision {
   let chars = 0;
   let bad = 0;
   let letters = 0;
+  // Characters other than leaders, for the symbols-instead-of-letters test.
+  let judged = 0;
   for (const item of page.items) {
     for (const ch of item.text) {
       if (/\s/.test(ch)) continue;
@@ -31,7 +37,12 @@ export function needsOcr(page: PageInput): OcrDecision {
       if (BAD_CHAR.test(ch)) bad++;
       else if (/[\p{L}\p{N}]/u.test(ch)) letters++;
     }
+    const leaders = item.text.match(LEADER);
+    let leaderChars = 0;
+    if (leaders) for (const run of leaders) if (!BAD_CHAR.test(run)) leaderChars += run.replace(/\s/g, '').length;
+    judged -= leaderChars;
   }
+  judged += chars;
   const area = Math.max(1, page.width * page.height);
   let imageArea = 0;
   for (const img of page.images) {
@@ -46,7 +57,7 @@ export function needsOcr(page: PageInput): OcrDecision {
   if (chars === 0) return { needed: true, reason: page.images.length ? 'image-only' : 'no-text', ...base };
   if (badRatio > 0.1) return { needed: true, reason: 'garbage-text', ...base };
   // Text made almost entirely of symbols (a font without a usable ToUnicode map often decodes so).
-  if (chars >= 20 && letters / chars < 0.3) return { needed: true, reason: 'garbage-text', ...base };
+  if (judged >= 20 && letters / judged < 0.3) return { needed: true, reason: 'garbage-text', ...base };
   // A page mostly covered by an image but with only a few words of text (a scan with a stamp or a
   // page number laid over it): the image carries the content.
   if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage)) return { needed: true, reason: 'sparse-text-over-image', ...base };
