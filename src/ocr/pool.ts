@@ -59,6 +59,12 @@ export interface RecognizeOptions {
   nativeScan?: boolean;
   /** Read pages fed upside down or sideways the right way up (default true; see orientation.ts). */
   orientation?: boolean;
+  /**
+   * Epoch milliseconds after which pages not yet recognised are no longer waited for: their tasks are
+   * cancelled (queued ones dropped, running ones' threads ended) and they come back failed with an
+   * error saying so (`isOcrTimeout` tells them apart). The signal still rejects the whole call.
+   */
+  stopAt?: number;
   /** Called as each page finishes, in completion order. */
   onPage?: (result: OcrPageResult) => void;
 }
@@ -98,6 +104,9 @@ function abortError(signal: AbortSignal): ParseError {
  */
 export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, pageNumbers: number[], opts: RecognizeOptions): Promise<OcrPageResult[]> {
   if (opts.signal.aborted) throw abortError(opts.signal);
+  if (opts.stopAt !== undefined && opts.stopAt <= Date.now()) {
+    return pageNumbers.map((pageNumber) => ({ pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 }));
+  }
   const pool = ocrPool(runtime);
   const data = shared(bytes);
   const docKey = randomUUID();
@@ -115,6 +124,14 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);
   opts.signal.addEventListener('abort', onAbort, { once: true });
+  let stopped = false;
+  const stopTimer =
+    opts.stopAt === undefined
+      ? undefined
+      : setTimeout(() => {
+          stopped = true;
+          controller.abort(new Error('OCR deadline'));
+        }, Math.max(0, opts.stopAt - Date.now()));
   try {
     const tasks = pageNumbers.map(async (pageNumber): Promise<OcrPageResult> => {
       let result: OcrPageResult;
@@ -125,6 +142,11 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);
+        if (stopped) {
+          result = { pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 };
+          opts.onPage?.(result);
+          return result;
+        }
         // The thread died (out of memory, a crash in the engine): this page fails, the others go on.
         result = { pageNumber, layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)), networkAttempts: 0 };
       }
@@ -137,10 +159,25 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
     harmonizeFontSizes(results.filter((r) => r.layout.status !== 'failed').map((r) => r.layout));
     return results;
   } finally {
+    clearTimeout(stopTimer);
     opts.signal.removeEventListener('abort', onAbort);
     // Pages still queued or running for this document are of no use to anyone now.
     if (!controller.signal.aborted) controller.abort();
   }
+}
+
+const timedOut = new WeakSet<PageLayout>();
+
+/** A page whose recognition was given up at `stopAt`. */
+function timedOutLayout(pageNumber: number): PageLayout {
+  const layout: PageLayout = { pageNumber, width: 0, height: 0, status: 'failed', error: `OCR did not finish on page ${pageNumber} within the parse's timeout`, blocks: [], stats: { fontChars: {}, chars: 0 } };
+  timedOut.add(layout);
+  return layout;
+}
+
+/** True for the layout of a page whose OCR was given up because time ran out. */
+export function isOcrTimeout(layout: PageLayout): boolean {
+  return timedOut.has(layout);
 }
 
 export function failedLayout(pageNumber: number, error: string): PageLayout {

@@ -5,13 +5,29 @@
  * that could be recognised (status `ok`/`partial`, blocks with source `layout_ocr`), or a layout with
  * status `failed` and `error` for a page whose recognition failed. Pages left out are treated as
  * "OCR unavailable". Must honour `ctx.signal` (reject with its reason) and run on its own pool.
+ *
+ * Time: recognition stops short of the parse's deadline, leaving `ocrMargin` for the rest of the
+ * parse (document passes, serialising, redaction) so the answer still arrives within `timeout`.
+ * Pages not recognised by then come back failed and `ocrTimedOut` is true for them; their tasks
+ * are cancelled, so nothing keeps running once the caller has its answer.
  */
 import type { ReaderContext } from '../readers/reader.js';
 import type { PageLayout } from './layout/types.js';
 // OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract.
-import { recognizePages } from '../ocr/pool.js';
+import { isOcrTimeout, recognizePages } from '../ocr/pool.js';
+
+/** Time kept back from the deadline: a tenth of the timeout, at least 250 ms and at most 2 s. */
+export function ocrMargin(timeoutMs: number): number {
+  return Math.min(2000, Math.max(250, timeoutMs * 0.1));
+}
 
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
-  const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal });
+  const stopAt = ctx.deadline - ocrMargin(ctx.options.timeout);
+  const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal, stopAt });
   return results.map((r) => r.layout);
+}
+
+/** True for a page whose recognition was given up because the parse's time ran out. */
+export function ocrTimedOut(layout: PageLayout | undefined): boolean {
+  return layout !== undefined && isOcrTimeout(layout);
 }

@@ -18,7 +18,7 @@ import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
 import { finishDocument } from './layout/document.js';
 import type { PageLayout } from './layout/types.js';
-import { recognisePages } from './ocr-seam.js';
+import { ocrTimedOut, recognisePages } from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
 import { poorScanTextLayer } from '../ocr/text-layer.js';
 import { extractText } from './text-pool.js';
@@ -44,6 +44,13 @@ export const read: Reader = async (ctx) => {
         if (!wanted.includes(native.pageNumber)) continue;
         const ocr = byPage.get(native.pageNumber);
         if (ocr && ocr.status !== 'failed') { layouts[i] = ocr; continue; }
+        if (ocrTimedOut(ocr)) {
+          // Out of time: auto keeps the page's text layer; in ocr mode the page was not read.
+          layouts[i] = mode === 'auto' && native.blocks.length
+            ? { ...native, status: 'partial', error: `${ocr!.error}; the page's text layer was kept` }
+            : { ...native, blocks: [], status: 'failed', error: ocr!.error };
+          continue;
+        }
         const why = ocr?.error ?? 'OCR is not available in this build';
         if (mode === 'ocr' && ocr === undefined && native.blocks.length) {
           // Without OCR, `ocr` mode falls back to the text layer where there is one.
@@ -53,6 +60,13 @@ export const read: Reader = async (ctx) => {
         } else {
           layouts[i] = { ...native, status: 'failed', error: native.error ?? `the page has no usable text layer and ${why}` };
         }
+      }
+      const late = wanted.filter((n) => ocrTimedOut(byPage.get(n)));
+      if (late.length) {
+        // Nothing to show for the time spent: the parse timed out, as it would have without this.
+        const nothing = mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
+        if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${ctx.options.timeout} ms).`);
+        warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${late.join(', ')}`);
       }
     }
   }
