@@ -12,7 +12,7 @@ import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { findEmails, findIbans, findNumbers, findSecrets } from './patterns.js';
+import { findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {
@@ -36,24 +36,43 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   const all: Detection[] = [];
   // Fixed shapes are always looked for: an e-mail address must not be read as a name even when only
   // names are asked for. Detections of entities not asked for are dropped at the end.
+  const names = want.has('PERSON') || want.has('LOCATION');
+  const literals: NameLiterals | undefined = names ? { and: [], corner: [] } : undefined;
   findEmails(text, all);
-  findSecrets(text, options.mode, all);
+  findSecrets(text, options.mode, all, literals);
   findIbans(text, all);
   findNumbers(text, options.mode, all, true, true);
   checkDeadline(options);
-  if (want.has('PERSON') || want.has('LOCATION')) {
+  if (literals) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
     const postal = mentionsPostal(text);
+    const and = new Cursor(literals.and, 5);
+    const corner = new Cursor(literals.corner, 8);
     for (const [s, e] of segments(text)) {
       checkDeadline(options);
       const seg = text.slice(s, e);
       const model = options.mode === 'fast' ? undefined : modelOracle(seg);
       const found: Detection[] = [];
-      findNamesAndPlaces(seg, { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal }, found);
+      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0 };
+      findNamesAndPlaces(seg, opts, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }
   }
   return resolve(all).filter((d) => want.has(d.entity));
+}
+
+/** Walks an ascending list of literal positions segment by segment. */
+class Cursor {
+  private k = 0;
+  constructor(private readonly at: number[], private readonly length: number) {}
+
+  /** Positions of the literals lying wholly in [s, e), relative to s; segments must come in order. */
+  within(s: number, e: number): number[] {
+    const out: number[] = [];
+    while (this.k < this.at.length && this.at[this.k]! < s) this.k++;
+    for (let j = this.k; j < this.at.length && this.at[j]! + this.length <= e; j++) out.push(this.at[j]! - s);
+    return out;
+  }
 }
 
 const SEGMENT = 4000;

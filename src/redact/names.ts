@@ -409,12 +409,23 @@ export interface NameOptions {
   model?: ModelOracle | undefined;
   /** Whether the whole text mentions postal codes (computed once for all its segments). */
   postal?: boolean | undefined;
+  /** Start of every " and " in the text, ascending (found by the caller's pass over the whole text). */
+  and?: number[] | undefined;
+  /** Whether the text has an "orner of" (found likewise). */
+  corner?: boolean | undefined;
+}
+
+/** Start of every occurrence of `literal`, overlapping ones included. */
+function occurrences(text: string, literal: string): number[] {
+  const out: number[] = [];
+  for (let a = text.indexOf(literal); a !== -1; a = text.indexOf(literal, a + 1)) out.push(a);
+  return out;
 }
 
 export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detection[]): void {
   const lex = getLexicon();
   const found: Detection[] = [];
-  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal) : [];
+  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal, opts.corner ?? text.includes('orner of')) : [];
   if (opts.location) found.push(...addresses);
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
@@ -426,7 +437,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   const firms: Array<[number, number]> = [];
   let m: RegExpExecArray | null;
   const cls = classes();
-  for (let a = text.indexOf(' and '); a !== -1; a = text.indexOf(' and ', a + 5)) {
+  // Each " and " after the end of the last one looked at (the scan of a plain search from the start).
+  let resume = 0;
+  for (const a of opts.and ?? occurrences(text, ' and ')) {
+    if (a < resume) continue;
+    resume = a + 5;
     // "Xxx, Yyy and Zzz": a capitalised word on both sides of " and ", a comma before the first.
     if (cls[text.charCodeAt(a + 5)] !== 2 || cls[text.charCodeAt(a - 1)] === 0) continue;
     // The nearest ", " at most 40 characters back (lastIndexOf would scan to the start of the text).
@@ -834,7 +849,7 @@ export function mentionsPostal(text: string): boolean {
   return POSTAL_WORDS.test(text);
 }
 
-function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: boolean): Detection[] {
+function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boolean | undefined, corner: boolean): Detection[] {
   const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
@@ -964,7 +979,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal?: bo
       if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
     }
   }
-  if (text.includes('orner of')) {
+  if (corner) {
     CORNER.lastIndex = 0;
     while ((m = CORNER.exec(text)) !== null) parts.push([m.index, m.index + m[0].length]);
   }

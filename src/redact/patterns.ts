@@ -387,11 +387,31 @@ function hints(): HintIndex {
 }
 
 /**
+ * Where the name detectors' literals occur, collected by the secret-hint pass: a search of a text for a
+ * literal of common letters costs about a nanosecond per character, as much as the whole pass, and the
+ * pass already reads every character.
+ */
+export interface NameLiterals {
+  /** Start of every " and ", overlapping ones included, ascending (firm names "Xxx, Yyy and Zzz"). */
+  and: number[];
+  /** Start of every "orner of", ascending (street corners). */
+  corner: number[];
+}
+
+/** Records a name literal starting at i, given the characters at i, i + 1, i + 2. */
+function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: number, lits: NameLiterals): void {
+  if (c2 !== 110) return; // both literals have an "n" third
+  if (c0 === 32 && c1 === 97 && text.charCodeAt(i + 3) === 100 && text.charCodeAt(i + 4) === 32) lits.and.push(i);
+  else if (c0 === 111 && c1 === 114 && text.startsWith('er of', i + 3)) lits.corner.push(i);
+}
+
+/**
  * Every hint occurrence, left to right, the longest hint at a position, the scan continuing after it:
  * the matches of the alternation of all hints (longest first) with /g. Positions go to `ats`, hints to
  * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
+ * Name literals, when asked for, are recorded at every position, inside hints too.
  */
-function scanHints(text: string, index: HintIndex, ats: number[], found: string[]): void {
+function scanHints(text: string, index: HintIndex, ats: number[], found: string[], lits?: NameLiterals): void {
   const { groups, pairs, triples } = index;
   const n = text.length - 2;
   // The three characters at i, i + 1, i + 2, carried from one position to the next.
@@ -401,6 +421,7 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
     const c0 = c1;
     c1 = c2;
     c2 = text.charCodeAt(i + 2);
+    if (c2 === 110 && lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
     if ((c0 | c1) >= 128) continue;
     const pair = pairs[(c0 << 7) | c1]!;
     if (pair === 0 || c2 >= 128) continue;
@@ -415,6 +436,9 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
       if (q === h.length) {
         ats.push(i);
         found.push(h);
+        if (lits !== undefined) {
+          for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
+        }
         i += h.length - 1;
         c1 = text.charCodeAt(i + 1);
         c2 = text.charCodeAt(i + 2);
@@ -437,7 +461,8 @@ function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
   return out;
 }
 
-export function findSecrets(text: string, mode: DetectMode, out: Detection[]): void {
+/** `literals`, when given, receives the name detectors' literals found on the way (see NameLiterals). */
+export function findSecrets(text: string, mode: DetectMode, out: Detection[], literals?: NameLiterals): void {
   const seen = new Set<number>();
   const index = hints();
   const rules = index.rules;
@@ -447,7 +472,7 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[]): v
   const keywordHits: Array<[number, number]> = [];
   const ats: number[] = [];
   const found: string[] = [];
-  scanHints(text, index, ats, found);
+  scanHints(text, index, ats, found, literals);
   for (let x = 0; x < ats.length; x++) {
     const at = ats[x]!;
     const hint = found[x]!;
