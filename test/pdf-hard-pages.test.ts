@@ -108,8 +108,16 @@ describe('hard pages: columns, running heads, figures, footnotes (hard-columns.p
       '| Page type |',
       'Figures and tables that span both columns',
       'Running heads alternate on facing pages',
-      'Reading straight across joins the lines of both columns into nonsense.',
+      'Reading straight across joins the lines of both columns into nonsense',
       'The chart in this study compares four quarters.');
+  });
+
+  it('page 1: a sentence broken across the column break is whole; the footnote between its parts goes after the text', () => {
+    present(md, 'The layout engine therefore looks at how the last line of the column ends and how the first line of the next column begins: a line without closing punctuation followed by a line that starts in lower case is one sentence that was broken by the page design rather than by the author.');
+    // The column break falls inside this sentence.
+    present(md, 'Joining the halves keeps quotations, citations and numbers together, which matters when the text is searched, indexed or split into passages for retrieval.');
+    present(md, '<sup>1</sup> Reading straight across joins the lines of both columns into nonsense, and a footnote read in the middle of a column splits the sentence around it.');
+    inOrder(md, 'A converter that reads each column from top to bottom', 'so that a caption or a heading is never pulled into the text around it.', 'Running heads alternate on facing pages', 'Reading straight across joins');
   });
 
   it('page 1: the ruled table keeps its cells in rows and columns', () => {

@@ -40,13 +40,40 @@ function column(tag: string, x: number, y: number, lines: number, perLine = 6): 
 
 describe('layout engine on synthetic pages', () => {
   it('reads two columns column by column, with a full-width title first', () => {
-    const items = [item('A Title Across the Page', 72, 80, 20), ...column('left', 72, 130, 10), ...column('right', 320, 130, 10)];
+    const left = column('left', 72, 130, 10);
+    // The left column ends its paragraph (a column ending mid-sentence runs on into the next one).
+    left[left.length - 1]!.text += '.';
+    const items = [item('A Title Across the Page', 72, 80, 20), ...left, ...column('right', 320, 130, 10)];
     const md = markdownOf([page(items)]);
     const lines = md.trim().split('\n\n');
     expect(lines[0]).toBe('# A Title Across the Page');
     expect(md.indexOf('left80')).toBeLessThan(md.indexOf('right1'));
     // each column is one paragraph (its lines joined)
     expect(lines).toHaveLength(3);
+  });
+
+  it('joins a paragraph broken at the column break, and reads a column-foot footnote after the text', () => {
+    const left = column('left', 72, 400, 10);
+    const right = column('right', 320, 400, 10);
+    right[right.length - 1]!.text += '.';
+    // A footnote at the foot of the left column: smaller face, a raised number first.
+    const note = [item('1', 72, 532, 5, { y0: 526, y1: 530 }), item('A note about the left column.', 76, 534, 7.5)];
+    const md = markdownOf([page([...left, ...right, ...note])]);
+    const paras = md.trim().split('\n\n');
+    expect(paras).toHaveLength(2);
+    expect(paras[0]).toContain('left60 right1');
+    expect(paras[1]).toBe('<sup>1</sup> A note about the left column.');
+  });
+
+  it('lists an image as a figure block without writing an empty image link into the markdown', () => {
+    const items = [item('Text above the picture.', 72, 100), item('Text below the picture.', 72, 400)];
+    const layout = layoutPage(page(items, { images: [{ x0: 72, y0: 120, x1: 400, y1: 380 }] }));
+    const doc: DocModel = { contentType: 'application/pdf', pages: finishDocument([layout]), metadata: {}, warnings: [] };
+    const out = serialize(doc, { onlyMainContent: true });
+    expect(out.markdown).toBe('Text above the picture.\n\nText below the picture.\n');
+    const figure = out.layout[0]!.items.find((i) => i.type === 'figure');
+    expect(figure?.bbox).toEqual([0.1176, 0.1515, 0.6536, 0.4798]);
+    expect(figure?.markdownSpan).toBeNull();
   });
 
   it('keeps a full-width element between two-column bands in place', () => {

@@ -21,7 +21,7 @@ const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖�
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
 // The label's number is digits, a roman numeral or one letter ("Table of Contents" is no caption).
-const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:\d+(?:[.\-–]\d+)*|[ivxlc]+|[a-z](?:\.\d+)?)\s*[.:)\-–—]?(?:\s|$)/i;
+const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
 // A table-of-contents entry: dot (or space) leaders then a page number.
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const KEY_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
@@ -458,6 +458,44 @@ function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]
   });
 }
 
+const NOTE_SIGN = /^[∗*†‡§¶]/;
+
+function isFootnote(e: TextBlock, pageBody: number, H: number): boolean {
+  if (e.marker || e.size > pageBody * 0.9 || e.y0 < H * 0.4) return false;
+  const first = e.lines[0]!;
+  const w0 = first.words[0];
+  if (!w0) return false;
+  if (NOTE_SIGN.test(first.text)) return true;
+  // A raised, smaller number before the note's text.
+  return first.words.length > 1 && /^\d{1,3}$/.test(w0.text.trim()) && w0.size < first.size * 0.85 && w0.y1 < first.y1 - first.size * 0.1;
+}
+
+/**
+ * A paragraph broken by the page design: the last line of a column stops without closing
+ * punctuation and the next element in reading order, in another column, goes on in lower case in
+ * the same face. The two parts are one paragraph.
+ */
+function joinBrokenParagraphs(els: El[]): El[] {
+  const out: El[] = [];
+  for (const e of els) {
+    const prev = out[out.length - 1];
+    if (prev && prev.kind === 'text' && e.kind === 'text' && !e.marker && !prev.lines.some((l) => l.mono) && !e.lines.some((l) => l.mono)) {
+      const last = prev.lines[prev.lines.length - 1]!.text;
+      const first = e.lines[0]!.text;
+      const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
+      const running = prev.lines.length >= 2 || last.length > 80;
+      if (otherColumn && running && !/[.!?:;]["”’)\]]?$/.test(last) && /^\p{Ll}/u.test(first) && Math.abs(prev.size - e.size) < 0.6
+        && prev.lines[0]!.bold === e.lines[0]!.bold) {
+        prev.lines.push(...e.lines);
+        grow(prev, e);
+        continue;
+      }
+    }
+    out.push(e);
+  }
+  return out;
+}
+
 interface Chart extends Box { labels: TextBlock[] }
 
 /**
@@ -478,14 +516,20 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
     gs.push({ x0: Math.min(l.x0, l.x1), y0: Math.min(l.y0, l.y1), x1: Math.max(l.x0, l.x1), y1: Math.max(l.y0, l.y1), filled: false, seg: true });
   }
   if (gs.length < 4 || gs.length > 600) return [];
-  // Clusters of graphics standing close together.
+  // Bars or tick marks are needed: pages of table rules alone are passed over without clustering.
+  let small = 0, filled = 0;
+  for (const g of gs) { if (g.filled) filled++; else if (Math.max(g.x1 - g.x0, g.y1 - g.y0) <= 10) small++; }
+  if (filled < 3 && small < 3) return [];
+  // Clusters of graphics standing close together (sweep over x: only boxes that can touch are compared).
+  gs.sort((a, b) => a.x0 - b.x0);
   const parent = gs.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
   const near = 24;
   for (let i = 0; i < gs.length; i++) {
-    for (let j = i + 1; j < gs.length; j++) {
-      const a = gs[i]!, b = gs[j]!;
-      if (a.x0 - near <= b.x1 && b.x0 - near <= a.x1 && a.y0 - near <= b.y1 && b.y0 - near <= a.y1) parent[find(i)] = find(j);
+    const a = gs[i]!;
+    for (let j = i + 1; j < gs.length && gs[j]!.x0 - near <= a.x1; j++) {
+      const b = gs[j]!;
+      if (a.y0 - near <= b.y1 && b.y0 - near <= a.y1) parent[find(i)] = find(j);
     }
   }
   const clusters = new Map<number, G[]>();
@@ -711,7 +755,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     units.set(unit, e.y0 < best.y0 ? [e, best] : [best, e]);
   }
   const grouped = new Set([...units.values()].flat());
-  const body = order([...bodyList.filter((e) => !grouped.has(e)), ...units.keys()], rtlPage).flatMap((e) => units.get(e) ?? [e]);
+  let body = order([...bodyList.filter((e) => !grouped.has(e)), ...units.keys()], rtlPage).flatMap((e) => units.get(e) ?? [e]);
+  // Footnotes at the foot of a column (smaller face, opening with a raised number or a note sign)
+  // are read after the text of the page, not between the columns.
+  const notes = new Set(body.filter((e) => e.kind === 'text' && isFootnote(e, pageBody, H) && !body.some((o) => o !== e && o.kind === 'text' && o.size > e.size * 1.1 && hOverlap(o, e) > 0 && o.y0 >= e.y1 - 1)));
+  if (notes.size) body = [...body.filter((e) => !notes.has(e)), ...body.filter((e) => notes.has(e))];
+  body = joinBrokenParagraphs(body);
   const ordered = [...top, ...body, ...bottom];
 
   const textConf = opts.textConfidence ?? 0.9;
