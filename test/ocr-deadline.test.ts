@@ -65,6 +65,8 @@ describe('OCR against the parse timeout', () => {
     expect(ok.length + failed.length).toBe(20);
     expect(ok.length).toBeGreaterThan(0);
     expect(failed.length).toBeGreaterThan(0);
+    // Pages go to the pool in order: the ones read in time are the first ones.
+    expect(ok.map((p) => p.pageNumber)).toEqual(ok.map((_, i) => i + 1));
     for (const p of ok) expect(p.items.some((b) => b.source === 'layout_ocr')).toBe(true);
     for (const p of failed) expect(p.items).toHaveLength(0);
     console.log(`ocr mode, 10 s: pages ${ok.map((p) => p.pageNumber).join(', ')} read in time`);

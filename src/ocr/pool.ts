@@ -133,7 +133,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
           controller.abort(new Error('OCR deadline'));
         }, Math.max(0, opts.stopAt - Date.now()));
   try {
-    const tasks = pageNumbers.map(async (pageNumber): Promise<OcrPageResult> => {
+    const readPage = async (pageNumber: number): Promise<OcrPageResult> => {
       let result: OcrPageResult;
       try {
         const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
@@ -142,20 +142,27 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);
-        if (stopped) {
-          result = { pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 };
-          opts.onPage?.(result);
-          return result;
-        }
+        if (stopped) result = { pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 };
         // The thread died (out of memory, a crash in the engine): this page fails, the others go on.
-        result = { pageNumber, layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)), networkAttempts: 0 };
+        else result = { pageNumber, layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)), networkAttempts: 0 };
       }
       opts.onPage?.(result);
       return result;
+    };
+    // Pages go to the pool in order, as many at a time as it has threads: the pool's own queue does
+    // not keep submission order, and when time runs out the pages read should be the first ones.
+    const results: OcrPageResult[] = new Array(pageNumbers.length);
+    let next = 0;
+    const lanes = Array.from({ length: Math.max(1, Math.min(pageNumbers.length, runtime.config.ocrThreads)) }, async () => {
+      while (next < pageNumbers.length) {
+        const i = next++;
+        results[i] = await readPage(pageNumbers[i]!);
+      }
     });
-    const settled = await Promise.allSettled(tasks);
+    const settled = await Promise.allSettled(lanes);
     if (opts.signal.aborted) throw abortError(opts.signal);
-    const results = settled.map((s, i) => (s.status === 'fulfilled' ? s.value : { pageNumber: pageNumbers[i]!, layout: failedLayout(pageNumbers[i]!, String(s.reason)), networkAttempts: 0 }));
+    const broken = settled.find((s) => s.status === 'rejected');
+    if (broken) throw broken.reason;
     harmonizeFontSizes(results.filter((r) => r.layout.status !== 'failed').map((r) => r.layout));
     return results;
   } finally {
