@@ -170,7 +170,7 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
   it('leaves out roman page numbers and running heads that alternate sides', () => {
     absent(md, 'Field Manual');
     absent(md, 'Chapter 4: Procedures');
-    expect(md).not.toMatch(/^(?:i|ii)$/m);
+    expect(md).not.toMatch(/^(?:i|ii|iii)$/m);
   });
 
   it('keeps a sparse numbered list as one list, item by item', () => {
@@ -212,6 +212,29 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
     labelled('Department:', 'Analytical Chemistry');
     labelled('Budget code:', 'AC-7781');
     inOrder(md, 'Request Form', 'Dana Whitfield', 'Return the completed form');
+  });
+
+  it('reads a statement with right-aligned figures under a two-line header, and an empty cell', () => {
+    cellRelation(md, '12,450', 'header', 'Year ended 31 Dec 2023');
+    cellRelation(md, '(6,540)', 'header', 'Year ended 31 Dec 2022');
+    cellRelation(md, 'Cost of sales', 'right', '(7,210)');
+    cellRelation(md, 'Other income', 'right', '');
+    cellRelation(md, '120', 'up', '4,440');
+  });
+
+  it('reads a register whose text column wraps over three lines', () => {
+    cellRelation(md, 'R1', 'right', 'Supplier delivers the reagents late, so that the experiment schedule slips by a week or more');
+    cellRelation(md, 'R3', 'right', 'Power cut during an overnight run destroys the samples');
+    cellRelation(md, 'Lab manager', 'row', 'Medium');
+    cellRelation(md, 'Low', 'header', 'Rating');
+  });
+
+  it('gives each value of a dense form its own cell beside its label', () => {
+    cellRelation(md, 'J. Ortega', 'left', 'Name:');
+    cellRelation(md, '7B', 'left', 'Ward:');
+    cellRelation(md, 'Stable', 'left', 'Status:');
+    cellRelation(md, '04/07/1981', 'row', 'F');
+    inOrder(md, 'Patient Details', 'J. Ortega', 'Signed by the attending physician on admission.');
   });
 });
 

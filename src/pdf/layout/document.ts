@@ -30,7 +30,7 @@ export function bodyFontSize(pages: PageLayout[]): number {
   return best;
 }
 
-const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential/i;
+const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$/i;
 
 function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
@@ -48,6 +48,7 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // Repeated on three pages (two in a short document) at the same edge: running text. Chapter
   // headers change every few pages, so the bar is not a share of the whole document.
   const need = Math.min(3, Math.max(2, Math.ceil(n * 0.25)));
+  const fallback: Array<{ b: LaidOutBlock; band: 'top' | 'bottom' }> = [];
   for (const p of pages) {
     for (const b of p.blocks) {
       const band = bandOf(b);
@@ -56,18 +57,35 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
       if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || n >= 2)) { out.set(b, 'page_number'); continue; }
       const k = `${band}|${keyOf(t)}`;
       if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) { out.set(b, band === 'top' ? 'page_header' : 'page_footer'); continue; }
-      // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
-      // saying what running text says (journal, volume, copyright, address of the document).
-      // The bottom margin also holds footnotes and notes, so there only the wording counts.
-      if (n < need + 1 && b.hints.lineCount === 1 && t.length <= 120 && !/^[\d*†‡§]/.test(t)) {
-        if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || RUNNING_RE.test(t))) out.set(b, 'page_header');
-        else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t)) out.set(b, 'page_footer');
-        // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
-        // a footer; notes and sources under the text say so, and footnotes start with their mark.
-        else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
-          && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)) out.set(b, 'page_footer');
-      }
+      fallback.push({ b, band });
     }
+  }
+  // Running text found by repetition, by height on the page and face: in a long document, margin
+  // text not repeated word for word is running text only when it sits where the repeated running
+  // text of other pages sits, in the same face (heads that alternate between even and odd pages,
+  // chapter titles that change).
+  const repeated = [...out.entries()].filter(([, f]) => f !== 'page_number').map(([b]) => b);
+  const likeRunning = (b: LaidOutBlock): boolean => {
+    const cy = ((b.block.bbox?.[1] ?? 0) + (b.block.bbox?.[3] ?? 0)) / 2;
+    return repeated.some((r) => r !== b && Math.abs(((r.block.bbox?.[1] ?? 0) + (r.block.bbox?.[3] ?? 0)) / 2 - cy) < 0.012
+      && Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold);
+  };
+  for (const { b } of fallback) {
+    const t = b.hints.text.trim();
+    if (b.hints.lineCount !== 1 || t.length > 120 || /^[\d*†‡§]/.test(t)) continue;
+    if (n >= need + 1) {
+      if (b.hints.zone !== 'body' && b.hints.isolated && likeRunning(b)) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      continue;
+    }
+    // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
+    // saying what running text says (journal, volume, copyright, address of the document).
+    // The bottom margin also holds footnotes and notes, so there only the wording counts.
+    if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || RUNNING_RE.test(t))) out.set(b, 'page_header');
+    else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t)) out.set(b, 'page_footer');
+    // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
+    // a footer; notes and sources under the text say so, and footnotes start with their mark.
+    else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
+      && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)) out.set(b, 'page_footer');
   }
   return out;
 }

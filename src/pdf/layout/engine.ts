@@ -705,10 +705,13 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
     return best;
   };
-  // Bottom-margin text with nothing just above it, whatever the column (asked for bottom-zone blocks only).
-  const isolatedBelow = (e: El): boolean => {
+  // Margin text with nothing just below it (top) or above it (bottom), whatever the column (asked
+  // for margin-zone blocks only).
+  const isolated = (e: El, zone: 'top' | 'bottom'): boolean => {
     const size = e.kind === 'text' ? e.size : 10;
-    return !els.some((o) => o !== e && o.y1 <= e.y0 + 1 && e.y0 - o.y1 < size * 2);
+    return zone === 'bottom'
+      ? !els.some((o) => o !== e && o.y1 <= e.y0 + 1 && e.y0 - o.y1 < size * 2)
+      : !els.some((o) => o !== e && o.y0 >= e.y1 - 1 && o.y0 - e.y1 < size * 2);
   };
   const zoneCache = new Map<El, BlockHints['zone']>();
   const zoneOf = (e: El): BlockHints['zone'] => {
@@ -780,7 +783,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       numbering: sec ? sec[1]! : '',
       zone: zoneOf(e),
       band: e.kind === 'text' && e.lines.length <= 3 ? (e.y1 <= H * 0.13 ? 'top' : e.y0 >= H * 0.87 ? 'bottom' : 'body') : 'body',
-      ...(zoneOf(e) === 'bottom' ? { isolated: isolatedBelow(e) } : {}),
+      ...(zoneOf(e) !== 'body' ? { isolated: isolated(e, zoneOf(e) as 'top' | 'bottom') } : {}),
     };
   };
 

@@ -550,7 +550,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const textOf = (c: Line[]): string => c.map((l) => l.text).join(' ');
     const numeric = (c: Line[]): boolean => /^[\d.,%$€£()+\-−\s]+$/.test(textOf(c)) && textOf(c).trim() !== '';
     const under = h2.every((c, k) => c.length === 0 || h1[k]!.length > 0);
-    if (under && filled(h2) < filled(h1) && filled(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    // Or both lines are set bold over plain rows ("Year ended" over "31 Dec 2023" in each column).
+    const bold = (r: Line[][]): boolean => r.every((c) => c.every((l) => l.bold)) && filled(r) > 0;
+    const boldPair = bold(h1) && bold(h2) && !bold(merged[2]!);
+    if (under && (filled(h2) < filled(h1) || boldPair) && filled(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
@@ -564,6 +567,25 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
         const r = merged[k]!;
         merged[k] = r.filter((_, c) => keep[c]);
       }
+    }
+  }
+  // Form columns: cells that read "Label: value" with the label as a run of its own become two
+  // cells, so that each value stands beside its label.
+  for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
+    const cells = merged.map((r) => r[c]!).filter((cell) => cell.length > 0);
+    const splitAt = (cell: Line[]): number => {
+      if (cell.length !== 1) return -1;
+      const ws = cell[0]!.words;
+      const k = ws.findIndex((w) => /:$/.test(w.text.trim()));
+      return k >= 0 && k < ws.length - 1 && ws.slice(0, k + 1).map((w) => w.text).join(' ').length <= 30 ? k + 1 : -1;
+    };
+    if (cells.length < 2 || cells.filter((cell) => splitAt(cell) > 0).length < cells.length * 0.75) continue;
+    for (const r of merged) {
+      const cell = r[c]!;
+      const k = splitAt(cell);
+      if (k < 0) { r.splice(c + 1, 0, []); continue; }
+      const l = cell[0]!;
+      r.splice(c, 1, [makeLine(l.words.slice(0, k), l.rtl)], [makeLine(l.words.slice(k), l.rtl)]);
     }
   }
   // Trailing rows with a single cell are text after the table.

@@ -98,7 +98,7 @@ export interface BlockHints {
   zone: 'top' | 'bottom' | 'body';
   /** Looser than `zone`: any short text in the top or bottom eighth of the page (repetition candidates). */
   band?: 'top' | 'bottom' | 'body';
-  /** No other text within two of its line heights above it (a footer standing alone, not the tail of small print). */
+  /** Margin blocks: no other text within two of its line heights towards the body (a header or footer standing alone, not the end of the text). */
   isolated?: boolean;
 }
 
