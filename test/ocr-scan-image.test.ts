@@ -96,6 +96,64 @@ describe('native decoding of full-page scans', () => {
     }
   }
 
+  /** A page showing an image stream written here (Flate-compressed unless `plain`), upright. */
+  async function streamPdf(contents: Uint8Array, dict: Record<string, unknown>, plain = false): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([144, 216]);
+    const full = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 600, ...dict };
+    const stream = plain ? doc.context.stream(contents, full as never) : doc.context.flateStream(contents, full as never);
+    const name = page.node.newXObject('Im', doc.context.register(stream));
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(144, 0, 0, 216, 0, 0), drawObject(name), popGraphicsState());
+    return doc.save({ useObjectStreams: false });
+  }
+
+  /** PNG row filters, cycling through all five types, as a PNG-predicted stream stores rows. */
+  function pngFilter(px: Uint8Array, rowBytes: number, bpp: number): Uint8Array {
+    const rows = px.length / rowBytes;
+    const out = new Uint8Array(rows * (rowBytes + 1));
+    for (let r = 0; r < rows; r++) {
+      const t = r % 5;
+      out[r * (rowBytes + 1)] = t;
+      for (let i = 0; i < rowBytes; i++) {
+        const x = px[r * rowBytes + i]!;
+        const a = i >= bpp ? px[r * rowBytes + i - bpp]! : 0;
+        const b = r > 0 ? px[(r - 1) * rowBytes + i]! : 0;
+        const c = r > 0 && i >= bpp ? px[(r - 1) * rowBytes + i - bpp]! : 0;
+        const p = a + b - c;
+        const pred = [0, a, b, (a + b) >> 1, Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c][t]!;
+        out[r * (rowBytes + 1) + 1 + i] = (x - pred) & 0xff;
+      }
+    }
+    return out;
+  }
+
+  it('reads Flate and uncompressed grey, RGB and 1-bit images, with PNG predictors', async () => {
+    const { raw } = await testCard();
+    const rgb = new Uint8Array(raw.length * 3);
+    for (let i = 0; i < raw.length; i++) {
+      rgb[i * 3] = raw[i]!;
+      rgb[i * 3 + 1] = 255 - raw[i]!;
+      rgb[i * 3 + 2] = (raw[i]! * 7) & 0xff;
+    }
+    const bits = new Uint8Array(50 * 600);
+    for (let y = 0; y < 600; y++) for (let x = 0; x < 400; x++) if (raw[y * 400 + x]! > 128) bits[y * 50 + (x >> 3)]! |= 0x80 >> (x & 7);
+    const cases: [string, Uint8Array][] = [
+      ['grey, Flate', await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8 })],
+      ['grey, uncompressed', await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8 }, true)],
+      ['grey, Flate with PNG predictors', await streamPdf(pngFilter(raw, 400, 1), { ColorSpace: 'DeviceGray', BitsPerComponent: 8, DecodeParms: { Predictor: 15, Colors: 1, Columns: 400, BitsPerComponent: 8 } })],
+      ['RGB, Flate with PNG predictors', await streamPdf(pngFilter(rgb, 1200, 3), { ColorSpace: 'DeviceRGB', BitsPerComponent: 8, DecodeParms: { Predictor: 15, Colors: 3, Columns: 400, BitsPerComponent: 8 } })],
+      ['1-bit grey, Flate', await streamPdf(bits, { ColorSpace: 'DeviceGray', BitsPerComponent: 1 })],
+    ];
+    for (const [name, bytes] of cases) {
+      const r = await compare(bytes);
+      expect(r.via, name).toBe('scan');
+      expect(r.diff, name).toBeLessThan(1.5);
+    }
+    // A TIFF predictor (2) is not read here: the render takes it.
+    const tiff = await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8, DecodeParms: { Predictor: 2, Colors: 1, Columns: 400 } });
+    expect((await compare(tiff)).via).toBe('render');
+  });
+
   it('enlarges a low-resolution scan to 300 dpi as the render does', async () => {
     const { jpeg } = await testCard();
     // 400 × 600 pixels over 288 × 432 pt: 100 dpi.

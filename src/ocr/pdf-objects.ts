@@ -373,21 +373,68 @@ export class PdfObjects {
     return this.bytes.subarray(s.start, s.start + s.length);
   }
 
-  /** A stream's bytes with FlateDecode (no predictor) undone, or no filter; anything else: undefined. */
+  /**
+   * A stream's bytes with FlateDecode undone (with no predictor, or a PNG predictor), or no filter;
+   * anything else: undefined.
+   */
   decodeStream(s: PdfStream, max = MAX_INFLATED): Uint8Array | undefined {
     const filters = filterNames(this.resolve(s.dict.get('Filter')));
     if (!filters) return undefined;
     if (filters.length === 0) return this.raw(s);
     if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) return undefined;
     const parms = this.dict(s.dict.get('DecodeParms'));
-    const predictor = parms ? this.resolve(parms.get('Predictor')) : undefined;
-    if (predictor !== undefined && predictor !== 1) return undefined;
+    const get = (k: string, d: number) => {
+      const v = parms ? this.resolve(parms.get(k)) : undefined;
+      return typeof v === 'number' && Number.isInteger(v) ? v : v === undefined ? d : NaN;
+    };
+    const predictor = get('Predictor', 1);
+    if (predictor !== 1 && !(predictor >= 10 && predictor <= 15)) return undefined;
+    let data: Uint8Array;
     try {
-      return inflateSync(this.raw(s), { maxOutputLength: max });
+      // A PNG predictor adds one filter byte per row: allow for it in the bound.
+      data = inflateSync(this.raw(s), { maxOutputLength: predictor === 1 ? max : max + Math.ceil(max / 8) + 1024 });
     } catch {
       return undefined;
     }
+    if (predictor === 1) return data;
+    const colors = get('Colors', 1);
+    const bpc = get('BitsPerComponent', 8);
+    const columns = get('Columns', 1);
+    if (!(colors >= 1 && colors <= 4) || ![1, 2, 4, 8].includes(bpc) || !(columns >= 1 && columns <= 1 << 20)) return undefined;
+    return unpredictPng(data, Math.max(1, (colors * bpc) >> 3), Math.ceil((colors * bpc * columns) / 8));
   }
+}
+
+/** Undoes PNG row filters (each row: one filter-type byte, then `rowBytes`); undefined on a bad type. */
+export function unpredictPng(data: Uint8Array, bpp: number, rowBytes: number): Uint8Array | undefined {
+  const rows = Math.floor(data.length / (rowBytes + 1));
+  const out = new Uint8Array(rows * rowBytes);
+  for (let r = 0; r < rows; r++) {
+    const type = data[r * (rowBytes + 1)]!;
+    const src = r * (rowBytes + 1) + 1;
+    const o = r * rowBytes;
+    const up = o - rowBytes;
+    for (let i = 0; i < rowBytes; i++) {
+      const x = data[src + i]!;
+      const a = i >= bpp ? out[o + i - bpp]! : 0;
+      const b = r > 0 ? out[up + i]! : 0;
+      let v: number;
+      if (type === 0) v = x;
+      else if (type === 1) v = x + a;
+      else if (type === 2) v = x + b;
+      else if (type === 3) v = x + ((a + b) >> 1);
+      else if (type === 4) {
+        const c = r > 0 && i >= bpp ? out[up + i - bpp]! : 0;
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v = x + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      } else return undefined;
+      out[o + i] = v & 0xff;
+    }
+  }
+  return out;
 }
 
 /** Filter names of a stream (empty for none), or null when the entry is not a name or array of names. */

@@ -6,7 +6,7 @@
  *
  * It only takes pages it fully understands: the page's content must do nothing visible but draw that
  * one image (an invisible OCR text layer is allowed), with no annotations, clipping, transparency,
- * masks, decode arrays or colour spaces other than grey and RGB. Everything else returns null and the
+ * masks, decode arrays or colour spaces other than grey and RGB (8-bit, or 1-bit grey). Everything else returns null and the
  * page is rendered by pdf.js as before.
  */
 import sharp, { type Sharp } from 'sharp';
@@ -219,6 +219,19 @@ export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: num
       const data = filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, width * height * comps + 1);
       if (!data || data.length < width * height * comps) return null;
       return { encoding: 'raw', data: data.subarray(0, width * height * comps), width, height, components: comps, ctm: found.ctm } satisfies ScanImage;
+    }
+    if (filters.length <= 1 && bpc === 1 && comps === 1) {
+      // Black-and-white scans: one bit a pixel, rows padded to whole bytes, 0 black and 1 white.
+      const rowBytes = Math.ceil(width / 8);
+      const data = filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, rowBytes * height + 1);
+      if (!data || data.length < rowBytes * height) return null;
+      const grey = Buffer.alloc(width * height);
+      for (let y = 0; y < height; y++) {
+        const row = y * rowBytes;
+        const o = y * width;
+        for (let x = 0; x < width; x++) grey[o + x] = (data[row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+      }
+      return { encoding: 'raw', data: grey, width, height, components: 1, ctm: found.ctm } satisfies ScanImage;
     }
     return null;
   });
