@@ -190,6 +190,24 @@ describe('layout engine on synthetic pages', () => {
     expect(types.filter((t) => t === 'page_number')).toHaveLength(3);
   });
 
+  it('finds the header and footer of a single page by position, face and the page number beside them', () => {
+    const body = column('w', 72, 200, 20);
+    const md = markdownOf([page([
+      // A header opening with a year, in a smaller face.
+      item('2022 Environmental Progress Report', 380, 32, 7),
+      ...body,
+      // A footer level with the page number; another line, in the body face, alone at the very foot.
+      item('633', 72, 728, 8), item('Communications of the ACM', 320, 728, 8),
+      item('Printed on recycled paper', 250, 772, 10),
+    ])]);
+    expect(md).not.toContain('Environmental Progress Report');
+    expect(md).not.toContain('Communications of the ACM');
+    expect(md).not.toContain('633');
+    expect(md).not.toContain('recycled paper');
+    expect(md).toContain('w1 w2');
+    expect(md).toContain('w120');
+  });
+
   it('derives heading levels from font sizes over the whole document', () => {
     const p1 = page([item('Big Title', 72, 80, 24), item('Section A', 72, 130, 16), ...column('x', 72, 160, 6), item('Sub A.1', 72, 260, 13), ...column('y', 72, 290, 6)]);
     const p2 = page([item('Section B', 72, 80, 16), ...column('z', 72, 110, 6)], { pageNumber: 2 });

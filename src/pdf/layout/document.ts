@@ -30,7 +30,10 @@ export function bodyFontSize(pages: PageLayout[]): number {
   return best;
 }
 
-const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$/i;
+const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
+
+/** Running wording that is still running text when set on two or three stacked lines. */
+const RUNNING_STACKED = /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceedings\b|\bjournal\b|\btransactions\b|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
 function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
@@ -70,9 +73,21 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     return repeated.some((r) => r !== b && Math.abs(((r.block.bbox?.[1] ?? 0) + (r.block.bbox?.[3] ?? 0)) / 2 - cy) < 0.012
       && Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold);
   };
+  // Text level with a page number in the margin is part of the same running line ("Page 1 ...
+  // Report title", "633 ... Communications of the ACM").
+  // (A lone capital letter is more often a table code than a roman page number.)
+  const numbers = [...out.entries()].filter(([b, f]) => f === 'page_number' && (/\d/.test(b.hints.text) || /^[ivxlc]+$|^[IVXLC]{2,}$/.test(b.hints.text.trim()))).map(([b]) => b);
+  const pageOf = new Map<LaidOutBlock, number>();
+  for (const p of pages) for (const b of p.blocks) pageOf.set(b, p.pageNumber);
+  const levelWithNumber = (b: LaidOutBlock): boolean => numbers.some((nb) => nb !== b && pageOf.get(nb) === pageOf.get(b)
+    && Math.abs((nb.block.bbox?.[1] ?? 0) - (b.block.bbox?.[1] ?? 1)) < 0.006 && Math.abs(nb.hints.fontSize - b.hints.fontSize) < 1);
   for (const { b } of fallback) {
     const t = b.hints.text.trim();
-    if (b.hints.lineCount !== 1 || t.length > 120 || /^[\d*†‡§]/.test(t)) continue;
+    if (b.hints.zone !== 'body' && b.hints.lineCount <= 3 && t.length <= 120 && levelWithNumber(b)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    // Running wording ("Volume 21 Number 8", a journal's name) may be set on a few stacked lines.
+    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && n < need + 1 && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    // Footnotes open with a number or a sign; a header may start with a year or a number.
+    if (b.hints.lineCount !== 1 || t.length > 120 || (b.hints.zone !== 'top' && /^[\d*†‡§]/.test(t)) || /^[*†‡§]/.test(t)) continue;
     if (n >= need + 1) {
       if (b.hints.zone !== 'body' && b.hints.isolated && likeRunning(b)) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
       continue;
@@ -86,6 +101,10 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     // a footer; notes and sources under the text say so, and footnotes start with their mark.
     else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
       && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)) out.set(b, 'page_footer');
+    // A short line alone at the very foot of the page, set no larger than the text, well apart
+    // from it: a footer, whatever its face.
+    else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body + 0.5 && !b.hints.bold && t.length <= 80 && (b.block.bbox?.[1] ?? 0) >= 0.93
+      && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t) && !/[.:]$/.test(t)) out.set(b, 'page_footer');
   }
   return out;
 }
