@@ -79,11 +79,29 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   const numbers = [...out.entries()].filter(([b, f]) => f === 'page_number' && (/\d/.test(b.hints.text) || /^[ivxlc]+$|^[IVXLC]{2,}$/.test(b.hints.text.trim()))).map(([b]) => b);
   const pageOf = new Map<LaidOutBlock, number>();
   for (const p of pages) for (const b of p.blocks) pageOf.set(b, p.pageNumber);
-  const levelWithNumber = (b: LaidOutBlock): boolean => numbers.some((nb) => nb !== b && pageOf.get(nb) === pageOf.get(b)
-    && Math.abs((nb.block.bbox?.[1] ?? 0) - (b.block.bbox?.[1] ?? 1)) < 0.006 && Math.abs(nb.hints.fontSize - b.hints.fontSize) < 1);
+  // The same goes, step by step, for margin text stacked right on top of such a line, or level with it.
+  const box = (b: LaidOutBlock): [number, number, number, number] => (b.block.bbox ?? [0, 0, 0, 0]) as [number, number, number, number];
+  const joins = (a: LaidOutBlock, b: LaidOutBlock): boolean => {
+    if (pageOf.get(a) !== pageOf.get(b) || Math.abs(a.hints.fontSize - b.hints.fontSize) >= 1) return false;
+    const [ax0, ay0, ax1, ay1] = box(a), [bx0, by0, bx1, by1] = box(b);
+    if (Math.abs(ay0 - by0) < 0.006) return true;
+    return Math.min(ax1, bx1) > Math.max(ax0, bx0) && Math.max(by0 - ay1, ay0 - by1) < 0.01;
+  };
+  const anchors = [...numbers];
+  for (let round = 0; round < 3; round++) {
+    let grew = false;
+    for (const { b } of fallback) {
+      if (out.has(b) || b.hints.zone === 'body' || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
+      if (!anchors.some((a) => a !== b && joins(a, b))) continue;
+      out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      anchors.push(b);
+      grew = true;
+    }
+    if (!grew) break;
+  }
   for (const { b } of fallback) {
     const t = b.hints.text.trim();
-    if (b.hints.zone !== 'body' && b.hints.lineCount <= 3 && t.length <= 120 && levelWithNumber(b)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    if (out.has(b)) continue;
     // Running wording ("Volume 21 Number 8", a journal's name) may be set on a few stacked lines.
     if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && n < need + 1 && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
     // Footnotes open with a number or a sign; a header may start with a year or a number.
