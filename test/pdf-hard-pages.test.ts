@@ -192,6 +192,7 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
     present(md, 'Water (H<sub>2</sub>O) and carbon dioxide (CO<sub>2</sub>) are the products of the reaction.');
     present(md, 'The area grows with x<sup>2</sup> while the energy is E = mc<sup>2</sup> for a body at rest.');
     present(md, 'The method was first described in 1998<sup>3</sup> and later refined.');
+    present(md, 'Energy scales as v<sup>2</sup> and the ratio n<sub>i,j</sub> is fixed.');
   });
 
   it('reads a borderless table with cells wrapped over two lines', () => {

@@ -131,12 +131,17 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
     let target: (typeof rows)[number] | null = null;
     for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
       const o = rows[j]!;
-      if (o === r || !o.words.length || !r.words.every((w) => w.size < o.size * 0.85)) continue;
-      const oTop = o.cy - o.h / 2, oBottom = o.cy + o.h / 2;
+      if (o === r || !o.words.length) continue;
+      // The line's own text (a row may be anchored on a superscript that came first).
+      let oSize = 0;
+      for (const w of o.words) oSize = Math.max(oSize, w.size);
+      if (!r.words.every((w) => w.size < oSize * 0.85)) continue;
+      let oTop = Infinity, oBottom = -Infinity;
+      for (const w of o.words) if (w.size >= oSize * 0.85) { oTop = Math.min(oTop, w.y0); oBottom = Math.max(oBottom, w.y1); }
       if (Math.min(bottom, oBottom) - Math.max(top, oTop) < (bottom - top) * 0.3) continue;
       const attached = r.words.every((w) => o.words.some((m) => {
         const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
-        return gap <= o.size * 0.35 && gap >= -o.size * 0.1;
+        return gap <= oSize * 0.35 && gap >= -oSize * 0.1;
       }));
       if (attached && (!target || Math.abs(o.cy - r.cy) < Math.abs(target.cy - r.cy))) target = o;
     }
