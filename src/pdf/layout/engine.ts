@@ -770,11 +770,15 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const source = page.source;
   const out: LaidOutBlock[] = [];
   const hintsBase = (e: El, lines: Line[]): BlockHints => {
-    const sizes = lines.flatMap((l) => Array(Math.max(1, Math.min(50, l.text.length))).fill(l.size) as number[]).sort((a, b) => a - b);
+    // Median size over characters (at most 50 a line), without building a list per character.
+    const weighted = lines.map((l) => [l.size, Math.max(1, Math.min(50, l.text.length))] as const).sort((a, b) => a[0] - b[0]);
+    const total = weighted.reduce((n, w) => n + w[1], 0);
+    let medianSize = 0;
+    for (let k = 0, acc = 0; k < weighted.length; k++) { acc += weighted[k]![1]; if (acc > Math.floor(total / 2)) { medianSize = weighted[k]![0]; break; } }
     const text = plain(lines);
     const sec = SECTION_NUM_RE.exec(text);
     return {
-      fontSize: sizes[Math.floor(sizes.length / 2)] ?? 0,
+      fontSize: medianSize,
       bold: lines.length > 0 && lines.every((l) => l.bold),
       italic: lines.length > 0 && lines.every((l) => l.italic),
       lineCount: lines.length,
@@ -881,7 +885,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       node = { kind: 'paragraph', content: blockInlines(e.lines, '') };
       const t = hints.text;
       hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
-        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t);
+        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t)
+        // Two sentences in a row are text, not a title ("Sales rose. Costs fell.").
+        && !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
       if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
     }
     out.push({ block: { node, type, label: type === 'code' ? 'code' : type === 'caption' ? 'caption' : 'paragraph', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });

@@ -464,7 +464,12 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     }
     gutters = innerOf(bodyGutters ?? gutters, ex0, ex1);
     const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes) : null;
-    if (t) { out.push(t); i = j; } else i++;
+    if (t) { out.push(t); i = j; }
+    // A long run of rows sharing gutters that is no table (columns of running text): starting again
+    // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
+    // made dense multi-column pages quadratic.)
+    else if (members.length >= 8) i = Math.max(i + 1, j - 2);
+    else i++;
   }
   return out;
 }
