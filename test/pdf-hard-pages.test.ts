@@ -250,3 +250,17 @@ describe('hard pages: a one-page memo (single-page.pdf)', () => {
     inOrder(full, 'Northwind Traders - Internal', 'Warehouse Move', 'Northwind Traders Ltd, 4 Quay Street, Bristol');
   });
 });
+
+describe('hard pages: four columns of 6 pt type (dense-columns.pdf)', () => {
+  it('keeps every entry, column by column, as text', async () => {
+    const md = await markdownOf('dense-columns.pdf');
+    const count = (md.match(/Entry \d+\./g) ?? []).length;
+    expect(count).toBeGreaterThan(60);
+    inOrder(md, ...Array.from({ length: count }, (_, i) => `Entry ${i + 1}.`));
+    // Columns of running text whose lines are level are no table, and nothing is a heading.
+    expect(md).not.toContain('|');
+    expect(md).not.toMatch(/^#/m);
+    // Each entry is one paragraph.
+    expect(md.trim().split('\n\n')).toHaveLength(count);
+  });
+});
