@@ -180,6 +180,12 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
       '3. Dissolve the salt in 100 mL of water while stirring.',
       '4. Label the flask with the date and your initials.',
     ].join('\n'));
+    // Items wrapping back to the number's margin (no hanging indent) are still items.
+    expect(md).toContain([
+      '1. Rinse every flask with distilled water and let it dry completely on the rack before it goes back into the cupboard.',
+      '2. Wipe the balance pan with a dry cloth and note the cleaning in the laboratory book together with the date and your initials.',
+      '3. Switch off the stirrer.',
+    ].join('\n'));
     // Numbers at the margin and wrapped text at a tab stop well to their right.
     expect(md).toContain([
       '1. Switch on the water bath and set it to 60 degrees; wait until the display shows the set temperature before you go on.',

@@ -50,6 +50,8 @@ interface TextBlock extends Box {
   /** Left edge of the item text after the marker (for continuation lines). */
   textX0: number;
   closed: boolean;
+  /** A numbered item whose wrapped lines return to the number's margin (no hanging indent). */
+  flush?: boolean;
 }
 interface TableEl extends Box { kind: 'table'; table: FoundTable }
 interface FigureEl extends Box { kind: 'figure' }
@@ -105,12 +107,27 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     const r = colRight.get(L) ?? L.x1;
     return r - L.x1 > Math.max(L.size * 4, (r - L.x0) * 0.2);
   };
+  // Numbered lines by value, for the sequence test below.
+  const numbered = new Map<number, Line[]>();
+  for (const L of sorted) {
+    const m = /^\(?(\d{1,3})[.)]\s/.exec(L.text);
+    if (m) (numbered.get(Number(m[1])) ?? numbered.set(Number(m[1]), []).get(Number(m[1]))!).push(L);
+  }
+  const sequenceAt = (L: Line, value: number): boolean => [value - 1, value + 1].some((v) => (numbered.get(v) ?? [])
+    .some((M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40));
   for (const L of sorted) {
     let marker = listMarker(L.text);
+    let flushItem = false;
     if (marker && marker.kind !== 'bullet') {
-      // "(1) ..." wrapped back to the margin at full width is an enumeration inside running text.
+      // "(1) ..." wrapped back to the margin at full width is an enumeration inside running text,
+      // unless the next or previous number starts a line at the same margin: a list whose items
+      // wrap without a hanging indent.
       const next = below.get(L);
-      if (next && !listMarker(next.text) && Math.abs(next.x0 - L.x0) < L.size * 0.4 && L.x1 >= next.x1 - L.size * 1.5) marker = null;
+      if (next && !listMarker(next.text) && Math.abs(next.x0 - L.x0) < L.size * 0.4 && L.x1 >= next.x1 - L.size * 1.5) {
+        const m = marker;
+        if (m.kind === 'number' && sequenceAt(L, m.value)) flushItem = true;
+        else marker = null;
+      }
     }
     let best: TextBlock | null = null;
     let bestGap = Infinity;
@@ -136,7 +153,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         // After a line that stops well short of its column, a capitalised line starts a new paragraph.
         if (isShort(last) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
-        if (B.marker && L.x0 < B.textX0 - size * 0.6) continue;
+        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (KEY_VALUE.test(L.text) && (KEY_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         // First-line indent starts a paragraph.
@@ -153,7 +170,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
     } else {
       const textX0 = marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: false });
+      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: false, ...(flushItem && marker ? { flush: true } : {}) });
     }
   }
   return blocks;
