@@ -16,6 +16,7 @@ import { cer, editDistance } from '../src/ocr/cer.js';
 import { bundledEnglishDir, resolveLanguages } from '../src/ocr/engine.js';
 import { ParseError } from '../src/errors.js';
 import { judgeTextLayer } from '../src/ocr/text-layer.js';
+import { parseHocr } from '../src/ocr/hocr.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 const scanned = readFileSync(path.join(FIX, 'scanned.pdf'));
@@ -38,6 +39,41 @@ describe('cer', () => {
     expect(cer('a  b\nc', 'a b c')).toBe(0);
     expect(cer('abcd', 'abce')).toBeCloseTo(0.25);
     expect(cer('', 'abcd')).toBe(1);
+  });
+});
+
+describe('hOCR reading', () => {
+  it('keeps blocks, paragraphs, lines and words with boxes, baselines, row sizes and confidences', () => {
+    const hocr = `<div class='ocr_page' id='page_1' title='bbox 0 0 1700 2200'>
+ <div class='ocr_carea' id='block_1_1' title="bbox 100 200 900 260">
+  <p class='ocr_par' id='par_1_1' lang='eng' title="bbox 100 200 900 260">
+   <span class='ocr_line' id='line_1_1' title="bbox 100 200 900 260; baseline 0.01 -12; x_size 50; x_descenders 11; x_ascenders 9">
+    <span class='ocrx_word' id='word_1_1' title='bbox 100 205 300 250; x_wconf 90'>Smith &amp; <strong>Sons</strong></span>
+    <span class='ocrx_word' id='word_1_2' title='bbox 320 205 400 250; x_wconf 70'>&lt;Ltd&gt;</span>
+    <span class='ocrx_word' id='word_1_3' title='bbox 420 205 430 250; x_wconf 10'> </span>
+   </span>
+  </p>
+ </div>
+ <div class='ocr_photo' id='block_1_2' title="bbox 0 300 100 400"></div>
+ <div class='ocr_carea' id='block_1_3' title="bbox 100 500 900 560">
+  <p class='ocr_par' id='par_1_2' lang='eng' title="bbox 100 500 900 560">
+   <span class='ocr_caption' id='line_1_2' title="bbox 100 500 900 540; x_size 40; x_descenders 8; x_ascenders 8">
+    <span class='ocrx_word' id='word_1_4' title='bbox 100 500 200 540; x_wconf 96'>Figure</span>
+   </span>
+  </p>
+ </div>
+</div>`;
+    const blocks = parseHocr(hocr);
+    expect(blocks).toHaveLength(2);
+    const line = blocks[0]!.paragraphs[0]!.lines[0]!;
+    expect(line.words.map((w) => w.text)).toEqual(['Smith & Sons', '<Ltd>']);
+    expect(line.words.map((w) => w.confidence)).toEqual([90, 70]);
+    expect(line.confidence).toBe(80);
+    expect(line.rowAttributes).toEqual({ rowHeight: 50, ascenders: 9, descenders: 11 });
+    // 12 px above the box's bottom at its left end, then 0.01 px lower per pixel to the right (y grows downwards).
+    expect(line.baseline).toEqual({ x0: 100, y0: 248, x1: 900, y1: 256 });
+    expect(blocks[1]!.paragraphs[0]!.lines[0]!.words[0]!.bbox).toEqual({ x0: 100, y0: 500, x1: 200, y1: 540 });
+    expect(blocks[1]!.paragraphs[0]!.lines[0]!.baseline).toBeNull();
   });
 });
 

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createWorker, OEM, PSM, type Worker as TesseractWorker, type Page as TesseractPage } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+import { parseHocr, type HocrBlock } from './hocr.js';
 
 const require = createRequire(import.meta.url);
 
@@ -111,7 +112,7 @@ export class OcrEngine {
     return worker;
   }
 
-  async recognize(image: Buffer, dpi: number): Promise<TesseractPage> {
+  async recognize(image: Buffer, dpi: number): Promise<{ blocks: HocrBlock[] }> {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
     let timer: NodeJS.Timeout | undefined;
@@ -124,9 +125,9 @@ export class OcrEngine {
       const worker = await Promise.race([this.worker, watchdog]);
       await Promise.race([worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) }), watchdog]);
       this.pagesDone++;
-      // Only the block tree is read; the plain-text output would walk the results a second time.
-      const { data } = await Promise.race([worker.recognize(image, {}, { blocks: true, text: false }), watchdog]);
-      return data;
+      // Only hOCR is asked for: tesseract writes it in one pass, with everything docmill reads (hocr.ts).
+      const { data } = await Promise.race([worker.recognize(image, {}, { hocr: true, text: false }), watchdog]);
+      return { blocks: parseHocr(data.hocr ?? '') };
     } catch (err) {
       // Start the next page on a fresh recogniser: this one may be broken or still busy.
       await this.recycle();

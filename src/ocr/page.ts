@@ -4,7 +4,8 @@
  * OCR-only layout used when no native layout engine is given: tesseract's own paragraphs, in its
  * reading order (mode 3 reads columns one after the other).
  */
-import type { Page as TesseractPage, Bbox } from 'tesseract.js';
+import type { Bbox } from 'tesseract.js';
+import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
 import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../pdf/layout/types.js';
 import { clusterSizes } from './sizes.js';
@@ -66,9 +67,12 @@ export interface OcrPage {
 
 const conf = (c: number | undefined) => Math.max(0, Math.min(1, (c ?? 0) / 100));
 
-/** Drops tesseract's symbol-level detail: only words, lines, paragraphs and blocks cross threads. */
+/**
+ * The recognised tree as docmill keeps it (blocks, paragraphs, lines, words; from hOCR, see hocr.ts)
+ * with its confidences scaled to 0..1. tesseract.js's own block tree has the same shape.
+ */
 export function compactTesseractPage(
-  page: TesseractPage,
+  page: { blocks: HocrBlock[] | null },
   meta: { pageNumber: number; width: number; height: number; rotation: number; scale: number; skew: number },
 ): OcrPage {
   const blocks: OcrBlock[] = [];
