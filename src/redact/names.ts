@@ -51,11 +51,19 @@ const PARTICLE_WORDS = new Set(['van', 'von', 'de', 'der', 'den', 'ten', 'ter', 
 export function capitalisedRuns(text: string): Array<[number, number]> {
   const flat = capitalisedRunsFlat(text);
   const out: Array<[number, number]> = [];
-  for (let k = 0; k < flat.length; k += 2) out.push([flat[k]!, flat[k + 1]!]);
+  for (let k = 0; k < flat.length; k += 3) out.push([flat[k]!, flat[k + 1]!]);
   return out;
 }
 
-/** capitalisedRuns as a flat list start0, end0, start1, end1, ...: no small arrays to collect. */
+/** Whether a lower-case letter can start a particle word (PARTICLE_WORDS), by character code. */
+const PARTICLE_FIRST = new Uint8Array(128);
+for (const w of PARTICLE_WORDS) PARTICLE_FIRST[w.charCodeAt(0)] = 1;
+const PARTICLE_MAX = Math.max(...[...PARTICLE_WORDS].map((w) => w.length));
+
+/**
+ * capitalisedRuns as a flat list start0, end0, words0, start1, end1, words1, ...: no small arrays to
+ * collect, and the number of words (1 or more) tells single words, most runs, without a search.
+ */
 function capitalisedRunsFlat(text: string): number[] {
   const cls = classes();
   const out: number[] = [];
@@ -95,23 +103,27 @@ function capitalisedRunsFlat(text: string): number[] {
     }
     const start = i;
     let end = item(i);
+    let words = 1;
     for (;;) {
       const sp = text.charCodeAt(end);
       if (sp !== 32 && sp !== 0xa0) break;
       let j = end + 1;
       // Particles between name parts: "Willemine ten Pas", "Vincent van Gogh".
       for (let guard = 0; guard < 3; guard++) {
-        if (cls[text.charCodeAt(j)]! !== 1) break;
+        // Most words after a name are ordinary lower-case words: their first letter or length rules them out.
+        const first = text.charCodeAt(j);
+        if (cls[first]! !== 1 || first >= 128 || PARTICLE_FIRST[first] === 0) break;
         let w = j;
         while (w < n && cls[text.charCodeAt(w)]! === 1) w++;
         const ch = text.charCodeAt(w);
-        if ((ch !== 32 && ch !== 0xa0) || !PARTICLE_WORDS.has(text.slice(j, w))) break;
+        if ((ch !== 32 && ch !== 0xa0) || w - j > PARTICLE_MAX || !PARTICLE_WORDS.has(text.slice(j, w))) break;
         j = w + 1;
       }
       if (cls[text.charCodeAt(j)]! !== 2) break;
       end = item(j);
+      words++;
     }
-    out.push(start, end);
+    out.push(start, end, words);
     jump.lastIndex = end;
   }
   return out;
@@ -466,12 +478,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
   const runs = capitalisedRunsFlat(text);
-  for (let r = 0; r < runs.length; r += 2) {
+  for (let r = 0; r < runs.length; r += 3) {
     const cs = runs[r]!;
     const ce = runs[r + 1]!;
     const c = text.slice(cs, ce);
     // Most capitalised words are sentence openings of ordinary vocabulary: decide those without scoring.
-    if (c.indexOf(' ') < 0 && c.indexOf('\u00a0') < 0) {
+    if (runs[r + 2] === 1) {
       const info = wordInfo(lex, c);
       if (info.low.length < 2) continue;
       const f = info.f;

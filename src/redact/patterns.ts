@@ -273,8 +273,11 @@ interface SecretRule {
   re: RegExp;
   /** Literals one of which every match contains: the rule runs only when the text has one. */
   hints: string[];
-  /** Scan the whole text (for keys whose prefix is too common to look for: "SK", "AC"). */
-  full?: boolean;
+  /**
+   * Two-letter prefixes too common to be hints ("SK", "AC"): followed by a lower-case hex digit they
+   * mark a window for the rule without being taken as a hint (other hints may start inside them).
+   */
+  hexPrefixes?: string[];
   /** Index of the capture group holding the secret; 0 = the whole match. */
   group?: number;
 }
@@ -299,7 +302,7 @@ const PROVIDER_RULES: SecretRule[] = [
   { kind: 'huggingface-token', hints: ['hf_'], re: /\bhf_[A-Za-z]{34}\b/g },
   { kind: 'digitalocean-token', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   { kind: 'shopify-token', hints: ['shp'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { kind: 'twilio-key', hints: [], full: true, re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  { kind: 'twilio-key', hints: [], hexPrefixes: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
   { kind: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
   { kind: 'square-token', hints: ['sq0', 'EAAA'], re: /\b(?:sq0atp|sq0csp|EAAA)[0-9A-Za-z_\-]{22,60}\b/g },
   { kind: 'telegram-bot-token', hints: [':AA'], re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
@@ -345,7 +348,12 @@ interface HintIndex {
   /** Group of the hints starting with a pair and a third ASCII character (index pairId << 7 | c2), 0 for none. */
   triples: Uint8Array;
   rules: Map<string, SecretRule[]>;
+  /** The rule of SecretRule.hexPrefixes (its triples have group MARK_GROUP). */
+  markRule: SecretRule | undefined;
 }
+
+/** Group id of the hexPrefixes triples: a mark for HintIndex.markRule, not a hint. */
+const MARK_GROUP = 255;
 
 let hintIndex: HintIndex | undefined;
 
@@ -382,7 +390,23 @@ function hints(): HintIndex {
     }
     groups[triples[key]!]!.push(h);
   }
-  hintIndex = { groups, pairs, triples, rules };
+  let markRule: SecretRule | undefined;
+  for (const rule of PROVIDER_RULES) {
+    for (const p of rule.hexPrefixes ?? []) {
+      if (markRule && markRule !== rule) throw new Error('one rule only may have hex prefixes');
+      markRule = rule;
+      const c0 = p.charCodeAt(0);
+      const c1 = p.charCodeAt(1);
+      if (pairs[(c0 << 7) | c1] === 0) pairs[(c0 << 7) | c1] = ++pairCount;
+      for (const h of '0123456789abcdef') {
+        const key = (pairs[(c0 << 7) | c1]! << 7) | h.charCodeAt(0);
+        if (triples[key] !== 0) throw new Error(`hex prefix ${p}${h} is also a hint prefix`);
+        triples[key] = MARK_GROUP;
+      }
+    }
+  }
+  if (pairCount > 255 || groups.length >= MARK_GROUP) throw new Error('too many secret hint prefixes for the table');
+  hintIndex = { groups, pairs, triples, rules, markRule };
   return hintIndex;
 }
 
@@ -411,7 +435,7 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
  * Name literals, when asked for, are recorded at every position, inside hints too.
  */
-function scanHints(text: string, index: HintIndex, ats: number[], found: string[], lits?: NameLiterals): void {
+function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
   const { groups, pairs, triples } = index;
   const n = text.length - 2;
   // The three characters at i, i + 1, i + 2, carried from one position to the next.
@@ -427,6 +451,10 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
     if (pair === 0 || c2 >= 128) continue;
     const g = triples[(pair << 7) | c2]!;
     if (g === 0) continue;
+    if (g === MARK_GROUP) {
+      marked.push(i);
+      continue;
+    }
     const list = groups[g]!;
     for (let k = 0; k < list.length; k++) {
       const h = list[k]!;
@@ -472,7 +500,12 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
   const keywordHits: Array<[number, number]> = [];
   const ats: number[] = [];
   const found: string[] = [];
-  scanHints(text, index, ats, found, literals);
+  const marked: number[] = [];
+  scanHints(text, index, ats, found, marked, literals);
+  if (index.markRule) {
+    const rule = index.markRule;
+    windows.set(rule, marked.map((at) => [Math.max(0, at - 24), Math.min(text.length, at + 300)] as [number, number]));
+  }
   for (let x = 0; x < ats.length; x++) {
     const at = ats[x]!;
     const hint = found[x]!;
@@ -496,7 +529,7 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
     }
   }
   for (const rule of PROVIDER_RULES) {
-    const wins = rule.full ? [[0, text.length] as [number, number]] : mergeWindows(windows.get(rule) ?? []);
+    const wins = mergeWindows(windows.get(rule) ?? []);
     for (const [ws, we] of wins) {
       const win = text.slice(ws, we);
       rule.re.lastIndex = 0;
