@@ -270,3 +270,19 @@ describe('hard pages: four columns of 6 pt type (dense-columns.pdf)', () => {
     expect(md.trim().split('\n\n')).toHaveLength(count);
   });
 });
+
+describe('hard pages: a chart on grid rules, rules under table rows, lines to write on (charts.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('charts.pdf'); });
+
+  it('leaves the scale and month labels of the chart out of the text, keeps its caption in place', () => {
+    for (const label of ['Jan', 'Dec', '100', '40', '0']) expect(standalone(md, label), label).toBe(false);
+    inOrder(md, 'over one year in the field.', 'Figure 2: Monthly sensor readings.', 'The readings peak in July');
+  });
+
+  it('keeps the table whose rows are ruled, and the labels of the form', () => {
+    cellRelation(md, 'July', 'right', '80');
+    cellRelation(md, 'falling', 'header', 'Note');
+    inOrder(md, 'Inspected by', 'Station', 'Remarks', 'Signature');
+  });
+});
