@@ -87,18 +87,25 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     if (Math.abs(ay0 - by0) < 0.006) return true;
     return Math.min(ax1, bx1) > Math.max(ax0, bx0) && Math.max(by0 - ay1, ay0 - by1) < 0.01;
   };
-  const anchors = [...numbers];
-  for (let round = 0; round < 3; round++) {
-    let grew = false;
-    for (const { b } of fallback) {
-      if (out.has(b) || b.hints.zone === 'body' || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
-      if (!anchors.some((a) => a !== b && joins(a, b))) continue;
-      out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
-      anchors.push(b);
-      grew = true;
+  // From running text found otherwise, only towards the page edge (never up into the text).
+  const outward = (a: LaidOutBlock, b: LaidOutBlock): boolean => {
+    const [, ay0, , ay1] = box(a), [, by0, , by1] = box(b);
+    return Math.abs(ay0 - by0) < 0.006 || (b.hints.zone === 'top' ? by1 <= ay0 + 0.002 : by0 >= ay1 - 0.002);
+  };
+  const grow = (anchors: LaidOutBlock[], towardsEdge: boolean): void => {
+    for (let round = 0; round < 3; round++) {
+      let grew = false;
+      for (const { b } of fallback) {
+        if (out.has(b) || b.hints.zone === 'body' || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
+        if (!anchors.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
+        out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+        anchors.push(b);
+        grew = true;
+      }
+      if (!grew) break;
     }
-    if (!grew) break;
-  }
+  };
+  grow([...numbers], false);
   for (const { b } of fallback) {
     const t = b.hints.text.trim();
     if (out.has(b)) continue;
@@ -124,6 +131,7 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body + 0.5 && !b.hints.bold && t.length <= 80 && (b.block.bbox?.[1] ?? 0) >= 0.93
       && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t) && !/[.:]$/.test(t)) out.set(b, 'page_footer');
   }
+  grow([...out.entries()].filter(([b, f]) => b.hints.zone !== 'body' && (f !== 'page_number' || numbers.includes(b))).map(([b]) => b), true);
   return out;
 }
 
