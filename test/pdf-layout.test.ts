@@ -197,11 +197,12 @@ describe('layout engine on synthetic pages', () => {
       item('2022 Environmental Progress Report', 380, 32, 7),
       ...body,
       // A footer level with the page number; another line, in the body face, alone at the very foot.
-      item('633', 72, 728, 8), item('Communications of the ACM', 320, 728, 8),
+      item('633', 72, 728, 8), item('Communications of the ACM', 320, 728, 8), item('Northwind Press', 320, 737, 8),
       item('Printed on recycled paper', 250, 772, 10),
     ])]);
     expect(md).not.toContain('Environmental Progress Report');
     expect(md).not.toContain('Communications of the ACM');
+    expect(md).not.toContain('Northwind Press');
     expect(md).not.toContain('633');
     expect(md).not.toContain('recycled paper');
     expect(md).toContain('w1 w2');
