@@ -500,7 +500,7 @@ function joinBrokenParagraphs(els: El[]): El[] {
       const last = prev.lines[prev.lines.length - 1]!.text;
       const first = e.lines[0]!.text;
       const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
-      const running = prev.lines.length >= 2 || last.length > 80;
+      const running = (prev.lines.length >= 2 || last.length > 80) && !CAPTION_RE.test(prev.lines[0]!.text);
       if (otherColumn && running && !/[.!?:;]["”’)\]]?$/.test(last) && /^\p{Ll}/u.test(first) && Math.abs(prev.size - e.size) < 0.6
         && prev.lines[0]!.bold === e.lines[0]!.bold) {
         prev.lines.push(...e.lines);
