@@ -234,7 +234,7 @@ describe('markdown stays valid', () => {
     const p = project(md);
     let mapped = 0;
     for (let i = 0; i < p.text.length; i++) {
-      const at = p.map[i]!;
+      const at = p.offset(i);
       if (at < 0) continue;
       mapped++;
       expect(md[at], `projection offset ${i}`).toBe(p.text[i]);

@@ -12,8 +12,8 @@ import type { Detection } from './types.js';
 export interface Projection {
   /** The visible text. */
   text: string;
-  /** For each character of `text`, its offset in the markdown; -1 for separators the projection added. */
-  map: Int32Array;
+  /** Offset in the markdown of character i of `text`; -1 for separators the projection added. */
+  offset(i: number): number;
   /** 1 at markdown offsets of characters read literally (code, link destinations). */
   literal: Uint8Array;
 }
@@ -31,87 +31,125 @@ const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\
 const HR = /^[ \t]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const ALNUM = /[\p{L}\p{N}]/u;
 
-/** Growing buffers of projected characters and their markdown offsets. */
+/**
+ * The projection as it is built: runs of consecutive markdown characters (where each starts in the text
+ * and in the markdown), cut out of the markdown once at the end. A copy per character into code and
+ * offset arrays cost as much as detection; most lines continue the run of the line before.
+ */
 class Builder {
-  codes: Uint16Array;
-  map: Int32Array;
-  n = 0;
+  private n = 0;
+  /** Start of each run in the projected text. */
+  private readonly runText: number[] = [];
+  /** Start of each run in the markdown; -1 - code for a separator the projection added. */
+  private readonly runMd: number[] = [];
   literal: Uint8Array;
   constructor(private readonly md: string) {
-    this.codes = new Uint16Array(md.length + 64);
-    this.map = new Int32Array(md.length + 64);
     this.literal = new Uint8Array(md.length + 1);
-  }
-  private room(k: number): void {
-    if (this.n + k <= this.codes.length) return;
-    const size = Math.max(this.codes.length * 2, this.n + k + 64);
-    const codes = new Uint16Array(size);
-    codes.set(this.codes);
-    const map = new Int32Array(size);
-    map.set(this.map);
-    this.codes = codes;
-    this.map = map;
   }
   /** A separator the projection adds (a space between link text and destination, a line break for a pipe). */
   sep(code: number): void {
-    this.room(1);
-    this.codes[this.n] = code;
-    this.map[this.n++] = -1;
+    this.runText.push(this.n++);
+    this.runMd.push(-1 - code);
   }
   /** Markdown characters [from, to) as text. */
   copy(from: number, to: number, literal = false): void {
     if (to <= from) return;
-    this.room(to - from);
-    const md = this.md;
-    // Locals: the loop runs once per character of the document.
-    const codes = this.codes;
-    const map = this.map;
-    let n = this.n;
-    for (let i = from; i < to; i++) {
-      codes[n] = md.charCodeAt(i);
-      map[n++] = i;
+    const k = this.runMd.length - 1;
+    if (k < 0 || this.runMd[k]! < 0 || this.runMd[k]! + (this.n - this.runText[k]!) !== from) {
+      this.runText.push(this.n);
+      this.runMd.push(from);
     }
-    this.n = n;
+    this.n += to - from;
     if (literal) this.literal.fill(1, from, to);
   }
   done(): Projection {
-    const text = new TextDecoder('utf-16le').decode(this.codes.subarray(0, this.n));
-    return { text, map: this.map.subarray(0, this.n), literal: this.literal };
+    const { runText, runMd, md, n } = this;
+    // Concatenation builds a rope that is flattened once, about twice as fast as joining an array.
+    let text = '';
+    for (let k = 0; k < runMd.length; k++) {
+      const at = runMd[k]!;
+      const end = k + 1 < runText.length ? runText[k + 1]! : n;
+      text += at < 0 ? String.fromCharCode(-1 - at) : md.slice(at, at + (end - runText[k]!));
+    }
+    return {
+      text,
+      literal: this.literal,
+      offset(i: number): number {
+        // The last run starting at or before i.
+        let lo = 0;
+        let hi = runText.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (runText[mid]! <= i) lo = mid;
+          else hi = mid - 1;
+        }
+        const at = runMd[lo]!;
+        return at < 0 ? -1 : at + (i - runText[lo]!);
+      },
+    };
   }
 }
+
+/** The characters that can start inline syntax: \\ ` * ~ _ ! [ ] | < */
+const INLINE_SYNTAX = /[\\`*~_![\]|<]/g;
+
+/**
+ * The next inline-syntax character at or after a position, found by the pattern's scan (faster than a
+ * loop over the characters) and remembered, so that lines without syntax do not search the same
+ * stretch again.
+ */
+class SyntaxScan {
+  private from = 0;
+  private next = -1;
+  constructor(private readonly md: string) {}
+  at(i: number): number {
+    if (i >= this.from && i <= this.next) return this.next;
+    INLINE_SYNTAX.lastIndex = i;
+    this.from = i;
+    this.next = INLINE_SYNTAX.test(this.md) ? INLINE_SYNTAX.lastIndex - 1 : this.md.length;
+    return this.next;
+  }
+}
+
+/** BLOCK_MARKER from a position of the markdown (sticky; it never crosses a line end). */
+const BLOCK_MARKER_AT = new RegExp(BLOCK_MARKER.source.slice(1), 'y');
 
 /** Builds the projection of a markdown document. */
 export function project(md: string): Projection {
   const b = new Builder(md);
+  const scan = new SyntaxScan(md);
   let inFence: string | null = null;
   let lineStart = 0;
   for (;;) {
     let lineEnd = md.indexOf('\n', lineStart);
     const last = lineEnd === -1;
     if (last) lineEnd = md.length;
-    const line = md.slice(lineStart, lineEnd);
-    const newline = (): void => { if (!last) b.copy(lineEnd, lineEnd + 1); };
-    let k = 0;
-    while (k < line.length && (line.charCodeAt(k) === 32 || line.charCodeAt(k) === 9)) k++;
-    const first = line.charCodeAt(k);
+    let k = lineStart;
+    while (k < lineEnd && (md.charCodeAt(k) === 32 || md.charCodeAt(k) === 9)) k++;
+    const first = k < lineEnd ? md.charCodeAt(k) : NaN;
     // Only lines starting with a backtick or tilde can open or close a fence.
+    const line = first === 96 || first === 126 || first === 124 || first === 45 || first === 58 || first === 42 || first === 95 ? md.slice(lineStart, lineEnd) : '';
     const fence = first === 96 || first === 126 ? FENCE.exec(line) : null;
     if (inFence !== null) {
       if (fence && fence[2]![0] === inFence[0] && fence[2]!.length >= inFence.length && line.trim() === fence[2]) inFence = null;
       // Code is text: secrets in code blocks are redacted like any other.
       else b.copy(lineStart, lineEnd, true);
-      newline();
     } else if (fence) {
       inFence = fence[2]!;
-      newline();
     } else if (((first === 124 || first === 45 || first === 58) && TABLE_RULE.test(line) && line.includes('-')) || ((first === 42 || first === 45 || first === 95) && HR.test(line))) {
-      newline();
+      // A table's rule line or a thematic break: syntax only.
     } else {
-      const marker = BLOCK_MARKER.exec(line)![0].length;
-      inline(md, lineStart, lineEnd, lineStart + marker, first === 124, b);
-      newline();
+      // Block markers start with > # - + * or a digit; other lines start their text after the indent.
+      let textStart = k;
+      if (first === 62 || first === 35 || first === 45 || first === 43 || first === 42 || (first >= 48 && first <= 57)) {
+        BLOCK_MARKER_AT.lastIndex = lineStart;
+        BLOCK_MARKER_AT.test(md);
+        textStart = BLOCK_MARKER_AT.lastIndex;
+      }
+      inline(md, lineStart, lineEnd, textStart, first === 124, b, scan);
     }
     if (last) break;
+    b.copy(lineEnd, lineEnd + 1);
     lineStart = lineEnd + 1;
   }
   return b.done();
@@ -120,19 +158,16 @@ export function project(md: string): Projection {
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && ALNUM.test(String.fromCharCode(c)));
 const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 
-/** 1 for the characters that can start inline syntax: \\ ` * ~ _ ! [ ] | < */
-const INLINE_SYNTAX = new Uint8Array(128);
-for (const c of '\\`*~_![]|<') INLINE_SYNTAX[c.charCodeAt(0)] = 1;
-
 /** Inline syntax of one line: escapes, code spans, emphasis, links and images, pipes, html tags. */
-function inline(md: string, lineStart: number, lineEnd: number, from: number, table: boolean, b: Builder): void {
+function inline(md: string, lineStart: number, lineEnd: number, from: number, table: boolean, b: Builder, scan: SyntaxScan): void {
   let i = from;
   let run = i; // start of the pending stretch of plain text
   const flush = (to: number): void => { b.copy(run, to); };
   while (i < lineEnd) {
+    // Plain characters up to the next piece of syntax: nothing to decide.
+    i = scan.at(i);
+    if (i >= lineEnd) break;
     const c = md.charCodeAt(i);
-    // Plain characters: nothing to decide.
-    if (c >= 128 || INLINE_SYNTAX[c] === 0) { i++; continue; }
     if (c === 92) { // backslash escape: the escaped character is text
       if (i + 1 < lineEnd && isAsciiPunct(md.charCodeAt(i + 1))) { flush(i); run = i + 1; i += 2; } else i++;
       continue;
@@ -236,7 +271,7 @@ export function redactionEdits(md: string, options: DetectOptions, style: Replac
     // Markdown offsets of the detection's characters, grouped into contiguous stretches.
     const stretches: Array<[number, number]> = [];
     for (let p = d.start; p < d.end; p++) {
-      const at = proj.map[p]!;
+      const at = proj.offset(p);
       if (at < 0) continue;
       const last = stretches[stretches.length - 1];
       if (last && last[1] === at) last[1] = at + 1;
