@@ -3,7 +3,7 @@
  * Runs the built CLI (`npm test` builds first).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,9 +20,17 @@ function file(name: string, content: string | Uint8Array): string {
   return p;
 }
 
+// The command keeps compiled code under $XDG_CACHE_HOME: the tests give it a directory of their own.
+const cacheHome = path.join(dir, 'cache-home');
+const { NODE_COMPILE_CACHE: _chosen, ...inherited } = process.env;
+
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliWith({}, ...args);
+}
+
+async function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...inherited, XDG_CACHE_HOME: cacheHome, ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -73,5 +81,28 @@ describe('docmill CLI', () => {
     expect((await cli(page, '--options', '{not json')).code).toBe(2);
     expect((await cli(path.join(dir, 'missing.pdf'))).code).toBe(2);
     expect((await cli(page, '--bogus')).code).toBe(2);
+  });
+});
+
+describe('docmill CLI compile cache', () => {
+  it('keeps compiled code in the per-user cache directory, and works without one', async () => {
+    const home = path.join(dir, 'home-a');
+    const first = await cliWith({ XDG_CACHE_HOME: home }, page);
+    expect(first.code).toBe(0);
+    const cache = path.join(home, 'docmill', 'compile-cache');
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
+    const again = await cliWith({ XDG_CACHE_HOME: home }, page);
+    expect(again.stdout).toBe(first.stdout);
+
+    // A cache home that cannot hold a directory (a file is in the way) costs the cache, not the conversion.
+    const blocked = file('not-a-directory', 'x');
+    const r = await cliWith({ XDG_CACHE_HOME: blocked }, page);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(first.stdout);
+
+    const off = path.join(dir, 'home-off');
+    const d = await cliWith({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' }, page);
+    expect(d.code).toBe(0);
+    expect(existsSync(off)).toBe(false);
   });
 });
