@@ -20,6 +20,9 @@ export interface OcrDecision {
 // U+FFFD, C0/C1 controls (not tab/newline), private-use areas: what unmapped glyphs decode to.
 const BAD_CHAR = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
 
+const SPACE = /\s/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 // A symbol repeated three or more times, spaces allowed between: dot leaders of a table of contents,
 // rules typed as dashes or underscores, form blanks. They are symbols, but nothing about the font.
 const LEADER = /([^\p{L}\p{N}\s])(?:\s*\1){2,}/gu;
@@ -31,11 +34,23 @@ export function needsOcr(page: PageInput): OcrDecision {
   // Characters other than leaders, for the symbols-instead-of-letters test.
   let judged = 0;
   for (const item of page.items) {
-    for (const ch of item.text) {
-      if (/\s/.test(ch)) continue;
+    const text = item.text;
+    // Runs on every page in every mode: ASCII is classified by code, other characters by pattern.
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) {
+        if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
+        chars++;
+        if (c < 0x20 || c === 0x7f) bad++;
+        else if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) letters++;
+        continue;
+      }
+      let ch = text[i]!;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) ch = text.slice(i, ++i + 1);
+      if (SPACE.test(ch)) continue;
       chars++;
       if (BAD_CHAR.test(ch)) bad++;
-      else if (/[\p{L}\p{N}]/u.test(ch)) letters++;
+      else if (LETTER_OR_DIGIT.test(ch)) letters++;
     }
     const leaders = item.text.match(LEADER);
     let leaderChars = 0;
