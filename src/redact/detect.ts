@@ -12,7 +12,7 @@ import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
+import { digitRuns, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {
@@ -41,24 +41,35 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   findEmails(text, all);
   findSecrets(text, options.mode, all, literals);
   findIbans(text, all);
-  findNumbers(text, options.mode, all, true, true);
+  // Numbers and house numbers start from the same digit runs: one scan for both.
+  const digitStarts = digitRuns(text);
+  findNumbers(text, options.mode, all, true, true, digitStarts);
   checkDeadline(options);
   if (literals) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
     const postal = mentionsPostal(text);
     const and = new Cursor(literals.and, 5);
     const corner = new Cursor(literals.corner, 8);
+    const digits = new Cursor(digitStarts, 1);
     for (const [s, e] of segments(text)) {
       checkDeadline(options);
       const seg = text.slice(s, e);
       const model = options.mode === 'fast' ? undefined : modelOracle(seg);
       const found: Detection[] = [];
-      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0 };
+      const segDigits = digits.within(s, e);
+      // A digit run cut by the segment's start starts again in the segment.
+      if (s > 0 && isDigitAt(text, s) && isDigitAt(text, s - 1)) segDigits.unshift(0);
+      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits };
       findNamesAndPlaces(seg, opts, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }
   }
   return resolve(all).filter((d) => want.has(d.entity));
+}
+
+function isDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
 }
 
 /** Walks an ascending list of literal positions segment by segment. */

@@ -6,6 +6,7 @@
  * the lines or comma-separated parts that continue them.
  */
 import { AMBIGUOUS, getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
+import { digitRuns } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 /** Spans a model found, keyed by entity. */
@@ -425,6 +426,8 @@ export interface NameOptions {
   and?: number[] | undefined;
   /** Whether the text has an "orner of" (found likewise). */
   corner?: boolean | undefined;
+  /** Start of every run of digits in the text (digitRuns), when the caller has them. */
+  digits?: number[] | undefined;
 }
 
 /** Start of every occurrence of `literal`, overlapping ones included. */
@@ -437,7 +440,7 @@ function occurrences(text: string, literal: string): number[] {
 export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detection[]): void {
   const lex = getLexicon();
   const found: Detection[] = [];
-  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal, opts.corner ?? text.includes('orner of')) : [];
+  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal, opts.corner ?? text.includes('orner of'), opts.digits ?? digitRuns(text)) : [];
   if (opts.location) found.push(...addresses);
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
   const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
@@ -861,21 +864,17 @@ export function mentionsPostal(text: string): boolean {
   return POSTAL_WORDS.test(text);
 }
 
-function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boolean | undefined, corner: boolean): Detection[] {
+function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boolean | undefined, corner: boolean, digits: number[]): Detection[] {
   const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
-  // Digit runs: a run of more than six digits is no house number (an ID, a phone number). test()
-  // finds the next digit without a match object; the run is measured by hand.
-  const DIGIT = /\d/g;
+  // Digit runs: a run of more than six digits is no house number (an ID, a phone number).
   const cls = classes();
   const postalWords = postal ?? POSTAL_WORDS.test(text);
   let m: RegExpExecArray | null;
-  while (DIGIT.test(text)) {
-    const i = DIGIT.lastIndex - 1;
+  for (const i of digits) {
     let runEnd = i + 1;
     while (runEnd < text.length && text.charCodeAt(runEnd) >= 48 && text.charCodeAt(runEnd) <= 57) runEnd++;
-    DIGIT.lastIndex = runEnd;
     if (runEnd - i > 6) continue;
     const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
     // Inside a longer token (a word, a decimal, a code): not a house number.

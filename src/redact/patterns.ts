@@ -117,16 +117,17 @@ function numberChar(c: number): boolean {
  * fewer digits are passed over without running the pattern (most digit runs are years, versions and
  * counts). Within a window the matches are those of a scan from the start of the text.
  */
-function nextNumberRun(text: string, scan: { digit: RegExp; windowEnd: number }): RegExpExecArray | null {
+function nextNumberRun(text: string, scan: NumberScan): RegExpExecArray | null {
   for (;;) {
     if (NUM_RUN.lastIndex < scan.windowEnd) {
       const m = NUM_RUN.exec(text);
       if (m && m.index < scan.windowEnd) return m;
       NUM_RUN.lastIndex = scan.windowEnd;
     }
-    scan.digit.lastIndex = scan.windowEnd;
-    if (!scan.digit.test(text)) return null;
-    const p = scan.digit.lastIndex - 1;
+    // The first digit after a window starts a digit run: the window took every digit before it.
+    while (scan.k < scan.digits.length && scan.digits[scan.k]! < scan.windowEnd) scan.k++;
+    if (scan.k >= scan.digits.length) return null;
+    const p = scan.digits[scan.k]!;
     let ws = p;
     while (ws > scan.windowEnd && numberChar(text.charCodeAt(ws - 1))) ws--;
     let we = p + 1;
@@ -137,9 +138,34 @@ function nextNumberRun(text: string, scan: { digit: RegExp; windowEnd: number })
   }
 }
 
-export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean): void {
+interface NumberScan {
+  /** Starts of the text's digit runs (digitRuns), and the next one to look at. */
+  digits: number[];
+  k: number;
+  /** End of the last window of number characters. */
+  windowEnd: number;
+}
+
+/**
+ * Start of every maximal run of ASCII digits, in one scan: numbers and house numbers both start from
+ * them. test() finds the next digit without a match object; the run is measured by hand.
+ */
+export function digitRuns(text: string): number[] {
+  const out: number[] = [];
+  const digit = /\d/g;
+  while (digit.test(text)) {
+    let e = digit.lastIndex;
+    out.push(e - 1);
+    while (e < text.length && isDigit(text.charCodeAt(e))) e++;
+    digit.lastIndex = e;
+  }
+  return out;
+}
+
+/** `digits`: digitRuns(text), when the caller has it. */
+export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits = digitRuns(text)): void {
   NUM_RUN.lastIndex = 0;
-  const scan = { digit: /\d/g, windowEnd: 0 };
+  const scan: NumberScan = { digits, k: 0, windowEnd: 0 };
   const phoneSeen = new Map<string, boolean>();
   let m: RegExpExecArray | null;
   while ((m = nextNumberRun(text, scan)) !== null) {
