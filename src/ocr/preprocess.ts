@@ -34,7 +34,9 @@ export async function estimateSkew(img: RawImage): Promise<number> {
   const targetW = Math.min(1000, img.width);
   let pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
   if (img.channels !== 1) pipeline = pipeline.removeAlpha().grayscale();
-  const { data, info } = await pipeline.resize({ width: targetW }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  // A linear reduction is enough for a profile of ink rows (the default lanczos3 found the same angles
+  // on the benchmark pages for a third more CPU).
+  const { data, info } = await pipeline.resize({ width: targetW, kernel: 'linear' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const w = info.width;
   const h = info.height;
   const stride = info.channels;
@@ -64,9 +66,12 @@ export async function estimateSkew(img: RawImage): Promise<number> {
     const sin = Math.sin(t);
     const cos = Math.cos(t);
     bins.fill(0);
+    // `off` keeps every value positive (|x sin| < w), so truncating after adding 0.5 rounds as Math.round
+    // does, at a fraction of the cost over ~50 trials of up to 60,000 points.
+    const top = bins.length;
     for (let i = 0; i < n; i++) {
-      const yy = Math.round(ys[i]! * cos - xs[i]! * sin) + off;
-      if (yy >= 0 && yy < bins.length) bins[yy]!++;
+      const yy = (ys[i]! * cos - xs[i]! * sin + off + 0.5) | 0;
+      if (yy < top) bins[yy]!++;
     }
     let s = 0;
     for (let i = 0; i < bins.length; i++) s += bins[i]! * bins[i]!;
