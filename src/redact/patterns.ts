@@ -463,14 +463,17 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  */
 function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
   const { groups, pairs, triples } = index;
+  // The loop reads every character: from a typed array that is about twice as fast as charCodeAt, and
+  // the copy costs a third of what it saves.
+  const codes = utf16(text);
   const n = text.length - 2;
   // The three characters at i, i + 1, i + 2, carried from one position to the next.
-  let c1 = text.charCodeAt(0);
-  let c2 = text.charCodeAt(1);
+  let c1 = codes[0]!;
+  let c2 = codes[1]!;
   for (let i = 0; i < n; i++) {
     const c0 = c1;
     c1 = c2;
-    c2 = text.charCodeAt(i + 2);
+    c2 = codes[i + 2]!;
     if (c2 === 110 && lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
     if ((c0 | c1) >= 128) continue;
     const pair = pairs[(c0 << 7) | c1]!;
@@ -486,7 +489,7 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
       const h = list[k]!;
       // The first three characters are the group's; compare the rest.
       let q = 3;
-      while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
+      while (q < h.length && codes[i + q] === h.charCodeAt(q)) q++;
       if (q === h.length) {
         ats.push(i);
         found.push(h);
@@ -494,12 +497,22 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
           for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
         }
         i += h.length - 1;
-        c1 = text.charCodeAt(i + 1);
-        c2 = text.charCodeAt(i + 2);
+        c1 = codes[i + 1]!;
+        c2 = codes[i + 2]!;
         break;
       }
     }
   }
+}
+
+/** The UTF-16 code units of a text. */
+function utf16(text: string): Uint16Array {
+  const bytes = Buffer.from(text, 'utf16le');
+  // Large buffers have their own memory; a small one may sit at an odd offset of the shared pool.
+  if (bytes.byteOffset % 2 === 0) return new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
 }
 
 function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
