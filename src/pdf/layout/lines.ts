@@ -126,7 +126,7 @@ export function buildRows(items: TextItem[]): Word[][] {
 function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    if (r.words.length > 12 || !r.words.every((w) => w.text.trim().length <= 8)) continue;
+    if (!r.words.length || r.words.length > 12 || !r.words.every((w) => w.text.trim().length <= 8)) continue;
     const top = Math.min(...r.words.map((w) => w.y0)), bottom = Math.max(...r.words.map((w) => w.y1));
     let target: (typeof rows)[number] | null = null;
     for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
