@@ -10,7 +10,7 @@ import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { BETTER_BY, maybeUpsideDown, turnImage, verticalShare } from '../src/ocr/orientation.js';
+import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
@@ -36,7 +36,7 @@ export interface OcrTask {
 }
 
 export type OcrTaskResult =
-  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
+  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; readings: number; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
   | { ok: false; pageNumber: number; error: string; networkAttempts: number };
 
 let engine: OcrEngine | null = null;
@@ -74,12 +74,15 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     const base: RawImage = { data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels };
     let preprocessMs = 0;
     let recognizeMs = 0;
+    // Recognitions run for this page: 1, plus the orientation check's probe and re-readings.
+    let readings = 0;
     /** One reading of the page turned clockwise by `turn` degrees (0 for the page as it is). */
     const readTurned = async (turn: number) => {
       const a = performance.now();
       const pre = await preprocess(await turnImage(base, turn), task.preprocess);
       const b = performance.now();
       const result = await eng.recognize(pre.image, rendered.scale * 72);
+      readings++;
       recognizeMs += performance.now() - b;
       preprocessMs += b - a;
       const sideways = turn % 180 !== 0;
@@ -99,8 +102,33 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     if (task.orientation !== false) {
       // See src/ocr/orientation.ts for the measurements behind each step.
       if (maybeUpsideDown(best.page)) {
-        const r = await readTurned(180);
-        if (r.page.confidence > best.page.confidence + BETTER_BY) best = r;
+        // Probe the middle third turned by 180 degrees before reading the whole page again.
+        const top = Math.floor(best.pixels.height / 3);
+        const height = Math.floor(best.pixels.height / 3);
+        const band = bandConfidence(best.page, top, top + height);
+        let worth = true;
+        if (band.words >= MIN_WORDS) {
+          const t = performance.now();
+          const pre = await preprocess(await turnImage(base, (best.turn + 180) % 360), task.preprocess);
+          const u = performance.now();
+          // The band's rows, as an image of their own (a grey page's rows are contiguous). tesseract's
+          // own rectangle option read the band as noise here.
+          const px = pre.pixels;
+          const ch = px.channels;
+          const rows = px.data.subarray(top * px.width * ch, (top + height) * px.width * ch);
+          const header = Buffer.from(`${ch === 1 ? 'P5' : 'P6'}\n${px.width} ${height}\n255\n`, 'ascii');
+          const probe = compactTesseractPage(await eng.recognize(Buffer.concat([header, rows]), rendered.scale * 72), {
+            pageNumber: task.pageNumber, width: 1, height: 1, rotation: 0, scale: 1, skew: pre.skew,
+          });
+          readings++;
+          preprocessMs += u - t;
+          recognizeMs += performance.now() - u;
+          worth = probe.confidence > band.confidence + BETTER_BY;
+        }
+        if (worth) {
+          const r = await readTurned((best.turn + 180) % 360);
+          if (r.page.confidence > best.page.confidence + BETTER_BY) best = r;
+        }
       }
       if (verticalShare(best.page) > 0.5) {
         for (const turn of [270, 90]) {
@@ -120,6 +148,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       page,
       layout: layoutOcrPage(page),
       timings: { render: t1 - t0, preprocess: preprocessMs, recognize: recognizeMs },
+      readings,
       via: rendered.via,
       networkAttempts: networkAttempts(),
       engineGeneration: eng.generation,

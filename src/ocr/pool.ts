@@ -76,6 +76,8 @@ export interface OcrPageResult {
   /** Recognised words, lines and paragraphs; absent when OCR failed. */
   page?: OcrPage;
   timings?: { render: number; preprocess: number; recognize: number };
+  /** Recognitions run for the page (more than one when the orientation check probed or read it again). */
+  readings?: number;
   /** How the page's pixels were obtained: its scan image decoded natively, or a pdf.js render. */
   via?: 'scan' | 'render';
   networkAttempts: number;
@@ -138,7 +140,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
       try {
         const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
         result = r.ok
-          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
+          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, readings: r.readings, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);
