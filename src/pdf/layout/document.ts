@@ -67,11 +67,23 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // text not repeated word for word is running text only when it sits where the repeated running
   // text of other pages sits, in the same face (heads that alternate between even and odd pages,
   // chapter titles that change).
-  const repeated = [...out.entries()].filter(([, f]) => f !== 'page_number').map(([b]) => b);
+  // Repeated running text by height on the page (buckets of 0.012 page heights: a lookup per block,
+  // not a scan of every page's running text).
+  const midY = (b: LaidOutBlock): number => ((b.block.bbox?.[1] ?? 0) + (b.block.bbox?.[3] ?? 0)) / 2;
+  const byHeight = new Map<number, LaidOutBlock[]>();
+  for (const [b, f] of out) {
+    if (f === 'page_number') continue;
+    const k = Math.round(midY(b) / 0.012);
+    (byHeight.get(k) ?? byHeight.set(k, []).get(k)!).push(b);
+  }
   const likeRunning = (b: LaidOutBlock): boolean => {
-    const cy = ((b.block.bbox?.[1] ?? 0) + (b.block.bbox?.[3] ?? 0)) / 2;
-    return repeated.some((r) => r !== b && Math.abs(((r.block.bbox?.[1] ?? 0) + (r.block.bbox?.[3] ?? 0)) / 2 - cy) < 0.012
-      && Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold);
+    const cy = midY(b), k = Math.round(cy / 0.012);
+    for (const kk of [k - 1, k, k + 1]) {
+      for (const r of byHeight.get(kk) ?? []) {
+        if (r !== b && Math.abs(midY(r) - cy) < 0.012 && Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold) return true;
+      }
+    }
+    return false;
   };
   // Text level with a page number in the margin is part of the same running line ("Page 1 ...
   // Report title", "633 ... Communications of the ACM").
@@ -93,13 +105,17 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     return Math.abs(ay0 - by0) < 0.006 || (b.hints.zone === 'top' ? by1 <= ay0 + 0.002 : by0 >= ay1 - 0.002);
   };
   const grow = (anchors: LaidOutBlock[], towardsEdge: boolean): void => {
+    // Anchors by page: a block is only compared with the running text of its own page.
+    const onPage = new Map<number, LaidOutBlock[]>();
+    for (const a of anchors) { const pn = pageOf.get(a) ?? 0; (onPage.get(pn) ?? onPage.set(pn, []).get(pn)!).push(a); }
     for (let round = 0; round < 3; round++) {
       let grew = false;
       for (const { b } of fallback) {
         if (out.has(b) || b.hints.zone === 'body' || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
-        if (!anchors.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
+        const here = onPage.get(pageOf.get(b) ?? 0);
+        if (!here || !here.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
         out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
-        anchors.push(b);
+        here.push(b);
         grew = true;
       }
       if (!grew) break;
