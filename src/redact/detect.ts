@@ -45,7 +45,7 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   findIbans(text, all);
   // Numbers and house numbers start from the same digit runs: one scan for both.
   const digitStarts = digitRuns(text);
-  findNumbers(text, options.mode, all, true, true, digitStarts);
+  findNumbers(text, options.mode, all, true, true, digitStarts, codes);
   checkDeadline(options);
   if (literals) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.

@@ -188,6 +188,15 @@ interface WordInfo {
 /** Words as written → WordInfo: capitalised words repeat, and most are decided from this alone (no lower-casing). */
 const wordCache = new Map<string, WordInfo>();
 
+/**
+ * Empties the per-process word caches (wordCache, flagCache). For measurements: a text scanned again
+ * would otherwise find every word of its own looked up already.
+ */
+export function clearWordCaches(): void {
+  wordCache.clear();
+  flagCache.clear();
+}
+
 function wordInfo(lex: Lexicon, raw: string): WordInfo {
   let w = wordCache.get(raw);
   if (w !== undefined) return w;

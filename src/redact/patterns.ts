@@ -128,17 +128,24 @@ function nextNumberRun(text: string, scan: NumberScan): RegExpExecArray | null {
     while (scan.k < scan.digits.length && scan.digits[scan.k]! < scan.windowEnd) scan.k++;
     if (scan.k >= scan.digits.length) return null;
     const p = scan.digits[scan.k]!;
+    const codes = scan.codes;
     let ws = p;
-    while (ws > scan.windowEnd && numberChar(text.charCodeAt(ws - 1))) ws--;
+    while (ws > scan.windowEnd && numberChar(codes[ws - 1]!)) ws--;
     let we = p + 1;
     let nd = 1;
-    for (let c = text.charCodeAt(we); we < text.length && numberChar(c); c = text.charCodeAt(++we)) if (c >= 48 && c <= 57) nd++;
+    for (; we < codes.length; we++) {
+      const c = codes[we]!;
+      if (!numberChar(c)) break;
+      if (c >= 48 && c <= 57) nd++;
+    }
     scan.windowEnd = we;
     NUM_RUN.lastIndex = nd >= 6 ? ws : we;
   }
 }
 
 interface NumberScan {
+  /** utf16(text). */
+  codes: Uint16Array;
   /** Starts of the text's digit runs (digitRuns), and the next one to look at. */
   digits: number[];
   k: number;
@@ -162,10 +169,10 @@ export function digitRuns(text: string): number[] {
   return out;
 }
 
-/** `digits`: digitRuns(text), when the caller has it. */
-export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits = digitRuns(text)): void {
+/** `digits`, `codes`: digitRuns(text) and utf16(text), when the caller has them. */
+export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits = digitRuns(text), codes = utf16(text)): void {
   NUM_RUN.lastIndex = 0;
-  const scan: NumberScan = { digits, k: 0, windowEnd: 0 };
+  const scan: NumberScan = { codes, digits, k: 0, windowEnd: 0 };
   const phoneSeen = new Map<string, boolean>();
   let m: RegExpExecArray | null;
   while ((m = nextNumberRun(text, scan)) !== null) {
