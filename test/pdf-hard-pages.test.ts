@@ -285,4 +285,14 @@ describe('hard pages: a chart on grid rules, rules under table rows, lines to wr
     cellRelation(md, 'falling', 'header', 'Note');
     inOrder(md, 'Inspected by', 'Station', 'Remarks', 'Signature');
   });
+
+  it('splits figures set so tightly that a row came as one run into their columns', () => {
+    cellRelation(md, '1,310', 'left', '1,204');
+    cellRelation(md, '3,877', 'right', '+28.4%');
+    cellRelation(md, 'Wholesale', 'row', '1,005');
+    cellRelation(md, '1,204', 'header', '2021');
+    cellRelation(md, '912', 'header', '2022');
+    // Each figure once: the split cells leave the text flow.
+    expect(md.match(/3,020/g)).toHaveLength(1);
+  });
 });

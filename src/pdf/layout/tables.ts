@@ -368,6 +368,27 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
 
 interface Interval { a: number; b: number }
 
+/** A figure: amount, percentage, year, signed or in brackets. */
+const NUMBER_WORD = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?$/;
+
+/** A line's space-separated tokens as words, placed within their run by share of characters. */
+function tokens(l: Line): Word[] {
+  const out: Word[] = [];
+  for (const w of l.words) {
+    const text = w.text;
+    const per = (w.x1 - w.x0) / Math.max(1, text.length);
+    const re = /\S+/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) out.push({ ...w, text: m[0], x0: w.x0 + m.index * per, x1: w.x0 + (m.index + m[0].length) * per });
+  }
+  return out;
+}
+
+/** The tokens of a line when every one is a figure; null otherwise. */
+function figures(l: Line): Word[] | null {
+  const t = tokens(l);
+  return t.length && t.every((w) => NUMBER_WORD.test(w.text)) ? t : null;
+}
+
 function intersect(gaps: Interval[], other: Interval[], minW: number): Interval[] {
   const out: Interval[] = [];
   for (const g of gaps) for (const o of other) {
@@ -574,6 +595,34 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       }
     }
   }
+  // Figures set so tightly that a row's numbers came as one line, often as one text run
+  // ("1,204 1,310 1,422"): a column whose every data cell holds the same number (two or more) of
+  // figures is split into that many columns, figure by figure.
+  const splitFrom = new Set<Line>();
+  for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
+    const data = merged.slice(1).map((r) => r[c]!).filter((cell) => cell.length > 0);
+    if (data.length < 2) continue;
+    const counts = data.map((cell) => (cell.length === 1 ? figures(cell[0]!) : null));
+    const k = counts[0]?.length ?? 0;
+    if (k < 2 || !counts.every((f) => f && f.length === k)) continue;
+    // Where each new column sits: the mean centre of its figures.
+    const centres = Array.from({ length: k }, (_, i) => counts.reduce((n, f) => n + (f![i]!.x0 + f![i]!.x1) / 2, 0) / counts.length);
+    for (const r of merged) {
+      const cell = r[c]!;
+      for (const l of cell) splitFrom.add(l);
+      const f = cell.length === 1 ? figures(cell[0]!) : null;
+      // Other cells (a header over the figures): each token goes to the nearest new column.
+      const ws = f && f.length === k ? f : cell.flatMap(tokens);
+      const parts: Word[][] = Array.from({ length: k }, () => []);
+      for (const w of ws) {
+        const cx = (w.x0 + w.x1) / 2;
+        let best = 0;
+        for (let i = 1; i < k; i++) if (Math.abs(centres[i]! - cx) < Math.abs(centres[best]! - cx)) best = i;
+        parts[best]!.push(w);
+      }
+      r.splice(c, 1, ...parts.map((p) => (p.length ? [makeLine(p, false)] : [])));
+    }
+  }
   // Form columns: cells that read "Label: value" with the label as a run of its own become two
   // cells, so that each value stands beside its label.
   for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
@@ -598,6 +647,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (merged.length < 2 || merged.filter((r) => filled(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
+  // Lines cut into figures: their own words leave the text flow with the table.
+  for (const l of splitFrom) { lines.add(l); for (const w of l.words) words.add(w); }
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   const rows: TableCell[][] = merged.map((r) => r.map((cell) => {
     for (const l of cell) {
