@@ -42,9 +42,9 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   // The loops that read every character read them from one copy of the code units.
   const codes = utf16(text);
   findSecrets(text, options.mode, all, literals, codes);
-  findIbans(text, all);
-  // Numbers and house numbers start from the same digit runs: one scan for both.
+  // IBANs, numbers and house numbers start from the same digit runs: one scan for all.
   const digitStarts = digitRuns(text);
+  findIbans(text, all, digitStarts);
   findNumbers(text, options.mode, all, true, true, digitStarts, codes);
   checkDeadline(options);
   if (literals) {

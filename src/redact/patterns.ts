@@ -279,12 +279,29 @@ function cardShape(run: string, digits: string): boolean {
 
 // ---------------------------------------------------------------------------------------------- IBAN
 
-const IBAN_RUN = /\b([A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?)\b/g;
+const IBAN_RUN = /\b([A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?)\b/;
 
-export function findIbans(text: string, out: Detection[]): void {
-  IBAN_RUN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = IBAN_RUN.exec(text)) !== null) {
+/** IBAN_RUN tried at one position. */
+const IBAN_AT = new RegExp(IBAN_RUN.source, 'y');
+
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isWordCode = (c: number): boolean => isAsciiLetter(c) || isDigit(c) || c === 95;
+
+/**
+ * `digits`: digitRuns(text), when the caller has it. An IBAN starts with two letters at a word start
+ * and two digits, and those digits start a digit run: the pattern is tried only there, in the order
+ * and without the overlaps of a scan of the whole text.
+ */
+export function findIbans(text: string, out: Detection[], digits = digitRuns(text)): void {
+  let resume = 0;
+  for (const p of digits) {
+    const at = p - 2;
+    if (at < resume || !isDigit(text.charCodeAt(p + 1)) || !isAsciiLetter(text.charCodeAt(at)) || !isAsciiLetter(text.charCodeAt(at + 1))) continue;
+    if (at > 0 && isWordCode(text.charCodeAt(at - 1))) continue;
+    IBAN_AT.lastIndex = at;
+    const m = IBAN_AT.exec(text);
+    if (m === null) continue;
+    resume = at + m[0].length;
     let value = m[1]!;
     // The optional trailing group may have swallowed the next word: shorten until the checksum holds.
     for (let cut = value.length; cut >= 15; cut--) {
@@ -292,7 +309,7 @@ export function findIbans(text: string, out: Detection[]): void {
       if (/ $/.test(v)) continue;
       if (ibanValid(v.replace(/ /g, ''))) {
         value = v;
-        out.push({ start: m.index, end: m.index + v.length, entity: 'FINANCIAL', score: 1, kind: 'iban' });
+        out.push({ start: at, end: at + v.length, entity: 'FINANCIAL', score: 1, kind: 'iban' });
         break;
       }
     }
