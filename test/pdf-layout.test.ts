@@ -152,6 +152,16 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('| Pears | 12 | $4.00 |');
   });
 
+  it('splits a run of tightly set figures into columns, but not figures whose thousands a space groups', () => {
+    const tight = [['Segment', '2021 2022 2023'], ['Retail', '1,204 1,310 1,422'], ['Online', '2,415 3,020 3,877'], ['Services', '310 298 305']];
+    const md = markdownOf([page(tight.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 150, 100 + i * 14))))]);
+    expect(md).toContain('| Segment | 2021 | 2022 | 2023 |');
+    expect(md).toContain('| Online | 2,415 | 3,020 | 3,877 |');
+    const spaced = [['Item', 'Amount'], ['Rent', '12 500'], ['Power', '3 400'], ['Water', '1 250']];
+    const md2 = markdownOf([page(spaced.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 150, 100 + i * 14))))]);
+    expect(md2).toContain('| Rent | 12 500 |');
+  });
+
   it('reads a statement with year columns and dot leaders as a table', () => {
     const rows = [['', '2023', '2022'], ['Revenue ..........', '1,234', '1,100'], ['Cost of sales ......', '(800)', '(700)'], ['Gross profit ........', '434', '400']];
     const items = rows.flatMap((r, i) => r.flatMap((c, j) => (c ? [item(c, [72, 300, 400][j]!, 100 + i * 14)] : [])));

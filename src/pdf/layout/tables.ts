@@ -605,6 +605,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const counts = data.map((cell) => (cell.length === 1 ? figures(cell[0]!) : null));
     const k = counts[0]?.length ?? 0;
     if (k < 2 || !counts.every((f) => f && f.length === k)) continue;
+    // "12 500" is one figure where a space groups thousands (unless the column groups them with
+    // commas or points elsewhere: "880 912 1,005" are three figures).
+    const grouped = counts.some((f) => f!.some((w) => /\d[,.]\d{3}(?!\d)/.test(w.text)));
+    if (!grouped && counts.some((f) => f!.some((w, i) => i > 0 && /^\d{3}(?:[.,]\d+)?%?\)?$/.test(w.text) && /^[-+−(]?[$€£¥]?\d{1,3}$/.test(f![i - 1]!.text)))) continue;
     // Where each new column sits: the mean centre of its figures.
     const centres = Array.from({ length: k }, (_, i) => counts.reduce((n, f) => n + (f![i]!.x0 + f![i]!.x1) / 2, 0) / counts.length);
     for (const r of merged) {
