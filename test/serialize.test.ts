@@ -9,7 +9,7 @@ describe('inlines', () => {
   });
 
   it('escapes characters that would start markdown syntax, but not intraword underscores', () => {
-    expect(renderInlines([text('a *star*, snake_case, _under_ and [x](y) <b>')])).toBe('a \\*star\\*, snake_case, \\_under\\_ and \\[x\\](y) &lt;b>');
+    expect(renderInlines([text('a *star*, snake_case, _under_ and [x](y) <b>')])).toBe('a \\*star\\*, snake_case, \\_under\\_ and \\[x\\](y) \\<b>');
     expect(renderInlines([text('# not a heading')])).toBe('\\# not a heading');
     expect(renderInlines([text('1. not a list')])).toBe('1\\. not a list');
     expect(renderInlines([text('- not a bullet')])).toBe('\\- not a bullet');

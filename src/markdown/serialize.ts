@@ -28,7 +28,8 @@ export function escapeText(s: string): string {
     // `_` only triggers emphasis at word boundaries; intraword underscores (snake_case) stay readable.
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
     .replace(/\[([^\]]*)\](?=[(\[:])/g, '\\[$1\\]')
-    .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
+    // As the HTML path writes it: a backslash keeps `<tag` from reading as raw HTML.
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<');
 }
 
 /** Escapes what would make a line start a block construct. */
