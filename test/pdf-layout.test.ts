@@ -219,6 +219,14 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('w120');
   });
 
+  it('knows page numbers in their common forms', () => {
+    for (const form of ['Page | 7', '7 | Page', '- 7 -', 'p. 7', '7/12', 'Seite 7 von 12', 'vii']) {
+      const md = markdownOf([page([...column('w', 72, 200, 12), item(form, 290, 770, 9)])]);
+      expect(md, form).not.toContain(form);
+      expect(md).toContain('w72');
+    }
+  });
+
   it('derives heading levels from font sizes over the whole document', () => {
     const p1 = page([item('Big Title', 72, 80, 24), item('Section A', 72, 130, 16), ...column('x', 72, 160, 6), item('Sub A.1', 72, 260, 13), ...column('y', 72, 290, 6)]);
     const p2 = page([item('Section B', 72, 80, 16), ...column('z', 72, 110, 6)], { pageNumber: 2 });

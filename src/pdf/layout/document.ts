@@ -6,7 +6,8 @@
 import type { DocBlock, DocPage, HeadingNode, Inline, TextInline } from '../../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
 
-const PAGE_NUMBER_RE = /^(?:page|p\.|seite|página|pagina)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de)\s*\d{1,4})?$/i;
+// "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
+const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
 
 function keyOf(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().slice(0, 120);
