@@ -219,6 +219,13 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('w120');
   });
 
+  it('takes a running head set larger than the text for one when it stands level with the page number', () => {
+    const md = markdownOf([page([item('page 4', 72, 50, 9), item('2.3 Terminal Responses', 330, 52, 14), ...column('w', 72, 140, 20)])]);
+    expect(md).not.toContain('Terminal Responses');
+    expect(md).not.toContain('page 4');
+    expect(md).toContain('w1 w2');
+  });
+
   it('knows page numbers in their common forms', () => {
     for (const form of ['Page | 7', '7 | Page', '- 7 -', 'p. 7', '7/12', 'Seite 7 von 12', 'vii']) {
       const md = markdownOf([page([...column('w', 72, 200, 12), item(form, 290, 770, 9)])]);

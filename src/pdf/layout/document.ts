@@ -105,6 +105,10 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     const [, ay0, , ay1] = box(a), [, by0, , by1] = box(b);
     return Math.abs(ay0 - by0) < 0.006 || (b.hints.zone === 'top' ? by1 <= ay0 + 0.002 : by0 >= ay1 - 0.002);
   };
+  // A single line level with a page number at the edge of the page is its running head, in
+  // whatever face (a chapter title set larger than the text beside "page 4").
+  const levelWithNumber = (a: LaidOutBlock, b: LaidOutBlock): boolean => numbers.includes(a) && b.hints.lineCount === 1
+    && pageOf.get(a) === pageOf.get(b) && Math.abs(box(a)[1] - box(b)[1]) < 0.006;
   const grow = (anchors: LaidOutBlock[], towardsEdge: boolean): void => {
     // Anchors by page: a block is only compared with the running text of its own page.
     const onPage = new Map<number, LaidOutBlock[]>();
@@ -112,9 +116,10 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     for (let round = 0; round < 3; round++) {
       let grew = false;
       for (const { b } of fallback) {
-        if (out.has(b) || b.hints.zone === 'body' || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
+        if (out.has(b) || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
         const here = onPage.get(pageOf.get(b) ?? 0);
-        if (!here || !here.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
+        if (!here) continue;
+        if (b.hints.zone === 'body' ? !here.some((a) => levelWithNumber(a, b)) : !here.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
         out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
         here.push(b);
         grew = true;
