@@ -107,7 +107,7 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   };
   // A single line level with a page number at the edge of the page is its running head, in
   // whatever face (a chapter title set larger than the text beside "page 4").
-  const levelWithNumber = (a: LaidOutBlock, b: LaidOutBlock): boolean => numbers.includes(a) && b.hints.lineCount === 1
+  const levelWithNumber = (a: LaidOutBlock, b: LaidOutBlock): boolean => numbers.includes(a) && a.hints.zone !== 'body' && b.hints.lineCount === 1
     && pageOf.get(a) === pageOf.get(b) && Math.abs(box(a)[1] - box(b)[1]) < 0.006;
   const grow = (anchors: LaidOutBlock[], towardsEdge: boolean): void => {
     // Anchors by page: a block is only compared with the running text of its own page.
