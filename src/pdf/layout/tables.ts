@@ -671,7 +671,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   }
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
   const texts = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
-  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{L}$/u.test(t)).length;
+  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t)).length;
   if (texts.length && mathy >= texts.length * 0.3) return null;
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
