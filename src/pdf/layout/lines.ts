@@ -79,10 +79,30 @@ export function isMarkerOnly(text: string): boolean {
   return MARKER_ONLY.test(text.trim());
 }
 
-function median(values: number[]): number {
-  if (!values.length) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+/** The value at the middle (index ⌊total/2⌋) of the values repeated by their weights, without repeating them. */
+function weightedMedian(pairs: Array<[value: number, weight: number]>): number {
+  const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  for (const [, w] of sorted) total += w;
+  const middle = Math.floor(total / 2);
+  let seen = 0;
+  for (const [v, w] of sorted) {
+    seen += w;
+    if (seen > middle) return v;
+  }
+  return sorted[sorted.length - 1]![0];
+}
+
+/** Characters other than white space. */
+function visibleLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
+    if (c > 0x7f && /\s/.test(s[i]!)) continue;
+    n++;
+  }
+  return n;
 }
 
 /** Groups words into rows (shared baseline band), each row sorted in reading direction. */
@@ -208,19 +228,25 @@ export function makeLine(words: Word[], rtl: boolean): Line {
   }
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   let boldChars = 0, italicChars = 0, monoChars = 0, chars = 0;
-  const sizes: number[] = [];
+  // The dominant size: the median over characters, each word counting for at most 50 of them.
+  const weights: Array<[size: number, weight: number]> = [];
+  let oneSize = true;
   for (const w of words) {
     x0 = Math.min(x0, w.x0); y0 = Math.min(y0, w.y0); x1 = Math.max(x1, w.x1); y1 = Math.max(y1, w.y1);
-    const n = w.text.replace(/\s/g, '').length;
+    const n = visibleLength(w.text);
     chars += n;
     if (w.bold) boldChars += n;
     if (w.italic) italicChars += n;
     if (w.mono) monoChars += n;
-    for (let k = 0; k < Math.min(n, 50); k++) sizes.push(w.size);
+    if (n > 0) {
+      if (weights.length && weights[0]![0] !== w.size) oneSize = false;
+      weights.push([w.size, Math.min(n, 50)]);
+    }
   }
   const c = Math.max(1, chars);
+  const size = !weights.length ? 0 : oneSize ? weights[0]![0] : weightedMedian(weights);
   return {
-    words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: median(sizes) || words[0]!.size,
+    words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: size || words[0]!.size,
     bold: boldChars / c > 0.6, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
   };
 }
