@@ -12,7 +12,7 @@ import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { digitRuns, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals, utf16 } from './patterns.js';
+import { digitRuns, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {
@@ -39,20 +39,19 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   const names = want.has('PERSON') || want.has('LOCATION');
   const literals: NameLiterals | undefined = names ? { and: [], corner: [] } : undefined;
   findEmails(text, all);
-  // The loops that read every character read them from one copy of the code units.
-  const codes = utf16(text);
-  findSecrets(text, options.mode, all, literals, codes);
-  // IBANs, numbers and house numbers start from the same digit runs: one scan for all.
-  const digitStarts = digitRuns(text);
+  findSecrets(text, options.mode, all, literals);
+  // House numbers need every digit run: found once, they serve IBANs and numbers too. Without names
+  // those scan for the few digits they need themselves.
+  const digitStarts = literals ? digitRuns(text) : undefined;
   findIbans(text, all, digitStarts);
-  findNumbers(text, options.mode, all, true, true, digitStarts, codes);
+  findNumbers(text, options.mode, all, true, true, digitStarts);
   checkDeadline(options);
   if (literals) {
     // Names are decided from their neighbourhood: scoring paragraph-sized segments keeps the cost linear.
     const postal = mentionsPostal(text);
     const and = new Cursor(literals.and, 5);
     const corner = new Cursor(literals.corner, 8);
-    const digits = new Cursor(digitStarts, 1);
+    const digits = new Cursor(digitStarts!, 1);
     for (const [s, e] of segments(text)) {
       checkDeadline(options);
       const seg = text.slice(s, e);
@@ -61,7 +60,7 @@ export function detect(text: string, options: DetectOptions): Detection[] {
       const segDigits = digits.within(s, e);
       // A digit run cut by the segment's start starts again in the segment.
       if (s > 0 && isDigitAt(text, s) && isDigitAt(text, s - 1)) segDigits.unshift(0);
-      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits, codes: codes.subarray(s, e) };
+      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits };
       findNamesAndPlaces(seg, opts, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }

@@ -6,7 +6,7 @@
  * the lines or comma-separated parts that continue them.
  */
 import { AMBIGUOUS, getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
-import { digitRuns, utf16 } from './patterns.js';
+import { digitRuns } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 /** Spans a model found, keyed by entity. */
@@ -65,28 +65,28 @@ const PARTICLE_MAX = Math.max(...[...PARTICLE_WORDS].map((w) => w.length));
  * capitalisedRuns as a flat list start0, end0, words0, start1, end1, words1, ...: no small arrays to
  * collect, and the number of words (1 or more) tells single words, most runs, without a search.
  */
-function capitalisedRunsFlat(text: string, codes: Uint16Array = utf16(text)): number[] {
+function capitalisedRunsFlat(text: string): number[] {
   const cls = classes();
   const out: number[] = [];
   const n = text.length;
   const isWordChar = (i: number): boolean => {
-    const c = codes[i]!;
+    const c = text.charCodeAt(i);
     return cls[c]! !== 0 || c === 39 || c === 0x2019;
   };
   /** End of the word or initial starting at i (an upper-case letter), or -1. */
   const item = (i: number): number => {
-    if (i + 1 < n && codes[i + 1]! === 46 && (i + 2 >= n || cls[codes[i + 2]!]! === 0)) return i + 2; // "J."
+    if (i + 1 < n && text.charCodeAt(i + 1) === 46 && (i + 2 >= n || cls[text.charCodeAt(i + 2)]! === 0)) return i + 2; // "J."
     let j = i + 1;
     for (;;) {
       while (j < n && isWordChar(j)) j++;
-      if (j + 1 < n && codes[j]! === 45 && cls[codes[j + 1]!]! !== 0) { j += 1; continue; }
+      if (j + 1 < n && text.charCodeAt(j) === 45 && cls[text.charCodeAt(j + 1)]! !== 0) { j += 1; continue; }
       break;
     }
     // A possessive is not part of the name: "Matej's address".
-    const q = codes[j - 2]!;
-    if (j - i > 3 && (q === 39 || q === 0x2019) && (codes[j - 1]! === 115 || codes[j - 1]! === 83)) j -= 2;
+    const q = text.charCodeAt(j - 2);
+    if (j - i > 3 && (q === 39 || q === 0x2019) && (text.charCodeAt(j - 1) === 115 || text.charCodeAt(j - 1) === 83)) j -= 2;
     // A closing quote is not part of the name either: 'Mary called John'.
-    while (j - i > 1 && (codes[j - 1]! === 39 || codes[j - 1]! === 0x2019)) j--;
+    while (j - i > 1 && (text.charCodeAt(j - 1) === 39 || text.charCodeAt(j - 1) === 0x2019)) j--;
     return j;
   };
   // Jump from one possible capital to the next; the regular expression's character-class scan is
@@ -95,7 +95,7 @@ function capitalisedRunsFlat(text: string, codes: Uint16Array = utf16(text)): nu
   // test() rather than exec(): no match object per capital; the match is one character, before lastIndex.
   while (jump.test(text)) {
     const i = jump.lastIndex - 1;
-    if (cls[codes[i]!]! !== 2 || (i > 0 && isWordChar(i - 1))) {
+    if (cls[text.charCodeAt(i)]! !== 2 || (i > 0 && isWordChar(i - 1))) {
       // Inside a word (camelCase, ALL CAPS): skip the rest of it.
       let j = i + 1;
       while (j < n && isWordChar(j)) j++;
@@ -106,21 +106,21 @@ function capitalisedRunsFlat(text: string, codes: Uint16Array = utf16(text)): nu
     let end = item(i);
     let words = 1;
     for (;;) {
-      const sp = codes[end]!;
+      const sp = text.charCodeAt(end);
       if (sp !== 32 && sp !== 0xa0) break;
       let j = end + 1;
       // Particles between name parts: "Willemine ten Pas", "Vincent van Gogh".
       for (let guard = 0; guard < 3; guard++) {
         // Most words after a name are ordinary lower-case words: their first letter or length rules them out.
-        const first = codes[j]!;
+        const first = text.charCodeAt(j);
         if (cls[first]! !== 1 || first >= 128 || PARTICLE_FIRST[first] === 0) break;
         let w = j;
-        while (w < n && cls[codes[w]!]! === 1) w++;
-        const ch = codes[w]!;
+        while (w < n && cls[text.charCodeAt(w)]! === 1) w++;
+        const ch = text.charCodeAt(w);
         if ((ch !== 32 && ch !== 0xa0) || w - j > PARTICLE_MAX || !PARTICLE_WORDS.has(text.slice(j, w))) break;
         j = w + 1;
       }
-      if (cls[codes[j]!]! !== 2) break;
+      if (cls[text.charCodeAt(j)]! !== 2) break;
       end = item(j);
       words++;
     }
@@ -437,8 +437,6 @@ export interface NameOptions {
   corner?: boolean | undefined;
   /** Start of every run of digits in the text (digitRuns), when the caller has them. */
   digits?: number[] | undefined;
-  /** The text's UTF-16 code units (utf16), when the caller has them. */
-  codes?: Uint16Array | undefined;
 }
 
 /** Start of every occurrence of `literal`, overlapping ones included. */
@@ -491,7 +489,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
-  const runs = capitalisedRunsFlat(text, opts.codes);
+  const runs = capitalisedRunsFlat(text);
   for (let r = 0; r < runs.length; r += 3) {
     const cs = runs[r]!;
     const ce = runs[r + 1]!;

@@ -128,32 +128,38 @@ function nextNumberRun(text: string, scan: NumberScan): RegExpExecArray | null {
       NUM_RUN.lastIndex = scan.windowEnd;
     }
     // The first digit after a window starts a digit run: the window took every digit before it.
-    while (scan.k < scan.digits.length && scan.digits[scan.k]! < scan.windowEnd) scan.k++;
-    if (scan.k >= scan.digits.length) return null;
-    const p = scan.digits[scan.k]!;
-    const codes = scan.codes;
+    const p = nextDigit(text, scan);
+    if (p < 0) return null;
     let ws = p;
-    while (ws > scan.windowEnd && numberChar(codes[ws - 1]!)) ws--;
+    while (ws > scan.windowEnd && numberChar(text.charCodeAt(ws - 1))) ws--;
     let we = p + 1;
     let nd = 1;
-    for (; we < codes.length; we++) {
-      const c = codes[we]!;
-      if (!numberChar(c)) break;
-      if (c >= 48 && c <= 57) nd++;
-    }
+    for (let c = text.charCodeAt(we); we < text.length && numberChar(c); c = text.charCodeAt(++we)) if (c >= 48 && c <= 57) nd++;
     scan.windowEnd = we;
     NUM_RUN.lastIndex = nd >= 6 ? ws : we;
   }
 }
 
 interface NumberScan {
-  /** utf16(text). */
-  codes: Uint16Array;
-  /** Starts of the text's digit runs (digitRuns), and the next one to look at. */
-  digits: number[];
+  /** Starts of the text's digit runs (digitRuns) when the caller has them, and the next one to look at. */
+  digits: number[] | undefined;
   k: number;
   /** End of the last window of number characters. */
   windowEnd: number;
+}
+
+const DIGIT = /\d/g;
+
+/** The first digit at or after scan.windowEnd, or -1. */
+function nextDigit(text: string, scan: NumberScan): number {
+  const digits = scan.digits;
+  if (digits === undefined) {
+    // test() finds the next digit without a match object.
+    DIGIT.lastIndex = scan.windowEnd;
+    return DIGIT.test(text) ? DIGIT.lastIndex - 1 : -1;
+  }
+  while (scan.k < digits.length && digits[scan.k]! < scan.windowEnd) scan.k++;
+  return scan.k < digits.length ? digits[scan.k]! : -1;
 }
 
 /**
@@ -172,10 +178,10 @@ export function digitRuns(text: string): number[] {
   return out;
 }
 
-/** `digits`, `codes`: digitRuns(text) and utf16(text), when the caller has them. */
-export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits = digitRuns(text), codes = utf16(text)): void {
+/** `digits`: digitRuns(text), when the caller has it (a scan of its own finds only the digits it needs). */
+export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits?: number[]): void {
   NUM_RUN.lastIndex = 0;
-  const scan: NumberScan = { codes, digits, k: 0, windowEnd: 0 };
+  const scan: NumberScan = { digits, k: 0, windowEnd: 0 };
   const phoneSeen = new Map<string, boolean>();
   let m: RegExpExecArray | null;
   while ((m = nextNumberRun(text, scan)) !== null) {
@@ -282,8 +288,7 @@ function cardShape(run: string, digits: string): boolean {
 
 // ---------------------------------------------------------------------------------------------- IBAN
 
-const IBAN_RUN = /\b([A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?)\b/;
-
+const IBAN_RUN = /\b([A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?)\b/g;
 /** IBAN_RUN tried at one position. */
 const IBAN_AT = new RegExp(IBAN_RUN.source, 'y');
 
@@ -291,20 +296,35 @@ const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 &
 const isWordCode = (c: number): boolean => isAsciiLetter(c) || isDigit(c) || c === 95;
 
 /**
- * `digits`: digitRuns(text), when the caller has it. An IBAN starts with two letters at a word start
- * and two digits, and those digits start a digit run: the pattern is tried only there, in the order
- * and without the overlaps of a scan of the whole text.
+ * The matches of IBAN_RUN. With the text's digit runs (digitRuns): an IBAN starts with two letters at
+ * a word start and two digits, and those digits start a digit run, so the pattern is tried only there,
+ * in the order and without the overlaps of a scan of the whole text.
  */
-export function findIbans(text: string, out: Detection[], digits = digitRuns(text)): void {
+function ibanMatches(text: string, digits: number[] | undefined): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  let m: RegExpExecArray | null;
+  if (digits === undefined) {
+    IBAN_RUN.lastIndex = 0;
+    while ((m = IBAN_RUN.exec(text)) !== null) out.push(m);
+    return out;
+  }
   let resume = 0;
   for (const p of digits) {
     const at = p - 2;
     if (at < resume || !isDigit(text.charCodeAt(p + 1)) || !isAsciiLetter(text.charCodeAt(at)) || !isAsciiLetter(text.charCodeAt(at + 1))) continue;
     if (at > 0 && isWordCode(text.charCodeAt(at - 1))) continue;
     IBAN_AT.lastIndex = at;
-    const m = IBAN_AT.exec(text);
+    m = IBAN_AT.exec(text);
     if (m === null) continue;
+    out.push(m);
     resume = at + m[0].length;
+  }
+  return out;
+}
+
+/** `digits`: digitRuns(text), when the caller has it. */
+export function findIbans(text: string, out: Detection[], digits?: number[]): void {
+  for (const m of ibanMatches(text, digits)) {
     let value = m[1]!;
     // The optional trailing group may have swallowed the next word: shorten until the checksum holds.
     for (let cut = value.length; cut >= 15; cut--) {
@@ -312,7 +332,7 @@ export function findIbans(text: string, out: Detection[], digits = digitRuns(tex
       if (/ $/.test(v)) continue;
       if (ibanValid(v.replace(/ /g, ''))) {
         value = v;
-        out.push({ start: at, end: at + v.length, entity: 'FINANCIAL', score: 1, kind: 'iban' });
+        out.push({ start: m.index, end: m.index + v.length, entity: 'FINANCIAL', score: 1, kind: 'iban' });
         break;
       }
     }
@@ -407,6 +427,9 @@ interface HintIndex {
 
 /** Group id of the hexPrefixes triples: a mark for HintIndex.markRule, not a hint. */
 const MARK_GROUP = 255;
+/** Group ids of the first three characters of the name literals (NameLiterals). */
+const AND_GROUP = 254;
+const CORNER_GROUP = 253;
 
 let hintIndex: HintIndex | undefined;
 
@@ -458,7 +481,16 @@ function hints(): HintIndex {
       }
     }
   }
-  if (pairCount > 255 || groups.length >= MARK_GROUP) throw new Error('too many secret hint prefixes for the table');
+  // The name literals' first three characters lead to their own groups, checked without consuming.
+  for (const [literal, group] of [[' and ', AND_GROUP], ['orner of', CORNER_GROUP]] as const) {
+    const c0 = literal.charCodeAt(0);
+    const c1 = literal.charCodeAt(1);
+    if (pairs[(c0 << 7) | c1] === 0) pairs[(c0 << 7) | c1] = ++pairCount;
+    const key = (pairs[(c0 << 7) | c1]! << 7) | literal.charCodeAt(2);
+    if (triples[key] !== 0) throw new Error(`name literal ${literal} shares a hint prefix`);
+    triples[key] = group;
+  }
+  if (pairCount > 255 || groups.length >= CORNER_GROUP) throw new Error('too many secret hint prefixes for the table');
   hintIndex = { groups, pairs, triples, rules, markRule };
   return hintIndex;
 }
@@ -488,24 +520,24 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
  * Name literals, when asked for, are recorded at every position, inside hints too.
  */
-function scanHints(text: string, codes: Uint16Array, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
+function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
   const { groups, pairs, triples } = index;
   const n = text.length - 2;
   // The three characters at i, i + 1, i + 2, carried from one position to the next.
-  let c1 = codes[0]!;
-  let c2 = codes[1]!;
+  let c1 = text.charCodeAt(0);
+  let c2 = text.charCodeAt(1);
   for (let i = 0; i < n; i++) {
     const c0 = c1;
     c1 = c2;
-    c2 = codes[i + 2]!;
-    if (c2 === 110 && lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
+    c2 = text.charCodeAt(i + 2);
     if ((c0 | c1) >= 128) continue;
     const pair = pairs[(c0 << 7) | c1]!;
     if (pair === 0 || c2 >= 128) continue;
     const g = triples[(pair << 7) | c2]!;
     if (g === 0) continue;
-    if (g === MARK_GROUP) {
-      marked.push(i);
+    if (g >= CORNER_GROUP) {
+      if (g === MARK_GROUP) marked.push(i);
+      else if (lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
       continue;
     }
     const list = groups[g]!;
@@ -513,7 +545,7 @@ function scanHints(text: string, codes: Uint16Array, index: HintIndex, ats: numb
       const h = list[k]!;
       // The first three characters are the group's; compare the rest.
       let q = 3;
-      while (q < h.length && codes[i + q] === h.charCodeAt(q)) q++;
+      while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
       if (q === h.length) {
         ats.push(i);
         found.push(h);
@@ -521,25 +553,12 @@ function scanHints(text: string, codes: Uint16Array, index: HintIndex, ats: numb
           for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
         }
         i += h.length - 1;
-        c1 = codes[i + 1]!;
-        c2 = codes[i + 2]!;
+        c1 = text.charCodeAt(i + 1);
+        c2 = text.charCodeAt(i + 2);
         break;
       }
     }
   }
-}
-
-/**
- * The UTF-16 code units of a text. Loops that read every character run about twice as fast on them as
- * on charCodeAt, and the copy costs a third of what one such loop saves.
- */
-export function utf16(text: string): Uint16Array {
-  const bytes = Buffer.from(text, 'utf16le');
-  // Large buffers have their own memory; a small one may sit at an odd offset of the shared pool.
-  if (bytes.byteOffset % 2 === 0) return new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return codes;
 }
 
 function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
@@ -555,11 +574,8 @@ function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
   return out;
 }
 
-/**
- * `literals`, when given, receives the name detectors' literals found on the way (see NameLiterals);
- * `codes`: utf16(text), when the caller has it.
- */
-export function findSecrets(text: string, mode: DetectMode, out: Detection[], literals?: NameLiterals, codes = utf16(text)): void {
+/** `literals`, when given, receives the name detectors' literals found on the way (see NameLiterals). */
+export function findSecrets(text: string, mode: DetectMode, out: Detection[], literals?: NameLiterals): void {
   const seen = new Set<number>();
   const index = hints();
   const rules = index.rules;
@@ -570,7 +586,7 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
   const ats: number[] = [];
   const found: string[] = [];
   const marked: number[] = [];
-  scanHints(text, codes, index, ats, found, marked, literals);
+  scanHints(text, index, ats, found, marked, literals);
   if (index.markRule) {
     const rule = index.markRule;
     windows.set(rule, marked.map((at) => [Math.max(0, at - 24), Math.min(text.length, at + 300)] as [number, number]));
