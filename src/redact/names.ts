@@ -302,7 +302,8 @@ const SIGN_OFF = /(?:^|\n)[ \t>]*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:
 
 /** A letter's closing line ("Best Regards,") right before: the next line is the writer's name. */
 function signOffBefore(text: string, at: number): boolean {
-  return SIGN_OFF.test(text.slice(Math.max(0, at - 40), at));
+  // The pattern ends with a line break: most names are not at the start of a line, and go without it.
+  return text.charCodeAt(at - 1) === 10 && SIGN_OFF.test(text.slice(Math.max(0, at - 40), at));
 }
 
 /** contextTrigger for the text before offset `at`, without copying it. */
