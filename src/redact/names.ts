@@ -607,14 +607,14 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const nxt = after ? text.slice(e, e + 28) : '';
     const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));
     const sum = summarise(run);
-    const firstIsFirst = (head.f & FIRST) !== 0;
+    const headIsFirstName = (head.f & FIRST) !== 0;
 
     // ---- place reading: every word a known place, and the place wins over a name reading unless the
     // context is a name's ("Mr.", "said", "'s") or the word is a first name with no place context.
     if (opts.location && sum.allPlace && !orgAfter && !titled && !inFirm(s, e)) {
       const low = n === 1 ? head.low : run.map((t) => t.low).join(' ');
       const bigPlace = lex.country.has(low) || lex.majorCity.has(low) || lex.region.has(low);
-      const nameLike = firstIsFirst && !bigPlace;
+      const nameLike = headIsFirstName && !bigPlace;
       const ctxPerson = strongCtx() || (after && (/^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt)));
       if (placeCtx() || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
         const before = found.length;
@@ -634,7 +634,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     let score: number;
     if (n >= 2) {
       const k = sum.known;
-      if (firstIsFirst && !commonAt(head) && ((last.f & LAST) !== 0 || !commonAt(last))) score = 0.75;
+      if (headIsFirstName && !commonAt(head) && ((last.f & LAST) !== 0 || !commonAt(last))) score = 0.75;
       else if (k >= 1 && sum.common === 0) score = 0.6;
       else if (k >= 1) score = 0.45;
       else if (sum.common > 0) score = 0.2;
@@ -644,7 +644,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       if (n > 4) score -= 0.3;
     } else {
       const known = sum.known > 0;
-      if (known && !commonAt(head)) score = firstIsFirst ? 0.5 : 0.4;
+      if (known && !commonAt(head)) score = headIsFirstName ? 0.5 : 0.4;
       else if (known) score = 0.15;
       else if (commonAt(head)) score = 0;
       else score = SENTENCE_END.test(text.slice(Math.max(0, s - 6), s)) ? 0.1 : 0.25;
@@ -679,7 +679,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (sum.place > 0 && !titled && placeCtx()) score -= 0.25;
     if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
-    if (score >= personThreshold && !titled && !(firstIsFirst && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
+    if (score >= personThreshold && !titled && !(headIsFirstName && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
     if (score >= personThreshold) {
       people.push({ start: s, end: e, entity: 'PERSON', score: Math.min(1, score), kind: 'person' });
     }
