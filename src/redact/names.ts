@@ -869,6 +869,40 @@ const POSTAL_CONTEXT = /(?:zip|zip code|zipcode|postcode|postal code|post code|p
  */
 const POSTAL_WORDS = /zip|post|plz|\bcap\b|\bcp\b/i;
 
+/** A character of the \s class. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Last letters of the words POSTAL_CONTEXT ends with (zip, cap, cp; code; postal; plz), in either case. */
+const POSTAL_LAST = new Uint8Array(128);
+for (const c of 'pelzPELZ') POSTAL_LAST[c.charCodeAt(0)] = 1;
+
+/** Whether text[from, end) ends like POSTAL_CONTEXT: a word ending in POSTAL_LAST, then white space, an optional "is", ":", "#" or "=", white space. */
+function postalEnding(text: string, from: number, end: number): boolean {
+  let e = end;
+  while (e > from && isSpace(text.charCodeAt(e - 1))) e--;
+  if (e === from) return false;
+  const c = text.charCodeAt(e - 1);
+  if (POSTAL_LAST[c] === 1) return true;
+  let m = -1;
+  if (c === 58 || c === 35 || c === 61) m = e - 1;
+  else if ((c | 32) === 115 && e - 2 >= from && (text.charCodeAt(e - 2) | 32) === 105) m = e - 2;
+  if (m < 0) return false;
+  while (m > from && isSpace(text.charCodeAt(m - 1))) m--;
+  return m > from && POSTAL_LAST[text.charCodeAt(m - 1)] === 1;
+}
+
+/**
+ * POSTAL_CONTEXT on the 24 characters before i. The pattern is anchored at the end, so the engine tries it
+ * at every position; the ending it needs is checked first, and most numbers do not have it.
+ */
+function postalContextBefore(text: string, i: number): boolean {
+  const from = Math.max(0, i - 24);
+  return postalEnding(text, from, i) && POSTAL_CONTEXT.test(text.slice(from, i));
+}
+
 /** Whether a text mentions postal codes at all ("zip", "postcode", "PLZ", "CAP", "CP"). */
 export function mentionsPostal(text: string): boolean {
   return POSTAL_WORDS.test(text);
@@ -918,14 +952,14 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       && !b[0].split(/\s+/).slice(1, -1).some((w) => lex.common.has(w.toLowerCase()))) { parts.push([i, i + b[0].length]); continue; }
     // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
     if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
-      if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+      if (postalWords && postalContextBefore(text, i)) {
         POSTAL.lastIndex = i;
         const p = POSTAL.exec(text);
         if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
       }
       continue;
     }
-    if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+    if (postalWords && postalContextBefore(text, i)) {
       POSTAL.lastIndex = i;
       const p = POSTAL.exec(text);
       if (p) { out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' }); continue; }
@@ -994,7 +1028,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       parts.push([start, e]);
       continue;
     }
-    if (postalWords && POSTAL_CONTEXT.test(text.slice(Math.max(0, i - 24), i))) {
+    if (postalWords && postalContextBefore(text, i)) {
       POSTAL.lastIndex = i;
       const p = POSTAL.exec(text);
       if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
