@@ -559,16 +559,17 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     }
   }
 
-  function scorePlace(text: string, lex: Lexicon, s: number, e: number, run: Tok[], phrase: boolean): void {
+  /** `ctxIn`, `placeCtxIn`: the lower-cased context before s and PLACE_BEFORE on it, when the caller has them. */
+  function scorePlace(text: string, lex: Lexicon, s: number, e: number, run: Tok[], phrase: boolean, ctxIn?: string, placeCtxIn?: boolean): void {
     if (!opts.location) return;
-    const ctx = lower(text.slice(Math.max(0, s - 30), s));
+    const ctx = ctxIn ?? lower(text.slice(Math.max(0, s - 30), s));
     const low = run.map((t) => t.low).join(' ');
     let score = 0;
     if (lex.country.has(low) || phrase) score = 0.6;
     if (lex.region.has(low)) score = Math.max(score, 0.5);
     if (lex.majorCity.has(low)) score = Math.max(score, 0.55);
     if (lex.city.has(low)) score = Math.max(score, 0.3);
-    const placeCtx = PLACE_BEFORE.test(ctx);
+    const placeCtx = placeCtxIn ?? PLACE_BEFORE.test(ctx);
     if (placeCtx) score += 0.35;
     // Ordinary words that are also places ("Mobile", "As", "Reading") count as places only where the text says so.
     const ordinary = run.every((t) => (t.f & COMMON) !== 0) || low.length <= 2;
@@ -618,7 +619,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       const ctxPerson = strongCtx() || (after && (/^(?:'s|’s)\b/.test(nxt) || PERSON_AFTER_STRONG.test(nxt)));
       if (placeCtx() || (!nameLike && !ctxPerson) || (bigPlace && !ctxPerson)) {
         const before = found.length;
-        scorePlace(text, lex, s, e, run, false);
+        // The same context: PLACE_BEFORE's answer is known when the trigger let it run.
+        scorePlace(text, lex, s, e, run, false, ctx, trigger ? placeCtx() : undefined);
         if (found.length > before) return;
       }
     }
