@@ -976,7 +976,10 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       let w = k;
       while (w > 0 && cls[text.charCodeAt(w - 1)]! !== 0) w--;
       if (w === k) continue;
-      if (cls[text.charCodeAt(w)] === 1 && !LED_WORDS.has(text.slice(w, k).toLowerCase()) && text.slice(w, k) !== 'u' && !words.has(text.slice(w, k))) continue;
+      if (cls[text.charCodeAt(w)] === 1) {
+        const word = text.slice(w, k);
+        if (!LED_WORDS.has(word.toLowerCase()) && word !== 'u' && !words.has(word)) continue;
+      }
     }
     const before = wordsBefore(text, i, 6);
     const w0 = before[0];

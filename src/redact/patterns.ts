@@ -423,6 +423,8 @@ interface HintIndex {
   rules: Map<string, SecretRule[]>;
   /** The rule of SecretRule.hexPrefixes (its triples have group MARK_GROUP). */
   markRule: SecretRule | undefined;
+  /** Hint → length of the credential word (KEYWORDS) it starts with, 0 for none. */
+  keywordLength: Map<string, number>;
 }
 
 /** Group id of the hexPrefixes triples: a mark for HintIndex.markRule, not a hint. */
@@ -491,7 +493,9 @@ function hints(): HintIndex {
     triples[key] = group;
   }
   if (pairCount > 255 || groups.length >= CORNER_GROUP) throw new Error('too many secret hint prefixes for the table');
-  hintIndex = { groups, pairs, triples, rules, markRule };
+  const keywordLength = new Map<string, number>();
+  for (const h of all) keywordLength.set(h, KEYWORDS.find((w) => h.toLowerCase().startsWith(w))?.length ?? 0);
+  hintIndex = { groups, pairs, triples, rules, markRule, keywordLength };
   return hintIndex;
 }
 
@@ -594,8 +598,8 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
   for (let x = 0; x < ats.length; x++) {
     const at = ats[x]!;
     const hint = found[x]!;
-    const low = hint.toLowerCase();
-    for (const w of KEYWORDS) if (low.startsWith(w)) { keywordHits.push([at, w.length]); break; }
+    const keyword = index.keywordLength.get(hint)!;
+    if (keyword > 0) keywordHits.push([at, keyword]);
     if (hint === '://') {
       // Credentials in a URL come before an "@": URLs without one are skipped.
       let q = at + 3;
