@@ -10,7 +10,9 @@ import { serialize } from '../src/markdown/serialize.js';
 import { PII_ENTITIES, normalizeOptions, type PiiEntity, type RedactMode } from '../src/options/schema.js';
 import { redactDocument } from '../src/redact/apply.js';
 import { abaValid, ibanValid, luhnValid, ssnValid } from '../src/redact/checksums.js';
-import { detect } from '../src/redact/detect.js';
+import { detect, resolve, segments } from '../src/redact/detect.js';
+import { findNamesAndPlaces, mentionsPostal } from '../src/redact/names.js';
+import type { Detection } from '../src/redact/types.js';
 import { project, redactMarkdown } from '../src/redact/markdown.js';
 import type { ParseDocument } from '../src/types.js';
 
@@ -385,5 +387,36 @@ describe('deadline', () => {
   it('a redaction past the parse deadline stops with TIMEOUT', async () => {
     const doc: ParseDocument = { markdown: 'Call Angela Lundström at +46 8 123 456 78.\n'.repeat(2000), metadata: {} };
     await expect(redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: 'tag' }, { deadline: Date.now() - 1 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+});
+
+describe('what the whole-text passes hand to the name detectors', () => {
+  // detect() finds the literals the name rules start from (" and ", "orner of") and the digit runs in
+  // one pass over the whole text and hands each segment its share; findNamesAndPlaces alone searches
+  // its text itself. Both must see the same things, also where a literal sits inside a secret hint
+  // ("token and"), where a segment boundary cuts a digit run, and for names spread over a segment.
+  const paragraph = (k: number): string => [
+    `Send the token and Maria Lopez will check it; Bearer and Smith, Jones and Davis LLP reviewed case ${k}.`,
+    `We met at the corner of Main Street and Elm Street with Dr. Alan Reyes, who lives at ${100 + k} Baker Street, London.`,
+    `The password and Karen Lee moved to Paris in 2019; call 555-${1000 + k} or write to the office.`,
+    `Zip code: ${10000 + k}. Rudi, Jackson and Campos signed. ${'1234567890'.repeat(3)}`,
+  ].join(' ');
+  // A long stretch without spaces is cut inside it, here inside a digit run ("ab12ab12...").
+  const input = [...Array.from({ length: 30 }, (_, k) => paragraph(k)), 'x'.repeat(3) + 'ab12'.repeat(1500), ...Array.from({ length: 30 }, (_, k) => paragraph(k + 30))].join('\n\n');
+
+  it('names and places are the same as from a search of each segment', () => {
+    const viaDetect = detect(input, { mode: 'fast', entities: ['PERSON', 'LOCATION'] }).map((d) => `${d.entity} ${d.start} ${d.end}`);
+    const alone: Detection[] = [];
+    const postal = mentionsPostal(input);
+    for (const [s, e] of segments(input)) {
+      const out: Detection[] = [];
+      findNamesAndPlaces(input.slice(s, e), { mode: 'fast', person: true, location: true, postal }, out);
+      for (const d of out) alone.push({ ...d, start: d.start + s, end: d.end + s });
+    }
+    const expected = resolve(alone).map((d) => `${d.entity} ${d.start} ${d.end}`);
+    expect(segments(input).length).toBeGreaterThan(5);
+    expect(segments(input).some(([s]) => /\d\d/.test(input.slice(s - 1, s + 1)))).toBe(true);
+    expect(viaDetect.length).toBeGreaterThan(100);
+    expect(viaDetect).toEqual(expected);
   });
 });
