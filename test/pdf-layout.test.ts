@@ -144,6 +144,15 @@ describe('layout engine on synthetic pages', () => {
     expect(md.trim()).toBe('שלום עולם');
   });
 
+  it('reads a sloping row left to right: the right end sitting a fraction of a point higher does not come first', () => {
+    // A scanned header line that slopes up by 0.6 pt over the page, its parts far apart.
+    const parts = [item('Report ID:', 40, 100.6), item('MEDRPT-2024-17', 130, 100.4), item('Date of Service:', 330, 100.2), item('October 28, 2024', 450, 100)];
+    const md = markdownOf([page([item('Summary of the visit', 40, 60, 16), ...parts, ...column('body', 40, 140, 6)])]);
+    const at = ['Report ID:', 'MEDRPT-2024-17', 'Date of Service:', 'October 28, 2024'].map((t) => md.indexOf(t));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
   it('finds a table from aligned columns without rules', () => {
     const rows = [['Item', 'Qty', 'Price'], ['Apples', '3', '$1.20'], ['Pears', '12', '$4.00'], ['Plums', '7', '$2.10']];
     const items = rows.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 120, 100 + i * 14)));

@@ -252,6 +252,30 @@ function sideHeads(heads: El[], body: El[]): boolean {
 }
 
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
+/**
+ * Top to bottom, and across each row in reading direction. Elements level with each other (each one's
+ * middle inside the other's height) form a row: a line of a scan that slopes by a fraction of a point,
+ * or a label set a little higher than its value, is still read left to right, not by which top is higher.
+ */
+function rowsInOrder(els: El[], rtl: boolean): El[] {
+  const byY = [...els].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const out: El[] = [];
+  let row: El[] = [];
+  const flush = (): void => {
+    row.sort((a, b) => (rtl ? b.x1 - a.x1 : a.x0 - b.x0));
+    out.push(...row);
+    row = [];
+  };
+  for (const e of byY) {
+    const mid = (e.y0 + e.y1) / 2;
+    const level = row.length > 0 && row.every((r) => mid > r.y0 && mid < r.y1 && (r.y0 + r.y1) / 2 > e.y0 && (r.y0 + r.y1) / 2 < e.y1);
+    if (!level) flush();
+    row.push(e);
+  }
+  flush();
+  return out;
+}
+
 function order(els: El[], rtl: boolean, depth = 0): El[] {
   if (els.length <= 1 || depth > 12) return [...els];
   const minGutter = 6;
@@ -286,7 +310,7 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const x0 = Math.min(...g.els.map((e) => e.x0)), x1 = Math.max(...g.els.map((e) => e.x1));
     const inner = g.gutters.filter((iv) => iv.a > x0 + 1 && iv.b < x1 - 1 && iv.b - iv.a >= minGutter);
     if (!inner.length || g.els.length === 1) {
-      out.push(...g.els.sort((a, b) => a.y0 - b.y0 || (rtl ? b.x1 - a.x1 : a.x0 - b.x0)));
+      out.push(...rowsInOrder(g.els, rtl));
       continue;
     }
     // Split at the widest gutter; each side is ordered recursively.
@@ -294,13 +318,13 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const mid = (cut.a + cut.b) / 2;
     const leftEls = g.els.filter((e) => (e.x0 + e.x1) / 2 < mid);
     const rightEls = g.els.filter((e) => (e.x0 + e.x1) / 2 >= mid);
-    if (!leftEls.length || !rightEls.length) { out.push(...g.els.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)); continue; }
+    if (!leftEls.length || !rightEls.length) { out.push(...rowsInOrder(g.els, rtl)); continue; }
     const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
     // A few single lines on each side (a letterhead: title left, date and reference right) read
     // line by line, not as two columns.
     const shortSide = (xs: El[]): boolean => xs.length <= 4 && xs.every((e) => e.kind === 'text' && e.lines.length <= 2);
     if (shortSide(leftEls) && shortSide(rightEls)) {
-      out.push(...g.els.sort((a, b) => a.y0 - b.y0 || (rtl ? b.x1 - a.x1 : a.x0 - b.x0)));
+      out.push(...rowsInOrder(g.els, rtl));
       continue;
     }
     const heads = sideHeads(leftEls, rightEls) ? leftEls : sideHeads(rightEls, leftEls) ? rightEls : null;
