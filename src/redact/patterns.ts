@@ -421,6 +421,12 @@ interface HintIndex {
   /** Group of the hints starting with a pair and a third ASCII character (index pairId << 7 | c2), 0 for none. */
   triples: Uint8Array;
   rules: Map<string, SecretRule[]>;
+  /**
+   * 1 for every pair of ASCII characters that is the first or the second pair of some triple (index
+   * c0 << 7 | c1): a triple starting at i has one of its two pairs at the even one of i and i + 1, so
+   * reading the pairs at even positions finds every position worth a look up in `triples`.
+   */
+  inner: Uint8Array;
   /** The rule of SecretRule.hexPrefixes (its triples have group MARK_GROUP). */
   markRule: SecretRule | undefined;
   /** Hint → length of the credential word (KEYWORDS) it starts with, 0 for none. */
@@ -495,7 +501,17 @@ function hints(): HintIndex {
   if (pairCount > 255 || groups.length >= CORNER_GROUP) throw new Error('too many secret hint prefixes for the table');
   const keywordLength = new Map<string, number>();
   for (const h of all) keywordLength.set(h, KEYWORDS.find((w) => h.toLowerCase().startsWith(w))?.length ?? 0);
-  hintIndex = { groups, pairs, triples, rules, markRule, keywordLength };
+  const inner = new Uint8Array(1 << 14);
+  for (let ab = 0; ab < 1 << 14; ab++) {
+    const pair = pairs[ab]!;
+    if (pair === 0) continue;
+    for (let c2 = 0; c2 < 128; c2++) {
+      if (triples[(pair << 7) | c2] === 0) continue;
+      inner[ab] = 1;
+      inner[((ab & 127) << 7) | c2] = 1;
+    }
+  }
+  hintIndex = { groups, pairs, triples, inner, rules, markRule, keywordLength };
   return hintIndex;
 }
 
@@ -525,41 +541,45 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * Name literals, when asked for, are recorded at every position, inside hints too.
  */
 function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
-  const { groups, pairs, triples } = index;
+  const { groups, pairs, triples, inner } = index;
+  // Positions that may start a triple (the last one starts three characters before the end).
   const n = text.length - 2;
-  // The three characters at i, i + 1, i + 2, carried from one position to the next.
-  let c1 = text.charCodeAt(0);
-  let c2 = text.charCodeAt(1);
-  for (let i = 0; i < n; i++) {
-    const c0 = c1;
-    c1 = c2;
-    c2 = text.charCodeAt(i + 2);
-    if ((c0 | c1) >= 128) continue;
-    const pair = pairs[(c0 << 7) | c1]!;
-    if (pair === 0 || c2 >= 128) continue;
-    const g = triples[(pair << 7) | c2]!;
-    if (g === 0) continue;
-    if (g >= CORNER_GROUP) {
-      if (g === MARK_GROUP) marked.push(i);
-      else if (lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
-      continue;
-    }
-    const list = groups[g]!;
-    for (let k = 0; k < list.length; k++) {
-      const h = list[k]!;
-      // The first three characters are the group's; compare the rest.
-      let q = 3;
-      while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
-      if (q === h.length) {
-        ats.push(i);
-        found.push(h);
-        if (lits !== undefined) {
-          for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
+  // Positions before `next` lie inside a hint already found: the scan goes on after it.
+  let next = 0;
+  // Every other position: about one pair in eight of this text is part of some triple, so this reads
+  // half the pairs and looks up the full triple at two positions for one pair in eight.
+  for (let j = 0; j <= n; j += 2) {
+    const a = text.charCodeAt(j);
+    const b = text.charCodeAt(j + 1);
+    if ((a | b) >= 128 || inner[(a << 7) | b] === 0) continue;
+    for (let i = j - 1; i <= j; i++) {
+      if (i < next || i >= n) continue;
+      const c0 = text.charCodeAt(i);
+      const c1 = text.charCodeAt(i + 1);
+      const c2 = text.charCodeAt(i + 2);
+      if ((c0 | c1 | c2) >= 128) continue;
+      const g = triples[(pairs[(c0 << 7) | c1]! << 7) | c2]!;
+      if (g === 0) continue;
+      if (g >= CORNER_GROUP) {
+        if (g === MARK_GROUP) marked.push(i);
+        else if (lits !== undefined) nameLiteralAt(text, i, c0, c1, c2, lits);
+        continue;
+      }
+      const list = groups[g]!;
+      for (let k = 0; k < list.length; k++) {
+        const h = list[k]!;
+        // The first three characters are the group's; compare the rest.
+        let q = 3;
+        while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
+        if (q === h.length) {
+          ats.push(i);
+          found.push(h);
+          if (lits !== undefined) {
+            for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
+          }
+          next = i + h.length;
+          break;
         }
-        i += h.length - 1;
-        c1 = text.charCodeAt(i + 1);
-        c2 = text.charCodeAt(i + 2);
-        break;
       }
     }
   }
