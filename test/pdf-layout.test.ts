@@ -153,6 +153,30 @@ describe('layout engine on synthetic pages', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
+  it('joins double-spaced lines into paragraphs, split at first-line indents; keeps one-line items apart', () => {
+    const size = 12;
+    const lines: TextItem[] = [];
+    let y = 90;
+    let n = 0;
+    for (let p = 0; p < 3; p++) {
+      for (let l = 0; l < 5; l++) {
+        const indent = l === 0 ? 36 : 0;
+        const len = l === 4 ? 40 : Math.floor((450 - indent) / (size * CHAR_W));
+        let t = '';
+        while (t.length < len) t += `p${p}w${n++} `;
+        lines.push(item(t.slice(0, len).trim() + (l === 4 ? '.' : ''), 100 + indent, y, size));
+        y += 24;
+      }
+    }
+    const paragraphs = markdownOf([page(lines)]).trim().split('\n\n');
+    expect(paragraphs.length).toBe(3);
+    paragraphs.forEach((para, p) => expect(para.startsWith(`p${p}w`) && para.endsWith('.') && !para.includes(`p${p + 1}w`)).toBe(true));
+
+    // Short one-line entries a line apart are separate paragraphs, however many there are.
+    const entries = Array.from({ length: 10 }, (_, i) => item(`Entry number ${i + 1} stands alone on its own line, a sentence of its own.`, 100, 90 + i * 24, size));
+    expect(markdownOf([page(entries)]).trim().split('\n\n')).toHaveLength(10);
+  });
+
   it('finds a table from aligned columns without rules', () => {
     const rows = [['Item', 'Qty', 'Price'], ['Apples', '3', '$1.20'], ['Pears', '12', '$4.00'], ['Plums', '7', '$2.10']];
     const items = rows.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 120, 100 + i * 14)));

@@ -107,6 +107,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     const r = colRight.get(L) ?? L.x1;
     return r - L.x1 > Math.max(L.size * 4, (r - L.x0) * 0.2);
   };
+  const wide = wideLeading(sorted, isShort);
   // Numbered lines by value, for the sequence test below.
   const numbered = new Map<number, Line[]>();
   for (const L of sorted) {
@@ -139,7 +140,9 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         const size = Math.min(L.size, B.size);
         if (gap < -size * 0.4) continue;
         const internal = B.lines.length >= 2 ? B.lines[B.lines.length - 1]!.y0 - B.lines[B.lines.length - 2]!.y1 : null;
-        const maxGap = internal !== null ? Math.max(internal + size * 0.35, size * 0.25) : size * 0.7;
+        let maxGap = internal !== null ? Math.max(internal + size * 0.35, size * 0.25) : size * 0.7;
+        // On a page set with wide leading (double spacing), a full line and the next are one paragraph.
+        if (internal === null && wide && Math.abs(size - wide.size) < 0.6 && !isShort(last) && last.x1 - last.x0 >= size * 20) maxGap = Math.max(maxGap, wide.gap + size * 0.25);
         if (gap > maxGap) continue;
         if (Math.abs(L.size - B.size) > Math.max(L.size, B.size) * 0.15) continue;
         const ov = hOverlap(L, last);
@@ -174,6 +177,42 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     }
   }
   return blocks;
+}
+
+/**
+ * The gap between the lines of wrapped prose when a page is set with wide leading (double spacing, as
+ * in manuscripts and court filings), or null. Measured on pairs of lines one above the other in the same
+ * column and size whose upper line is long, runs to the column's edge and stops mid-sentence (wrapped
+ * text, not a list of one-line items): the page has wide leading when such pairs are mostly a line or
+ * more apart.
+ */
+function wideLeading(sorted: Line[], isShort: (L: Line) => boolean): { size: number; gap: number } | null {
+  if (sorted.length > 3000) return null;
+  const wideGaps = new Map<number, number[]>();
+  let normal = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const L = sorted[i]!;
+    // Wrapped prose: a long line that runs to its column's edge and stops mid-sentence.
+    if (isShort(L) || L.x1 - L.x0 < L.size * 20 || /[.!?:;]["”’)]?$/.test(L.text)) continue;
+    for (let j = i + 1; j < Math.min(sorted.length, i + 40); j++) {
+      const M = sorted[j]!;
+      if (M.y0 < L.y0 + L.size * 0.5 || hOverlap(L, M) <= 0) continue;
+      const gap = M.y0 - L.y1;
+      if (gap > L.size * 1.8) break;
+      if (Math.abs(M.size - L.size) >= 0.6 || Math.abs(M.x0 - L.x0) > L.size * 3) break;
+      if (gap <= L.size * 0.7) normal++;
+      else (wideGaps.get(L.size) ?? wideGaps.set(L.size, []).get(L.size)!).push(gap);
+      break;
+    }
+  }
+  let best: { size: number; gaps: number[] } | null = null;
+  for (const [size, gaps] of wideGaps) if (!best || gaps.length > best.gaps.length) best = { size, gaps };
+  if (!best || best.gaps.length < 6 || best.gaps.length < normal * 2) return null;
+  const gaps = best.gaps.sort((a, b) => a - b);
+  const gap = gaps[Math.floor(gaps.length / 2)]!;
+  // One leading, not a mix of blank-line gaps: most gaps within a fifth of a line of the median.
+  if (gaps.filter((g) => Math.abs(g - gap) <= best.size * 0.2).length < gaps.length * 0.7) return null;
+  return { size: best.size, gap };
 }
 
 /** Lines that begin an entry of their own without being list items: "1.2: ...", footnotes. */
