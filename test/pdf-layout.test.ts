@@ -177,6 +177,31 @@ describe('layout engine on synthetic pages', () => {
     expect(markdownOf([page(entries)]).trim().split('\n\n')).toHaveLength(10);
   });
 
+  it('leaves margin line numbers out of the text (a court filing), but keeps the numbers of a tab-separated list', () => {
+    const size = 12;
+    const items: TextItem[] = [];
+    let n = 0;
+    for (let i = 1; i <= 20; i++) {
+      const y = 80 + i * 24;
+      const num = String(i);
+      items.push(item(num, 60 - num.length * size * CHAR_W, y, size));
+      if (i >= 3 && i <= 17) {
+        let t = '';
+        while (t.length < 70) t += `w${n++} `;
+        items.push(item(i === 17 ? 'and so the claim ends here.' : t.trim(), 100, y, size));
+      }
+    }
+    const md = markdownOf([page(items)]);
+    expect(md).not.toMatch(/^\d+$/m);
+    expect(md.trim().split('\n\n')).toHaveLength(1);
+    expect(markdownOf([page(items)], false)).toMatch(/\b1 2 3 4 5\b/);
+
+    const list = ['Apples are red.', 'Bananas are yellow.', 'Cherries are dark.', 'Dates are sweet.', 'Elderberries are small.', 'Figs are soft.']
+      .flatMap((t, i) => [item(String(i + 1), 60, 100 + i * 18, size), item(t, 100, 100 + i * 18, size)]);
+    const listMd = markdownOf([page(list)]);
+    for (let i = 1; i <= 6; i++) expect(listMd).toMatch(new RegExp(`(^|\\s)${i}(\\s|$)`));
+  });
+
   it('finds a table from aligned columns without rules', () => {
     const rows = [['Item', 'Qty', 'Price'], ['Apples', '3', '$1.20'], ['Pears', '12', '$4.00'], ['Plums', '7', '$2.10']];
     const items = rows.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 120, 100 + i * 14)));

@@ -38,6 +38,7 @@ const RUNNING_STACKED = /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceed
 
 function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
+  for (const p of pages) for (const b of p.blocks) if (b.hints.lineNumbers) out.set(b, 'page_number');
   const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' => (b.hints.zone !== 'body' ? b.hints.zone : b.hints.band ?? 'body');
   const counts = new Map<string, Set<number>>();
   for (const p of pages) {

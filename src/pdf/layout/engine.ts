@@ -215,6 +215,60 @@ function wideLeading(sorted: Line[], isShort: (L: Line) => boolean): { size: num
   return { size: best.size, gap };
 }
 
+const LONE_NUMBER = /^\d{1,4}$/;
+
+/**
+ * Line numbers in a margin (court filings, numbered manuscripts, code listings): five or more lines that
+ * are each a lone number, one above the other, counting up by one, with nothing but margin between them
+ * and the text beside them. A tab-separated numbered list looks the same, so the column must also show
+ * that it numbers lines rather than items: text that runs on from one numbered line to the next (a
+ * sentence broken at the line end), numbers beside empty lines, or code beside them.
+ */
+function lineNumberColumns(lines: Line[]): Line[][] {
+  const nums = lines.filter((l) => LONE_NUMBER.test(l.text));
+  if (nums.length < 5) return [];
+  const others = lines.filter((l) => !LONE_NUMBER.test(l.text));
+  const groups: Line[][] = [];
+  for (const l of [...nums].sort((a, b) => a.x1 - b.x1)) {
+    const g = groups.find((c) => Math.abs(c[0]!.x1 - l.x1) < l.size * 0.8);
+    if (g) g.push(l);
+    else groups.push([l]);
+  }
+  const out: Line[][] = [];
+  for (const g of groups) {
+    if (g.length < 5) continue;
+    g.sort((a, b) => a.y0 - b.y0);
+    let steps = 0;
+    for (let k = 1; k < g.length; k++) if (Number(g[k]!.text) === Number(g[k - 1]!.text) + 1) steps++;
+    if (steps < (g.length - 1) * 0.8) continue;
+    const x0 = Math.min(...g.map((l) => l.x0));
+    const x1 = Math.max(...g.map((l) => l.x1));
+    const y0 = g[0]!.y0;
+    const y1 = g[g.length - 1]!.y1;
+    const within = others.filter((o) => o.y1 > y0 && o.y0 < y1);
+    // A margin: nothing else in the column's span, and the text all on one side of it.
+    if (within.some((o) => o.x0 < x1 && o.x1 > x0)) continue;
+    const left = within.filter((o) => o.x1 <= x0).length;
+    const right = within.length - left;
+    if (left && right) continue;
+    const level = g.map((n) => within.filter((o) => o.y0 < n.y1 && o.y1 > n.y0));
+    let evidence = 0;
+    for (let k = 0; k < g.length; k++) {
+      const here = level[k]!;
+      if (!here.length) { evidence++; continue; }
+      if (here.some((o) => o.mono)) { evidence++; continue; }
+      const next = level[k + 1];
+      if (next?.length && Number(g[k + 1]!.text) === Number(g[k]!.text) + 1) {
+        const a = here[here.length - 1]!.text;
+        const b = next[0]!.text;
+        if (!/[.!?:;]["”’)]?$/.test(a) && /^[\p{Ll}(]/u.test(b)) evidence++;
+      }
+    }
+    if (evidence >= 2) out.push(g);
+  }
+  return out;
+}
+
 /** Lines that begin an entry of their own without being list items: "1.2: ...", footnotes. */
 function startsItem(L: Line): boolean {
   if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return true;
@@ -778,10 +832,20 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Lines an aligned table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();
   for (const t of aligned) for (const w of t.words) tableWords.add(w);
-  const textLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
+  const flowLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
+  // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
+  const numberColumns = heavy ? [] : lineNumberColumns(flowLines);
+  const numbered = new Set(numberColumns.flat());
+  const textLines = numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines;
   const figures = mergeImages(page.images, W, H, textLines);
 
   let blocks = buildBlocks(textLines);
+  const lineNumberEls = new Set<TextBlock>();
+  for (const col of numberColumns) {
+    const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };
+    lineNumberEls.add(el);
+    blocks.push(el);
+  }
   let tableEls = tables.map((t): TableEl => ({ kind: 'table', x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, table: t }));
   // Charts drawn with vector paths: their tick labels and legend are part of the figure.
   const charts = heavy ? [] : findCharts(page, blocks, ruled);
@@ -987,6 +1051,11 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       continue;
     }
     const hints = hintsBase(e, e.lines);
+    if (lineNumberEls.has(e)) {
+      hints.lineNumbers = true;
+      out.push({ block: { node: { kind: 'paragraph', content: blockInlines(e.lines, '') }, type: 'page_number', label: 'line_numbers', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+      continue;
+    }
     let node: Node;
     let type: DocBlock['type'] = 'text';
     if (e.lines.length >= 2 && e.lines.every((l) => l.mono) && e.lines.filter((l) => CODE_LINE.test(l.text)).length >= e.lines.length * 0.4) {

@@ -100,6 +100,8 @@ export interface BlockHints {
   band?: 'top' | 'bottom' | 'body';
   /** Margin blocks: no other text within two of its line heights towards the body (a header or footer standing alone, not the end of the text). */
   isolated?: boolean;
+  /** A column of line numbers in a margin (furniture). */
+  lineNumbers?: boolean;
 }
 
 /** A block of the page plus its hints. `block.bbox` is normalised 0..1 to the page. */
