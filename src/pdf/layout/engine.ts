@@ -226,7 +226,8 @@ const LONE_NUMBER = /^\d{1,4}$/;
  */
 function lineNumberColumns(lines: Line[]): Line[][] {
   const nums = lines.filter((l) => LONE_NUMBER.test(l.text));
-  if (nums.length < 5) return [];
+  // (A page numbers a few dozen lines; thousands of lone numbers are a table or a hostile page.)
+  if (nums.length < 5 || nums.length > 1000) return [];
   const others = lines.filter((l) => !LONE_NUMBER.test(l.text));
   const groups: Line[][] = [];
   for (const l of [...nums].sort((a, b) => a.x1 - b.x1)) {
@@ -236,7 +237,7 @@ function lineNumberColumns(lines: Line[]): Line[][] {
   }
   const out: Line[][] = [];
   for (const g of groups) {
-    if (g.length < 5) continue;
+    if (g.length < 5 || g.length > 300) continue;
     g.sort((a, b) => a.y0 - b.y0);
     let steps = 0;
     for (let k = 1; k < g.length; k++) if (Number(g[k]!.text) === Number(g[k - 1]!.text) + 1) steps++;
