@@ -30,7 +30,8 @@ const REPEAT = Number(args[args.indexOf('--repeat') + 1]) || 2;
 
 interface Run { ms: number; pages: number; rssMb: number; chars: number }
 
-function child(script: string, argv: string[]): Promise<Run> {
+/** Runs a script in a child process of its own and parses the JSON of its last line of output. */
+function child<T = Run>(script: string, argv: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--input-type=module', '-e', script, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
@@ -38,7 +39,7 @@ function child(script: string, argv: string[]): Promise<Run> {
     p.stderr.on('data', (d: Buffer) => { err += d.toString(); });
     p.on('exit', (code) => {
       if (code !== 0) { reject(new Error(`child failed (${code}): ${err.slice(0, 500)}`)); return; }
-      resolve(JSON.parse(out.trim().split('\n').pop()!) as Run);
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as T);
     });
   });
 }
@@ -123,18 +124,9 @@ const rssMb = process.resourceUsage().maxRSS / 1024;
 console.log(JSON.stringify(files.map((f) => ({ file: f, ...best.get(f), rssMb }))));
 `;
 
-function service(script: string, argv: string[]): Promise<Map<string, Run>> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--input-type=module', '-e', script, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    p.on('exit', (code) => {
-      if (code !== 0) { reject(new Error(`service child failed (${code}): ${err.slice(0, 500)}`)); return; }
-      const rows = JSON.parse(out.trim().split('\n').pop()!) as Array<Run & { file: string }>;
-      resolve(new Map(rows.map((r) => [r.file, r])));
-    });
-  });
+async function service(script: string, argv: string[]): Promise<Map<string, Run>> {
+  const rows = await child<Array<Run & { file: string }>>(script, argv);
+  return new Map(rows.map((r) => [r.file, r]));
 }
 
 function pdftotext(file: string, pages: number): Run {

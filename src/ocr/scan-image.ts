@@ -11,17 +11,10 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { attempt, filterNames, isOp, PdfDict, PdfLexer, PdfName, PdfObjects, PdfRef, PdfStream, type PdfValue } from './pdf-objects.js';
+import { mul, type Matrix } from '../pdf/matrix.js';
 
-type Matrix = [number, number, number, number, number, number];
-
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
+/** `m` applied first, then `n`. */
+const multiply = (m: Matrix, n: Matrix): Matrix => mul(n, m);
 
 export interface ScanImage {
   /** How the image is stored: a JPEG file, or raw 8-bit samples. */

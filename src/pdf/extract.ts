@@ -4,6 +4,7 @@
  * the layout path that knows pdf.js.
  */
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+import { apply, mul, type Matrix } from './matrix.js';
 
 // Operator codes of pdf.js (OPS) and of its path encoding (DrawOPS); stable across pdf.js 4–6.
 const OP = {
@@ -16,24 +17,6 @@ const OP = {
   constructPath: 91,
 } as const;
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
-
-type Matrix = [number, number, number, number, number, number];
-
-function mul(m1: Matrix, m2: Matrix): Matrix {
-  // m1 applied after m2 (pdf.js Util.transform order: transform(m1, m2) = m1 × m2)
-  return [
-    m1[0] * m2[0] + m1[2] * m2[1],
-    m1[1] * m2[0] + m1[3] * m2[1],
-    m1[0] * m2[2] + m1[2] * m2[3],
-    m1[1] * m2[2] + m1[3] * m2[3],
-    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
-    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
-  ];
-}
-
-function apply(m: Matrix, x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
 
 /** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
 export interface PdfTextItem { str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean }
