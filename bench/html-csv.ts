@@ -18,6 +18,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchMeasure from '../test-support/bench-measure.js';
+import type { Convert, Input, Result } from '../test-support/bench-measure.js';
 import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,16 +28,6 @@ const args = process.argv.slice(2);
 const SECONDS = args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) || 2 : 2;
 const WRITE = args.includes('--write');
 
-interface Input {
-  name: string;
-  bytes: Buffer;
-}
-interface Result {
-  mbps: number | null;
-  ok: number;
-  failed: string[];
-}
-type Convert = (i: Input) => Promise<unknown>;
 
 function filesOf(extensions: string[]): Input[] {
   const out: Input[] = [];
@@ -67,46 +59,6 @@ function largeCsv(): Input {
   const lines = ['id,name,amount,comment'];
   for (let i = 0; i < 60000; i++) lines.push(`${i},"Name ${i}, Jr.",${(i * 1.37).toFixed(2)},"line one\nline two"`);
   return { name: 'generated/large.csv', bytes: Buffer.from(lines.join('\n')) };
-}
-
-async function cpuMs(f: () => Promise<void>): Promise<number> {
-  const c = process.cpuUsage();
-  await f();
-  const d = process.cpuUsage(c);
-  return (d.user + d.system) / 1000;
-}
-
-async function accepted(inputs: Input[], convert: Convert): Promise<{ good: Input[]; failed: string[] }> {
-  const good: Input[] = [];
-  const failed: string[] = [];
-  for (const i of inputs) {
-    try {
-      await convert(i);
-      good.push(i);
-    } catch (err) {
-      failed.push(`${i.name}: ${(err as { code?: string }).code ?? (err as Error).message.slice(0, 60)}`);
-    }
-  }
-  return { good, failed };
-}
-
-async function measureAll(inputs: Input[], converters: Convert[], seconds: number): Promise<Result[]> {
-  const sets = [];
-  for (const c of converters) sets.push(await accepted(inputs, c));
-  const bytes = sets.map(() => 0);
-  const ms = sets.map(() => 0);
-  const t0 = performance.now();
-  do {
-    for (let k = 0; k < converters.length; k++) {
-      const set = sets[k]!;
-      if (!set.good.length) continue;
-      ms[k]! += await cpuMs(async () => {
-        for (const i of set.good) await converters[k]!(i);
-      });
-      bytes[k]! += set.good.reduce((a, i) => a + i.bytes.length, 0);
-    }
-  } while (performance.now() - t0 < seconds * 1000 * converters.length);
-  return sets.map((set, k) => ({ mbps: set.good.length ? bytes[k]! / 1e6 / (ms[k]! / 1000) : null, ok: set.good.length, failed: set.failed }));
 }
 
 function measurePandoc(inputs: Input[], from: string): Result | undefined {
@@ -154,7 +106,7 @@ async function main(): Promise<void> {
     ['CSV, generated 60,000 rows', [largeCsv()], anydocCsv, 'anydoc', 'csv'],
   ];
   for (const [label, inputs, anchor, anchorName, pandocFrom] of sets) {
-    const [mine, theirs] = await measureAll(inputs, [ours, anchor], SECONDS);
+    const [mine, theirs] = await (await benchMeasure()).measureAll(inputs, [ours, anchor], SECONDS);
     const pd = measurePandoc(inputs, pandocFrom);
     for (const [who, r] of [['docmill', mine], [anchorName, theirs], ['pandoc', pd]] as const) {
       if (r && r.failed.length) notes.push(`${label}, ${who} failed on: ${r.failed.join('; ')}`);
@@ -186,4 +138,9 @@ await main();
 /** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
 async function benchReadme(): Promise<typeof BenchReadme> {
   return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
+}
+
+/** The shared in-process measurement, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchMeasure(): Promise<typeof BenchMeasure> {
+  return import(new URL('../dist/test-support/bench-measure.js', import.meta.url).href) as Promise<typeof BenchMeasure>;
 }

@@ -17,6 +17,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as BenchMeasure from '../test-support/bench-measure.js';
+import type { Convert, Input, Result } from '../test-support/bench-measure.js';
 import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,10 +31,6 @@ const FORMATS = ['docx', 'doc', 'odt', 'rtf', 'epub', 'xlsx', 'xls', 'ods', 'ppt
 type Format = (typeof FORMATS)[number];
 const PANDOC_FORMATS: Partial<Record<Format, string>> = { docx: 'docx', odt: 'odt', rtf: 'rtf', epub: 'epub' };
 
-interface Input {
-  name: string;
-  bytes: Buffer;
-}
 
 function inputsOf(format: Format): Input[] {
   const out: Input[] = [];
@@ -50,62 +48,6 @@ function inputsOf(format: Format): Input[] {
   return out;
 }
 
-interface Result {
-  mbps: number | null;
-  ok: number;
-  failed: string[];
-}
-
-/** CPU milliseconds (user + system, all threads of this process) spent in `f`. */
-async function cpuMs(f: () => Promise<void>): Promise<number> {
-  const c = process.cpuUsage();
-  await f();
-  const d = process.cpuUsage(c);
-  return (d.user + d.system) / 1000;
-}
-
-type Convert = (i: Input) => Promise<unknown>;
-
-/** Keeps the inputs a converter accepts (the warm-up pass); the others are reported as failures. */
-async function accepted(inputs: Input[], convert: Convert): Promise<{ good: Input[]; failed: string[] }> {
-  const good: Input[] = [];
-  const failed: string[] = [];
-  for (const i of inputs) {
-    try {
-      await convert(i);
-      good.push(i);
-    } catch (err) {
-      failed.push(`${i.name}: ${(err as { code?: string }).code ?? (err as Error).message.slice(0, 60)}`);
-    }
-  }
-  return { good, failed };
-}
-
-/**
- * Converts the sets of several converters in alternating rounds for at least `seconds` each, so that
- * load from other processes on the machine falls on all of them alike; MB/s per CPU second.
- */
-async function measureAll(inputs: Input[], converters: Convert[], seconds: number): Promise<Result[]> {
-  const sets: { good: Input[]; failed: string[] }[] = [];
-  for (const c of converters) sets.push(await accepted(inputs, c));
-  // Compare on the same files: those every converter accepts (when there are any).
-  const common = inputs.filter((i) => sets.every((s) => s.good.includes(i)));
-  if (common.length) for (const s of sets) s.good = common;
-  const bytes = sets.map(() => 0);
-  const ms = sets.map(() => 0);
-  const t0 = performance.now();
-  do {
-    for (let k = 0; k < converters.length; k++) {
-      const set = sets[k]!;
-      if (!set.good.length) continue;
-      ms[k]! += await cpuMs(async () => {
-        for (const i of set.good) await converters[k]!(i);
-      });
-      bytes[k]! += set.good.reduce((a, i) => a + i.bytes.length, 0);
-    }
-  } while (performance.now() - t0 < seconds * 1000 * converters.length);
-  return sets.map((set, k) => ({ mbps: set.good.length ? bytes[k]! / 1e6 / (ms[k]! / 1000) : null, ok: set.good.length, failed: set.failed }));
-}
 
 function pandocAvailable(): boolean {
   return spawnSync('pandoc', ['--version']).status === 0;
@@ -159,7 +101,7 @@ async function main(): Promise<void> {
     const anyFormat = (format === 'xls' ? null : format) as import('@firecrawl/anydoc').Format | null;
     const convertOurs: Convert = (i) => parser.parseFile(i.bytes, undefined, { filename: path.basename(i.name) });
     const convertTheirs: Convert = (i) => (anyFormat ? anydoc.toMarkdownBytes(i.bytes, anyFormat) : Promise.reject(new Error('anydoc has no .xls reader')));
-    const [ours, theirs] = await measureAll(inputs, [convertOurs, convertTheirs], SECONDS);
+    const [ours, theirs] = await (await benchMeasure()).measureAll(inputs, [convertOurs, convertTheirs], SECONDS, { sameFiles: true });
     let note = '';
     if (ours!.ok === 0 && ours!.failed.every((f) => /UNSUPPORTED_FILE_TYPE/.test(f))) note = 'docmill reader not yet landed';
     const pandocFrom = PANDOC_FORMATS[format];
@@ -197,4 +139,9 @@ await main();
 /** The section writer, from the build (bench scripts run as TypeScript, the shared code from dist/). */
 async function benchReadme(): Promise<typeof BenchReadme> {
   return import(new URL('../dist/test-support/bench-readme.js', import.meta.url).href) as Promise<typeof BenchReadme>;
+}
+
+/** The shared in-process measurement, from the build (bench scripts run as TypeScript, the shared code from dist/). */
+async function benchMeasure(): Promise<typeof BenchMeasure> {
+  return import(new URL('../dist/test-support/bench-measure.js', import.meta.url).href) as Promise<typeof BenchMeasure>;
 }
