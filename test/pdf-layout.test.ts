@@ -202,6 +202,16 @@ describe('layout engine on synthetic pages', () => {
     for (let i = 1; i <= 6; i++) expect(listMd).toMatch(new RegExp(`(^|\\s)${i}(\\s|$)`));
   });
 
+  it('does not take a row of form fields set in larger type for headings', () => {
+    const fields = [item('Invoice No.:', 40, 100, 14), item('INV-2291', 150, 100, 14), item('Date:', 330, 100, 14), item('3 May 2024', 400, 100, 14)];
+    const md = markdownOf([page([item('Acme Supplies Ltd', 40, 60, 22), ...fields, ...column('body', 40, 140, 8)])]);
+    expect(md).toMatch(/^# Acme Supplies Ltd/m);
+    for (const t of ['Invoice No.:', 'INV-2291', 'Date:', '3 May 2024']) {
+      expect(md).toContain(t);
+      expect(md).not.toMatch(new RegExp(`^#+ ${t.replace(/[.]/g, '\\.')}`, 'm'));
+    }
+  });
+
   it('finds a table from aligned columns without rules', () => {
     const rows = [['Item', 'Qty', 'Price'], ['Apples', '3', '$1.20'], ['Pears', '12', '$4.00'], ['Plums', '7', '$2.10']];
     const items = rows.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 120, 100 + i * 14)));

@@ -1023,6 +1023,25 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     listRun = [];
   };
 
+  // A label and its value set side by side on one row ("Report ID:  R-17   Date:  3 May") are a form's
+  // fields, not headings, however large their type: a one-line block level with a neighbour where the
+  // left one of the pair ends with a colon.
+  const oneLiners = ordered.filter((o): o is TextBlock => o.kind === 'text' && o.lines.length === 1);
+  const levelWith = (a: TextBlock, b: TextBlock): boolean => {
+    const ma = (a.y0 + a.y1) / 2, mb = (b.y0 + b.y1) / 2;
+    return ma > b.y0 && ma < b.y1 && mb > a.y0 && mb < a.y1;
+  };
+  const inFieldRow = (e: TextBlock): boolean => {
+    if (e.lines.length !== 1 || oneLiners.length > 2000) return false;
+    const near = e.size * 12;
+    for (const o of oneLiners) {
+      if (o === e || !levelWith(o, e)) continue;
+      if (o.x0 >= e.x1 && o.x0 - e.x1 < near && /:$/.test(e.lines[0]!.text.trim())) return true;
+      if (o.x1 <= e.x0 && e.x0 - o.x1 < near && /:$/.test(o.lines[0]!.text.trim())) return true;
+    }
+    return false;
+  };
+
   const captionNear = (e: TextBlock): boolean => {
     const text = e.lines[0]?.text ?? '';
     if (!CAPTION_RE.test(text)) return false;
@@ -1072,6 +1091,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         // Two sentences in a row are text, not a title ("Sales rose. Costs fell.").
         && !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
       if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
+      else if (hints.headingCandidate && inFieldRow(e)) hints.headingCandidate = false;
     }
     out.push({ block: { node, type, label: type === 'code' ? 'code' : type === 'caption' ? 'caption' : 'paragraph', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
   }
