@@ -12,7 +12,7 @@ import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { digitRuns, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
+import { findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {
@@ -37,12 +37,12 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   // Fixed shapes are always looked for: an e-mail address must not be read as a name even when only
   // names are asked for. Detections of entities not asked for are dropped at the end.
   const names = want.has('PERSON') || want.has('LOCATION');
-  const literals: NameLiterals | undefined = names ? { and: [], corner: [] } : undefined;
+  const literals: NameLiterals | undefined = names ? { and: [], corner: [], digits: [] } : undefined;
   findEmails(text, all);
   findSecrets(text, options.mode, all, literals);
-  // House numbers need every digit run: found once, they serve IBANs and numbers too. Without names
-  // those scan for the few digits they need themselves.
-  const digitStarts = literals ? digitRuns(text) : undefined;
+  // House numbers need every digit run: found once (by the secret-hint pass), they serve IBANs and
+  // numbers too. Without names those scan for the few digits they need themselves.
+  const digitStarts = literals?.digits;
   findIbans(text, all, digitStarts);
   findNumbers(text, options.mode, all, true, true, digitStarts);
   checkDeadline(options);

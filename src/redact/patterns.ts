@@ -525,6 +525,11 @@ export interface NameLiterals {
   and: number[];
   /** Start of every "orner of", ascending (street corners). */
   corner: number[];
+  /**
+   * Start of every maximal run of ASCII digits, ascending (digitRuns): house numbers, phone and card
+   * numbers and IBANs start from them, and the pass reads every character anyway.
+   */
+  digits: number[];
 }
 
 /** Records a name literal starting at i, given the characters at i, i + 1, i + 2. */
@@ -538,7 +543,7 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * Every hint occurrence, left to right, the longest hint at a position, the scan continuing after it:
  * the matches of the alternation of all hints (longest first) with /g. Positions go to `ats`, hints to
  * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
- * Name literals, when asked for, are recorded at every position, inside hints too.
+ * Name literals and starts of digit runs, when asked for, are recorded at every position, inside hints too.
  */
 function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
   const { groups, pairs, triples, inner } = index;
@@ -548,9 +553,12 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
   let next = 0;
   // Every other position: about one pair in eight of this text is part of some triple, so this reads
   // half the pairs and looks up the full triple at two positions for one pair in eight.
+  const digits = lits?.digits;
+  // Reads stay within the text: a read past either end makes the compiled loop fall back to a slower one.
   for (let j = 0; j <= n; j += 2) {
     const a = text.charCodeAt(j);
     const b = text.charCodeAt(j + 1);
+    if (digits !== undefined && (((a - 48) >>> 0) < 10 || ((b - 48) >>> 0) < 10)) digitStartsAt(text, j, a, b, digits);
     if ((a | b) >= 128 || inner[(a << 7) | b] === 0) continue;
     for (let i = j - 1; i <= j; i++) {
       if (i < next || i >= n) continue;
@@ -583,6 +591,21 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
       }
     }
   }
+  if (digits !== undefined) lastDigitStart(text, digits);
+}
+
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+
+/** Records the digit runs starting at j or j + 1, given the characters a, b there (one of them a digit). */
+function digitStartsAt(text: string, j: number, a: number, b: number, digits: number[]): void {
+  if (isDigitCode(a) && (j === 0 || !isDigitCode(text.charCodeAt(j - 1)))) digits.push(j);
+  if (isDigitCode(b) && !isDigitCode(a)) digits.push(j + 1);
+}
+
+/** Records a digit run starting at the last character when the pairs of scanHints stop before it. */
+function lastDigitStart(text: string, digits: number[]): void {
+  const l = text.length;
+  if (l % 2 === 1 && isDigitCode(text.charCodeAt(l - 1)) && (l === 1 || !isDigitCode(text.charCodeAt(l - 2)))) digits.push(l - 1);
 }
 
 function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
