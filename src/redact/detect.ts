@@ -12,7 +12,7 @@ import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
 import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
+import { capitalSetAt, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {
@@ -37,7 +37,7 @@ export function detect(text: string, options: DetectOptions): Detection[] {
   // Fixed shapes are always looked for: an e-mail address must not be read as a name even when only
   // names are asked for. Detections of entities not asked for are dropped at the end.
   const names = want.has('PERSON') || want.has('LOCATION');
-  const literals: NameLiterals | undefined = names ? { and: [], corner: [], digits: [] } : undefined;
+  const literals: NameLiterals | undefined = names ? { and: [], corner: [], digits: [], capitals: [] } : undefined;
   findEmails(text, all);
   findSecrets(text, options.mode, all, literals);
   // House numbers need every digit run: found once (by the secret-hint pass), they serve IBANs and
@@ -52,6 +52,7 @@ export function detect(text: string, options: DetectOptions): Detection[] {
     const and = new Cursor(literals.and, 5);
     const corner = new Cursor(literals.corner, 8);
     const digits = new Cursor(digitStarts!, 1);
+    const capitals = new Cursor(literals.capitals, 1);
     for (const [s, e] of segments(text)) {
       checkDeadline(options);
       const seg = text.slice(s, e);
@@ -60,7 +61,10 @@ export function detect(text: string, options: DetectOptions): Detection[] {
       const segDigits = digits.within(s, e);
       // A digit run cut by the segment's start starts again in the segment.
       if (s > 0 && isDigitAt(text, s) && isDigitAt(text, s - 1)) segDigits.unshift(0);
-      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits };
+      // A capital at the segment's start is at the start of the segment's text.
+      const segCapitals = capitals.within(s, e);
+      if (capitalSetAt(text, s) && segCapitals[0] !== 0) segCapitals.unshift(0);
+      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits, capitals: segCapitals };
       findNamesAndPlaces(seg, opts, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }

@@ -6,7 +6,7 @@
  * the lines or comma-separated parts that continue them.
  */
 import { AMBIGUOUS, getLexicon, STREET_WORDS, type Lexicon } from './lexicon.js';
-import { digitRuns } from './patterns.js';
+import { CAPITAL_SET, digitRuns } from './patterns.js';
 import type { Detection, DetectMode } from './types.js';
 
 /** Spans a model found, keyed by entity. */
@@ -65,7 +65,7 @@ const PARTICLE_MAX = Math.max(...[...PARTICLE_WORDS].map((w) => w.length));
  * capitalisedRuns as a flat list start0, end0, words0, start1, end1, words1, ...: no small arrays to
  * collect, and the number of words (1 or more) tells single words, most runs, without a search.
  */
-function capitalisedRunsFlat(text: string): number[] {
+function capitalisedRunsFlat(text: string, capitals?: number[]): number[] {
   const cls = classes();
   const out: number[] = [];
   const n = text.length;
@@ -91,10 +91,19 @@ function capitalisedRunsFlat(text: string): number[] {
   };
   // Jump from one possible capital to the next; the regular expression's character-class scan is
   // much faster than a loop over every character.
-  const jump = /[A-Z\u00C0-\u00DE\u0100-\u024F\u0370-\u03FF\u0400-\u042F\u1E00-\u1EFF]/g;
+  const jump = new RegExp(`[${CAPITAL_SET}]`, 'g');
+  // With the caller's list of capitals (collected by the pass over every character for secret hints),
+  // the capitals after a word character (camelCase, ALL CAPS: more than half of them in prose with code)
+  // are not even visited: each would be passed over below with the rest of its word, and one after a
+  // sign of the set (the multiplication sign) with the word after the sign.
+  let k = 0;
+  const next = (): number => {
+    if (capitals === undefined) return jump.test(text) ? jump.lastIndex - 1 : -1;
+    while (k < capitals.length && capitals[k]! < jump.lastIndex) k++;
+    return k < capitals.length ? capitals[k]! : -1;
+  };
   // test() rather than exec(): no match object per capital; the match is one character, before lastIndex.
-  while (jump.test(text)) {
-    const i = jump.lastIndex - 1;
+  for (let i = next(); i >= 0; i = next()) {
     if (cls[text.charCodeAt(i)]! !== 2 || (i > 0 && isWordChar(i - 1))) {
       // Inside a word (camelCase, ALL CAPS): skip the rest of it.
       let j = i + 1;
@@ -438,6 +447,8 @@ export interface NameOptions {
   corner?: boolean | undefined;
   /** Start of every run of digits in the text (digitRuns), when the caller has them. */
   digits?: number[] | undefined;
+  /** Where capitalised runs can start (NameLiterals.capitals, and 0 for a capital at the start), when the caller has them. */
+  capitals?: number[] | undefined;
 }
 
 /** Start of every occurrence of `literal`, overlapping ones included. */
@@ -490,7 +501,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
-  const runs = capitalisedRunsFlat(text);
+  const runs = capitalisedRunsFlat(text, opts.capitals);
   for (let r = 0; r < runs.length; r += 3) {
     const cs = runs[r]!;
     const ce = runs[r + 1]!;

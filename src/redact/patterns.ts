@@ -530,6 +530,42 @@ export interface NameLiterals {
    * numbers and IBANs start from them, and the pass reads every character anyway.
    */
   digits: number[];
+  /**
+   * Every character of CAPITAL_SET, ascending, that is not right after a word character or another
+   * character of the set (the places a capitalised run can start: see capitalisedRunsFlat in names.ts).
+   */
+  capitals: number[];
+}
+
+/** The characters a capitalised run can start with (upper-case letters of the scripts of the name lists, and a few signs among them). */
+export const CAPITAL_SET = 'A-Z\\u00C0-\\u00DE\\u0100-\\u024F\\u0370-\\u03FF\\u0400-\\u042F\\u1E00-\\u1EFF';
+const KIND_DIGIT = 1;
+const KIND_CAPITAL = 2;
+/** A letter or mark ([\p{L}\p{M}]) or an apostrophe: the word characters of the name finder. */
+const KIND_WORD = 4;
+let charKinds: Uint8Array | undefined;
+
+/** Whether text[i] is in CAPITAL_SET. */
+export function capitalSetAt(text: string, i: number): boolean {
+  return (kinds()[text.charCodeAt(i)]! & KIND_CAPITAL) !== 0;
+}
+
+/** KIND_* bits of every UTF-16 code unit. */
+function kinds(): Uint8Array {
+  if (charKinds) return charKinds;
+  const t = new Uint8Array(65536);
+  const capital = new RegExp(`[${CAPITAL_SET}]`);
+  for (let c = 0; c < 65536; c++) {
+    const ch = String.fromCharCode(c);
+    let k = 0;
+    if (c >= 48 && c <= 57) k |= KIND_DIGIT;
+    if (capital.test(ch)) k |= KIND_CAPITAL;
+    if ((c < 0xd800 || c > 0xdfff) && /[\p{L}\p{M}]/u.test(ch)) k |= KIND_WORD;
+    if (c === 39 || c === 0x2019) k |= KIND_WORD;
+    t[c] = k;
+  }
+  charKinds = t;
+  return t;
 }
 
 /** Records a name literal starting at i, given the characters at i, i + 1, i + 2. */
@@ -543,7 +579,7 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * Every hint occurrence, left to right, the longest hint at a position, the scan continuing after it:
  * the matches of the alternation of all hints (longest first) with /g. Positions go to `ats`, hints to
  * `found` (returned lists rather than a callback: a new closure per call would undo the compiled loop).
- * Name literals and starts of digit runs, when asked for, are recorded at every position, inside hints too.
+ * Name literals, starts of digit runs and capitals, when asked for, are recorded at every position, inside hints too.
  */
 function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
   const { groups, pairs, triples, inner } = index;
@@ -553,12 +589,12 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
   let next = 0;
   // Every other position: about one pair in eight of this text is part of some triple, so this reads
   // half the pairs and looks up the full triple at two positions for one pair in eight.
-  const digits = lits?.digits;
+  const kind = kinds();
   // Reads stay within the text: a read past either end makes the compiled loop fall back to a slower one.
   for (let j = 0; j <= n; j += 2) {
     const a = text.charCodeAt(j);
     const b = text.charCodeAt(j + 1);
-    if (digits !== undefined && (((a - 48) >>> 0) < 10 || ((b - 48) >>> 0) < 10)) digitStartsAt(text, j, a, b, digits);
+    if (lits !== undefined && ((kind[a]! | kind[b]!) & (KIND_DIGIT | KIND_CAPITAL)) !== 0) marksAt(text, j, a, b, kind, lits);
     if ((a | b) >= 128 || inner[(a << 7) | b] === 0) continue;
     for (let i = j - 1; i <= j; i++) {
       if (i < next || i >= n) continue;
@@ -591,21 +627,25 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
       }
     }
   }
-  if (digits !== undefined) lastDigitStart(text, digits);
+  if (lits !== undefined && text.length % 2 === 1) {
+    // The pairs stop before an odd text's last character.
+    const j = text.length - 1;
+    marksAt(text, j, text.charCodeAt(j), -1, kind, lits);
+  }
 }
 
-const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
-
-/** Records the digit runs starting at j or j + 1, given the characters a, b there (one of them a digit). */
-function digitStartsAt(text: string, j: number, a: number, b: number, digits: number[]): void {
-  if (isDigitCode(a) && (j === 0 || !isDigitCode(text.charCodeAt(j - 1)))) digits.push(j);
-  if (isDigitCode(b) && !isDigitCode(a)) digits.push(j + 1);
-}
-
-/** Records a digit run starting at the last character when the pairs of scanHints stop before it. */
-function lastDigitStart(text: string, digits: number[]): void {
-  const l = text.length;
-  if (l % 2 === 1 && isDigitCode(text.charCodeAt(l - 1)) && (l === 1 || !isDigitCode(text.charCodeAt(l - 2)))) digits.push(l - 1);
+/**
+ * Records the digit runs and the capitals (NameLiterals) starting at j or j + 1, given the characters
+ * a, b there (b is -1 past the end).
+ */
+function marksAt(text: string, j: number, a: number, b: number, kind: Uint8Array, lits: NameLiterals): void {
+  const ka = kind[a]!;
+  const kb = b < 0 ? 0 : kind[b]!;
+  const kp = j === 0 ? 0 : kind[text.charCodeAt(j - 1)]!;
+  if ((ka & KIND_DIGIT) !== 0 && (kp & KIND_DIGIT) === 0) lits.digits.push(j);
+  if ((kb & KIND_DIGIT) !== 0 && (ka & KIND_DIGIT) === 0) lits.digits.push(j + 1);
+  if ((ka & KIND_CAPITAL) !== 0 && (kp & (KIND_WORD | KIND_CAPITAL)) === 0) lits.capitals.push(j);
+  if ((kb & KIND_CAPITAL) !== 0 && (ka & (KIND_WORD | KIND_CAPITAL)) === 0) lits.capitals.push(j + 1);
 }
 
 function mergeWindows(wins: Array<[number, number]>): Array<[number, number]> {
