@@ -422,16 +422,20 @@ interface HintIndex {
   triples: Uint8Array;
   rules: Map<string, SecretRule[]>;
   /**
-   * 1 for every pair of ASCII characters that is the first or the second pair of some triple (index
-   * c0 << 7 | c1): a triple starting at i has one of its two pairs at the even one of i and i + 1, so
-   * reading the pairs at even positions finds every position worth a look up in `triples`.
+   * Bits of every pair of ASCII characters (index c0 << 7 | c1): PAIR_INNER when it is the first or the
+   * second pair of some triple (a triple starting at i has one of its two pairs at the even one of i and
+   * i + 1, so reading the pairs at even positions finds every position worth a look up in `triples`);
+   * PAIR_MARK when it holds a digit or a capital (NameLiterals). One look up per pair for both.
    */
-  inner: Uint8Array;
+  pairBits: Uint8Array;
   /** The rule of SecretRule.hexPrefixes (its triples have group MARK_GROUP). */
   markRule: SecretRule | undefined;
   /** Hint → length of the credential word (KEYWORDS) it starts with, 0 for none. */
   keywordLength: Map<string, number>;
 }
+
+const PAIR_INNER = 1;
+const PAIR_MARK = 2;
 
 /** Group id of the hexPrefixes triples: a mark for HintIndex.markRule, not a hint. */
 const MARK_GROUP = 255;
@@ -501,17 +505,19 @@ function hints(): HintIndex {
   if (pairCount > 255 || groups.length >= CORNER_GROUP) throw new Error('too many secret hint prefixes for the table');
   const keywordLength = new Map<string, number>();
   for (const h of all) keywordLength.set(h, KEYWORDS.find((w) => h.toLowerCase().startsWith(w))?.length ?? 0);
-  const inner = new Uint8Array(1 << 14);
+  const pairBits = new Uint8Array(1 << 14);
+  const kind = kinds();
   for (let ab = 0; ab < 1 << 14; ab++) {
+    if (((kind[ab >> 7]! | kind[ab & 127]!) & (KIND_DIGIT | KIND_CAPITAL)) !== 0) pairBits[ab]! |= PAIR_MARK;
     const pair = pairs[ab]!;
     if (pair === 0) continue;
     for (let c2 = 0; c2 < 128; c2++) {
       if (triples[(pair << 7) | c2] === 0) continue;
-      inner[ab] = 1;
-      inner[((ab & 127) << 7) | c2] = 1;
+      pairBits[ab]! |= PAIR_INNER;
+      pairBits[((ab & 127) << 7) | c2]! |= PAIR_INNER;
     }
   }
-  hintIndex = { groups, pairs, triples, inner, rules, markRule, keywordLength };
+  hintIndex = { groups, pairs, triples, pairBits, rules, markRule, keywordLength };
   return hintIndex;
 }
 
@@ -582,7 +588,7 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * Name literals, starts of digit runs and capitals, when asked for, are recorded at every position, inside hints too.
  */
 function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits?: NameLiterals): void {
-  const { groups, pairs, triples, inner } = index;
+  const { groups, pairs, triples, pairBits } = index;
   // Positions that may start a triple (the last one starts three characters before the end).
   const n = text.length - 2;
   // Positions before `next` lie inside a hint already found: the scan goes on after it.
@@ -594,8 +600,15 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
   for (let j = 0; j <= n; j += 2) {
     const a = text.charCodeAt(j);
     const b = text.charCodeAt(j + 1);
-    if (lits !== undefined && ((kind[a]! | kind[b]!) & (KIND_DIGIT | KIND_CAPITAL)) !== 0) marksAt(text, j, a, b, kind, lits);
-    if ((a | b) >= 128 || inner[(a << 7) | b] === 0) continue;
+    if ((a | b) >= 128) {
+      // No hint has a character outside ASCII; capitals may.
+      if (lits !== undefined && ((kind[a]! | kind[b]!) & (KIND_DIGIT | KIND_CAPITAL)) !== 0) marksAt(text, j, a, b, kind, lits);
+      continue;
+    }
+    const bits = pairBits[(a << 7) | b]!;
+    if (bits === 0) continue;
+    if (lits !== undefined && (bits & PAIR_MARK) !== 0) marksAt(text, j, a, b, kind, lits);
+    if ((bits & PAIR_INNER) === 0) continue;
     for (let i = j - 1; i <= j; i++) {
       if (i < next || i >= n) continue;
       const c0 = text.charCodeAt(i);
