@@ -61,7 +61,7 @@ export function detect(text: string, options: DetectOptions): Detection[] {
       const segDigits = digits.within(s, e);
       // A digit run cut by the segment's start starts again in the segment.
       if (s > 0 && isDigitAt(text, s) && isDigitAt(text, s - 1)) segDigits.unshift(0);
-      // A capital at the segment's start is at the start of the segment's text.
+      // A capital at the segment's start has nothing before it in the segment: it can start a run there.
       const segCapitals = capitals.within(s, e);
       if (capitalSetAt(text, s) && segCapitals[0] !== 0) segCapitals.unshift(0);
       const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits, capitals: segCapitals };

@@ -61,6 +61,8 @@ const PARTICLE_FIRST = new Uint8Array(128);
 for (const w of PARTICLE_WORDS) PARTICLE_FIRST[w.charCodeAt(0)] = 1;
 const PARTICLE_MAX = Math.max(...[...PARTICLE_WORDS].map((w) => w.length));
 
+const CAPITAL = new RegExp(`[${CAPITAL_SET}]`, 'g');
+
 /**
  * capitalisedRuns as a flat list start0, end0, words0, start1, end1, words1, ...: no small arrays to
  * collect, and the number of words (1 or more) tells single words, most runs, without a search.
@@ -91,7 +93,8 @@ function capitalisedRunsFlat(text: string, capitals?: number[]): number[] {
   };
   // Jump from one possible capital to the next; the regular expression's character-class scan is
   // much faster than a loop over every character.
-  const jump = new RegExp(`[${CAPITAL_SET}]`, 'g');
+  const jump = CAPITAL;
+  jump.lastIndex = 0;
   // With the caller's list of capitals (collected by the pass over every character for secret hints),
   // the capitals after a word character (camelCase, ALL CAPS: more than half of them in prose with code)
   // are not even visited: each would be passed over below with the rest of its word, and one after a
