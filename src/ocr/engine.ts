@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import { parseHocr, type HocrBlock } from './hocr.js';
 
 const require = createRequire(import.meta.url);
@@ -23,15 +23,6 @@ export interface EngineConfig {
   recycleAfter: number;
 }
 
-const PACKAGE_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return dir;
-})();
 
 /**
  * Directory of the English model docmill ships: tessdata_fast's eng (models/tessdata_fast, see its

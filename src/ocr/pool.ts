@@ -4,12 +4,11 @@
  * at most one per core); threads start on demand and leave when idle.
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
+import { workerFile } from '../runtime/worker-pool.js';
 import type { PageLayout } from '../pdf/layout/types.js';
 import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
 import { DEFAULT_RENDER, type RenderOptions } from './render.js';
@@ -20,17 +19,8 @@ import { harmonizeFontSizes } from './sizes.js';
 /** Pages a recogniser reads before it is replaced (WASM memory never shrinks). */
 export const DEFAULT_RECYCLE_AFTER = 50;
 
-const REPO_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return dir;
-})();
 
-export const OCR_WORKER_FILE = path.join(REPO_ROOT, 'dist', 'workers', 'ocr-worker.js');
+export const OCR_WORKER_FILE = workerFile('ocr-worker');
 
 export function ocrPool(runtime: ParserRuntime): Piscina<OcrTask, OcrTaskResult> {
   return runtime.resource('pdf.ocr-pool', () => {

@@ -624,19 +624,12 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
         else nameLiteralAt(text, i, c0, c1, c2, lits);
         continue;
       }
-      const list = groups[g]!;
-      for (let k = 0; k < list.length; k++) {
-        const h = list[k]!;
-        // The first three characters are the group's; compare the rest.
-        let q = 3;
-        while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
-        if (q === h.length) {
-          ats.push(i);
-          found.push(h);
-          for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
-          next = i + h.length;
-          break;
-        }
+      const h = hintAt(text, i, groups[g]!);
+      if (h !== null) {
+        ats.push(i);
+        found.push(h);
+        for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
+        next = i + h.length;
       }
     }
   }
@@ -659,6 +652,17 @@ function marksAt(text: string, j: number, a: number, b: number, kind: Uint8Array
   if ((kb & KIND_DIGIT) !== 0 && (ka & KIND_DIGIT) === 0) lits.digits.push(j + 1);
   if ((ka & KIND_CAPITAL) !== 0 && (kp & (KIND_WORD | KIND_CAPITAL)) === 0) lits.capitals.push(j);
   if ((kb & KIND_CAPITAL) !== 0 && (ka & (KIND_WORD | KIND_CAPITAL)) === 0) lits.capitals.push(j + 1);
+}
+
+/** The hint of a group (hints sharing their first three characters) that the text continues at i, or null. */
+function hintAt(text: string, i: number, group: readonly string[]): string | null {
+  for (let k = 0; k < group.length; k++) {
+    const h = group[k]!;
+    let q = 3;
+    while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
+    if (q === h.length) return h;
+  }
+  return null;
 }
 
 /**
@@ -685,20 +689,13 @@ function scanHintsByCharacter(text: string, index: HintIndex, ats: number[], fou
       if (g === MARK_GROUP) marked.push(i);
       continue;
     }
-    const list = groups[g]!;
-    for (let k = 0; k < list.length; k++) {
-      const h = list[k]!;
-      // The first three characters are the group's; compare the rest.
-      let q = 3;
-      while (q < h.length && text.charCodeAt(i + q) === h.charCodeAt(q)) q++;
-      if (q === h.length) {
-        ats.push(i);
-        found.push(h);
-        i += h.length - 1;
-        c1 = text.charCodeAt(i + 1);
-        c2 = text.charCodeAt(i + 2);
-        break;
-      }
+    const h = hintAt(text, i, groups[g]!);
+    if (h !== null) {
+      ats.push(i);
+      found.push(h);
+      i += h.length - 1;
+      c1 = text.charCodeAt(i + 1);
+      c2 = text.charCodeAt(i + 2);
     }
   }
 }

@@ -5,21 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
+import { PACKAGE_ROOT } from './package-root.js';
 import type { ParserRuntime } from './runtime.js';
-
-/** The package root, whether this runs from `src/` (tests) or `dist/src/`. */
-const ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
 
 /** The built entry file of `workers/<name>.ts`. */
 export function workerFile(name: string): string {
-  return path.join(ROOT, 'dist', 'workers', `${name}.js`);
+  return path.join(PACKAGE_ROOT, 'dist', 'workers', `${name}.js`);
 }
 
 /**

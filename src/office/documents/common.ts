@@ -318,3 +318,18 @@ export function dropPageNumbers(inlines: Inline[], contents = true): Inline[] {
   return out.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
 }
 
+/** Runs of spaces collapsed to one, also across runs with different formatting (markdown shows one anyway). */
+export function collapseSpaces(inlines: Inline[]): Inline[] {
+  const out: Inline[] = [];
+  for (const i of inlines) {
+    if (i.type !== 'text') {
+      out.push(i);
+      continue;
+    }
+    let t = i.text.indexOf('  ') >= 0 ? i.text.replace(/ {2,}/g, ' ') : i.text;
+    const prev = out[out.length - 1];
+    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
+    if (t) out.push(t === i.text ? i : { ...i, text: t });
+  }
+  return out;
+}

@@ -14,7 +14,7 @@ import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '..
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { OleFile } from '../ole.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, collapseSpaces, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
 
 interface Piece {
   cpStart: number;
@@ -552,7 +552,7 @@ class DocReader {
     const endParagraph = (mark: number, isCellMark: boolean): void => {
       flushText();
       const props = this.paraAt(fcs[mark] ?? 0);
-      let content = trimInlines(collapse(dropPageNumbers(para, this.tocStyles.has(props.istd))));
+      let content = trimInlines(collapseSpaces(dropPageNumbers(para, this.tocStyles.has(props.istd))));
       if (props.dropCap && !props.inTable) {
         dropCap.push(...content);
         para = [];
@@ -850,21 +850,6 @@ function rowOf(cells: TableCell[], props: ParaProps): RawRow {
   return { cells: out, bounds, vmerge };
 }
 
-function collapse(inlines: Inline[]): Inline[] {
-  // Runs of spaces collapse, also across runs with different formatting.
-  const out: Inline[] = [];
-  for (const i of inlines) {
-    if (i.type !== 'text') {
-      out.push(i);
-      continue;
-    }
-    let t = i.text.indexOf('  ') >= 0 ? i.text.replace(/ {2,}/g, ' ') : i.text;
-    const prev = out[out.length - 1];
-    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
-    if (t) out.push(t === i.text ? i : { ...i, text: t });
-  }
-  return out;
-}
 
 /** Title, subject, author, keywords and comments from the OLE SummaryInformation property set. */
 function summaryInformation(bytes: Uint8Array | undefined): Record<string, string> {

@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, collapseSpaces, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -207,7 +207,7 @@ class OdtConverter {
           // not when it comes with a named style (table headings, contents entries), as for Word.
           const base = styleName && this.styles.automatic.has(styleName) ? this.styles.ownTextProps(styleName) : {};
           this.inlines(el, out, base);
-          const content = trimInlines(collapse(this.inIndex ? dropPageNumbers(out.inlines) : out.inlines));
+          const content = trimInlines(collapseSpaces(this.inIndex ? dropPageNumbers(out.inlines) : out.inlines));
           if (!isBlank(content)) {
             let level: number | undefined;
             if (el.name === 'text:h') level = Number(el.attrs['text:outline-level'] ?? 1) || 1;
@@ -491,21 +491,6 @@ class OdtConverter {
   }
 }
 
-function collapse(inlines: Inline[]): Inline[] {
-  // Runs of spaces collapse, also across spans (markdown would show one space anyway).
-  const out: Inline[] = [];
-  for (const i of inlines) {
-    if (i.type !== 'text') {
-      out.push(i);
-      continue;
-    }
-    let t = i.text.indexOf('  ') >= 0 ? i.text.replace(/ {2,}/g, ' ') : i.text;
-    const prev = out[out.length - 1];
-    if (t.startsWith(' ') && prev?.type === 'text' && prev.text.endsWith(' ')) t = t.slice(1);
-    if (t) out.push({ ...i, text: t });
-  }
-  return out;
-}
 
 export function readOdt(ctx: ReaderContext): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
