@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, Inline, ListItem, ListNode, Node, TextInline } from '../../model/document.js';
-import { buildRows, splitRow, type Line, type Word } from './lines.js';
+import { buildRows, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 import { common as commonWords } from '../../redact/data/gazetteer.js';
@@ -948,11 +948,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const source = page.source;
   const out: LaidOutBlock[] = [];
   const hintsBase = (e: El, lines: Line[]): BlockHints => {
-    // Median size over characters (at most 50 a line), without building a list per character.
-    const weighted = lines.map((l) => [l.size, Math.max(1, Math.min(50, l.text.length))] as const).sort((a, b) => a[0] - b[0]);
-    const total = weighted.reduce((n, w) => n + w[1], 0);
-    let medianSize = 0;
-    for (let k = 0, acc = 0; k < weighted.length; k++) { acc += weighted[k]![1]; if (acc > Math.floor(total / 2)) { medianSize = weighted[k]![0]; break; } }
+    // Median size over characters (at most 50 a line).
+    const medianSize = lines.length ? weightedMedian(lines.map((l) => [l.size, Math.max(1, Math.min(50, l.text.length))])) : 0;
     const text = plain(lines);
     const sec = SECTION_NUM_RE.exec(text);
     return {

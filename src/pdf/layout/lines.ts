@@ -80,7 +80,7 @@ export function isMarkerOnly(text: string): boolean {
 }
 
 /** The value at the middle (index ⌊total/2⌋) of the values repeated by their weights, without repeating them. */
-function weightedMedian(pairs: Array<[value: number, weight: number]>): number {
+export function weightedMedian(pairs: Array<[value: number, weight: number]>): number {
   const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
   let total = 0;
   for (const [, w] of sorted) total += w;
