@@ -30,10 +30,21 @@ const REPEAT = Number(args[args.indexOf('--repeat') + 1]) || 2;
 
 interface Run { ms: number; pages: number; rssMb: number; chars: number }
 
-/** Runs a script in a child process of its own and parses the JSON of its last line of output. */
-function child<T = Run>(script: string, argv: string[]): Promise<T> {
+/**
+ * The V8 flags the docmill command runs under, read from its shebang (`#!/usr/bin/env -S node FLAGS`), so
+ * that docmill is measured as its command and service run and the two cannot drift apart.
+ */
+function cliNodeFlags(): string[] {
+  const first = readFileSync(path.join(ROOT, 'src', 'cli', 'main.ts'), 'utf8').split('\n', 1)[0]!;
+  const m = /^#!\S*env\s+(?:-S\s+)?node\b(.*)$/.exec(first);
+  return m ? m[1]!.trim().split(/\s+/).filter(Boolean) : [];
+}
+const CLI_FLAGS = cliNodeFlags();
+
+/** Runs a script in a child process of its own (with the given node flags) and parses the JSON of its last line of output. */
+function child<T = Run>(script: string, argv: string[], flags: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--input-type=module', '-e', script, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [...flags, '--input-type=module', '-e', script, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     p.stderr.on('data', (d: Buffer) => { err += d.toString(); });
@@ -124,8 +135,8 @@ const rssMb = process.resourceUsage().maxRSS / 1024;
 console.log(JSON.stringify(files.map((f) => ({ file: f, ...best.get(f), rssMb }))));
 `;
 
-async function service(script: string, argv: string[]): Promise<Map<string, Run>> {
-  const rows = await child<Array<Run & { file: string }>>(script, argv);
+async function service(script: string, argv: string[], flags: string[] = []): Promise<Map<string, Run>> {
+  const rows = await child<Array<Run & { file: string }>>(script, argv, flags);
   return new Map(rows.map((r) => [r.file, r]));
 }
 
@@ -185,10 +196,11 @@ async function main(): Promise<void> {
   files.push(big);
   const warm = big;
 
-  interface Row { name: string; pages: number; docmill: Run; inspector: Run; poppler: Run; docmillWarm: Run; inspectorWarm: Run }
+  interface Row { name: string; pages: number; docmill: Run; inspector: Run; poppler: Run; docmillWarm: Run; inspectorWarm: Run; docmillPlain: Run; docmillPlainWarm: Run }
   // Steady state first, while nothing else of this run has loaded the machine.
   const ROUNDS = REPEAT + 1;
-  const docmillService = await service(DOCMILL_SERVICE, [String(ROUNDS), String(THREADS), ...files]);
+  const docmillService = await service(DOCMILL_SERVICE, [String(ROUNDS), String(THREADS), ...files], CLI_FLAGS);
+  const docmillPlainService = await service(DOCMILL_SERVICE, [String(ROUNDS), String(THREADS), ...files]);
   const inspectorService = await service(INSPECTOR_SERVICE, [String(ROUNDS), ...files]);
   const rows: Row[] = [];
   for (const file of files) {
@@ -198,28 +210,35 @@ async function main(): Promise<void> {
       const fastest = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
       return { ...fastest, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
     };
-    const docmill = await best(() => child(DOCMILL, [file, warm, String(THREADS)]));
+    const docmill = await best(() => child(DOCMILL, [file, warm, String(THREADS)], CLI_FLAGS));
+    const docmillPlain = await best(() => child(DOCMILL, [file, warm, String(THREADS)]));
     const inspector = await best(() => child(INSPECTOR, [file]));
     const poppler = await best(() => pdftotext(file, docmill.pages));
     const name = path.relative(CORPUS, file).startsWith('..') ? path.basename(file) : path.relative(CORPUS, file);
     const docmillWarm = docmillService.get(file)!;
     const inspectorWarm = inspectorService.get(file)!;
-    rows.push({ name, pages: docmill.pages, docmill, inspector, poppler, docmillWarm, inspectorWarm });
+    const docmillPlainWarm = docmillPlainService.get(file)!;
+    rows.push({ name, pages: docmill.pages, docmill, inspector, poppler, docmillWarm, inspectorWarm, docmillPlain, docmillPlainWarm });
     console.log(`${name}: ${docmill.pages} pages; docmill ${(docmill.pages / docmill.ms * 1000).toFixed(1)} p/s ${docmill.rssMb.toFixed(0)} MB (steady ${(docmillWarm.pages / docmillWarm.ms * 1000).toFixed(1)}); pdf-inspector ${(inspector.pages / inspector.ms * 1000).toFixed(1)} p/s ${inspector.rssMb.toFixed(0)} MB (steady ${(inspectorWarm.pages / inspectorWarm.ms * 1000).toFixed(1)}); pdftotext ${(poppler.pages / poppler.ms * 1000).toFixed(1)} p/s ${poppler.rssMb.toFixed(0)} MB`);
   }
   rmSync(tmp, { recursive: true, force: true });
 
   const pps = (r: Run): number => (r.pages / r.ms) * 1000;
-  const total = (k: 'docmill' | 'inspector' | 'poppler' | 'docmillWarm' | 'inspectorWarm'): number => rows.reduce((n, r) => n + r.pages, 0) / rows.reduce((n, r) => n + r[k].ms, 0) * 1000;
+  const total = (k: 'docmill' | 'inspector' | 'poppler' | 'docmillWarm' | 'inspectorWarm' | 'docmillPlain' | 'docmillPlainWarm'): number => rows.reduce((n, r) => n + r.pages, 0) / rows.reduce((n, r) => n + r[k].ms, 0) * 1000;
   const ratio = (a: number, b: number): string => (a / b).toFixed(2);
   const cold = ratio(total('docmill'), total('inspector'));
   const steady = ratio(total('docmillWarm'), total('inspectorWarm'));
+  const coldPlain = ratio(total('docmillPlain'), total('inspector'));
+  const steadyPlain = ratio(total('docmillPlainWarm'), total('inspectorWarm'));
+  const flags = CLI_FLAGS.length ? `\`node ${CLI_FLAGS.join(' ')}\`` : 'plain `node`';
   const lines = [
     '## PDF',
     '',
     `Fast mode (text layer, layout analysis, markdown) against \`pdftotext -layout\` (poppler ${popplerVersion()}) and`,
     `\`@firecrawl/pdf-inspector\` \`processPdf\` (markdown, one thread), same run, same machine (${os.cpus().length} cores, load average`,
-    `${os.loadavg()[0]!.toFixed(1)} at the end), docmill with ${THREADS} text threads. Two ways of running:`,
+    `${os.loadavg()[0]!.toFixed(1)} at the end), docmill with ${THREADS} text threads, in processes started as the docmill command and`,
+    `service start (${flags}; the "plain node" columns: the same without flags, as an application embedding the library`,
+    'without choosing V8 flags runs it). Two ways of running:',
     '',
     `- **fresh process**: each tool and file in its own process, best of ${REPEAT}; docmill after a warm-up parse of 24 pages of`,
     '  the generated PDF (its threads started, pdf.js loaded), as a command-line run would see it. Peak RSS is that',
@@ -228,13 +247,13 @@ async function main(): Promise<void> {
     '  first round, as a service that has been running a while sees it (the JIT has compiled the paths other documents',
     '  used; nothing of a document is kept between its parses). pdftotext is a command and has no such state.',
     '',
-    '| file | pages | docmill p/s | pdf-inspector p/s | ratio | docmill steady p/s | pdf-inspector steady p/s | steady ratio | pdftotext p/s | docmill RSS MB | pdf-inspector RSS MB | pdftotext RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.name} | ${r.pages} | ${pps(r.docmill).toFixed(1)} | ${pps(r.inspector).toFixed(1)} | ${ratio(pps(r.docmill), pps(r.inspector))} | ${pps(r.docmillWarm).toFixed(1)} | ${pps(r.inspectorWarm).toFixed(1)} | ${ratio(pps(r.docmillWarm), pps(r.inspectorWarm))} | ${pps(r.poppler).toFixed(1)} | ${r.docmill.rssMb.toFixed(0)} | ${r.inspector.rssMb.toFixed(0)} | ${r.poppler.rssMb.toFixed(0)} |`),
-    `| **all files** | ${rows.reduce((n, r) => n + r.pages, 0)} | ${total('docmill').toFixed(1)} | ${total('inspector').toFixed(1)} | **${cold}** | ${total('docmillWarm').toFixed(1)} | ${total('inspectorWarm').toFixed(1)} | **${steady}** | ${total('poppler').toFixed(1)} | | | |`,
+    '| file | pages | docmill p/s | pdf-inspector p/s | ratio | docmill steady p/s | pdf-inspector steady p/s | steady ratio | plain node: ratio / steady ratio | pdftotext p/s | docmill RSS MB | pdf-inspector RSS MB | pdftotext RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.name} | ${r.pages} | ${pps(r.docmill).toFixed(1)} | ${pps(r.inspector).toFixed(1)} | ${ratio(pps(r.docmill), pps(r.inspector))} | ${pps(r.docmillWarm).toFixed(1)} | ${pps(r.inspectorWarm).toFixed(1)} | ${ratio(pps(r.docmillWarm), pps(r.inspectorWarm))} | ${ratio(pps(r.docmillPlain), pps(r.inspector))} / ${ratio(pps(r.docmillPlainWarm), pps(r.inspectorWarm))} | ${pps(r.poppler).toFixed(1)} | ${r.docmill.rssMb.toFixed(0)} | ${r.inspector.rssMb.toFixed(0)} | ${r.poppler.rssMb.toFixed(0)} |`),
+    `| **all files** | ${rows.reduce((n, r) => n + r.pages, 0)} | ${total('docmill').toFixed(1)} | ${total('inspector').toFixed(1)} | **${cold}** | ${total('docmillWarm').toFixed(1)} | ${total('inspectorWarm').toFixed(1)} | **${steady}** | ${coldPlain} / ${steadyPlain} | ${total('poppler').toFixed(1)} | | | |`,
     '',
     `Reading: over all files (pages ÷ summed time) docmill ran at ${cold}× pdf-inspector's pages per second in fresh processes and`,
-    `${steady}× in the steady state; the target is at least 1×${Number(cold) >= 1 && Number(steady) >= 1 ? ' (met)' : ''}. Against pdftotext docmill ran at ${ratio(total('docmill'), total('poppler'))}×.`,
+    `${steady}× in the steady state (plain node: ${coldPlain}× and ${steadyPlain}×); the target is at least 1×${Number(cold) >= 1 && Number(steady) >= 1 ? ' (met)' : ''}. Against pdftotext docmill ran at ${ratio(total('docmill'), total('poppler'))}×.`,
     'Short documents are where docmill is furthest behind: a one- or two-page file costs it 15-60 ms even in the steady',
     'state (pdf.js set-up and embedded fonts, per document), against 4-15 ms for pdf-inspector; long ones decide the total.',
     'What costs docmill its time is pdf.js: its text content and its operator list (rules, images, font names) each parse',

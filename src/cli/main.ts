@@ -1,7 +1,15 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-opt=2
 /**
  * docmill FILE [--json] [--options JSON] [--mode fast|auto|ocr] [--pages] [--blocks]
  * docmill serve
+ *
+ * The command runs under `--max-opt=2` (see the shebang): V8 then stops at its mid tier (Maglev) instead of
+ * compiling hot functions again with TurboFan. pdf.js's evaluator is made of large, polymorphic functions that
+ * TurboFan compiles again and again (each compile competing for the cores the page threads need) without
+ * running them faster: measured with bench/pdf.ts, fast-mode PDF parses gain 10-15% in a running process and
+ * 20-50% in a fresh one, OCR is unchanged (WebAssembly is not affected), and PII detection, which does gain
+ * from TurboFan, loses about 15% (bench/README.md). V8 flags are process-wide, so the library leaves them to
+ * the application that embeds it.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
