@@ -345,6 +345,17 @@ describe('needsOcr', () => {
     expect(needsOcr(page([item('12', 300, 770)], { images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).needed).toBe(true);
   });
 
+  it('leaves a page that paints nothing to its (empty) text layer, but not one that draws without text', () => {
+    expect(needsOcr(page([], { paints: 0 }))).toMatchObject({ needed: false, reason: 'blank' });
+    // Whitespace-only text on an otherwise empty page is still blank.
+    expect(needsOcr(page([item('   ', 72, 100)], { paints: 0 })).reason).toBe('blank');
+    // Outlined glyphs (vector text) paint paths and carry no text layer: they want OCR.
+    expect(needsOcr(page([], { paints: 120 }))).toMatchObject({ needed: true, reason: 'no-text' });
+    // Drawing operators not read (text-only fallback): nothing is known about the page's marks.
+    expect(needsOcr(page([])).needed).toBe(true);
+    expect(needsOcr(page([], { paints: 0, images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] })).reason).toBe('image-only');
+  });
+
   it('keeps native text that reads', () => {
     expect(needsOcr(page(column('word', 72, 100, 20))).needed).toBe(false);
     // A scan with a good invisible text layer over it reads natively.

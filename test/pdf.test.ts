@@ -5,8 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createParser } from '../src/parser.js';
+import { pageRanges } from '../src/pdf/reader.js';
+import { extractText } from '../src/pdf/text-pool.js';
+import { ParserRuntime } from '../src/runtime/runtime.js';
 import type { ParseDocument } from '../src/types.js';
 import { corpusAvailable, corpusFiles, corpusPath, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 
@@ -103,6 +107,35 @@ describe('PDF fixtures made by the project', () => {
     expect(doc.metadata.totalPages).toBe(2);
     expect(doc.blocks).toHaveLength(1);
     expect(doc.markdown).not.toContain('Section Three');
+  });
+});
+
+describe('auto mode decisions from the text pass', () => {
+  it('page lists in warnings are written as ranges', () => {
+    expect(pageRanges([3, 5, 6, 7, 8, 9, 12])).toBe('3, 5-9, 12');
+    expect(pageRanges(Array.from({ length: 19601 }, (_, i) => 400 + i))).toBe('400-20000');
+    expect(pageRanges([])).toBe('');
+  });
+
+  it('a blank page is not sent to OCR; a page of vector shapes without text is', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([612, 792]).drawText('A page of ordinary text that reads natively.', { x: 72, y: 700, size: 12, font });
+    doc.addPage([612, 792]);
+    // Curves only, as outlined glyphs are drawn: no text layer, no rulings, but marks on the page.
+    doc.addPage([612, 792]).drawSvgPath('M 10 10 C 20 40 40 40 50 10 C 60 -20 80 -20 90 10 Z', { x: 100, y: 600, scale: 2 });
+    const bytes = await doc.save();
+    const runtime = new ParserRuntime({ textThreads: 1 });
+    try {
+      const { pages } = await extractText(runtime, bytes, { signal: new AbortController().signal });
+      expect(pages.map((p) => p.ocr?.reason)).toEqual(['native-text', 'blank', 'no-text']);
+      expect(pages.map((p) => p.ocr?.needed)).toEqual([false, false, true]);
+    } finally {
+      await runtime.close();
+    }
+    // Fast mode reads the same three pages, the blank one as an empty page that did not fail.
+    const fast = await parser.parseFile(bytes, { parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
+    expect(fast.blocks!.map((p) => [p.status, p.items.length > 0])).toEqual([['ok', true], ['ok', false], ['ok', false]]);
   });
 });
 

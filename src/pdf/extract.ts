@@ -12,9 +12,10 @@ const OP = {
   rectangle: 19, stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24, eoFillStroke: 25,
   closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28,
   paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
+  shadingFill: 62,
   paintImageMaskXObject: 83, paintImageMaskXObjectGroup: 84, paintImageXObject: 85, paintInlineImageXObject: 86,
   paintInlineImageXObjectGroup: 87, paintImageXObjectRepeat: 88, paintImageMaskXObjectRepeat: 89,
-  constructPath: 91,
+  paintSolidColorImageMask: 90, constructPath: 91, rawFillPath: 94,
 } as const;
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 
@@ -143,12 +144,14 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const lines: Segment[] = [];
   const rects: Rect[] = [];
   const images: ImageBox[] = [];
-  if (ops) collectGraphics(ops, toView, width, height, lines, rects, images);
-  return { pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, lines, rects, images, source: 'native_text' };
+  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
+  return { pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, lines, rects, images, source: 'native_text', ...(paints !== undefined ? { paints } : {}) };
 }
 
-function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): void {
+/** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
+function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): number {
   let ctm: Matrix = base;
+  let paints = 0;
   let lineWidth = 1;
   const stack: Array<{ ctm: Matrix; lineWidth: number }> = [];
   const MAX = 20000; // hostile pages can carry millions of path operations; past this, ruling is noise
@@ -163,7 +166,7 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
     if (fn === OP.restore && placed) {
       const pts = [apply(placed, 0, 0), apply(placed, 1, 0), apply(placed, 0, 1), apply(placed, 1, 1)];
       const box = bounds(pts, pw, ph);
-      if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) images.push(box);
+      if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) { images.push(box); paints++; }
     }
     if (fn !== OP.dependency) placed = null;
     switch (fn) {
@@ -187,15 +190,19 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
       case OP.paintFormXObjectEnd: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
       case OP.paintImageXObject: case OP.paintInlineImageXObject: case OP.paintImageMaskXObject:
       case OP.paintImageXObjectRepeat: case OP.paintImageMaskXObjectRepeat: case OP.paintInlineImageXObjectGroup:
-      case OP.paintImageMaskXObjectGroup: {
+      case OP.paintImageMaskXObjectGroup: case OP.paintSolidColorImageMask: {
+        paints++;
         const pts = [apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 0, 1), apply(ctm, 1, 1)];
         const box = bounds(pts, pw, ph);
         if (box && (box.x1 - box.x0) > 2 && (box.y1 - box.y0) > 2) images.push(box);
         break;
       }
+      case OP.shadingFill: case OP.rawFillPath: paints++; break;
       case OP.constructPath: {
-        if (shapes > MAX || !args) break;
+        if (!args) break;
         const paint = Number(args[0]);
+        if (paint !== OP.endPath) paints++;
+        if (shapes > MAX) break;
         const data = args[1] as ArrayLike<number>[] | ArrayLike<number> | null;
         const path: ArrayLike<number> | null = data && typeof (data as ArrayLike<number>[])[0] === 'object'
           ? (data as ArrayLike<number>[])[0] ?? null
@@ -212,6 +219,7 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
       default:
     }
   }
+  return paints;
 }
 
 function bounds(pts: Array<[number, number]>, pw: number, ph: number, allowFlat = false): ImageBox | null {

@@ -7,7 +7,7 @@ import type { PageInput } from './layout/types.js';
 
 export interface OcrDecision {
   needed: boolean;
-  /** Short reason, for metadata and debugging: 'no-text', 'image-only', 'garbage-text', ... */
+  /** Short reason, for metadata and debugging: 'blank', 'no-text', 'image-only', 'garbage-text', ... */
   reason: string;
   /** Visible characters of the native text layer. */
   chars: number;
@@ -69,6 +69,9 @@ export function needsOcr(page: PageInput): OcrDecision {
   const badRatio = chars ? bad / chars : 0;
   const base = { chars, badRatio, imageCoverage };
 
+  // A page that paints nothing at all is blank: its pixels hold nothing to read (separator pages, the
+  // empty pages of a damaged or padded file), and recognising them would cost a second or so each.
+  if (chars === 0 && page.images.length === 0 && page.paints === 0) return { needed: false, reason: 'blank', ...base };
   if (chars === 0) return { needed: true, reason: page.images.length ? 'image-only' : 'no-text', ...base };
   if (badRatio > 0.1) return { needed: true, reason: 'garbage-text', ...base };
   // Text made almost entirely of symbols (a font without a usable ToUnicode map often decodes so).

@@ -23,6 +23,18 @@ import { ocrTimedOut, recognisePages } from './ocr-seam.js';
 import { poorScanTextLayer } from '../ocr/text-layer.js';
 import { extractText } from './text-pool.js';
 
+/** Ascending page numbers as ranges ("3, 5-9, 12"): a warning about 20,000 pages stays one short line. */
+export function pageRanges(pages: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < pages.length;) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
+    out.push(j > i ? `${pages[i]}-${pages[j]}` : String(pages[i]));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
 export const read: Reader = async (ctx) => {
   const pdf = ctx.options.pdf;
   const mode = pdf?.mode ?? 'auto';
@@ -66,7 +78,7 @@ export const read: Reader = async (ctx) => {
         // Nothing to show for the time spent: the parse timed out, as it would have without this.
         const nothing = mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
         if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${ctx.options.timeout} ms).`);
-        warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${late.join(', ')}`);
+        warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${pageRanges(late)}`);
       }
     }
   }

@@ -74,6 +74,12 @@ export interface PageInput {
   rects: Rect[];
   images: ImageBox[];
   source: PageSource;
+  /**
+   * Marks the page's drawing operators paint besides text: filled or stroked paths (curved ones too),
+   * shadings and images. 0 means the page draws nothing but its text; absent when the drawing
+   * operators were not read (text-only fallback, OCR input).
+   */
+  paints?: number;
 }
 
 /**
