@@ -321,6 +321,32 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+describe('accents built from two glyphs (TeX)', () => {
+  it('joins an accent to the letter of the next run kerned under it, and a raised lone accent to the letter below', () => {
+    // "Petr Baudiˇ" + "s and Jan ˇ" (the next run starts under the accent) + a raised "ˇ" over the S of "Sedivy".
+    const a = item('Petr Baudiˇ', 100, 200);
+    const b = item('s and Jan ', a.x1 - 3, 200);
+    const sed = item('Sedivy.', b.x1 + 0.2, 200);
+    const hacek = item('ˇ', sed.x0 + 0.8, 197.5, 10, { x1: sed.x0 + 4 });
+    expect(markdownOf([page([a, b, hacek, sed])]).trim()).toBe('Petr Baudiš and Jan Šedivy.');
+  });
+
+  it('leaves an accent alone where no letter is under it or Unicode has no such letter', () => {
+    // Apart from the next run (a gap, not a kern): not joined.
+    const a = item('tilde ˜', 100, 200);
+    const b = item('n', a.x1 + 4, 200);
+    expect(markdownOf([page([a, b])]).trim()).toBe('tilde ˜ n');
+    // Kerned under, but t with an acute accent is no precomposed letter.
+    const c = item('don´', 100, 300);
+    const d = item('t', c.x1 - 2, 300);
+    expect(markdownOf([page([c, d])]).trim()).toBe('don´t');
+    // An acute before a consonant reads as an apostrophe, not as ś.
+    const e = item('Norway´', 100, 400);
+    const f = item('s largest daily', e.x1 - 2, 400);
+    expect(markdownOf([page([e, f])]).trim()).toBe('Norway´s largest daily');
+  });
+});
+
 describe('layout engine on hostile pages', () => {
   it('lays out a page of scattered runs and a single line of thousands of glyphs', () => {
     let seed = 99;

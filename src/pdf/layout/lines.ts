@@ -135,7 +135,52 @@ export function buildRows(items: TextItem[]): Word[][] {
     } else rows.push({ cy, h, words: [w], size: w.size });
   }
   mergeScriptRows(rows);
-  return rows.filter((r) => r.words.length).map((r) => dedupe(r.words.sort((a, b) => a.x0 - b.x0)));
+  return rows.filter((r) => r.words.length).map((r) => joinAccents(dedupe(r.words.sort((a, b) => a.x0 - b.x0))));
+}
+
+/** A letter with a combining accent as one precomposed character, or null when Unicode has none. */
+function compose(letter: string, spacingAccent: string): string | null {
+  const mark = ACCENTS[spacingAccent];
+  if (!mark || !/^\p{L}$/u.test(letter)) return null;
+  const c = (letter + mark).normalize('NFC');
+  return c.length === 1 ? c : null;
+}
+
+/**
+ * TeX builds accented letters from two glyphs, the accent drawn over the letter by kerning back, and
+ * extraction can leave them in separate runs: "Baudiˇ" then "s", or a raised "ˇ" over the "S" of
+ * "Sedivy". normaliseText joins them inside one run; this joins them across runs, by position: an
+ * accent at the end of a run that the next run starts under (kerned back over it), or a run that is
+ * only an accent, over a letter of another run. Only where Unicode has the precomposed letter.
+ */
+function joinAccents(words: Word[]): Word[] {
+  let changed = false;
+  // Lone accents first: the letter under an accent's centre, in whichever run covers it.
+  for (const w of words) {
+    const accent = w.text.trim();
+    if (accent.length !== 1 || !(accent in ACCENTS)) continue;
+    const cx = (w.x0 + w.x1) / 2;
+    for (const o of words) {
+      if (o === w || o.x0 > cx || o.x1 < cx || !o.text.trim() || o.text.trim().length === 1) continue;
+      const k = Math.min(o.text.length - 1, Math.floor(((cx - o.x0) / Math.max(0.01, o.x1 - o.x0)) * o.text.length));
+      const c = compose(o.text[k]!, accent);
+      if (c) { o.text = o.text.slice(0, k) + c + o.text.slice(k + 1); w.text = ''; changed = true; }
+      break;
+    }
+  }
+  // Then an accent ending a run whose next run starts under it.
+  let prev: Word | null = null;
+  for (const w of words) {
+    if (!w.text) continue;
+    const last = prev?.text[prev.text.length - 1];
+    // An acute before a consonant is more often an apostrophe typed as one ("Norway´s") than ś or ń.
+    if (prev && last && last in ACCENTS && w.x0 < prev.x1 - 0.1 && (last !== '\u00B4' || /^[aeiouyAEIOUY]/.test(w.text))) {
+      const c = compose(w.text[0]!, last);
+      if (c) { prev.text = prev.text.slice(0, -1); w.text = c + w.text.slice(1); changed = true; }
+    }
+    prev = w;
+  }
+  return changed ? words.filter((w) => w.text.length > 0) : words;
 }
 
 /**
