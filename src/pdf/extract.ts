@@ -5,6 +5,8 @@
  */
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
 import { apply, mul, type Matrix } from './matrix.js';
+import { textFromOperators, type FontFacts } from './operator-text.js';
+import { pdfjsNormalizeUnicode } from './pdfjs.js';
 
 // Operator codes of pdf.js (OPS) and of its path encoding (DrawOPS); stable across pdf.js 4–6.
 const OP = {
@@ -26,6 +28,8 @@ export interface PdfOperatorList { fnArray: number[]; argsArray: unknown[] }
 export interface PdfViewport { width: number; height: number; transform: number[] }
 export interface PdfPage {
   rotate: number;
+  /** The page's visible box in user space: [x0, y0, x1, y1]. */
+  view?: number[];
   getViewport(p: { scale: number }): PdfViewport;
   getTextContent(p?: Record<string, unknown>): Promise<PdfTextContent>;
   getOperatorList(p?: Record<string, unknown>): Promise<PdfOperatorList>;
@@ -70,17 +74,30 @@ function quadrant(dx: number, dy: number): number {
 export interface ExtractOptions {
   /** Skip vector paths and images (cheaper, no ruled tables or figures). */
   textOnly?: boolean;
+  /** Text runs from pdf.js's text content even where the operator list carries them. */
+  textContent?: boolean;
+}
+
+function fontFacts(page: PdfPage, id: string): FontFacts | null {
+  try {
+    if (page.commonObjs.has && !page.commonObjs.has(id)) return null;
+    return (page.commonObjs.get(id) as FontFacts | null) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function extractPage(page: PdfPage, pageNumber: number, opts: ExtractOptions = {}): Promise<PageInput> {
   const viewport = page.getViewport({ scale: 1 });
   const vt = viewport.transform as Matrix;
-  // Text first (measured faster in this order); the operator list then makes pdf.js resolve the
-  // fonts (names, bold/italic flags) that text items refer to, before they are read below.
-  const content = await page.getTextContent({ disableNormalization: false });
   let ops: PdfOperatorList | null = null;
   // Annotations (form widgets and their appearance streams) are left out: their text is not page text.
+  // The operator list also makes pdf.js resolve the fonts (names, bold/italic flags) read below.
   if (!opts.textOnly) ops = await page.getOperatorList({ annotationMode: 0 });
+  // The text runs from the operator list where it carries them all (src/pdf/operator-text.ts), from
+  // pdf.js's text content otherwise: one reading of the content stream instead of two.
+  const content = (ops && !opts.textContent ? textFromOperators(ops, (id) => fontFacts(page, id), page.view ?? [], pdfjsNormalizeUnicode) : null)
+    ?? await page.getTextContent({ disableNormalization: false });
 
   const fonts = new Map<string, FontInfo>();
   interface Raw { item: PdfTextItem; q: number; chars: number }

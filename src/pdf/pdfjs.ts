@@ -184,8 +184,20 @@ export class PdfOpenError extends Error {
   }
 }
 
-type PdfjsModule = { getDocument(params: Record<string, unknown>): { promise: Promise<PdfDocumentHandle>; destroy(): Promise<void> } };
+type PdfjsModule = {
+  getDocument(params: Record<string, unknown>): { promise: Promise<PdfDocumentHandle>; destroy(): Promise<void> };
+  normalizeUnicode?(s: string): string;
+};
 let pdfjs: Promise<PdfjsModule> | null = null;
+let loaded: PdfjsModule | null = null;
+
+/**
+ * pdf.js's compatibility normalisation of extracted text (ligatures, presentation forms, odd spaces),
+ * as its text content applies it; identity until pdf.js has loaded (no document is open before that).
+ */
+export function pdfjsNormalizeUnicode(s: string): string {
+  return loaded?.normalizeUnicode ? loaded.normalizeUnicode(s) : s;
+}
 
 function loadPdfjs(): Promise<PdfjsModule> {
   pdfjs ??= (async () => {
@@ -197,6 +209,7 @@ function loadPdfjs(): Promise<PdfjsModule> {
       g.pdfjsWorker ? Promise.resolve(g.pdfjsWorker) : import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string).catch(() => null),
     ]);
     if (worker && !g.pdfjsWorker) g.pdfjsWorker = worker;
+    loaded = api;
     return api;
   })();
   return pdfjs;

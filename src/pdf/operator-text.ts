@@ -1,0 +1,257 @@
+/**
+ * Text runs read from a page's operator list, in the shape of pdf.js's text content.
+ *
+ * The text pass needs the operator list anyway (rulings, rectangles, images, font flags), and pdf.js
+ * builds it with every glyph shown: its Unicode value, its width and whether it is a space. Its text
+ * content is a second interpretation of the same content stream, with a text state cloned for every
+ * glyph, and measured at two thirds of the pdf.js time of a text page. This module follows the text
+ * state through the operator list instead (as pdf.js's canvas does when it paints: text matrix,
+ * line matrix, font and size, character and word spacing, horizontal scaling, rise, save/restore,
+ * form XObjects) and groups glyphs into runs with pdf.js's own rules for where a run ends and where a
+ * gap is a space (fractions of the font size: 0.102 a space, 0.6 a new run, -0.2 a run going back,
+ * a quarter of the height off the baseline a new run; a new run at marked-content boundaries and
+ * form XObjects).
+ *
+ * It answers null where pdf.js's text content does more than this follows: vertical writing, Type3
+ * fonts (glyph procedures with their own matrices), right-to-left scripts (reordered by pdf.js's
+ * bidi), a font it cannot see, a negative font size. The caller then asks pdf.js for the text
+ * content of that page, as before.
+ */
+import { mul, type Matrix } from './matrix.js';
+import type { PdfOperatorList, PdfTextContent, PdfTextItem } from './extract.js';
+
+/** What the runs need of a font; pdf.js's font object as the operator list's `setFont` names it. */
+export interface FontFacts {
+  fontMatrix?: number[];
+  vertical?: boolean;
+  isType3Font?: boolean;
+  ascent?: number;
+  descent?: number;
+  fallbackName?: string;
+}
+
+interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean }
+
+// Operator codes of pdf.js (OPS), stable across pdf.js 4–6.
+const OP = {
+  save: 10, restore: 11, transform: 12, beginText: 31, endText: 32, setCharSpacing: 33, setWordSpacing: 34,
+  setHScale: 35, setLeading: 36, setFont: 37, setTextRise: 39, moveText: 40, setLeadingMoveText: 41,
+  setTextMatrix: 42, nextLine: 43, showText: 44, showSpacedText: 45, nextLineShowText: 46,
+  nextLineSetSpacingShowText: 47, beginMarkedContent: 69, beginMarkedContentProps: 70, endMarkedContent: 71,
+  paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
+} as const;
+
+// pdf.js's getTextContent thresholds, in units of the font size.
+const SPACE_MIN = 0.102;
+const SPACE_MAX = 0.6;
+const BACK_MAX = -0.2;
+const VERTICAL_SHIFT = 0.25;
+
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+const FONT_IDENTITY = [0.001, 0, 0, 0.001, 0, 0];
+// Strong right-to-left letters: pdf.js reorders such runs into logical order, which this does not.
+const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+const WHITE = /^\s+$/;
+// Combining marks are drawn over the glyph before them: no gap test, as in pdf.js.
+const MARK = /^\p{M}+$/u;
+// Zero-width format characters (joiners, direction marks, soft hyphen) that pdf.js leaves out.
+const FORMAT = /^[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]+$/;
+
+interface State {
+  ctm: Matrix;
+  font: string | null;
+  size: number;
+  hScale: number;
+  charSpacing: number;
+  wordSpacing: number;
+  leading: number;
+  rise: number;
+  tm: Matrix;
+  x: number;
+  y: number;
+  lineX: number;
+  lineY: number;
+}
+
+interface Run {
+  font: string;
+  size: number;
+  /** Unit vector of the run's baseline and its origin, in user space. */
+  ux: number;
+  uy: number;
+  ox: number;
+  oy: number;
+  /** Where the last glyph ended. */
+  ex: number;
+  ey: number;
+  /** Font size along and across the baseline, in user space. */
+  em: number;
+  height: number;
+  transform: number[];
+  parts: string[];
+  /** A space glyph was passed since the last character (pdf.js writes one space for it). */
+  pendingSpace: boolean;
+  endsWithSpace: boolean;
+}
+
+export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => FontFacts | null, view: readonly number[], normalize: (s: string) => string): PdfTextContent | null {
+  const items: PdfTextItem[] = [];
+  const styles: PdfTextContent['styles'] = {};
+  const facts = new Map<string, FontFacts | null>();
+  const [vx0 = -Infinity, vy0 = -Infinity, vx1 = Infinity, vy1 = Infinity] = view;
+  let st: State = { ctm: IDENTITY, font: null, size: 0, hScale: 1, charSpacing: 0, wordSpacing: 0, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
+  const stack: State[] = [];
+  let run: Run | null = null;
+
+  const flush = (): void => {
+    if (!run) return;
+    const str = normalize(run.parts.join(''));
+    if (str.trim()) {
+      const width = Math.max(0, (run.ex - run.ox) * run.ux + (run.ey - run.oy) * run.uy);
+      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false });
+    }
+    run = null;
+  };
+  const moveText = (x: number, y: number): void => { st.lineX += x; st.lineY += y; st.x = st.lineX; st.y = st.lineY; };
+
+  const { fnArray, argsArray } = ops;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OP.save:
+        stack.push(st);
+        st = { ...st };
+        if (stack.length > 1000) stack.shift();
+        break;
+      case OP.restore:
+        st = stack.pop() ?? st;
+        break;
+      case OP.transform:
+        if (args && args.length >= 6) st.ctm = mul(st.ctm, args.slice(0, 6).map(Number) as Matrix);
+        break;
+      case OP.beginMarkedContent: case OP.beginMarkedContentProps: case OP.endMarkedContent:
+        // pdf.js ends a run at every marked-content boundary (the spans of tagged PDFs), and so at form XObjects.
+        flush();
+        break;
+      case OP.paintFormXObjectBegin: {
+        flush();
+        stack.push(st);
+        st = { ...st };
+        const m = args?.[0] as ArrayLike<number> | null;
+        if (m && m.length >= 6) st.ctm = mul(st.ctm, Array.from(m).slice(0, 6) as Matrix);
+        break;
+      }
+      case OP.paintFormXObjectEnd:
+        flush();
+        st = stack.pop() ?? st;
+        break;
+      case OP.beginText:
+        st.tm = IDENTITY; st.x = st.y = st.lineX = st.lineY = 0;
+        break;
+      case OP.endText:
+        break;
+      case OP.setCharSpacing: st.charSpacing = Number(args?.[0]) || 0; break;
+      case OP.setWordSpacing: st.wordSpacing = Number(args?.[0]) || 0; break;
+      case OP.setHScale: st.hScale = (Number(args?.[0]) || 0) / 100; break;
+      case OP.setLeading: st.leading = -(Number(args?.[0]) || 0); break;
+      case OP.setTextRise: st.rise = Number(args?.[0]) || 0; break;
+      case OP.setFont: {
+        const size = Number(args?.[1]);
+        if (!(size >= 0)) return null;
+        st.font = String(args?.[0]);
+        st.size = size;
+        break;
+      }
+      case OP.moveText: moveText(Number(args?.[0]) || 0, Number(args?.[1]) || 0); break;
+      case OP.setLeadingMoveText: {
+        const y = Number(args?.[1]) || 0;
+        st.leading = y;
+        moveText(Number(args?.[0]) || 0, y);
+        break;
+      }
+      case OP.setTextMatrix: {
+        const m = (Array.isArray(args?.[0]) || ArrayBuffer.isView(args?.[0]) ? args![0] : args) as ArrayLike<number> | null;
+        if (m && m.length >= 6) st.tm = [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
+        st.x = st.y = st.lineX = st.lineY = 0;
+        break;
+      }
+      case OP.nextLine: moveText(0, st.leading); break;
+      case OP.showSpacedText: case OP.nextLineShowText: case OP.nextLineSetSpacingShowText:
+        // pdf.js turns these into showText; met unconverted, they are not what this follows.
+        return null;
+      case OP.showText: {
+        const glyphs = args?.[0] as Array<GlyphLike | number> | undefined;
+        if (!glyphs || !st.font || st.size === 0) break;
+        let f = facts.get(st.font);
+        if (f === undefined) { f = fontOf(st.font); facts.set(st.font, f); }
+        if (!f || f.vertical || f.isType3Font) return null;
+        if (!(st.font in styles)) styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
+        const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : FONT_IDENTITY;
+        const widthScale = st.size * fm[0]!;
+        const b = mul(st.ctm, st.tm);
+        const sx = Math.hypot(b[0], b[1]);
+        const sy = Math.hypot(b[2], b[3]);
+        if (!(sx > 0) || !(sy > 0)) { break; }
+        const ux = b[0] / sx, uy = b[1] / sx;
+        const em = st.size * sx;
+        const height = st.size * sy;
+        const hs = st.hScale;
+        let adv = 0;
+        for (const g of glyphs) {
+          if (typeof g === 'number') { adv -= (g * st.size) / 1000; continue; }
+          const w = (Number(g.width) || 0) * widthScale;
+          const spacing = st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
+          const px = st.x + adv * hs;
+          const py = st.y + st.rise;
+          adv += w + spacing;
+          const u = g.unicode ?? '';
+          if (u && RTL.test(u)) return null;
+          const ox = b[0] * px + b[2] * py + b[4];
+          const oy = b[1] * px + b[3] * py + b[5];
+          const gw = w * hs * sx;
+          // Glyphs outside the page's box are not page text (pdf.js leaves them out too).
+          if (ox + gw < vx0 || ox > vx1 || oy < vy0 || oy > vy1) continue;
+          if (u && WHITE.test(u)) {
+            if (run) run.pendingSpace = true;
+            continue;
+          }
+          if (u && FORMAT.test(u)) continue;
+          if (run && u && MARK.test(u) && run.font === st.font) { run.parts.push(u); continue; }
+          let cont = false;
+          let space = false;
+          if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
+            const dx = ox - run.ex, dy = oy - run.ey;
+            const along = (dx * ux + dy * uy) / em;
+            const across = Math.abs(dy * ux - dx * uy);
+            if (across <= run.height * VERTICAL_SHIFT && along >= BACK_MAX && along <= SPACE_MAX) {
+              cont = true;
+              space = along > SPACE_MIN || run.pendingSpace;
+            }
+          }
+          if (!cont) {
+            flush();
+            run = {
+              font: st.font, size: st.size, ux, uy, ox, oy, ex: ox, ey: oy, em, height,
+              transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
+              parts: [], pendingSpace: false, endsWithSpace: false,
+            };
+          } else if (space && !run!.endsWithSpace && run!.parts.length) {
+            run!.parts.push(' ');
+            run!.endsWithSpace = true;
+          }
+          const r = run!;
+          if (u) { r.parts.push(u); r.endsWithSpace = false; }
+          r.pendingSpace = false;
+          r.ex = ox + gw * ux;
+          r.ey = oy + gw * uy;
+        }
+        st.x += adv * hs;
+        break;
+      }
+      default:
+    }
+  }
+  flush();
+  return { items, styles };
+}
