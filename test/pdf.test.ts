@@ -11,6 +11,7 @@ import { createParser } from '../src/parser.js';
 import { pageRanges } from '../src/pdf/reader.js';
 import { extractText } from '../src/pdf/text-pool.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
+import { synthetic } from '../test-support/hostile/variants.js';
 import type { ParseDocument } from '../src/types.js';
 import { corpusAvailable, corpusFiles, corpusPath, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 
@@ -170,6 +171,16 @@ describe('damaged and hostile input', () => {
       }
     }
   }, 120000);
+
+  it('a page of millions of operators is read up to the operator limit and reported partial, not left to fill the heap', async () => {
+    // 2 million "1 0 Td (a) Tj" pairs: 4 million operators, past the 3 million a page may have.
+    const bomb = synthetic().find((v) => v.id === 'pdf/synthetic/bomb-many-text-ops')!.make();
+    const doc = await parser.parseFile(bomb, { timeout: 60000, parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
+    expect(doc.blocks![0]!.status).toBe('partial');
+    expect(String(doc.metadata.error)).toMatch(/more than 3,000,000 drawing operators/);
+    // What came before the limit is there.
+    expect(doc.markdown).toMatch(/a/);
+  });
 
   it('garbage after a PDF header is MALFORMED', async () => {
     const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x41)]);

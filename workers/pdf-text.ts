@@ -7,7 +7,7 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, OPERATOR_LIMIT_MESSAGE, openPdf, operatorLimitReached, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
@@ -96,6 +96,7 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
     for (const n of wanted) {
       if (n < 1 || n > opened.doc.numPages) continue;
       let page: PdfPage | null = null;
+      operatorLimitReached();
       try {
         page = (await opened.doc.getPage(n)) as PdfPage;
         let input;
@@ -105,7 +106,9 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
           // Broken drawing operators: the text alone may still be readable.
           input = await extractPage(page, n, { textOnly: true });
         }
+        const cut = operatorLimitReached();
         const layout = layoutPage(input);
+        if (cut) { layout.status = 'partial'; layout.error = OPERATOR_LIMIT_MESSAGE; }
         pages.push({ layout, ocr: needsOcr(input) });
       } catch (err) {
         pages.push(failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`));

@@ -88,13 +88,25 @@ export function installLoopbackShortcut(): void {
   const g = globalThis as { structuredClone: typeof structuredClone & { loopbackShortcut?: boolean } };
   if (g.structuredClone.loopbackShortcut) return;
   const clone = g.structuredClone.bind(globalThis);
+  // Operators sent so far on each operator-list stream still open.
+  const sent = new Map<unknown, number>();
   const shortcut = ((value: unknown, options?: { transfer?: unknown[] }) => {
     const chunk = (value as { chunk?: unknown } | null)?.chunk;
     // Buffers listed for transfer are the sender's to give away: sharing them is what a transfer does.
     if (chunk && typeof chunk === 'object') {
       const msg = value as Record<string, unknown>;
-      const ops = chunk as { fnArray?: unknown; argsArray?: unknown };
+      const ops = chunk as { fnArray?: unknown; argsArray?: unknown; lastChunk?: unknown };
       if (Array.isArray(ops.fnArray) && Array.isArray(ops.argsArray)) {
+        const total = (sent.get(msg['streamId']) ?? 0) + ops.fnArray.length;
+        if (ops.lastChunk || total > MAX_OPERATORS) sent.delete(msg['streamId']);
+        else {
+          if (sent.size > 64) sent.delete(sent.keys().next().value);
+          sent.set(msg['streamId'], total);
+        }
+        // Thrown on the parsing side as it hands over the chunk: pdf.js stops reading the stream there
+        // (it ignores the error and closes the list with what it had), before the list outgrows the
+        // thread's heap. The reader learns of it through operatorLimitReached().
+        if (total > MAX_OPERATORS) { limitReached = true; throw new Error(OPERATOR_LIMIT_MESSAGE); }
         return { ...msg, chunk: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } };
       }
       if (Array.isArray((chunk as { items?: unknown }).items)) return { ...msg, chunk: { ...chunk } };
@@ -103,6 +115,27 @@ export function installLoopbackShortcut(): void {
   }) as typeof structuredClone & { loopbackShortcut?: boolean };
   shortcut.loopbackShortcut = true;
   g.structuredClone = shortcut;
+}
+
+/**
+ * Drawing operators one page may have. Real pages stay far below (a dense map or a CAD drawing has a few
+ * hundred thousand once pdf.js has merged its path operators); a content stream that inflates to
+ * hundreds of megabytes of operators is a decompression bomb, and its operator list alone would fill
+ * the thread's heap (which, past its limit, can bring down the process instead of the thread).
+ */
+export const MAX_OPERATORS = 3_000_000;
+
+export const OPERATOR_LIMIT_MESSAGE = `the page has more than ${MAX_OPERATORS.toLocaleString('en')} drawing operators (a decompression bomb or a damaged content stream); the rest was not read`;
+let limitReached = false;
+
+/**
+ * Whether an operator list was cut at MAX_OPERATORS since the last call. A text thread reads one page
+ * at a time, so the answer after a page's getOperatorList is about that page.
+ */
+export function operatorLimitReached(): boolean {
+  const hit = limitReached;
+  limitReached = false;
+  return hit;
 }
 
 /**
