@@ -94,6 +94,37 @@ interface Run {
   endsWithSpace: boolean;
 }
 
+/**
+ * The spacing a string shows between all its letters, in units of the font size, past which a gap is
+ * a space. Letter-spaced headings and code listings that set every character in a wider cell space
+ * every letter alike, and pdf.js's fixed threshold of 0.102 then reads every letter, or every token
+ * ("cv2 . imread ("), as a word. The gaps are measured as drawn (character spacing and positioning
+ * numbers together: some producers set a wide character spacing and take it back after every glyph).
+ * Counted only on longer strings (at least eight gaps, more than half of them at least 0.03 wide)
+ * whose median gap is small (at most 0.15, a listing's cell) or shared by nearly all gaps (within 0.02
+ * for four in five, at most 0.6: letter spacing); math set with thin spaces (". . . , p") keeps
+ * pdf.js's reading.
+ */
+function tracking(glyphs: Array<GlyphLike | number>, st: State): number {
+  const gaps: number[] = [];
+  let gap: number | null = null;
+  for (const g of glyphs) {
+    if (typeof g === 'number') { if (gap !== null) gap -= (g * st.size) / 1000; continue; }
+    const white = !g.unicode || WHITE.test(g.unicode);
+    if (gap !== null && !white) gaps.push(gap / st.size);
+    gap = white ? null : st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
+    if (gaps.length >= 200) break;
+  }
+  if (gaps.length < 8) return 0;
+  const spaced = gaps.filter((x) => x >= 0.03).length;
+  if (spaced * 2 <= gaps.length) return 0;
+  gaps.sort((a, b) => a - b);
+  const median = gaps[gaps.length >> 1]!;
+  if (median <= 0.15) return median;
+  const alike = gaps.filter((x) => Math.abs(x - median) <= 0.02).length;
+  return median <= 0.6 && alike * 5 >= gaps.length * 4 ? median : 0;
+}
+
 export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => FontFacts | null, view: readonly number[], normalize: (s: string) => string): PdfTextContent | null {
   const items: PdfTextItem[] = [];
   const styles: PdfTextContent['styles'] = {};
@@ -197,6 +228,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         const em = st.size * sx;
         const height = st.size * sy;
         const hs = st.hScale;
+        const spaceMin = SPACE_MIN + tracking(glyphs, st);
         let adv = 0;
         for (const g of glyphs) {
           if (typeof g === 'number') { adv -= (g * st.size) / 1000; continue; }
@@ -226,7 +258,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             const across = Math.abs(dy * ux - dx * uy);
             if (across <= run.height * VERTICAL_SHIFT && along >= BACK_MAX && along <= SPACE_MAX) {
               cont = true;
-              space = along > SPACE_MIN || run.pendingSpace;
+              space = along > spaceMin || run.pendingSpace;
             }
           }
           if (!cont) {

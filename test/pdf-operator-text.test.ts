@@ -1,0 +1,124 @@
+/**
+ * Text runs from the operator list (src/pdf/operator-text.ts): the text state followed on synthetic
+ * operator lists, and, on every PDF fixture the project makes, the same text as pdf.js's text content.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractPage, type PdfPage } from '../src/pdf/extract.js';
+import { textFromOperators, type FontFacts } from '../src/pdf/operator-text.js';
+import { openPdf } from '../src/pdf/pdfjs.js';
+import { REPO_ROOT } from '../test-support/corpus.js';
+
+// pdf.js operator codes used below.
+const BT = 31, ET = 32, TC = 33, TF = 37, TM = 42, TJ = 44, TD = 40, BDC = 70, EMC = 71, SAVE = 10, RESTORE = 11, CM = 12;
+const FONT: FontFacts = { fontMatrix: [0.001, 0, 0, 0.001, 0, 0], ascent: 0.8, descent: -0.2, fallbackName: 'sans-serif' };
+const fonts = (id: string): FontFacts | null => (id === 'F1' ? FONT : id === 'V' ? { ...FONT, vertical: true } : id === 'T3' ? { ...FONT, isType3Font: true } : null);
+const VIEW = [0, 0, 612, 792];
+const same = (s: string) => s;
+
+/** Glyphs of a string, each `width` thousandths of an em wide, with `after` (a TJ number) after each. */
+function glyphs(text: string, width = 500, after?: number): Array<{ unicode: string; width: number; isSpace: boolean } | number> {
+  const out: Array<{ unicode: string; width: number; isSpace: boolean } | number> = [];
+  for (const ch of text) {
+    out.push({ unicode: ch, width, isSpace: ch === ' ' });
+    if (after !== undefined) out.push(after);
+  }
+  return out;
+}
+
+function list(ops: Array<[number, unknown[] | null]>): { fnArray: number[]; argsArray: unknown[] } {
+  return { fnArray: ops.map((o) => o[0]), argsArray: ops.map((o) => o[1]) };
+}
+
+function texts(ops: Array<[number, unknown[] | null]>): string[] | null {
+  const content = textFromOperators(list(ops), fonts, VIEW, same);
+  return content ? content.items.map((i) => ('str' in i ? i.str : '')) : null;
+}
+
+describe('text runs from the operator list', () => {
+  it('places runs by the text matrix and reads gaps as pdf.js does: a space past a tenth of the font size, a new run past 0.6', () => {
+    const content = textFromOperators(list([
+      [BT, null], [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],
+      [TJ, [[...glyphs('Hello'), -250, ...glyphs('world'), -50, ...glyphs('!')]]],
+      [TJ, [[-2000, ...glyphs('far')]]],
+      [ET, null],
+    ]), fonts, VIEW, same)!;
+    expect(content.items.map((i) => ('str' in i ? i.str : ''))).toEqual(['Hello world!', 'far']);
+    const [first, second] = content.items as Array<{ transform: number[]; width: number }>;
+    expect(first!.transform).toEqual([10, 0, 0, 10, 72, 700]);
+    // 11 glyphs of half an em, a quarter em and a twentieth of one: 5.8 em at 10 pt.
+    expect(first!.width).toBeCloseTo(58, 5);
+    expect(second!.transform[4]).toBeCloseTo(72 + 58 + 20, 5);
+    expect(content.styles['F1']).toMatchObject({ ascent: 0.8, descent: -0.2, fontFamily: 'sans-serif' });
+  });
+
+  it('follows moves, save/restore and the CTM; a new line is a new run', () => {
+    const content = textFromOperators(list([
+      [SAVE, null], [CM, [2, 0, 0, 2, 10, 20]],
+      [BT, null], [TF, ['F1', 5]], [TD, [30, 300]], [TJ, [glyphs('one')]], [TD, [0, -12]], [TJ, [glyphs('two')]], [ET, null],
+      [RESTORE, null],
+      [BT, null], [TF, ['F1', 10]], [TD, [100, 100]], [TJ, [glyphs('three')]], [ET, null],
+    ]), fonts, VIEW, same)!;
+    const items = content.items as Array<{ str: string; transform: number[] }>;
+    expect(items.map((i) => i.str)).toEqual(['one', 'two', 'three']);
+    expect(items[0]!.transform).toEqual([10, 0, 0, 10, 70, 620]);
+    expect(items[1]!.transform[5]).toBeCloseTo(596, 5);
+    // After the restore the CTM is the identity again.
+    expect(items[2]!.transform).toEqual([10, 0, 0, 10, 100, 100]);
+  });
+
+  it('does not split a code listing into tokens, nor letters set with a wide character spacing taken back after each glyph', () => {
+    // Every character in a cell 0.09 em wider than its glyph, tokens 0.13 apart, a real space 0.77.
+    const listing = [...glyphs('cv2', 525, -90), -41, ...glyphs('.', 525, -131), ...glyphs('imread(', 525, -90), -680, ...glyphs('x', 525)];
+    expect(texts([[BT, null], [TF, ['F1', 10]], [TJ, [listing]], [ET, null]])).toEqual(['cv2.imread(', 'x']);
+    // Tc 0.3378 em with 337/1000 taken back after each letter: letters touch, the word gap stays.
+    const taken = [...glyphs('Melissa', 500, 337), -335, ...glyphs('Dell', 500, 337)];
+    expect(texts([[BT, null], [TF, ['F1', 1]], [TC, [0.3378]], [TJ, [taken]], [ET, null]])).toEqual(['Melissa Dell']);
+    // Plain letter spacing (a heading): letters apart by 0.3 em stay one word; the space glyph and its
+    // spacing (1.1 em) end the run, as a gap that wide does in pdf.js, and the layout reads a space there.
+    expect(texts([[BT, null], [TF, ['F1', 10]], [TC, [3]], [TJ, [glyphs('TITLE WORDS')]], [ET, null]])).toEqual(['TITLE', 'WORDS']);
+  });
+
+  it('ends runs at marked-content boundaries and leaves out glyphs outside the page', () => {
+    expect(texts([
+      [BT, null], [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],
+      [BDC, ['Span', null]], [TJ, [glyphs('tagged')]], [EMC, null], [TJ, [glyphs('next')]],
+      [TM, [[1, 0, 0, 1, 900, 700]]], [TJ, [glyphs('offpage')]], [ET, null],
+    ])).toEqual(['tagged', 'next']);
+  });
+
+  it('answers null where pdf.js text content must be asked: vertical or Type3 fonts, right-to-left text, an unknown font', () => {
+    const show = (font: string, text: string) => texts([[BT, null], [TF, [font, 10]], [TJ, [glyphs(text)]], [ET, null]]);
+    expect(show('F1', 'plain')).toEqual(['plain']);
+    expect(show('V', 'vertical')).toBeNull();
+    expect(show('T3', 'type3')).toBeNull();
+    expect(show('F1', 'שלום')).toBeNull();
+    expect(show('missing', 'x')).toBeNull();
+  });
+});
+
+describe('operator-list text against pdf.js text content on the project\'s PDFs', () => {
+  const dir = path.join(REPO_ROOT, 'fixtures', 'pdf');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.pdf'));
+  it.each(files)('%s: the same text on every page', async (file) => {
+    const opened = await openPdf(readFileSync(path.join(dir, file)));
+    try {
+      for (let n = 1; n <= opened.doc.numPages; n++) {
+        const page = (await opened.doc.getPage(n)) as PdfPage;
+        // The page is one the operator list carries (no fallback to text content hides a difference).
+        const ops = await page.getOperatorList({ annotationMode: 0 });
+        expect(textFromOperators(ops, (id) => page.commonObjs.get(id) as FontFacts, page.view ?? [], same)).not.toBeNull();
+        const fromOps = await extractPage(page, n);
+        const fromContent = await extractPage(page, n, { textContent: true });
+        // Word for word, in the same places (runs may be cut differently: compare the words).
+        const words = (items: typeof fromOps.items) => items.flatMap((i) => i.text.split(/\s+/).filter(Boolean));
+        expect(words(fromOps.items)).toEqual(words(fromContent.items));
+        expect(fromOps.lines).toEqual(fromContent.lines);
+        page.cleanup();
+      }
+    } finally {
+      await opened.destroy();
+    }
+  });
+});
