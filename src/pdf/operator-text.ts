@@ -106,23 +106,45 @@ interface Run {
  * pdf.js's reading.
  */
 function tracking(glyphs: Array<GlyphLike | number>, st: State): number {
-  const gaps: number[] = [];
+  // Most strings have few positive gaps: counted first, sorted only when they may be spaced.
+  let n = 0;
+  let spaced = 0;
   let gap: number | null = null;
   for (const g of glyphs) {
     if (typeof g === 'number') { if (gap !== null) gap -= (g * st.size) / 1000; continue; }
-    const white = !g.unicode || WHITE.test(g.unicode);
-    if (gap !== null && !white) gaps.push(gap / st.size);
+    const white = isWhite(g.unicode ?? '');
+    if (gap !== null && !white) {
+      if (n < GAPS.length) GAPS[n] = gap / st.size;
+      if (gap / st.size >= 0.03) spaced++;
+      n++;
+    }
     gap = white ? null : st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
-    if (gaps.length >= 200) break;
   }
-  if (gaps.length < 8) return 0;
-  const spaced = gaps.filter((x) => x >= 0.03).length;
-  if (spaced * 2 <= gaps.length) return 0;
-  gaps.sort((a, b) => a - b);
+  if (n < 8 || spaced * 2 <= n) return 0;
+  const gaps = GAPS.subarray(0, Math.min(n, GAPS.length)).sort();
   const median = gaps[gaps.length >> 1]!;
   if (median <= 0.15) return median;
-  const alike = gaps.filter((x) => Math.abs(x - median) <= 0.02).length;
+  let alike = 0;
+  for (const x of gaps) if (Math.abs(x - median) <= 0.02) alike++;
   return median <= 0.6 && alike * 5 >= gaps.length * 4 ? median : 0;
+}
+const GAPS = new Float64Array(256);
+
+/** An empty string or white space (the common one-character cases without a pattern). */
+function isWhite(u: string): boolean {
+  if (!u) return true;
+  if (u.length === 1) {
+    const c = u.charCodeAt(0);
+    if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+    if (c === 0xa0) return true;
+    if (c < 0x2000 && c !== 0x1680) return false;
+  }
+  return WHITE.test(u);
+}
+
+/** Characters below U+0300 (Latin, with its accents precomposed) need none of the checks by pattern. */
+function plainLatin(u: string): boolean {
+  return u.length === 1 && u.charCodeAt(0) < 0x300 && u.charCodeAt(0) !== 0xad;
 }
 
 export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => FontFacts | null, view: readonly number[], normalize: (s: string) => string): PdfTextContent | null {
@@ -238,18 +260,19 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
           const py = st.y + st.rise;
           adv += w + spacing;
           const u = g.unicode ?? '';
-          if (u && RTL.test(u)) return null;
+          const plain = plainLatin(u);
+          if (!plain && u && RTL.test(u)) return null;
           const ox = b[0] * px + b[2] * py + b[4];
           const oy = b[1] * px + b[3] * py + b[5];
           const gw = w * hs * sx;
           // Glyphs outside the page's box are not page text (pdf.js leaves them out too).
           if (ox + gw < vx0 || ox > vx1 || oy < vy0 || oy > vy1) continue;
-          if (u && WHITE.test(u)) {
+          if (u && (plain ? u === ' ' || u === '\u00a0' || (u >= '\t' && u <= '\r') : WHITE.test(u))) {
             if (run) run.pendingSpace = true;
             continue;
           }
-          if (u && FORMAT.test(u)) continue;
-          if (run && u && MARK.test(u) && run.font === st.font) { run.parts.push(u); continue; }
+          if (!plain && u && FORMAT.test(u)) continue;
+          if (!plain && run && u && MARK.test(u) && run.font === st.font) { run.parts.push(u); continue; }
           let cont = false;
           let space = false;
           if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
