@@ -12,7 +12,7 @@ const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
 
 /**
  * pdf.js inflates every content stream of 1 KB or more through the web `DecompressionStream`, once
- * per getTextContent and once per getOperatorList. In Node that is zlib behind web streams: each
+ * per getOperatorList (and again per getTextContent, where a page still needs it). In Node that is zlib behind web streams: each
  * stream costs a trip to the thread pool and several promise turns, which measured at about a third
  * of a text worker's time on short documents (idle waits plus stream bookkeeping). This stand-in
  * inflates synchronously with native zlib and hands back one chunk; on damaged data it fails the
