@@ -11,7 +11,7 @@ import { openPdf } from '../src/pdf/pdfjs.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
 
 // pdf.js operator codes used below.
-const BT = 31, ET = 32, TC = 33, TF = 37, TM = 42, TJ = 44, TD = 40, BDC = 70, EMC = 71, SAVE = 10, RESTORE = 11, CM = 12;
+const GS = 9, BT = 31, ET = 32, TC = 33, TF = 37, TM = 42, TJ = 44, TD = 40, BDC = 70, EMC = 71, SAVE = 10, RESTORE = 11, CM = 12;
 const FONT: FontFacts = { fontMatrix: [0.001, 0, 0, 0.001, 0, 0], ascent: 0.8, descent: -0.2, fallbackName: 'sans-serif' };
 const fonts = (id: string): FontFacts | null => (id === 'F1' ? FONT : id === 'V' ? { ...FONT, vertical: true } : id === 'T3' ? { ...FONT, isType3Font: true } : null);
 const VIEW = [0, 0, 612, 792];
@@ -95,6 +95,10 @@ describe('text runs from the operator list', () => {
     expect(show('T3', 'type3')).toBeNull();
     expect(show('F1', 'שלום')).toBeNull();
     expect(show('missing', 'x')).toBeNull();
+    // Text before any font was set: not something pdf.js sends, so not something to guess at.
+    expect(texts([[BT, null], [TJ, [glyphs('x')]], [ET, null]])).toBeNull();
+    // A font set through an ExtGState is followed.
+    expect(texts([[GS, [[['Font', ['F1', 10]]]]], [BT, null], [TJ, [glyphs('gs font')]], [ET, null]])).toEqual(['gs font']);
   });
 });
 

@@ -34,7 +34,7 @@ interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean }
 
 // Operator codes of pdf.js (OPS), stable across pdf.js 4–6.
 const OP = {
-  save: 10, restore: 11, transform: 12, beginText: 31, endText: 32, setCharSpacing: 33, setWordSpacing: 34,
+  setGState: 9, save: 10, restore: 11, transform: 12, beginText: 31, endText: 32, setCharSpacing: 33, setWordSpacing: 34,
   setHScale: 35, setLeading: 36, setFont: 37, setTextRise: 39, moveText: 40, setLeadingMoveText: 41,
   setTextMatrix: 42, nextLine: 43, showText: 44, showSpacedText: 45, nextLineShowText: 46,
   nextLineSetSpacingShowText: 47, beginMarkedContent: 69, beginMarkedContentProps: 70, endMarkedContent: 71,
@@ -209,6 +209,17 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
       case OP.setHScale: st.hScale = (Number(args?.[0]) || 0) / 100; break;
       case OP.setLeading: st.leading = -(Number(args?.[0]) || 0); break;
       case OP.setTextRise: st.rise = Number(args?.[0]) || 0; break;
+      case OP.setGState: {
+        // An ExtGState may set the font (its /Font entry), as pdf.js's canvas reads it.
+        for (const entry of (args?.[0] as Array<[string, unknown]> | undefined) ?? []) {
+          if (!Array.isArray(entry) || entry[0] !== 'Font') continue;
+          const [id, size] = entry[1] as [unknown, unknown];
+          if (!(Number(size) >= 0)) return null;
+          st.font = String(id);
+          st.size = Number(size);
+        }
+        break;
+      }
       case OP.setFont: {
         const size = Number(args?.[1]);
         if (!(size >= 0)) return null;
@@ -235,7 +246,10 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         return null;
       case OP.showText: {
         const glyphs = args?.[0] as Array<GlyphLike | number> | undefined;
-        if (!glyphs || !st.font || st.size === 0) break;
+        if (!glyphs) break;
+        // pdf.js shows no text without a font: one not seen here is one this did not follow.
+        if (!st.font) return null;
+        if (st.size === 0) break;
         let f = facts.get(st.font);
         if (f === undefined) { f = fontOf(st.font); facts.set(st.font, f); }
         if (!f || f.vertical || f.isType3Font) return null;
