@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { textFromOperators, type FontFacts } from '../src/pdf/operator-text.js';
 import { openPdf } from '../src/pdf/pdfjs.js';
-import { REPO_ROOT } from '../test-support/corpus.js';
+import { corpusAvailable, corpusFiles, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 
 // pdf.js operator codes used below.
 const GS = 9, BT = 31, ET = 32, TC = 33, TF = 37, TM = 42, TJ = 44, TD = 40, BDC = 70, EMC = 71, SAVE = 10, RESTORE = 11, CM = 12;
@@ -119,6 +119,30 @@ describe('operator-list text against pdf.js text content on the project\'s PDFs'
         const words = (items: typeof fromOps.items) => items.flatMap((i) => i.text.split(/\s+/).filter(Boolean));
         expect(words(fromOps.items)).toEqual(words(fromContent.items));
         expect(fromOps.lines).toEqual(fromContent.lines);
+        page.cleanup();
+      }
+    } finally {
+      await opened.destroy();
+    }
+  });
+});
+
+if (!corpusAvailable) console.warn(CORPUS_SKIP_MESSAGE);
+describe.skipIf(!corpusAvailable)('operator-list text against pdf.js text content on the corpus PDFs', () => {
+  // Every character drawn, in the same order: only the spaces between runs may be read differently.
+  const pdfs = ['markitdown', 'unstructured', 'officeparser'].flatMap((folder) => corpusFiles(folder, ['.pdf']).map((f) => `${folder}/${f}`));
+  it.each(pdfs)('%s: the same characters on its first pages', async (rel) => {
+    let opened;
+    try {
+      opened = await openPdf(readCorpus(rel));
+    } catch {
+      return; // password-protected: nothing to compare
+    }
+    try {
+      for (let n = 1; n <= Math.min(opened.doc.numPages, 10); n++) {
+        const page = (await opened.doc.getPage(n)) as PdfPage;
+        const chars = (items: Array<{ text: string }>) => items.map((i) => i.text).join('').replace(/\s+/g, '');
+        expect(chars((await extractPage(page, n)).items)).toBe(chars((await extractPage(page, n, { textContent: true })).items));
         page.cleanup();
       }
     } finally {
