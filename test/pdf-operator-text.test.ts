@@ -95,6 +95,8 @@ describe('text runs from the operator list', () => {
     expect(show('T3', 'type3')).toBeNull();
     expect(show('F1', 'שלום')).toBeNull();
     expect(show('missing', 'x')).toBeNull();
+    // Mirrored by a negative horizontal scaling.
+    expect(texts([[BT, null], [TF, ['F1', 10]], [35, [-100]], [TJ, [glyphs('mirror')]], [ET, null]])).toBeNull();
     // Text before any font was set: not something pdf.js sends, so not something to guess at.
     expect(texts([[BT, null], [TJ, [glyphs('x')]], [ET, null]])).toBeNull();
     // A font set through an ExtGState is followed.

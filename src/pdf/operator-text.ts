@@ -14,7 +14,7 @@
  *
  * It answers null where pdf.js's text content does more than this follows: vertical writing, Type3
  * fonts (glyph procedures with their own matrices), right-to-left scripts (reordered by pdf.js's
- * bidi), a font it cannot see, a negative font size. The caller then asks pdf.js for the text
+ * bidi), a font it cannot see, a negative font size or horizontal scaling. The caller then asks pdf.js for the text
  * content of that page, as before.
  */
 import { mul, type Matrix } from './matrix.js';
@@ -264,6 +264,8 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         const em = st.size * sx;
         const height = st.size * sy;
         const hs = st.hScale;
+        // Mirrored text (negative horizontal scaling) runs backwards along its baseline.
+        if (!(hs > 0)) return null;
         const spaceMin = SPACE_MIN + tracking(glyphs, st);
         let adv = 0;
         for (const g of glyphs) {
