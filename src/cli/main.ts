@@ -7,7 +7,7 @@
  * compiling hot functions again with TurboFan. pdf.js's evaluator is made of large, polymorphic functions that
  * TurboFan compiles again and again (each compile competing for the cores the page threads need) without
  * running them faster: measured with bench/pdf.ts, fast-mode PDF parses in a fresh process run about 20%
- * faster (1.10-1.18× pdf-inspector's pages per second against 0.92-0.94× without the flag) and about as fast in a
+ * faster (1.10-1.18× pdf-inspector's pages per second against 0.89-0.94× without the flag) and about as fast in a
  * running one; OCR is unchanged (WebAssembly is not affected), and PII detection, which does gain from
  * TurboFan, loses about 15% (64 → 54 MB/s, still past its 50 MB/s target). V8 flags are process-wide, so the
  * library leaves them to the application that embeds it (README, "Library").
