@@ -30,15 +30,8 @@ const REPEAT = Number(args[args.indexOf('--repeat') + 1]) || 2;
 
 interface Run { ms: number; pages: number; rssMb: number; chars: number }
 
-/**
- * The V8 flags the docmill command runs under, read from its shebang (`#!/usr/bin/env -S node FLAGS`), so
- * that docmill is measured as its command and service run and the two cannot drift apart.
- */
-function cliNodeFlags(): string[] {
-  const first = readFileSync(path.join(ROOT, 'src', 'cli', 'main.ts'), 'utf8').split('\n', 1)[0]!;
-  const m = /^#!\S*env\s+(?:-S\s+)?node\b(.*)$/.exec(first);
-  return m ? m[1]!.trim().split(/\s+/).filter(Boolean) : [];
-}
+// docmill is measured as its command and service start (src/cli/main.ts: the flags and why).
+const { cliNodeFlags } = (await import(new URL('../dist/test-support/cli-flags.js', import.meta.url).href)) as typeof import('../test-support/cli-flags.js');
 const CLI_FLAGS = cliNodeFlags();
 
 /** Runs a script in a child process of its own (with the given node flags) and parses the JSON of its last line of output. */
