@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { textFromOperators, type FontFacts } from '../src/pdf/operator-text.js';
 import { openPdf } from '../src/pdf/pdfjs.js';
+import { buildPdf, stream } from '../test-support/hostile/pdf.js';
 import { corpusAvailable, corpusFiles, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 
 // pdf.js operator codes used below.
@@ -147,6 +148,46 @@ describe.skipIf(!corpusAvailable)('operator-list text against pdf.js text conten
         expect(chars((await extractPage(page, n)).items)).toBe(chars((await extractPage(page, n, { textContent: true })).items));
         page.cleanup();
       }
+    } finally {
+      await opened.destroy();
+    }
+  });
+});
+
+describe('operator-list text against pdf.js text content on content streams that use the whole text state', () => {
+  // Each stream is one page in Helvetica (F1) and Times (F2), with a form XObject (X1) that shows text.
+  const streams: Record<string, string> = {
+    'kerning, word and character spacing': 'BT /F1 11 Tf 72 700 Td [(W) 80 (orld) -250 (wide) -3000 (apart)] TJ 0 -14 Td 2 Tw (two words) Tj 0 -14 Td 0.4 Tc (spaced letters) Tj 0 Tc 0 Tw ET',
+    'leading, quote operators and rise': 'BT /F2 10 Tf 14 TL 72 650 Td (first line) Tj T* (second line) Tj (third line) \' 1 0.5 (fourth line) " 0 -14 Td (x) Tj 4 Ts (2) Tj 0 Ts 0 -14 Td (rest) Tj ET',
+    'horizontal scaling and a scaled, rotated text matrix': 'BT /F1 12 Tf 60 Tz 72 560 Td (narrow text here) Tj 100 Tz 2 0 0 2 72 520 Tm (double) Tj 0 1 -1 0 500 300 Tm (sideways) Tj ET',
+    'save/restore, CTM and a form XObject': 'q 0.5 0 0 0.5 36 200 cm BT /F1 20 Tf 72 400 Td (half size) Tj ET Q BT /F2 12 Tf 72 420 Td (after restore) Tj ET q 1 0 0 1 0 -100 cm /X1 Do Q',
+    'text outside the page and marked content': 'BT /F1 12 Tf 700 700 Td (off the page) Tj -628 -40 Td /Span <</MCID 0>> BDC (tagged) Tj EMC ( untagged) Tj ET',
+  };
+  const form = stream('/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 6 0 R >> >>', 'BT /F1 12 Tf 72 300 Td (inside the form) Tj ET');
+  const pdf = (content: string) => buildPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 6 0 R /F2 7 0 R >> /XObject << /X1 5 0 R >> >> /Contents 4 0 R >>',
+    stream('', content),
+    form,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>',
+  ]);
+  it.each(Object.keys(streams))('%s', async (name) => {
+    const opened = await openPdf(pdf(streams[name]!));
+    try {
+      const page = (await opened.doc.getPage(1)) as PdfPage;
+      const ops = await page.getOperatorList({ annotationMode: 0 });
+      expect(textFromOperators(ops, (id) => page.commonObjs.get(id) as FontFacts, page.view ?? [], same)).not.toBeNull();
+      const a = await extractPage(page, 1);
+      const b = await extractPage(page, 1, { textContent: true });
+      // The same runs, each where pdf.js places it (to a twentieth of a point) and about as wide: pdf.js
+      // counts into a run's width the gap to a glyph that then starts a new run on another baseline.
+      const key = (i: (typeof a.items)[number]) => `${i.text.replace(/\s+/g, ' ').trim()} @ ${[i.x0, i.y0, i.y1].map((v) => (Math.round(v * 20) / 20).toFixed(2)).join(',')} ${i.fontSize}`;
+      const sorted = (items: typeof a.items) => [...items].sort((p, q) => (key(p) < key(q) ? -1 : key(p) > key(q) ? 1 : 0));
+      const [ra, rb] = [sorted(a.items), sorted(b.items)];
+      expect(ra.map(key)).toEqual(rb.map(key));
+      ra.forEach((r, k) => expect(Math.abs(r.x1 - rb[k]!.x1)).toBeLessThan(1));
     } finally {
       await opened.destroy();
     }
