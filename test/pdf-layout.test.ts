@@ -321,6 +321,24 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+describe('contents set in columns', () => {
+  it('reads a two-column table of contents column by column, not as a table', () => {
+    const entries = (side: string, x: number): TextItem[] => Array.from({ length: 14 }, (_, k) =>
+      item(`${side} chapter ${k + 1} ${'.'.repeat(25 - String(k).length)} ${side === 'Left' ? k * 3 + 1 : k * 3 + 60}`, x, 100 + k * 14));
+    const md = markdownOf([page([...entries('Left', 60), ...entries('Right', 330)])]);
+    expect(md).not.toContain('|');
+    const lastLeft = md.indexOf('Left chapter 14');
+    const firstRight = md.indexOf('Right chapter 1 ');
+    expect(lastLeft).toBeGreaterThan(-1);
+    expect(firstRight).toBeGreaterThan(lastLeft);
+  });
+
+  it('keeps a real table whose rows end in numbers', () => {
+    const rows = Array.from({ length: 6 }, (_, k) => [item(`Item ${k + 1}`, 60, 100 + k * 14), item(`${k * 7 + 3}`, 250, 100 + k * 14), item(`${k * 11 + 5}`, 400, 100 + k * 14)]).flat();
+    expect(markdownOf([page([item('Name', 60, 86), item('Count', 250, 86), item('Total', 400, 86), ...rows])])).toContain('| Item 1 | 3 | 5 |');
+  });
+});
+
 describe('accents built from two glyphs (TeX)', () => {
   it('joins an accent to the letter of the next run kerned under it, and a raised lone accent to the letter below', () => {
     // "Petr Baudiˇ" + "s and Jan ˇ" (the next run starts under the accent) + a raised "ˇ" over the S of "Sedivy".

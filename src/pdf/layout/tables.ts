@@ -521,6 +521,14 @@ function resplit(row: Line[], gutters: Interval[]): Line[] {
   return out;
 }
 
+// A contents entry: a title, dot leaders, a page number (arabic or roman).
+const CONTENTS_ENTRY = /\S.*?(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
+
+/** A column most of whose cells are contents entries. */
+function contentsColumn(cells: string[]): boolean {
+  return cells.length >= 3 && cells.filter((t) => CONTENTS_ENTRY.test(t.trim())).length >= cells.length * 0.7;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set()): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -546,6 +554,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   };
   const isProse = Array.from({ length: nC }, (_, c) => prose(c));
   if (isProse.every(Boolean)) return null;
+  // Two or more columns of contents entries ("Title ....... 48" in each): a table of contents set in
+  // columns, read column by column like any text in columns, not row by row across them.
+  if (Array.from({ length: nC }, (_, c) => contentsColumn(colText(c))).filter(Boolean).length >= 2) return null;
   let lo = 0, hi = nC - 1;
   // Prose columns at the edges (a text column beside a table, text beside its side heads) are not
   // part of the table.
