@@ -321,6 +321,28 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+describe('text that starts at the top edge of the page', () => {
+  it('reads two columns that start in the top margin band column by column', () => {
+    // Lines set close (a list of entries, each its own block) from 30 pt down, in two columns; the
+    // margin band holds the first few of each column.
+    const words = ['alpha', 'beta gamma', 'delta epsilon zeta', 'eta', 'theta iota kappa lambda'];
+    const side = (tag: string, x: number): TextItem[] => Array.from({ length: 30 }, (_, k) =>
+      item(`${tag}${k + 1}: ${words[k % words.length]}`, x, 30 + k * 14, 10, { bold: k % 2 === 0 }));
+    const md = markdownOf([page([...side('left', 72), ...side('right', 330)])]);
+    const at = (re: RegExp): number => md.search(re);
+    expect(md).not.toContain('|');
+    expect(at(/left30\b/)).toBeGreaterThan(-1);
+    expect(at(/right1\b/)).toBeGreaterThan(at(/left30\b/));
+  });
+
+  it('still keeps a two-line running header apart from a two-column body below it', () => {
+    const header = [item('Journal of Examples', 72, 40, 9), item('Volume 3', 72, 52, 9)];
+    const md = markdownOf([page([...header, ...column('left', 72, 120, 20), ...column('right', 330, 120, 20)])], false);
+    expect(md.indexOf('Journal of Examples')).toBeLessThan(md.indexOf('left1'));
+    expect(md.indexOf('right1 ')).toBeGreaterThan(md.indexOf('left120'));
+  });
+});
+
 describe('contents set in columns', () => {
   it('reads a two-column table of contents column by column, not as a table', () => {
     const entries = (side: string, x: number): TextItem[] => Array.from({ length: 14 }, (_, k) =>

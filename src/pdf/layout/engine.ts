@@ -872,16 +872,31 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   for (const [k, n] of Object.entries(fontChars)) if (n > pageBodyN) { pageBody = Number(k); pageBodyN = n; }
   // Running text in the margins is set no larger than the body and stands apart from what is below
   // (or above) it; a heading at the top of a column is larger, or close to its text.
-  const gapTo = (e: El, dir: 1 | -1): number => {
-    let best = Infinity;
+  const inMargin = (o: El, dir: 1 | -1): boolean => (dir === 1 ? o.y1 <= H * 0.13 : o.y0 >= H * 0.87);
+  const nextTo = (e: El, dir: 1 | -1): { el: El; gap: number } | null => {
+    let best: { el: El; gap: number } | null = null;
     for (const o of els) {
       if (o === e || hOverlap(o, e) <= 0) continue;
-      // Other margin text (a header of two stacked lines) does not count as the body.
-      if (dir === 1 ? o.y1 <= H * 0.13 : o.y0 >= H * 0.87) continue;
       const g = dir === 1 ? o.y0 - e.y1 : e.y0 - o.y1;
-      if (g >= -1 && g < best) best = g;
+      if (g >= -1 && (!best || g < best.gap)) best = { el: o, gap: g };
     }
     return best;
+  };
+  // The widest gap between the element and the body below (above) it, following the text it is
+  // stacked on: other margin text (a header of two stacked lines) does not count as the body, but
+  // lines that run on from the margin into the body without a gap (text that starts at the very top
+  // of the page) are the body.
+  const gapTo = (e: El, dir: 1 | -1): number => {
+    let widest = 0;
+    let cur = e;
+    for (let steps = 0; steps < 12; steps++) {
+      const next = nextTo(cur, dir);
+      if (!next) return Infinity;
+      widest = Math.max(widest, next.gap);
+      if (!inMargin(next.el, dir)) return widest;
+      cur = next.el;
+    }
+    return widest;
   };
   // Margin text with nothing just below it (top) or above it (bottom), whatever the column (asked
   // for margin-zone blocks only).
