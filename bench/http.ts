@@ -7,7 +7,7 @@
  *
  *   npm run build && node bench/http.ts [--seconds N] [--write]
  *
- * The server runs as a child process (`node --max-opt=2 dist/src/cli/main.js serve`, the flags of the command's shebang) with 2 parses per key and a queue
+ * The server runs as a child process (`node --max-opt=2 dist/src/cli/main.js serve`, the flags the command runs PDF work under) with 2 parses per key and a queue
  * of 2, so capacity is 4 requests in flight; its resident memory is sampled from /proc every 50 ms. The
  * clients are fetch (undici) loops in this process, one request at a time each. `--write` replaces the
  * "HTTP" section of bench/README.md.
@@ -84,7 +84,7 @@ function rssOf(pid: number): number {
 
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  // Started as `docmill serve` starts itself: with the node flags of its shebang.
+  // Started as `docmill serve` runs: with the node flags of src/cli/node-flags.ts.
   const { cliNodeFlags } = (await import(new URL('../dist/test-support/cli-flags.js', import.meta.url).href)) as typeof import('../test-support/cli-flags.js');
   const proc = spawn(process.execPath, [...cliNodeFlags(), path.join(ROOT, 'dist/src/cli/main.js'), 'serve'], {
     env: {

@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     'inflated synchronously with native zlib; the operator-list chunks pdf.js passes to itself shared instead of deep-copied;',
     'font faces enabled against an inert font set, so no glyph outlines are compiled; image pixels never decoded (placements',
     'only); short documents (up to 12 pages) read by one thread; standard fonts and CMaps read once per thread; the command',
-    'and service under `--max-opt=2` (src/cli/main.ts says why). The ratios move with the machine\'s load: other work on',
+    'and service under `--max-opt=2` (src/cli/node-flags.ts says why). The ratios move with the machine\'s load: other work on',
     'these two cores costs two-thread docmill more than the single-threaded tools.',
     '',
     'Reproduce: `npm run build && node bench/pdf.ts --write` (needs `apt-get install poppler-utils`).',

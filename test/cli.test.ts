@@ -106,3 +106,48 @@ describe('docmill CLI compile cache', () => {
     expect(existsSync(off)).toBe(false);
   });
 });
+
+describe('docmill CLI node flags for PDF work', () => {
+  it('knows which command lines do PDF work: serve, a .pdf, or a file that starts as a PDF', async () => {
+    const { wantsNodeFlags } = await import('../src/cli/node-flags.js');
+    expect(wantsNodeFlags(['serve'])).toBe(true);
+    expect(wantsNodeFlags(['report.PDF', '--json'])).toBe(true);
+    expect(wantsNodeFlags([file('scan.bin', '%PDF-1.7\n%binary')])).toBe(true);
+    expect(wantsNodeFlags([file('page.html', '<p>no</p>'), '--mode', 'fast'])).toBe(false);
+  });
+
+  it.runIf(process.platform === 'linux')('runs a PDF conversion in a child started with the flags, passing its output and status through', async () => {
+    const { CLI_NODE_FLAGS } = await import('../src/cli/node-flags.js');
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let p = 1; p <= 150; p++) {
+      const page = doc.addPage([612, 792]);
+      // Body text that moves from page to page (text repeated in place would be a running header).
+      for (let l = 0; l < 3; l++) page.drawText(`Line ${l + 1} of page ${p}, set ${p % 7} lines down.`, { x: 72, y: 700 - (p % 7) * 14 - l * 14, size: 12, font });
+    }
+    const pdf = file('long.pdf', await doc.save());
+    const child = execFile(process.execPath, [CLI, pdf, '--mode', 'fast'], { env: { ...inherited, XDG_CACHE_HOME: cacheHome }, maxBuffer: 64 * 1024 * 1024 });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
+    const done = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    // The child's command line, read from /proc while it runs.
+    let seen: string[] | null = null;
+    const { readFileSync } = await import('node:fs');
+    for (let i = 0; i < 300 && !seen && child.exitCode === null; i++) {
+      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        try {
+          const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+          // Right after the fork the child still shows this process's command line: wait for its own.
+          const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+          if (ppid === child.pid && cmdline.includes(CLI_NODE_FLAGS[0]!)) { seen = cmdline; break; }
+        } catch { /* the process ended meanwhile */ }
+      }
+      if (!seen) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await done).toBe(0);
+    expect(seen).not.toBeNull();
+    for (const f of CLI_NODE_FLAGS) expect(seen).toContain(f);
+    expect(stdout).toContain('Line 3 of page 150');
+  });
+});

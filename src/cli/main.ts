@@ -1,16 +1,9 @@
-#!/usr/bin/env -S node --max-opt=2
+#!/usr/bin/env node
 /**
  * docmill FILE [--json] [--options JSON] [--mode fast|auto|ocr] [--pages] [--blocks]
  * docmill serve
  *
- * The command runs under `--max-opt=2` (see the shebang): V8 then stops at its mid tier (Maglev) instead of
- * compiling hot functions again with TurboFan. pdf.js's evaluator is made of large, polymorphic functions that
- * TurboFan compiles again and again (each compile competing for the cores the page threads need) without
- * running them faster: measured with bench/pdf.ts, fast-mode PDF parses in a fresh process run about 20%
- * faster (1.10-1.18× pdf-inspector's pages per second against 0.89-0.94× without the flag) and about as fast in a
- * running one; OCR is unchanged (WebAssembly is not affected), and PII detection, which does gain from
- * TurboFan, loses about 15% (64 → 54 MB/s, still past its 50 MB/s target). V8 flags are process-wide, so the
- * library leaves them to the application that embeds it (README, "Library").
+ * PDF work runs under the V8 flags of ./node-flags.ts: the command starts itself again with them.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -23,6 +16,7 @@ import { ParseError, toParseError, type ParseErrorCode } from '../errors.js';
 import type { ParseOptions } from '../options/schema.js';
 import { createParser } from '../parser.js';
 import type { ParseDocument } from '../types.js';
+import { hasNodeFlags, rerunWithNodeFlags, wantsNodeFlags } from './node-flags.js';
 
 const USAGE = `Usage:
   docmill FILE [--json] [--options JSON] [--mode fast|auto|ocr] [--pages] [--blocks] [--max-pages N]
@@ -228,7 +222,9 @@ if (!isMainThread && (workerData as Partial<ParseJob> | null)?.docmillCliParse) 
   });
 
   useCompileCache();
-  main(process.argv.slice(2)).catch((err: unknown) => {
+  const argv = process.argv.slice(2);
+  if (!hasNodeFlags() && wantsNodeFlags(argv)) await rerunWithNodeFlags(process.argv[1]!, argv);
+  main(argv).catch((err: unknown) => {
     const e = toParseError(err);
     fail(e.code, e.message, 1);
   });
