@@ -5,20 +5,11 @@
  */
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
 import { apply, mul, type Matrix } from './matrix.js';
+import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
 import { pdfjsNormalizeUnicode } from './pdfjs.js';
 
-// Operator codes of pdf.js (OPS) and of its path encoding (DrawOPS); stable across pdf.js 4–6.
-const OP = {
-  dependency: 1, save: 10, restore: 11, transform: 12, setLineWidth: 2,
-  rectangle: 19, stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24, eoFillStroke: 25,
-  closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28,
-  paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
-  shadingFill: 62,
-  paintImageMaskXObject: 83, paintImageMaskXObjectGroup: 84, paintImageXObject: 85, paintInlineImageXObject: 86,
-  paintInlineImageXObjectGroup: 87, paintImageXObjectRepeat: 88, paintImageMaskXObjectRepeat: 89,
-  paintSolidColorImageMask: 90, constructPath: 91, rawFillPath: 94,
-} as const;
+// Operator codes of pdf.js's path encoding (DrawOPS); stable across pdf.js 4–6.
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 
 /** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
@@ -42,6 +33,16 @@ const ITALIC_NAME = /(italic|oblique|slanted|CMTI|CMSL|CMMI|-It|It$|Ital|,I\b)/i
 
 interface FontInfo { name: string; bold: boolean; italic: boolean; monospace: boolean }
 
+/** pdf.js's font object for a font id of the page, or null while (or when) it is not resolved. */
+function fontObject(page: PdfPage, id: string): unknown {
+  try {
+    if (page.commonObjs.has && !page.commonObjs.has(id)) return null;
+    return page.commonObjs.get(id) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: Map<string, FontInfo>): FontInfo {
   let info = cache.get(id);
   if (info) return info;
@@ -49,15 +50,14 @@ function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: 
   let flagsBold = false;
   let flagsItalic = false;
   let mono = family === 'monospace';
-  try {
-    if (!page.commonObjs.has || page.commonObjs.has(id)) {
-      const f = page.commonObjs.get(id) as { name?: string; bold?: boolean; italic?: boolean; black?: boolean; isMonospace?: boolean } | null;
-      name = String(f?.name ?? '');
-      flagsBold = !!(f?.bold || f?.black);
-      flagsItalic = !!f?.italic;
-      mono ||= !!f?.isMonospace;
-    }
-  } catch { /* font not resolved: name stays unknown */ }
+  // A font not resolved keeps its name unknown.
+  const f = fontObject(page, id) as { name?: string; bold?: boolean; italic?: boolean; black?: boolean; isMonospace?: boolean } | null;
+  if (f) {
+    name = String(f.name ?? '');
+    flagsBold = !!(f.bold || f.black);
+    flagsItalic = !!f.italic;
+    mono ||= !!f.isMonospace;
+  }
   const base = name.replace(/^[A-Z]{6}\+/, '');
   info = { name: base, bold: flagsBold || BOLD_NAME.test(base), italic: flagsItalic || ITALIC_NAME.test(base), monospace: mono };
   cache.set(id, info);
@@ -78,14 +78,6 @@ export interface ExtractOptions {
   textContent?: boolean;
 }
 
-function fontFacts(page: PdfPage, id: string): FontFacts | null {
-  try {
-    if (page.commonObjs.has && !page.commonObjs.has(id)) return null;
-    return (page.commonObjs.get(id) as FontFacts | null) ?? null;
-  } catch {
-    return null;
-  }
-}
 
 export async function extractPage(page: PdfPage, pageNumber: number, opts: ExtractOptions = {}): Promise<PageInput> {
   const viewport = page.getViewport({ scale: 1 });
@@ -96,7 +88,7 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   if (!opts.textOnly) ops = await page.getOperatorList({ annotationMode: 0 });
   // The text runs from the operator list where it carries them all (src/pdf/operator-text.ts), from
   // pdf.js's text content otherwise: one reading of the content stream instead of two.
-  const content = (ops && !opts.textContent ? textFromOperators(ops, (id) => fontFacts(page, id), page.view ?? [], pdfjsNormalizeUnicode) : null)
+  const content = (ops && !opts.textContent ? textFromOperators(ops, (id) => fontObject(page, id) as FontFacts | null, page.view ?? [], pdfjsNormalizeUnicode) : null)
     ?? await page.getTextContent({ disableNormalization: false });
 
   const fonts = new Map<string, FontInfo>();

@@ -18,6 +18,7 @@
  * content of that page, as before.
  */
 import { mul, type Matrix } from './matrix.js';
+import { OPS as OP } from './ops.js';
 import type { PdfOperatorList, PdfTextContent, PdfTextItem } from './extract.js';
 
 /** What the runs need of a font; pdf.js's font object as the operator list's `setFont` names it. */
@@ -32,14 +33,6 @@ export interface FontFacts {
 
 interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean }
 
-// Operator codes of pdf.js (OPS), stable across pdf.js 4–6.
-const OP = {
-  setGState: 9, save: 10, restore: 11, transform: 12, beginText: 31, endText: 32, setCharSpacing: 33, setWordSpacing: 34,
-  setHScale: 35, setLeading: 36, setFont: 37, setTextRise: 39, moveText: 40, setLeadingMoveText: 41,
-  setTextMatrix: 42, nextLine: 43, showText: 44, showSpacedText: 45, nextLineShowText: 46,
-  nextLineSetSpacingShowText: 47, beginMarkedContent: 69, beginMarkedContentProps: 70, endMarkedContent: 71,
-  paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
-} as const;
 
 // pdf.js's getTextContent thresholds, in units of the font size.
 const SPACE_MIN = 0.102;
@@ -106,6 +99,8 @@ interface Run {
  * pdf.js's reading.
  */
 function tracking(glyphs: Array<GlyphLike | number>, st: State): number {
+  // Eight gaps need nine glyphs.
+  if (glyphs.length < 9) return 0;
   // Most strings have few positive gaps: counted first, sorted only when they may be spaced.
   let n = 0;
   let spaced = 0;
@@ -283,7 +278,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
           const gw = w * hs * sx;
           // Glyphs outside the page's box are not page text (pdf.js leaves them out too).
           if (ox + gw < vx0 || ox > vx1 || oy < vy0 || oy > vy1) continue;
-          if (u && (plain ? u === ' ' || u === '\u00a0' || (u >= '\t' && u <= '\r') : WHITE.test(u))) {
+          if (u && isWhite(u)) {
             if (run) run.pendingSpace = true;
             continue;
           }

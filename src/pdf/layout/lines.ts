@@ -157,6 +157,8 @@ function joinAccents(words: Word[]): Word[] {
   let changed = false;
   // Lone accents first: the letter under an accent's centre, in whichever run covers it.
   for (const w of words) {
+    // Every word of every row passes here: only short ones can be a lone accent.
+    if (w.text.length > 3) continue;
     const accent = w.text.trim();
     if (accent.length !== 1 || !(accent in ACCENTS)) continue;
     const cx = (w.x0 + w.x1) / 2;
