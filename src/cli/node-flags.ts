@@ -29,8 +29,7 @@ export function hasNodeFlags(): boolean {
 /** Whether a command line will do PDF work: `serve`, or a file that is a PDF by name or by its first bytes. */
 export function wantsNodeFlags(argv: readonly string[]): boolean {
   if (argv[0] === 'serve') return true;
-  const file = argv.find((a) => !a.startsWith('-') && a.toLowerCase().endsWith('.pdf'));
-  if (file) return true;
+  if (argv.some((a) => !a.startsWith('-') && a.toLowerCase().endsWith('.pdf'))) return true;
   for (const a of argv) {
     if (a.startsWith('-')) continue;
     try {
