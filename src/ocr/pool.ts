@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
-import { workerFile } from '../runtime/worker-pool.js';
+import { ignoreIdleWorkerDeaths, workerFile } from '../runtime/worker-pool.js';
 import type { PageLayout } from '../pdf/layout/types.js';
 import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
 import { DEFAULT_RENDER, type RenderOptions } from './render.js';
@@ -36,6 +36,7 @@ export function ocrPool(runtime: ParserRuntime): Piscina<OcrTask, OcrTaskResult>
       // Tasks wait in the queue rather than fail; the parse's own timeout bounds the wait.
       maxQueue: Infinity,
     });
+    ignoreIdleWorkerDeaths(pool);
     return { value: pool, close: () => pool.close({ force: true }) };
   });
 }

@@ -33,8 +33,20 @@ export function readerPool<Task, Result>(runtime: ParserRuntime, name: string, m
       // Input that balloons memory ends its own thread, not the process.
       resourceLimits: { maxOldGenerationSizeMb },
     });
+    ignoreIdleWorkerDeaths(pool);
     return { value: pool, close: () => pool.close({ force: true }) };
   });
+}
+
+/**
+ * A worker that dies while it runs a task fails that task, and its parse reports it. One whose death is
+ * reported when it holds no task (its task was already settled by an abort or a timeout as it ran out of
+ * memory) fails nothing, and piscina then emits 'error' on the pool, which, with no listener, is thrown
+ * as an uncaught exception and ends the process (seen once in the hostile-PDF suite). The pool starts
+ * a new thread as needed.
+ */
+export function ignoreIdleWorkerDeaths(pool: { on(event: 'error', fn: (err: unknown) => void): unknown }): void {
+  pool.on('error', () => undefined);
 }
 
 /** The error a parse ends with when its signal fired: the TIMEOUT the parser set, or ABORTED. */
