@@ -6,7 +6,7 @@
  * status `failed` and `error` for a page whose recognition failed. Pages left out are treated as
  * "OCR unavailable". Must honour `ctx.signal` (reject with its reason) and run on its own pool.
  *
- * Time: recognition stops short of the parse's deadline, leaving `ocrMargin` for the rest of the
+ * Time: recognition stops short of the parse's deadline, leaving `deadlineMargin` for the rest of the
  * parse (document passes, serialising, redaction) so the answer still arrives within `timeout`.
  * Pages not recognised by then come back failed and `ocrTimedOut` is true for them; their tasks
  * are cancelled, so nothing keeps running once the caller has its answer.
@@ -15,14 +15,10 @@ import type { ReaderContext } from '../readers/reader.js';
 import type { PageLayout } from './layout/types.js';
 // OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract.
 import { isOcrTimeout, recognizePages } from '../ocr/pool.js';
-
-/** Time kept back from the deadline: a tenth of the timeout, at least 250 ms and at most 2 s. */
-export function ocrMargin(timeoutMs: number): number {
-  return Math.min(2000, Math.max(250, timeoutMs * 0.1));
-}
+import { deadlineMargin } from './deadline.js';
 
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
-  const stopAt = ctx.deadline - ocrMargin(ctx.options.timeout);
+  const stopAt = ctx.deadline - deadlineMargin(ctx.options.timeout);
   const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal, stopAt });
   return results.map((r) => r.layout);
 }

@@ -12,12 +12,17 @@
  * the pages to the OCR pool (src/ocr/pool.ts). A page it leaves out, or whose recognition failed,
  * keeps its native text with status `partial` (or `failed` when there was none) and an error saying
  * why OCR did not replace it.
+ *
+ * Time (src/pdf/deadline.ts): the text pass stops short of the deadline too. Pages it did not reach
+ * are not recognised; the document ends at the last page read (earlier pages not read come back
+ * failed), `metadata.totalPages` still counts every page, and a warning names the pages left unread.
  */
 import { ParseError } from '../errors.js';
 import type { DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
 import { finishDocument } from './layout/document.js';
 import type { PageLayout } from './layout/types.js';
+import { deadlineMargin } from './deadline.js';
 import { ocrTimedOut, recognisePages } from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
 import { poorScanTextLayer } from '../ocr/text-layer.js';
@@ -39,21 +44,34 @@ export const read: Reader = async (ctx) => {
   const pdf = ctx.options.pdf;
   const mode = pdf?.mode ?? 'auto';
   const maxPages = pdf?.maxPages;
-  const { info, pages } = await extractText(ctx.runtime, ctx.bytes, { maxPages, signal: ctx.signal });
+  const timeout = ctx.options.timeout;
+  const { info, pages, unread } = await extractText(ctx.runtime, ctx.bytes, {
+    maxPages,
+    signal: ctx.signal,
+    stopAt: ctx.deadline - deadlineMargin(timeout),
+    timeoutMs: timeout,
+  });
   const layouts: PageLayout[] = pages.map((p) => p.layout);
   const warnings: string[] = [];
+  const unreadSet = new Set(unread);
+  if (unread.length) {
+    const limit = Math.min(info.numPages, maxPages ?? Infinity);
+    warnings.push(`The parse ran out of time (options.timeout ${timeout} ms) before page${unread.length > 1 ? 's' : ''} ${pageRanges(unread)} could be read; ${pages.length} of ${limit} pages are returned`);
+  }
 
   if (mode !== 'fast') {
     const wanted = pages
+      .filter((p) => !unreadSet.has(p.layout.pageNumber))
       .filter((p) => p.layout.status !== 'failed' || p.ocr === null)
       .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
       .map((p) => p.layout.pageNumber);
+    const wantedSet = new Set(wanted);
     if (wanted.length) {
       const recognised = await recognisePages(ctx, wanted);
       const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
       for (let i = 0; i < layouts.length; i++) {
         const native = layouts[i]!;
-        if (!wanted.includes(native.pageNumber)) continue;
+        if (!wantedSet.has(native.pageNumber)) continue;
         const ocr = byPage.get(native.pageNumber);
         if (ocr && ocr.status !== 'failed') { layouts[i] = ocr; continue; }
         if (ocrTimedOut(ocr)) {
@@ -77,13 +95,15 @@ export const read: Reader = async (ctx) => {
       if (late.length) {
         // Nothing to show for the time spent: the parse timed out, as it would have without this.
         const nothing = mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
-        if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${ctx.options.timeout} ms).`);
+        if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
         warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${pageRanges(late)}`);
       }
     }
   }
 
   if (pages.length > 0 && layouts.every((l) => l.status === 'failed') && info.numPages > 0 && pages.every((p) => p.ocr === null)) {
+    // The pages not reached might have read: that is a timeout, not a broken file.
+    if (unread.length) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
     throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
   }
 

@@ -1,0 +1,62 @@
+/**
+ * The PDF text pass against the parse's timeout: a document too long to read in time comes back with
+ * the pages read so far and a warning naming the rest (not a TIMEOUT that throws them away); a
+ * document of which not even the first pages could be read is still a TIMEOUT.
+ * Needs `npm run build` (pools run dist/workers/*.js).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { createParser } from '../src/parser.js';
+import { synthetic } from '../test-support/hostile/variants.js';
+
+const PAGES = 6000;
+
+/** Pages that each say which they are, so what came back can be told from what did not. */
+async function ledger(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n++) {
+    const page = pdf.addPage([300, 200]);
+    page.drawText(`Ledger entry ${n}`, { x: 20, y: 150, size: 12, font });
+    page.drawText(`Posted to account ${(n * 7919) % 10007} on day ${n % 365}.`, { x: 20, y: 120, size: 10, font });
+  }
+  return pdf.save();
+}
+
+describe('PDF text pass against the parse timeout', () => {
+  // One text thread, so that no machine reads the whole document within the timeout below.
+  const parser = createParser({ textThreads: 1 });
+  let pdf: Uint8Array;
+  beforeAll(async () => {
+    pdf = await ledger(PAGES);
+  }, 60000);
+  afterAll(() => parser.close());
+
+  it('returns the pages read before the timeout, with a warning naming the pages left unread', async () => {
+    const doc = await parser.parseFile(pdf, { timeout: 2500, parsers: [{ type: 'pdf', mode: 'fast' }] });
+    const read = doc.metadata.numPages as number;
+    expect(doc.metadata.totalPages).toBe(PAGES);
+    expect(read).toBeGreaterThanOrEqual(8);
+    expect(read).toBeLessThan(PAGES);
+    expect(doc.markdown).toContain('Ledger entry 1\n');
+    expect(doc.markdown).toContain(`Ledger entry ${read}\n`);
+    expect(doc.markdown).not.toContain(`Ledger entry ${PAGES}\n`);
+    expect(doc.warning).toMatch(new RegExp(`ran out of time \\(options\\.timeout 2500 ms\\) before pages [-0-9, ]*${PAGES} could be read; ${read} of ${PAGES} pages are returned`));
+  }, 30000);
+
+  it('in auto mode sends no unread page to OCR', async () => {
+    const doc = await parser.parseFile(pdf, { timeout: 2500, parsers: [{ type: 'pdf', mode: 'auto' }] });
+    expect(doc.metadata.numPages).toBeLessThan(PAGES);
+    expect(doc.warning).toMatch(/ran out of time/);
+    expect(doc.warning).not.toMatch(/OCR/);
+  }, 30000);
+
+  it('is a TIMEOUT when not even the first page could be read', async () => {
+    // One page whose million unbalanced "q" operators keep pdf.js busy far past the timeout.
+    const deep = synthetic().find((v) => v.id === 'pdf/synthetic/content-deep-q')!.make();
+    await expect(parser.parseFile(deep, { timeout: 1500, parsers: [{ type: 'pdf', mode: 'fast' }] })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/No page of the PDF could be read within options\.timeout \(1500 ms\)/),
+    });
+  }, 30000);
+});
