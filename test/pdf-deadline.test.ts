@@ -1,7 +1,9 @@
 /**
  * The PDF text pass against the parse's timeout: a document too long to read in time comes back with
  * the pages read so far and a warning naming the rest (not a TIMEOUT that throws them away); a
- * document of which not even the first pages could be read is still a TIMEOUT.
+ * document of which not even the first pages could be read is still a TIMEOUT. A page that keeps
+ * pdf.js busy past its share of the timeout is cut (src/pdf/deadline.ts) and the pages after it are
+ * read.
  * Needs `npm run build` (pools run dist/workers/*.js).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,9 +53,34 @@ describe('PDF text pass against the parse timeout', () => {
     expect(doc.warning).not.toMatch(/OCR/);
   }, 30000);
 
+  const hostile = (id: string): Uint8Array => synthetic().find((v) => v.id === `pdf/synthetic/${id}`)!.make();
+
+  it('cuts a page that takes longer than its limit and reads the pages after it', async () => {
+    // Page 2 has a million unbalanced "q" operators: each save pdf.js makes costs more than the last.
+    const out = await PDFDocument.create();
+    const [first, last] = await out.copyPages(await PDFDocument.load(await ledger(2)), [0, 1]);
+    const [deep] = await out.copyPages(await PDFDocument.load(hostile('content-deep-q')), [0]);
+    out.addPage(first!);
+    out.addPage(deep!);
+    out.addPage(last!);
+    // A 12 s timeout gives each page 4 s.
+    const doc = await parser.parseFile(await out.save(), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
+    expect(doc.metadata.numPages).toBe(3);
+    expect(doc.markdown).toContain('Ledger entry 1');
+    expect(doc.markdown).toContain('Ledger entry 2');
+    expect(String(doc.metadata.error)).toMatch(/page 2: reading the page took longer than 4 s/);
+    expect(doc.warning ?? '').not.toMatch(/ran out of time/);
+  }, 30000);
+
+  it('ends pdf.js work on a page it cannot stop (forms drawing forms 2^30 times), and the next parse runs', async () => {
+    const err = await parser.parseFile(hostile('form-xobject-fanout'), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast' }] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'MALFORMED', message: expect.stringMatching(/page 1: reading the page took longer than 4 s/) });
+    const next = await parser.parseFile(await ledger(3), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast' }] });
+    expect(next.markdown).toContain('Ledger entry 3');
+  }, 30000);
+
   it('is a TIMEOUT when not even the first page could be read', async () => {
-    // One page whose million unbalanced "q" operators keep pdf.js busy far past the timeout.
-    const deep = synthetic().find((v) => v.id === 'pdf/synthetic/content-deep-q')!.make();
+    const deep = hostile('content-deep-q');
     await expect(parser.parseFile(deep, { timeout: 1500, parsers: [{ type: 'pdf', mode: 'fast' }] })).rejects.toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringMatching(/No page of the PDF could be read within options\.timeout \(1500 ms\)/),

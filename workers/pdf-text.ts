@@ -7,7 +7,7 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, OPERATOR_LIMIT_MESSAGE, openPdf, operatorLimitReached, preloadPdfjs, PdfOpenError, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
@@ -28,6 +28,8 @@ export interface TextTask {
    */
   wholeUpTo?: number;
   maxPages?: number;
+  /** Longest one page's operators and text may take to read before the rest of the page is cut. */
+  pageTimeLimitMs?: number;
 }
 
 export interface TextPageResult {
@@ -75,10 +77,56 @@ function failed(pageNumber: number, message: string): TextPageResult {
   return { layout: { pageNumber, width: 0, height: 0, status: 'failed', error: message, blocks: [], stats: { fontChars: {}, chars: 0 } }, ocr: null };
 }
 
+/** One page extracted and laid out. */
+async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
+  let page: PdfPage | null = null;
+  try {
+    page = (await opened.doc.getPage(n)) as PdfPage;
+    let input;
+    try {
+      input = await extractPage(page, n);
+    } catch {
+      // Broken drawing operators: the text alone may still be readable.
+      input = await extractPage(page, n, { textOnly: true });
+    }
+    const cut = pageCut();
+    const layout = layoutPage(input);
+    if (cut) { layout.status = 'partial'; layout.error = cut; }
+    return { layout, ocr: needsOcr(input) };
+  } catch (err) {
+    return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    try { page?.cleanup(); } catch { /* already released */ }
+  }
+}
+
+/**
+ * The page, or 'stuck' when it has not come back a while after its time limit. The limit normally
+ * cuts the page at the next chunk pdf.js hands over (src/pdf/pdfjs.ts), and pdf.js then returns what
+ * it had; but inside deeply nested forms pdf.js swallows that error and goes on, so past a grace
+ * period the caller must end pdf.js's work on the document.
+ */
+async function readPageWithin(opened: OpenedPdf, n: number, limitMs: number | undefined): Promise<TextPageResult | 'stuck'> {
+  startPage(limitMs);
+  const reading = readPage(opened, n);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (limitMs === undefined || !Number.isFinite(limitMs)) return await reading;
+    const grace = new Promise<'stuck'>((resolve) => {
+      timer = setTimeout(() => resolve('stuck'), limitMs + Math.min(2000, limitMs / 4));
+    });
+    return await Promise.race([reading, grace]);
+  } finally {
+    clearTimeout(timer);
+    // No limit between pages (document information, the next task's opening).
+    startPage();
+  }
+}
+
 export default async function run(task: TextTask): Promise<TextTaskResult> {
   // A warm-up task (no bytes, no pages): loading this module has started loading pdf.js.
   if (task.pages.length === 0 && task.bytes.byteLength === 0) return { ok: true, pages: [] };
-  const c = acquire(task.docKey, task.bytes);
+  let c = acquire(task.docKey, task.bytes);
   let opened: OpenedPdf;
   try {
     opened = await c.opened;
@@ -93,27 +141,24 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
     let wanted = task.pages;
     const limit = Math.min(opened.doc.numPages, task.maxPages ?? Infinity);
     if (task.wholeUpTo && limit <= task.wholeUpTo && limit > wanted.length) wanted = Array.from({ length: limit }, (_, i) => i + 1);
-    for (const n of wanted) {
+    for (let i = 0; i < wanted.length; i++) {
+      const n = wanted[i]!;
       if (n < 1 || n > opened.doc.numPages) continue;
-      let page: PdfPage | null = null;
-      operatorLimitReached();
+      const result = await readPageWithin(opened, n, task.pageTimeLimitMs);
+      if (result !== 'stuck') {
+        pages.push(result);
+        continue;
+      }
+      pages.push(failed(n, `page ${n}: ${pageTimeMessage(task.pageTimeLimitMs!)}`));
+      // Destroying the document ends pdf.js's work on it; the pages after this one need it reopened.
+      release(c);
+      c = acquire(task.docKey, task.bytes);
       try {
-        page = (await opened.doc.getPage(n)) as PdfPage;
-        let input;
-        try {
-          input = await extractPage(page, n);
-        } catch {
-          // Broken drawing operators: the text alone may still be readable.
-          input = await extractPage(page, n, { textOnly: true });
-        }
-        const cut = operatorLimitReached();
-        const layout = layoutPage(input);
-        if (cut) { layout.status = 'partial'; layout.error = OPERATOR_LIMIT_MESSAGE; }
-        pages.push({ layout, ocr: needsOcr(input) });
+        opened = await c.opened;
       } catch (err) {
-        pages.push(failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`));
-      } finally {
-        try { page?.cleanup(); } catch { /* already released */ }
+        const why = `the document could not be reopened after page ${n}: ${err instanceof Error ? err.message : String(err)}`;
+        for (const m of wanted.slice(i + 1)) pages.push(failed(m, why));
+        break;
       }
     }
     return { ok: true, ...(info ? { info } : {}), pages };

@@ -106,10 +106,14 @@ export function installLoopbackShortcut(): void {
         // Thrown on the parsing side as it hands over the chunk: pdf.js stops reading the stream there
         // (it ignores the error and closes the list with what it had), before the list outgrows the
         // thread's heap. The reader learns of it through operatorLimitReached().
-        if (total > MAX_OPERATORS) { limitReached = true; throw new Error(OPERATOR_LIMIT_MESSAGE); }
+        if (total > MAX_OPERATORS) { cutReason ??= OPERATOR_LIMIT_MESSAGE; throw new Error(OPERATOR_LIMIT_MESSAGE); }
+        overTime();
         return { ...msg, chunk: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } };
       }
-      if (Array.isArray((chunk as { items?: unknown }).items)) return { ...msg, chunk: { ...chunk } };
+      if (Array.isArray((chunk as { items?: unknown }).items)) {
+        overTime();
+        return { ...msg, chunk: { ...chunk } };
+      }
     }
     return clone(value, options as Parameters<typeof structuredClone>[1]);
   }) as typeof structuredClone & { loopbackShortcut?: boolean };
@@ -126,16 +130,43 @@ export function installLoopbackShortcut(): void {
 export const MAX_OPERATORS = 3_000_000;
 
 export const OPERATOR_LIMIT_MESSAGE = `the page has more than ${MAX_OPERATORS.toLocaleString('en')} drawing operators (a decompression bomb or a damaged content stream); the rest was not read`;
-let limitReached = false;
+
+/** Why the current page's operators or text stopped being read early, if they did. */
+let cutReason: string | null = null;
+/** performance.now() past which the current page's reading is cut (see startPage). */
+let pageDeadline = Infinity;
+let pageLimitMs = Infinity;
 
 /**
- * Whether an operator list was cut at MAX_OPERATORS since the last call. A text thread reads one page
- * at a time, so the answer after a page's getOperatorList is about that page.
+ * Cuts the page's reading once its time is up, the same way as the operator limit: pdf.js stops at
+ * the chunk it was handing over and keeps what it had. Checked once a chunk (about a thousand
+ * operators), so a page that takes pdf.js pathologically long (a million nested saves, forms drawing
+ * forms a billion times) costs its time budget, not the whole parse.
  */
-export function operatorLimitReached(): boolean {
-  const hit = limitReached;
-  limitReached = false;
-  return hit;
+function overTime(): void {
+  if (performance.now() <= pageDeadline) return;
+  const message = pageTimeMessage(pageLimitMs);
+  cutReason ??= message;
+  throw new Error(message);
+}
+
+export function pageTimeMessage(limitMs: number): string {
+  return `reading the page took longer than ${Math.round(limitMs / 1000)} s (a pathological or damaged content stream); the rest was not read`;
+}
+
+/**
+ * Starts reading a page in a text thread: forgets the last page's cut and gives this one `limitMs`.
+ * A text thread reads one page at a time, so the cut is about that page (read it with pageCut()).
+ */
+export function startPage(limitMs = Infinity): void {
+  cutReason = null;
+  pageLimitMs = limitMs;
+  pageDeadline = performance.now() + limitMs;
+}
+
+/** Why the page started last was cut short (operator limit or time), or null when it was read whole. */
+export function pageCut(): string | null {
+  return cutReason;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
 import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
+import { pageTimeLimit } from './deadline.js';
 import type { PdfInfo } from './pdfjs.js';
 import type { TextPageResult, TextTask, TextTaskResult } from '../../workers/pdf-text.js';
 
@@ -65,7 +66,7 @@ export interface ExtractOptions {
   signal: AbortSignal;
   /** Epoch milliseconds at which to stop and return what was read. */
   stopAt?: number | undefined;
-  /** The parse's timeout, for the TIMEOUT error when nothing could be read by `stopAt`. */
+  /** The parse's timeout: sets each page's time limit, and words the TIMEOUT error when nothing could be read by `stopAt`. */
   timeoutMs?: number | undefined;
 }
 
@@ -92,7 +93,11 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
 
   const run = async (pages: number[], wantInfo: boolean, wholeUpTo?: number): Promise<TextTaskResult> => {
     try {
-      const task: TextTask = { docKey, bytes: data, pages, wantInfo, ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}) };
+      const task: TextTask = {
+        docKey, bytes: data, pages, wantInfo,
+        ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}),
+        ...(opts.timeoutMs !== undefined ? { pageTimeLimitMs: pageTimeLimit(opts.timeoutMs) } : {}),
+      };
       return await pool.run(task, { signal: controller.signal });
     } catch (err) {
       if (signal.aborted) throw abortReason(signal);
