@@ -64,16 +64,18 @@ describe('PDF text pass against the parse timeout', () => {
     out.addPage(deep!);
     out.addPage(last!);
     // A 12 s timeout gives each page 4 s.
-    const doc = await parser.parseFile(await out.save(), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
+    // In auto mode, so that the cut page, which has no text, would be one to recognise: rendering it
+    // would run the same operators, so it is not.
+    const doc = await parser.parseFile(await out.save(), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
     expect(doc.metadata.numPages).toBe(3);
     expect(doc.markdown).toContain('Ledger entry 1');
     expect(doc.markdown).toContain('Ledger entry 2');
     expect(String(doc.metadata.error)).toMatch(/page 2: reading the page took longer than 4 s/);
-    expect(doc.warning ?? '').not.toMatch(/ran out of time/);
+    expect(doc.warning ?? '').not.toMatch(/ran out of time|OCR/);
   }, 30000);
 
   it('ends pdf.js work on a page it cannot stop (forms drawing forms 2^30 times), and the next parse runs', async () => {
-    const err = await parser.parseFile(hostile('form-xobject-fanout'), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast' }] }).catch((e: unknown) => e);
+    const err = await parser.parseFile(hostile('form-xobject-fanout'), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'auto' }] }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'MALFORMED', message: expect.stringMatching(/page 1: reading the page took longer than 4 s/) });
     const next = await parser.parseFile(await ledger(3), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast' }] });
     expect(next.markdown).toContain('Ledger entry 3');

@@ -7,7 +7,7 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, OPERATOR_LIMIT_MESSAGE, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
@@ -36,6 +36,11 @@ export interface TextPageResult {
   layout: PageLayout;
   /** Null when the page failed before its text could be judged. */
   ocr: OcrDecision | null;
+  /**
+   * Reading the page passed its time limit (it is partial or failed). Rendering it for OCR would run
+   * the same drawing operators, so such a page is not recognised.
+   */
+  overTime?: true;
 }
 
 export type TextTaskResult =
@@ -92,7 +97,7 @@ async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
     const cut = pageCut();
     const layout = layoutPage(input);
     if (cut) { layout.status = 'partial'; layout.error = cut; }
-    return { layout, ocr: needsOcr(input) };
+    return { layout, ocr: needsOcr(input), ...(cut !== null && cut !== OPERATOR_LIMIT_MESSAGE ? { overTime: true as const } : {}) };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
@@ -149,7 +154,7 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
         pages.push(result);
         continue;
       }
-      pages.push(failed(n, `page ${n}: ${pageTimeMessage(task.pageTimeLimitMs!)}`));
+      pages.push({ ...failed(n, `page ${n}: ${pageTimeMessage(task.pageTimeLimitMs!)}`), overTime: true });
       // Destroying the document ends pdf.js's work on it; the pages after this one need it reopened.
       release(c);
       c = acquire(task.docKey, task.bytes);

@@ -61,7 +61,7 @@ export const read: Reader = async (ctx) => {
 
   if (mode !== 'fast') {
     const wanted = pages
-      .filter((p) => !unreadSet.has(p.layout.pageNumber))
+      .filter((p) => !unreadSet.has(p.layout.pageNumber) && !p.overTime)
       .filter((p) => p.layout.status !== 'failed' || p.ocr === null)
       .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
       .map((p) => p.layout.pageNumber);
