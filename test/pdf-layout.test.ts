@@ -220,6 +220,37 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('| Pears | 12 | $4.00 |');
   });
 
+  it('finds a table in one column of a two-column page, its column heads set as one line of text', () => {
+    // Left: a column of prose level with the table. Right: heads whose word spaces are ordinary (one
+    // line to the line builder), two rows of figures, and the caption under them.
+    const left = column('left', 72, 100, 12, 5);
+    const at = (text: string, x: number, y: number): TextItem => item(text, x, y);
+    const right = [
+      at('Top-1', 383, 100), at('Top-5', 416, 100), at('Top-20', 449, 100), at('Top-100', 487, 100),
+      at('Gold', 322, 116), at('44.9', 385, 116), at('66.8', 418, 116), at('78.1', 454, 116), at('85.0', 492, 116),
+      at('Dist. Sup.', 322, 130), at('43.9', 385, 130), at('65.3', 418, 130), at('77.1', 454, 130), at('84.4', 492, 130),
+      at('Table 5: Retrieval accuracy on the', 320, 150), at('development set of Natural Questions.', 320, 162),
+    ];
+    const md = markdownOf([page([...left, ...right])]);
+    expect(md).toContain('|  | Top-1 | Top-5 | Top-20 | Top-100 |');
+    expect(md).toContain('| Gold | 44.9 | 66.8 | 78.1 | 85.0 |');
+    expect(md).toContain('| Dist. Sup. | 43.9 | 65.3 | 77.1 | 84.4 |');
+    // The prose of the left column stays text.
+    expect(md).toMatch(/left1 left2 left3/);
+  });
+
+  it('does not take a caption line above a table for its column heads', () => {
+    const at = (text: string, x: number, y: number): TextItem => item(text, x, y);
+    const items = [
+      at('Quarterly sales by region', 72, 100),
+      ...[['North', '12', '15'], ['South', '9', '11'], ['West', '14', '13']].flatMap((r, i) => r.map((c, j) => at(c, [72, 200, 260][j]!, 116 + i * 14))),
+    ];
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('Quarterly sales by region\n');
+    expect(md).toContain('| North | 12 | 15 |');
+    expect(md).not.toMatch(/\| Quarterly/);
+  });
+
   it('splits a run of tightly set figures into columns, but not figures whose thousands a space groups', () => {
     const tight = [['Segment', '2021 2022 2023'], ['Retail', '1,204 1,310 1,422'], ['Online', '2,415 3,020 3,877'], ['Services', '310 298 305']];
     const md = markdownOf([page(tight.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 150, 100 + i * 14))))]);

@@ -8,7 +8,7 @@
  */
 import type { DocBlock, Inline, ListItem, ListNode, Node, TextInline } from '../../model/document.js';
 import { buildRows, splitRow, weightedMedian, type Line, type Word } from './lines.js';
-import { findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
+import { columnGutters, findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 import { common as commonWords } from '../../redact/data/gazetteer.js';
 
@@ -829,6 +829,22 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     lineRows.push(splitRow(rest, 1.0, spanned));
   }
   const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
+  if (!heavy) {
+    // On a page of columns, each column on its own as well (see columnGutters).
+    const gutters = columnGutters(lineRows.flat(), W);
+    if (gutters.length) {
+      const used = new Set<Word>();
+      for (const t of aligned) for (const w of t.words) used.add(w);
+      const edges = [0, ...gutters.flatMap((g) => [g.a, g.b]), W];
+      for (let b = 0; b + 1 < edges.length; b += 2) {
+        const band = { a: edges[b]!, b: edges[b + 1]! };
+        const bandRows = lineRows
+          .map((r) => r.filter((l) => l.x0 >= band.a - 1 && l.x1 <= band.b + 1 && !l.words.some((w) => used.has(w))))
+          .filter((r) => r.length > 0);
+        aligned.push(...findAlignedTables(bandRows, hRuleGroups, W, H, [...ruled, ...aligned], band));
+      }
+    }
+  }
   const tables = [...ruled, ...aligned];
   // Lines an aligned table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();

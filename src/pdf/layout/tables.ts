@@ -366,7 +366,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
 
 // ---------------------------------------------------------------- aligned-text tables
 
-interface Interval { a: number; b: number }
+export interface Interval { a: number; b: number }
 
 /** A figure: amount, percentage, year, signed or in brackets. */
 const NUMBER_WORD = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?$/;
@@ -414,11 +414,11 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = []): FoundTable[] {
+export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval): FoundTable[] {
   const out: FoundTable[] = [];
   // Running headers and footers sit on the page edges: they are never table rows.
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
-  const left = 0, right = pageW;
+  const left = band?.a ?? 0, right = band?.b ?? pageW;
   let i = 0;
   while (i < rows.length) {
     const start = rows[i]!;
@@ -484,6 +484,11 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       j++;
     }
     gutters = innerOf(bodyGutters ?? gutters, ex0, ex1);
+    // The row above, when it is the table's column heads set as one line: it had no gutter of its own
+    // to start the table with.
+    const above = i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
+    const head = members.length >= 2 && above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
+    if (head) members.unshift(head);
     const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes) : null;
     if (t) { out.push(t); i = j; }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
@@ -491,6 +496,84 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     // made dense multi-column pages quadratic.)
     else if (members.length >= 8) i = Math.max(i + 1, j - 2);
     else i++;
+  }
+  return out;
+}
+
+/**
+ * Column heads set as one line of text above the rows of a table ("Top-1 Top-5 Top-20 Top-100" over
+ * columns of figures): the line builder keeps them together because their spaces are ordinary word
+ * spaces, so the row had no gutter and could not start the table. Taken as the table's first row,
+ * split at the gutters' middles, when the line sits within the table's width just above it, splits
+ * into at least two short cells, and each split falls in a space at least half an em wide (a caption
+ * or a sentence above the table has only word spaces there). Null otherwise.
+ */
+function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, top: number, maxGap: number): Line[] | null {
+  if (!gutters.length) return null;
+  const lines = above.filter((l) => l.x1 > x0 && l.x0 < x1);
+  if (!lines.length) return null;
+  const size = Math.max(...lines.map((l) => l.size));
+  if (lines.some((l) => l.x0 < x0 - size * 2 || l.x1 > x1 + size * 2)) return null;
+  if (top - Math.max(...lines.map((l) => l.y1)) > maxGap) return null;
+  if (lines.some((l) => l.text.length > 80 || /[.;]$/.test(l.text.trim()))) return null;
+  const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
+  const words = lines.flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0);
+  const cells: Word[][] = Array.from({ length: cuts.length + 1 }, () => []);
+  for (const w of words) {
+    // A word across a cut is no head over these columns.
+    if (cuts.some((c) => w.x0 < c && w.x1 > c)) return null;
+    cells[cuts.filter((c) => c <= w.x0).length]!.push(w);
+  }
+  // Where neighbouring words fall on either side of a cut, the space between them must be wide.
+  for (let k = 1; k < words.length; k++) {
+    const a = words[k - 1]!, b = words[k]!;
+    if (cuts.some((c) => a.x1 <= c && b.x0 >= c) && b.x0 - a.x1 < size * 0.5) return null;
+  }
+  const filled = cells.filter((c) => c.length > 0);
+  if (filled.length < 2) return null;
+  const heads = filled.map((c) => makeLine(c, false));
+  // Column heads are short (as the first rows of buildAligned's two-row tables): not prose beside it.
+  return heads.every((h) => h.text.length <= 30) ? heads : null;
+}
+
+/**
+ * Gutters between the text columns of a page: x-intervals in the middle of the page that no line
+ * crosses (lines wider than half the page, such as a title over both columns, aside), with a good
+ * share of the page's lines on either side. On such a page a row of the page holds lines of both
+ * columns, so a table in one column shares its rows with the prose of the other, which hides its
+ * column structure; src/pdf/layout/engine.ts looks for aligned tables in each column as well.
+ */
+export function columnGutters(lines: Line[], pageW: number): Interval[] {
+  const body = lines.filter((l) => l.x1 - l.x0 < pageW * 0.5);
+  if (body.length < 12 || !(pageW > 0)) return [];
+  // Coverage at a resolution of at most 2000 steps across the page.
+  const steps = Math.min(2000, Math.ceil(pageW));
+  const k = steps / pageW;
+  const cover = new Int32Array(steps + 2);
+  for (const l of body) {
+    const a = Math.max(0, Math.floor(l.x0 * k));
+    const b = Math.min(steps, Math.ceil(l.x1 * k));
+    cover[a]! += 1;
+    cover[b + 1]! -= 1;
+  }
+  const sizes = body.map((l) => l.size).sort((a, b) => a - b);
+  const minW = Math.max(4, sizes[sizes.length >> 1]! * 0.8);
+  const out: Interval[] = [];
+  let run = 0;
+  let start = -1;
+  for (let i = 0; i <= steps; i++) {
+    run += cover[i]!;
+    const x = i / k;
+    const open = run === 0 && x > pageW * 0.15 && x < pageW * 0.85;
+    if (open && start < 0) start = i;
+    if ((!open || i === steps) && start >= 0) {
+      const g = { a: start / k, b: i / k };
+      start = -1;
+      if (g.b - g.a < minW) continue;
+      const leftOf = body.filter((l) => l.x1 <= g.a + 1).length;
+      const rightOf = body.filter((l) => l.x0 >= g.b - 1).length;
+      if (leftOf >= body.length * 0.2 && rightOf >= body.length * 0.2) out.push(g);
+    }
   }
   return out;
 }
