@@ -38,6 +38,21 @@ function texts(ops: Array<[number, unknown[] | null]>): string[] | null {
 }
 
 describe('text runs from the operator list', () => {
+  it('reads an embedded Dingbats font by the ZapfDingbats encoding (pdf.js gives its codes as MacRoman: "3" for a check mark)', () => {
+    const dingbats: FontFacts = { ...FONT, name: 'YCQRWY+Dingbats' };
+    const withDingbats = (id: string): FontFacts | null => (id === 'D' ? dingbats : fonts(id));
+    const glyph = (unicode: string, code: number) => ({ unicode, width: 700, isSpace: false, originalCharCode: code });
+    const content = textFromOperators(list([
+      [BT, null], [TF, ['D', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],
+      [TJ, [[glyph('3', 0x33), -600, glyph('7', 0x37), -600, glyph('H', 0x48), -600, glyph('¨', 0xac)]]],
+      // A PDF whose ToUnicode already says what the glyph is keeps it.
+      [TM, [[1, 0, 0, 1, 72, 680]]], [TJ, [[glyph('✔', 0x34)]]],
+      [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 660]]], [TJ, [glyphs('37')]],
+      [ET, null],
+    ]), withDingbats, VIEW, same)!;
+    expect(content.items.map((i) => ('str' in i ? i.str : ''))).toEqual(['✓ ✗ ★ ①', '✔', '37']);
+  });
+
   it('places runs by the text matrix and reads gaps as pdf.js does: a space past a tenth of the font size, a new run past 0.6', () => {
     const content = textFromOperators(list([
       [BT, null], [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],

@@ -224,6 +224,16 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(doc.markdown!.startsWith('# Dense Passage Retrieval for Open-Domain Question Answering\n')).toBe(true);
   });
 
+  it('a two-column paper: a table in one column is a table, and check marks of an embedded Dingbats font read as ✓ and ✗', async () => {
+    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    // Table 5 (page 12) sits in the right column beside prose; its column heads are one line of text.
+    expect(md).toContain('|  | **Top-1** | **Top-5** | **Top-20** | **Top-100** |');
+    expect(md).toContain('| Dist. Sup. | 43.9 | 65.3 | 77.1 | 84.4 |');
+    // Table 3 (page 6) marks in-batch training with \ding{51} and \ding{55}.
+    expect(md).toMatch(/\| Random \|.*✗/);
+    expect(md).toMatch(/\| Gold \|.*✓/);
+  });
+
   it('copy-protected PDF (empty user password) opens', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
     expect((doc.markdown ?? '').length).toBeGreaterThan(1000);

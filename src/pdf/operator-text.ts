@@ -17,6 +17,7 @@
  * bidi), a font it cannot see, a negative font size or horizontal scaling. The caller then asks pdf.js for the text
  * content of that page, as before.
  */
+import { dingbatText, isDingbatsFont } from './dingbats.js';
 import { mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
 import type { PdfOperatorList, PdfTextContent, PdfTextItem } from './extract.js';
@@ -29,9 +30,10 @@ export interface FontFacts {
   ascent?: number;
   descent?: number;
   fallbackName?: string;
+  name?: string;
 }
 
-interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean }
+interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean; originalCharCode?: number }
 
 
 // pdf.js's getTextContent thresholds, in units of the font size.
@@ -249,6 +251,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         if (f === undefined) { f = fontOf(st.font); facts.set(st.font, f); }
         if (!f || f.vertical || f.isType3Font) return null;
         if (!(st.font in styles)) styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
+        const dingbats = isDingbatsFont(f.name);
         const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : FONT_IDENTITY;
         const widthScale = st.size * fm[0]!;
         const b = mul(st.ctm, st.tm);
@@ -270,7 +273,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
           const px = st.x + adv * hs;
           const py = st.y + st.rise;
           adv += w + spacing;
-          const u = g.unicode ?? '';
+          const u = dingbats ? dingbatText(g.unicode ?? '', g.originalCharCode) : g.unicode ?? '';
           const plain = plainLatin(u);
           if (!plain && u && RTL.test(u)) return null;
           const ox = b[0] * px + b[2] * py + b[4];
