@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { textFromOperators, type FontFacts } from '../src/pdf/operator-text.js';
+import { dingbatChar } from '../src/pdf/dingbats.js';
 import { openPdf } from '../src/pdf/pdfjs.js';
 import { buildPdf, stream } from '../test-support/hostile/pdf.js';
 import { corpusAvailable, corpusFiles, CORPUS_SKIP_MESSAGE, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
@@ -160,7 +161,12 @@ describe.skipIf(!corpusAvailable)('operator-list text against pdf.js text conten
       for (let n = 1; n <= Math.min(opened.doc.numPages, 10); n++) {
         const page = (await opened.doc.getPage(n)) as PdfPage;
         const chars = (items: Array<{ text: string }>) => items.map((i) => i.text).join('').replace(/\s+/g, '');
-        expect(chars((await extractPage(page, n)).items)).toBe(chars((await extractPage(page, n, { textContent: true })).items));
+        // Except the glyphs of embedded Dingbats fonts, which pdf.js's text content gives as their
+        // codes (MacRoman: "3" for ✓) and the operator list path reads as the symbols.
+        const fromOps = [...chars((await extractPage(page, n)).items)];
+        const fromContent = [...chars((await extractPage(page, n, { textContent: true })).items)];
+        const asContent = fromOps.map((ch, i) => (ch !== fromContent[i] && dingbatChar(fromContent[i]?.charCodeAt(0) ?? 0) === ch ? fromContent[i] : ch));
+        expect(asContent.join('')).toBe(fromContent.join(''));
         page.cleanup();
       }
     } finally {
