@@ -259,6 +259,12 @@ describe('layout engine on synthetic pages', () => {
     const spaced = [['Item', 'Amount'], ['Rent', '12 500'], ['Power', '3 400'], ['Water', '1 250']];
     const md2 = markdownOf([page(spaced.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 150, 100 + i * 14))))]);
     expect(md2).toContain('| Rent | 12 500 |');
+    // A mark standing for a value (yes, no, none) is a cell of its own among the figures.
+    const marked = [['Method', 'IB Top-5 Top-20'], ['Random', '✗ 47.0 64.3'], ['Gold', '✓ 51.1 69.1'], ['Mixed', '– 52.1 70.8']];
+    const md3 = markdownOf([page(marked.flatMap((r, i) => r.map((c, j) => item(c, 72 + j * 150, 100 + i * 14))))]);
+    expect(md3).toContain('| Method | IB | Top-5 | Top-20 |');
+    expect(md3).toContain('| Gold | ✓ | 51.1 | 69.1 |');
+    expect(md3).toContain('| Mixed | – | 52.1 | 70.8 |');
   });
 
   it('reads a statement with year columns and dot leaders as a table', () => {

@@ -370,6 +370,8 @@ export interface Interval { a: number; b: number }
 
 /** A figure: amount, percentage, year, signed or in brackets. */
 const NUMBER_WORD = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?$/;
+// Marks that stand for a value in a cell: yes / no, or nothing.
+const MARK_WORD = /^[✓✔✗✘–—-]$/u;
 
 /** A line's space-separated tokens as words, placed within their run by share of characters. */
 function tokens(l: Line): Word[] {
@@ -383,10 +385,10 @@ function tokens(l: Line): Word[] {
   return out;
 }
 
-/** The tokens of a line when every one is a figure; null otherwise. */
+/** The tokens of a line when every one is a figure (or a mark standing for a value); null otherwise. */
 function figures(l: Line): Word[] | null {
   const t = tokens(l);
-  return t.length && t.every((w) => NUMBER_WORD.test(w.text)) ? t : null;
+  return t.length && t.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) && t.some((w) => NUMBER_WORD.test(w.text)) ? t : null;
 }
 
 function intersect(gaps: Interval[], other: Interval[], minW: number): Interval[] {
