@@ -264,7 +264,8 @@ if (args.has('--variants')) {
     grayscale: { grayscale: true, normalize: false, threshold: false, deskew: false },
     'grayscale + contrast stretch': { grayscale: true, normalize: true, threshold: false, deskew: false },
     'grayscale + Otsu binarisation': { grayscale: true, normalize: false, threshold: 'otsu', deskew: false },
-    'grayscale + deskew (default)': { grayscale: true, normalize: false, threshold: false, deskew: true },
+    'grayscale + deskew': { grayscale: true, normalize: false, threshold: false, deskew: true },
+    'grayscale + deskew + shades and grid rules out (default)': DEFAULT_PREPROCESS,
     'grayscale + deskew + Otsu': { grayscale: true, normalize: false, threshold: 'otsu', deskew: true },
   };
   const lines: string[] = [];

@@ -96,6 +96,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
         skew: pre.skew,
       });
       if (turn) page.turned = turn;
+      if (pre.rules.length) page.rules = pre.rules;
       return { page, pixels: pre.pixels, turn };
     };
     let best = await readTurned(0);

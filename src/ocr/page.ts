@@ -9,6 +9,7 @@ import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
 import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../pdf/layout/types.js';
 import { clusterSizes } from './sizes.js';
+import type { PixelRule } from './rules.js';
 
 export interface OcrWord {
   text: string;
@@ -55,6 +56,8 @@ export interface OcrPage {
   scale: number;
   /** Degrees of skew undone before recognition. */
   skew: number;
+  /** Ruling lines found in the image and taken out of it before recognition, image pixels (src/ocr/rules.ts). */
+  rules?: PixelRule[];
   /**
    * Degrees the page image was turned clockwise before recognition because it was fed sideways or
    * upside down (absent when read as it is); width, height and boxes are then in the turned frame.
@@ -169,6 +172,9 @@ const RUN_GAP_EM = 0.8;
  */
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
+  // A vertical rule between two words of a line (the border of two table cells) ends the run there:
+  // the rule was taken out of the image, and tesseract reads the cells' texts as one line.
+  const vertical = (page.rules ?? []).filter((r) => r.x0 === r.x1);
   const items: TextItem[] = [];
   // One size per recognised paragraph (the median of its lines), then sizes within 10% merged over the
   // page: line-to-line wobble of a pixel would otherwise read as a change of font and split paragraphs.
@@ -217,14 +223,22 @@ export function toPageInput(page: OcrPage): PageInput {
         };
         for (const w of l.words) {
           const prev = run[run.length - 1];
-          if (prev && (w.bbox.x0 - prev.bbox.x1) / s > RUN_GAP_EM * fontSize) flush();
+          if (prev && ((w.bbox.x0 - prev.bbox.x1) / s > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
           run.push(w);
         }
         flush();
       }
     }
   }
-  return { pageNumber: page.pageNumber, width: page.width, height: page.height, rotation: page.rotation, items, lines: [], rects: [], images: [], source: 'layout_ocr' };
+  // Rules as a text layer's vector rules: a line of no height (or width) and its stroke width.
+  const lines = (page.rules ?? []).map((r) => ({ x0: r.x0 / s, y0: r.y0 / s, x1: r.x1 / s, y1: r.y1 / s, width: r.thickness / s }));
+  return { pageNumber: page.pageNumber, width: page.width, height: page.height, rotation: page.rotation, items, lines, rects: [], images: [], source: 'layout_ocr' };
+}
+
+/** A vertical rule standing in the gap between two word boxes, over their height. */
+function ruleBetween(rules: PixelRule[], a: Bbox, b: Bbox): boolean {
+  const y = ((a.y0 + a.y1) / 2 + (b.y0 + b.y1) / 2) / 2;
+  return rules.some((r) => r.x0 >= a.x1 && r.x0 <= b.x0 && r.y0 <= y && r.y1 >= y);
 }
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));

@@ -4,6 +4,8 @@
  * error rate there (see bench/README.md, "OCR").
  */
 import sharp from 'sharp';
+import { applyMap, fillLevels, flattenMap, greyHistogram, shadeIsArea } from './fills.js';
+import { removeRules, type PixelRule } from './rules.js';
 
 export interface PreprocessOptions {
   /** One grey channel: a third of the bytes to encode and hand over, and what tesseract reads anyway. */
@@ -14,10 +16,14 @@ export interface PreprocessOptions {
   threshold: number | 'otsu' | false;
   /** Estimate and undo small rotations (±5°) of the page. */
   deskew: boolean;
+  /** Turn shaded areas of a grey page to paper white (src/ocr/fills.ts). */
+  flattenFills?: boolean;
+  /** Take ruling lines (table and form rules) out of a grey page and report them (src/ocr/rules.ts). */
+  removeRules?: boolean;
 }
 
 export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
-export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true };
+export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, flattenFills: true, removeRules: true };
 
 export interface RawImage {
   data: Buffer;
@@ -98,9 +104,13 @@ export async function estimateSkew(img: RawImage): Promise<number> {
 
 /** Otsu's threshold of a grey image: the level that best separates ink from paper. */
 export function otsuLevel(grey: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (let i = 0; i < grey.length; i++) hist[grey[i]!]! += 1;
-  const total = grey.length;
+  return otsuOfHistogram(greyHistogram(grey));
+}
+
+/** Otsu's threshold from a grey-level histogram. */
+export function otsuOfHistogram(hist: Float64Array): number {
+  let total = 0;
+  for (let i = 0; i < 256; i++) total += hist[i]!;
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i]!;
   let wB = 0;
@@ -160,11 +170,26 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[] }> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
   const skew = opts.deskew ? await estimateSkew(src) : 0;
   if (skew !== 0) src = await rotateKeepingSize(src, -skew);
+  let rules: PixelRule[] = [];
+  if ((opts.flattenFills || opts.removeRules) && src.channels === 1) {
+    // One histogram serves the shade, the paper and the ink threshold.
+    let hist = greyHistogram(src.data);
+    let levels = fillLevels(hist);
+    // Shades first: a rule inside a shaded head row is then thin ink on white like the others.
+    if (opts.flattenFills && levels.white !== null && shadeIsArea(src.data, src.width, src.height, levels.shade!)) {
+      const flat = applyMap(src.data, hist, flattenMap(levels.white));
+      src = { ...src, data: flat.grey };
+      hist = flat.hist;
+      levels = fillLevels(hist);
+    }
+    // After the deskew, so that rules run along the pixel rows and columns.
+    if (opts.removeRules) ({ image: src, rules } = removeRules(src, otsuOfHistogram(hist), levels.paper));
+  }
   let out: RawImage = src;
   if (opts.normalize || opts.threshold !== false || src.channels === 4) {
     let s = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
@@ -185,5 +210,6 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     width: out.width,
     height: out.height,
     skew,
+    rules,
   };
 }

@@ -1,0 +1,140 @@
+/**
+ * Scanned tables: ruling lines found in the pixels and taken out of the image tesseract reads
+ * (src/ocr/rules.ts), shaded areas turned to paper white (src/ocr/fills.ts), and, end to end, a
+ * scanned ruled table with a shaded head row (fixtures/ocr/table.pdf) read as a table. Needs
+ * `npm run build` for the end-to-end part (the OCR pool runs dist/workers/ocr-worker.js).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../test-support/corpus.js';
+import { removeRules } from '../src/ocr/rules.js';
+import { fillLevels, greyHistogram, shadeIsArea } from '../src/ocr/fills.js';
+import { otsuLevel, DEFAULT_PREPROCESS } from '../src/ocr/preprocess.js';
+import { createParser } from '../src/parser.js';
+import { ParserRuntime } from '../src/runtime/runtime.js';
+import { recognizePages } from '../src/ocr/pool.js';
+import { ocrPlainText } from '../src/ocr/page.js';
+
+const PAPER = 245;
+
+/** A grey page of `w` × `h` pixels of paper, with helpers to lay ink on it. */
+function page(w: number, h: number) {
+  const data = Buffer.alloc(w * h, PAPER);
+  const rect = (x0: number, y0: number, x1: number, y1: number, v: number) => {
+    for (let y = y0; y < y1; y++) data.fill(v, y * w + x0, y * w + x1);
+  };
+  return { img: { data, width: w, height: h, channels: 1 as const }, rect, at: (x: number, y: number) => data[y * w + x]! };
+}
+
+/** Letter-like blobs: short strokes, each far shorter than a rule. */
+function words(rect: (x0: number, y0: number, x1: number, y1: number, v: number) => void, x: number, y: number, n: number) {
+  for (let k = 0; k < n; k++) {
+    rect(x + k * 14, y, x + k * 14 + 3, y + 20, 20);
+    rect(x + k * 14, y + 8, x + k * 14 + 10, y + 11, 20);
+  }
+}
+
+describe('ruling lines in a scanned page', () => {
+  it('takes out the rules of a grid and reports them; leaves text, a lone underline and a filled block', () => {
+    const { img, rect, at } = page(1000, 1200);
+    // A 4-column, 4-row grid of 3-pixel rules.
+    const xs = [100, 300, 500, 700, 900];
+    const ys = [200, 260, 320, 380, 440];
+    for (const y of ys) rect(100, y, 903, y + 3, 30);
+    for (const x of xs) rect(x, 200, x + 3, 443, 30);
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) words(rect, xs[c]! + 15, ys[r]! + 20, 5);
+    // An underlined heading, and a black bar 40 pixels thick, both as long as the grid.
+    words(rect, 100, 600, 20);
+    rect(100, 625, 900, 628, 30);
+    rect(100, 800, 900, 840, 10);
+    const { image, rules } = removeRules(img, otsuLevel(img.data), PAPER);
+    const horizontal = rules.filter((r) => r.y0 === r.y1);
+    const vertical = rules.filter((r) => r.x0 === r.x1);
+    expect(horizontal.map((r) => Math.round(r.y0)).sort((a, b) => a - b)).toEqual(ys.map((y) => y + 2));
+    expect(vertical.map((r) => Math.round(r.x0)).sort((a, b) => a - b)).toEqual(xs.map((x) => x + 2));
+    for (const r of horizontal) expect(r.x1 - r.x0).toBeGreaterThan(780);
+    // The rules are paper now; the letters inside the cells, the underline and the bar are not.
+    const out = (x: number, y: number) => image.data[y * 1000 + x]!;
+    expect(out(400, 201)).toBe(PAPER);
+    expect(out(301, 350)).toBe(PAPER);
+    expect(out(116, 230)).toBe(20);
+    expect(out(500, 626)).toBe(30);
+    expect(out(500, 820)).toBe(10);
+    // The input is not changed.
+    expect(at(400, 201)).toBe(30);
+  });
+
+  it('leaves a page without a grid as it is: a plain box around a paragraph is no grid', () => {
+    const { img, rect } = page(1000, 1200);
+    rect(100, 200, 900, 203, 30);
+    rect(100, 500, 900, 503, 30);
+    rect(100, 200, 103, 503, 30);
+    rect(897, 200, 900, 503, 30);
+    words(rect, 120, 300, 40);
+    const { image, rules } = removeRules(img, otsuLevel(img.data), PAPER);
+    expect(rules).toEqual([]);
+    expect(image).toBe(img);
+  });
+});
+
+describe('shaded areas in a scanned page', () => {
+  it('finds a shaded head row as a shade laid as an area, with the level where its tones begin', () => {
+    const { img, rect } = page(1000, 1200);
+    rect(100, 200, 900, 260, 175);
+    words(rect, 120, 220, 30);
+    words(rect, 120, 400, 40);
+    const levels = fillLevels(greyHistogram(img.data));
+    expect(levels.paper).toBe(PAPER);
+    expect(levels.shade).toBeGreaterThanOrEqual(170);
+    expect(levels.shade).toBeLessThanOrEqual(180);
+    expect(levels.white).toBeLessThan(170);
+    expect(levels.white).toBeGreaterThan(20);
+    expect(shadeIsArea(img.data, img.width, img.height, levels.shade!)).toBe(true);
+  });
+
+  it('finds no shade on a page of text, and takes grey rules for no area', () => {
+    const { img, rect } = page(1000, 1200);
+    for (let k = 0; k < 30; k++) words(rect, 100, 100 + k * 30, 50);
+    expect(fillLevels(greyHistogram(img.data)).shade).toBeNull();
+    // Blurred grey rules make a peak of their own in the histogram, but no area.
+    for (let k = 0; k < 20; k++) rect(100, 100 + k * 50 + 25, 900, 100 + k * 50 + 27, 170);
+    const levels = fillLevels(greyHistogram(img.data));
+    expect(levels.shade === null || !shadeIsArea(img.data, img.width, img.height, levels.shade)).toBe(true);
+  });
+});
+
+describe('a scanned ruled table with a shaded head row (fixtures/ocr/table.pdf)', () => {
+  const pdf = readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', 'table.pdf'));
+  const parser = createParser({});
+  const runtime = new ParserRuntime({});
+  afterAll(async () => {
+    await parser.close();
+    await runtime.close();
+  });
+
+  it('comes out as a table with its head row and the figures of its cells', async () => {
+    const doc = await parser.parseFile(pdf, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }] });
+    const md = doc.markdown!;
+    expect(md).toContain('| **Group** | **Participants** | **Completed** | **Incomplete** | **Accuracy** |');
+    // Single figures in their own cells are what tesseract's page segmentation drops beside a grid.
+    const rows = ['| Blind | 5 | 1 | 4 | 34.5% |', '| Low Vision | 5 | 2 | 3 | 98.3% |', '| Dexterity | 5 | 4 | 1 | 98.3% |', '| Mobility | 3 | 3 | 0 | 95.4% |'];
+    expect(rows.filter((r) => md.includes(r)).length).toBeGreaterThanOrEqual(3);
+    const table = doc.blocks![0]!.items.find((b) => b.type === 'table');
+    expect(table?.source).toBe('layout_ocr');
+    expect(table?.label).toBe('table_ruled');
+    // The text around the table is read as well.
+    expect(md).toContain('# Accessibility Trial Results');
+    expect(md).toContain('Ballots left incomplete were reviewed');
+  }, 120000);
+
+  it('loses the head row without those two steps (the shade binarised to a black block)', async () => {
+    const signal = new AbortController().signal;
+    const [plain] = await recognizePages(runtime, pdf, [1], { signal, preprocess: { ...DEFAULT_PREPROCESS, flattenFills: false, removeRules: false } });
+    const [cleaned] = await recognizePages(runtime, pdf, [1], { signal });
+    const heads = ['Group', 'Participants', 'Completed', 'Incomplete'];
+    const found = (text: string) => heads.filter((h) => text.includes(h)).length;
+    expect(found(ocrPlainText(cleaned!.page!))).toBe(4);
+    expect(found(ocrPlainText(plain!.page!))).toBeLessThan(2);
+  }, 120000);
+});
