@@ -154,6 +154,9 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   thinBands(rows, maxThickness + 2, hBands);
   // Vertical runs as lines of columns: a band groups neighbouring columns.
   thinBands(cols, maxThickness + 2, vBands);
+  // A page hatched or filled with fine lines (a texture, a halftone) is no table; past this many
+  // rules pairing them up would cost more than it could bring.
+  if (!hBands.length || !vBands.length || hBands.length > 2000 || vBands.length > 2000) return { image: img, rules: [] };
   // Only the rules of a grid are taken: they are what trips the page segmentation. A lone rule (a
   // heading's underline, a separator) stays in the image, where it has always been read well, and is
   // not reported.
