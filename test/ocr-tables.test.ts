@@ -14,7 +14,9 @@ import { otsuLevel, DEFAULT_PREPROCESS } from '../src/ocr/preprocess.js';
 import { createParser } from '../src/parser.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
-import { ocrPlainText } from '../src/ocr/page.js';
+import { ocrPlainText, type OcrPage } from '../src/ocr/page.js';
+import { rereadGridCells } from '../src/ocr/cells.js';
+import type { HocrBlock } from '../src/ocr/hocr.js';
 
 const PAPER = 245;
 
@@ -101,6 +103,49 @@ describe('shaded areas in a scanned page', () => {
     for (let k = 0; k < 20; k++) rect(100, 100 + k * 50 + 25, 900, 100 + k * 50 + 27, 170);
     const levels = fillLevels(greyHistogram(img.data));
     expect(levels.shade === null || !shadeIsArea(img.data, img.width, img.height, levels.shade)).toBe(true);
+  });
+});
+
+describe('doubtful cells of a scanned grid read again', () => {
+  /** A 3 × 2 grid of 200 × 100 pixel cells with the given words (text, confidence, x, y). */
+  function gridPage(words: Array<[string, number, number, number]>): OcrPage {
+    const rules = [
+      ...[100, 200, 300].map((y) => ({ x0: 100, x1: 700, y0: y, y1: y, thickness: 3 })),
+      ...[100, 300, 500, 700].map((x) => ({ x0: x, x1: x, y0: 100, y1: 300, thickness: 3 })),
+    ];
+    const line = (t: string, c: number, x: number, y: number) => ({
+      words: [{ text: t, confidence: c, bbox: { x0: x, y0: y, x1: x + 20 * t.length, y1: y + 30 } }],
+      bbox: { x0: x, y0: y, x1: x + 20 * t.length, y1: y + 30 }, confidence: c, rowHeight: 30, xHeight: 16,
+    });
+    return {
+      pageNumber: 1, width: 600, height: 800, rotation: 0, scale: 1, skew: 0, confidence: 0.8, rules,
+      blocks: words.map(([t, c, x, y]) => ({ bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 }, confidence: c, paragraphs: [{ bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 }, confidence: c, lines: [line(t, c, x, y)] }] })),
+    };
+  }
+  const reading = (text: string, confidence: number): HocrBlock[] => [{
+    bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence,
+    paragraphs: [{ bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence, lines: [{ bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence, baseline: null, rowAttributes: { rowHeight: 28, ascenders: 6, descenders: 6 }, words: [{ text, confidence, bbox: { x0: 12, y0: 12, x1: 40, y1: 40 } }] }] }],
+  }];
+  const texts = (page: OcrPage) => page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.map((w) => w.text))));
+
+  it('replaces a doubtful short value when the cell alone reads surer, and leaves confident cells unread', async () => {
+    const { img, rect } = page(800, 400);
+    rect(380, 140, 400, 170, 20);
+    const p = gridPage([['Name', 0.96, 120, 130], ['ie)', 0.4, 380, 140], ['Total', 0.95, 520, 130]]);
+    const n = await rereadGridCells(p, img, PAPER, async () => reading('0', 93));
+    expect(n).toBe(1);
+    expect(texts(p)).toEqual(['Name', '0', 'Total']);
+  });
+
+  it('keeps the old reading when the second is no surer, and reads an inked cell where nothing was read', async () => {
+    const { img, rect } = page(800, 400);
+    // Ink in the empty cell of the second row, middle column.
+    rect(380, 230, 420, 260, 20);
+    const p = gridPage([['Name', 0.96, 120, 130], ['ie)', 0.4, 380, 140]]);
+    let call = 0;
+    const n = await rereadGridCells(p, img, PAPER, async () => (call++ === 0 ? reading('ie', 30) : reading('95.4%', 91)));
+    expect(n).toBe(2);
+    expect(texts(p)).toEqual(['Name', 'ie)', '95.4%']);
   });
 });
 

@@ -11,9 +11,10 @@ import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/r
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
-import { compactTesseractPage, type OcrPage } from '../src/ocr/page.js';
+import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
+import { rereadGridCells } from '../src/ocr/cells.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 
 installNetworkGuard();
@@ -97,7 +98,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       });
       if (turn) page.turned = turn;
       if (pre.rules.length) page.rules = pre.rules;
-      return { page, pixels: pre.pixels, turn };
+      return { page, pixels: pre.pixels, turn, paper: pre.paper };
     };
     let best = await readTurned(0);
     if (task.orientation !== false) {
@@ -142,6 +143,13 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       }
     }
     const page = best.page;
+    if (page.rules?.length) {
+      // Doubtful cells of a scanned grid, read again one by one (src/ocr/cells.ts).
+      const t = performance.now();
+      readings += await rereadGridCells(page, best.pixels, best.paper, async (image) => (await eng.recognize(image, rendered.scale * 72, { tessedit_pageseg_mode: '7' })).blocks);
+      recognizeMs += performance.now() - t;
+      page.confidence = meanConfidence(page);
+    }
     markBold(page, best.pixels);
     return {
       ok: true,

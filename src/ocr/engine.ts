@@ -103,7 +103,11 @@ export class OcrEngine {
     return worker;
   }
 
-  async recognize(image: Buffer, dpi: number): Promise<{ blocks: HocrBlock[] }> {
+  /**
+   * Recognises one image. `params` are tesseract parameters for this image only (tesseract.js sets
+   * them for the call and restores the others after it), such as a page segmentation mode.
+   */
+  async recognize(image: Buffer, dpi: number, params: Record<string, string> = {}): Promise<{ blocks: HocrBlock[] }> {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
     let timer: NodeJS.Timeout | undefined;
@@ -117,7 +121,7 @@ export class OcrEngine {
       await Promise.race([worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) }), watchdog]);
       this.pagesDone++;
       // Only hOCR is asked for: tesseract writes it in one pass, with everything docmill reads (hocr.ts).
-      const { data } = await Promise.race([worker.recognize(image, {}, { hocr: true, text: false }), watchdog]);
+      const { data } = await Promise.race([worker.recognize(image, params, { hocr: true, text: false }), watchdog]);
       return { blocks: parseHocr(data.hocr ?? '') };
     } catch (err) {
       // Start the next page on a fresh recogniser: this one may be broken or still busy.

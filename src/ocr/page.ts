@@ -113,6 +113,14 @@ export function compactTesseractPage(
   return { ...meta, blocks, confidence: n ? sum / n : 0 };
 }
 
+/** Mean confidence of a page's words, 0..1 (0 when it has none). */
+export function meanConfidence(page: OcrPage): number {
+  let sum = 0;
+  let n = 0;
+  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) { sum += w.confidence; n++; }
+  return n ? sum / n : 0;
+}
+
 /**
  * Font size of a line in points, from the ink heights of its words. Each word's box spans the x-height
  * (about 0.52 em) or, with a capital, figure or ascender, the cap height (about 0.73 em), plus the

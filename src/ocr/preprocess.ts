@@ -170,12 +170,13 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[] }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number }> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
   const skew = opts.deskew ? await estimateSkew(src) : 0;
   if (skew !== 0) src = await rotateKeepingSize(src, -skew);
   let rules: PixelRule[] = [];
+  let paper = 255;
   if ((opts.flattenFills || opts.removeRules) && src.channels === 1) {
     // One histogram serves the shade, the paper and the ink threshold.
     let hist = greyHistogram(src.data);
@@ -189,6 +190,7 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     }
     // After the deskew, so that rules run along the pixel rows and columns.
     if (opts.removeRules) ({ image: src, rules } = removeRules(src, otsuOfHistogram(hist), levels.paper));
+    paper = levels.paper;
   }
   let out: RawImage = src;
   if (opts.normalize || opts.threshold !== false || src.channels === 4) {
@@ -211,5 +213,6 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     height: out.height,
     skew,
     rules,
+    paper,
   };
 }
