@@ -10,8 +10,8 @@
  * A rule is a run of ink at least a tenth of the page's shorter side long and at most
  * `maxThickness` thick. A filled area (a shaded header row, a black bar, a photograph) is as long but
  * thicker, so it is left alone; text is made of short runs. Only the rules of grids (at least five
- * rules, two or more each way, that meet) are taken. The scan runs over the grey image in row order only (the vertical
- * runs keep one counter a column), a few passes of simple arithmetic a pixel.
+ * rules, two or more each way, that meet) are taken. The scan runs over the grey image in row order
+ * only (the vertical runs keep one counter a column), a few passes of simple arithmetic a pixel.
  */
 import type { RawImage } from './preprocess.js';
 
