@@ -7,7 +7,7 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, OPERATOR_LIMIT_MESSAGE, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
@@ -96,8 +96,8 @@ async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
     }
     const cut = pageCut();
     const layout = layoutPage(input);
-    if (cut) { layout.status = 'partial'; layout.error = cut; }
-    return { layout, ocr: needsOcr(input), ...(cut !== null && cut !== OPERATOR_LIMIT_MESSAGE ? { overTime: true as const } : {}) };
+    if (cut) { layout.status = 'partial'; layout.error = cut.message; }
+    return { layout, ocr: needsOcr(input), ...(cut?.overTime ? { overTime: true as const } : {}) };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

@@ -9,7 +9,7 @@
  * reading kept when tesseract is fairly sure of it.
  */
 import type { HocrBlock } from './hocr.js';
-import type { OcrLine, OcrPage, OcrWord } from './page.js';
+import { compactTesseractPage, type OcrLine, type OcrPage, type OcrWord } from './page.js';
 import type { RawImage } from './preprocess.js';
 
 /** Words below this confidence (0..1) make their cell worth a second reading. */
@@ -132,16 +132,11 @@ export async function rereadGridCells(page: OcrPage, px: RawImage, paper: number
     const c = crop(px, cell, paper);
     if (!c) continue;
     read++;
+    // The cell's reading in the page's terms (src/ocr/page.ts), its boxes moved onto the page.
+    const cellPage = compactTesseractPage({ blocks: await readLine(c.image) }, { pageNumber: page.pageNumber, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 });
     const again: OcrWord[] = [];
-    for (const b of await readLine(c.image)) {
-      for (const p of b.paragraphs) {
-        for (const l of p.lines) {
-          for (const w of l.words) {
-            const text = w.text.trim();
-            if (text) again.push({ text, confidence: Math.max(0, Math.min(1, w.confidence / 100)), bbox: { x0: w.bbox.x0 + c.x, y0: w.bbox.y0 + c.y, x1: w.bbox.x1 + c.x, y1: w.bbox.y1 + c.y } });
-          }
-        }
-      }
+    for (const b of cellPage.blocks) for (const p of b.paragraphs) for (const l of p.lines) {
+      for (const w of l.words) again.push({ ...w, bbox: { x0: w.bbox.x0 + c.x, y0: w.bbox.y0 + c.y, x1: w.bbox.x1 + c.x, y1: w.bbox.y1 + c.y } });
     }
     if (!again.length) continue;
     const after = again.reduce((n, w) => n + w.confidence, 0) / again.length;

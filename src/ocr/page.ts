@@ -79,8 +79,6 @@ export function compactTesseractPage(
   meta: { pageNumber: number; width: number; height: number; rotation: number; scale: number; skew: number },
 ): OcrPage {
   const blocks: OcrBlock[] = [];
-  let sum = 0;
-  let n = 0;
   for (const b of page.blocks ?? []) {
     const paragraphs: OcrParagraph[] = [];
     for (const p of b.paragraphs ?? []) {
@@ -92,10 +90,7 @@ export function compactTesseractPage(
           if (!text) continue;
           // A dash bullet is often read as two dashes; the layout engine knows single dashes as bullets.
           if (wi === 0 && /^[-\u2013\u2014]{2,3}$/.test(text) && (l.words?.length ?? 0) > 1) text = '-';
-          const c = conf(w.confidence);
-          words.push({ text, bbox: { ...w.bbox }, confidence: c });
-          sum += c;
-          n++;
+          words.push({ text, bbox: { ...w.bbox }, confidence: conf(w.confidence) });
         }
         if (words.length) {
           const rowHeight = l.rowAttributes?.rowHeight ?? l.bbox.y1 - l.bbox.y0;
@@ -110,7 +105,9 @@ export function compactTesseractPage(
     }
     if (paragraphs.length) blocks.push({ paragraphs, bbox: { ...b.bbox }, confidence: conf(b.confidence) });
   }
-  return { ...meta, blocks, confidence: n ? sum / n : 0 };
+  const out: OcrPage = { ...meta, blocks, confidence: 0 };
+  out.confidence = meanConfidence(out);
+  return out;
 }
 
 /** Mean confidence of a page's words, 0..1 (0 when it has none). */

@@ -105,8 +105,8 @@ export function installLoopbackShortcut(): void {
         }
         // Thrown on the parsing side as it hands over the chunk: pdf.js stops reading the stream there
         // (it ignores the error and closes the list with what it had), before the list outgrows the
-        // thread's heap. The reader learns of it through operatorLimitReached().
-        if (total > MAX_OPERATORS) { cutReason ??= OPERATOR_LIMIT_MESSAGE; throw new Error(OPERATOR_LIMIT_MESSAGE); }
+        // thread's heap. The reader learns of it through pageCut().
+        if (total > MAX_OPERATORS) { cut ??= { message: OPERATOR_LIMIT_MESSAGE, overTime: false }; throw new Error(OPERATOR_LIMIT_MESSAGE); }
         overTime();
         return { ...msg, chunk: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } };
       }
@@ -132,7 +132,12 @@ export const MAX_OPERATORS = 3_000_000;
 export const OPERATOR_LIMIT_MESSAGE = `the page has more than ${MAX_OPERATORS.toLocaleString('en')} drawing operators (a decompression bomb or a damaged content stream); the rest was not read`;
 
 /** Why the current page's operators or text stopped being read early, if they did. */
-let cutReason: string | null = null;
+export interface PageCut {
+  message: string;
+  /** Cut for time (the page's limit), not for its number of operators. */
+  overTime: boolean;
+}
+let cut: PageCut | null = null;
 /** performance.now() past which the current page's reading is cut (see startPage). */
 let pageDeadline = Infinity;
 let pageLimitMs = Infinity;
@@ -146,7 +151,7 @@ let pageLimitMs = Infinity;
 function overTime(): void {
   if (performance.now() <= pageDeadline) return;
   const message = pageTimeMessage(pageLimitMs);
-  cutReason ??= message;
+  cut ??= { message, overTime: true };
   throw new Error(message);
 }
 
@@ -159,14 +164,14 @@ export function pageTimeMessage(limitMs: number): string {
  * A text thread reads one page at a time, so the cut is about that page (read it with pageCut()).
  */
 export function startPage(limitMs = Infinity): void {
-  cutReason = null;
+  cut = null;
   pageLimitMs = limitMs;
   pageDeadline = performance.now() + limitMs;
 }
 
 /** Why the page started last was cut short (operator limit or time), or null when it was read whole. */
-export function pageCut(): string | null {
-  return cutReason;
+export function pageCut(): PageCut | null {
+  return cut;
 }
 
 /**

@@ -51,7 +51,7 @@ export interface TextExtraction {
 }
 
 /** The error of a page the text pass did not reach before its time ran out. */
-export const TEXT_TIMEOUT_MESSAGE = 'the page was not read: the parse ran out of time (options.timeout)';
+const TEXT_TIMEOUT_MESSAGE = 'the page was not read: the parse ran out of time (options.timeout)';
 
 function failedPage(pageNumber: number, message: string): TextPageResult {
   return { layout: { pageNumber, width: 0, height: 0, status: 'failed', error: message, blocks: [], stats: { fontChars: {}, chars: 0 } }, ocr: null };

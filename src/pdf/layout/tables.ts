@@ -488,8 +488,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     gutters = innerOf(bodyGutters ?? gutters, ex0, ex1);
     // The row above, when it is the table's column heads set as one line: it had no gutter of its own
     // to start the table with.
-    const above = i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
-    const head = members.length >= 2 && above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
+    const above = members.length >= 2 && i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
+    const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
     if (head) members.unshift(head);
     const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes) : null;
     if (t) { out.push(t); i = j; }
