@@ -45,3 +45,47 @@ export function poorScanTextLayer(layout: PageLayout, decision: { imageCoverage:
   if (!decision || decision.imageCoverage < 0.5) return false;
   return judgeTextLayer(layout.blocks.map((b) => b.hints.text).join('\n')).poor;
 }
+
+/**
+ * How much of the same text two readings of a page share: the Dice coefficient of their letter and
+ * digit bigrams (case and accents folded, everything else a word break), 0..1. Recognition errors
+ * of a few percent leave it above 0.8; a text layer that names other letters than the page shows
+ * shares little more than chance (under 0.3) with what the page shows.
+ */
+export function textAgreement(a: string, b: string): number {
+  const grams = (s: string): Map<string, number> => {
+    const m = new Map<string, number>();
+    const words = s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+    for (const w of words) for (let i = 0; i + 1 < w.length; i++) m.set(w.slice(i, i + 2), (m.get(w.slice(i, i + 2)) ?? 0) + 1);
+    return m;
+  };
+  const x = grams(a);
+  const y = grams(b);
+  let nx = 0;
+  let ny = 0;
+  let both = 0;
+  for (const v of x.values()) nx += v;
+  for (const [k, v] of y) {
+    ny += v;
+    both += Math.min(v, x.get(k) ?? 0);
+  }
+  return nx + ny === 0 ? 1 : (2 * both) / (nx + ny);
+}
+
+/** Below this agreement a page's text layer is taken not to be what the page shows. */
+export const TEXT_LAYER_MISMATCH = 0.5;
+
+/** All the text of a page's blocks (every text inline of every node, tables and lists included). */
+export function layoutText(layout: PageLayout): string {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (o.type === 'text' && typeof o.text === 'string') out.push(o.text);
+      else for (const x of Object.values(o)) if (x && typeof x === 'object') walk(x);
+    }
+  };
+  for (const b of layout.blocks) walk(b.block.node);
+  return out.join(' ');
+}

@@ -4,6 +4,7 @@
  * engine reads), so it costs nothing beyond the text pass.
  */
 import type { PageInput } from './layout/types.js';
+import { implausibleSpelling } from './spelling.js';
 
 export interface OcrDecision {
   needed: boolean;
@@ -15,6 +16,11 @@ export interface OcrDecision {
   badRatio: number;
   /** Share of the page area covered by images (0..1, overlaps counted once per image). */
   imageCoverage: number;
+  /**
+   * The text reads as letters but not as a language (src/pdf/spelling.ts): a font whose Unicode map
+   * names other letters than it draws. Such a page is recognised and kept native when the two agree.
+   */
+  verify?: boolean;
 }
 
 // U+FFFD, C0/C1 controls (not tab/newline), private-use areas: what unmapped glyphs decode to.
@@ -79,5 +85,6 @@ export function needsOcr(page: PageInput): OcrDecision {
   // A page mostly covered by an image but with only a few words of text (a scan with a stamp or a
   // page number laid over it): the image carries the content.
   if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage)) return { needed: true, reason: 'sparse-text-over-image', ...base };
+  if (implausibleSpelling(page.items.map((i) => i.text).join(' '))) return { needed: false, verify: true, reason: 'implausible-text', ...base };
   return { needed: false, reason: 'native-text', ...base };
 }

@@ -11,7 +11,8 @@
  * run, so headings and furniture are decided over native and recognised pages alike. The seam hands
  * the pages to the OCR pool (src/ocr/pool.ts). A page it leaves out, or whose recognition failed,
  * keeps its native text with status `partial` (or `failed` when there was none) and an error saying
- * why OCR did not replace it.
+ * why OCR did not replace it. Pages whose text spells like no language (src/pdf/spelling.ts) are
+ * recognised as a check: the recognition replaces them only when it reads other text.
  *
  * Time (src/pdf/deadline.ts): the text pass stops short of the deadline too. Pages it did not reach
  * are not recognised; the document ends at the last page read (earlier pages not read come back
@@ -25,7 +26,7 @@ import type { PageLayout } from './layout/types.js';
 import { deadlineMargin } from './deadline.js';
 import { ocrTimedOut, recognisePages } from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
-import { poorScanTextLayer } from '../ocr/text-layer.js';
+import { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } from '../ocr/text-layer.js';
 import { extractText } from './text-pool.js';
 
 /** Ascending page numbers as ranges ("3, 5-9, 12"): a warning about 20,000 pages stays one short line. */
@@ -38,6 +39,19 @@ export function pageRanges(pages: readonly number[]): string {
     i = j + 1;
   }
   return out.join(', ');
+}
+
+/** Flagged pages recognised to decide whether a document's text layer is what its pages show. */
+const VERIFY_FIRST = 3;
+
+/**
+ * The text layer is not what the page shows: the recognised text shares little with it, and reads
+ * surely enough (a poor recognition of a faint page proves nothing against the text layer).
+ */
+function textLayerMismatch(native: PageLayout, ocr: PageLayout): boolean {
+  const words = ocr.blocks.flatMap((b) => (b.block.confidence?.ocr != null ? [b.block.confidence.ocr] : []));
+  const sure = words.length > 0 && words.reduce((a, b) => a + b, 0) / words.length >= 0.7;
+  return sure && textAgreement(layoutText(native), layoutText(ocr)) < TEXT_LAYER_MISMATCH;
 }
 
 export const read: Reader = async (ctx) => {
@@ -60,19 +74,45 @@ export const read: Reader = async (ctx) => {
   }
 
   if (mode !== 'fast') {
-    const wanted = pages
+    const readable = pages
       .filter((p) => !unreadSet.has(p.layout.pageNumber) && !p.overTime)
-      .filter((p) => p.layout.status !== 'failed' || p.ocr === null)
+      .filter((p) => p.layout.status !== 'failed' || p.ocr === null);
+    const wanted = readable
       .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
       .map((p) => p.layout.pageNumber);
+    // Pages whose text spells like no language are recognised too, and keep their text layer when
+    // the recognition reads the same text. The first few settle it for the document: when none of
+    // them differs, the flag is taken as the document's style (codes, abbreviations) and the other
+    // flagged pages are not recognised.
     const wantedSet = new Set(wanted);
-    if (wanted.length) {
-      const recognised = await recognisePages(ctx, wanted);
+    const suspects = mode === 'auto' ? readable.filter((p) => p.ocr?.verify && !wantedSet.has(p.layout.pageNumber)).map((p) => p.layout.pageNumber) : [];
+    const suspectSet = new Set(suspects);
+    const verifyFirst = suspects.slice(0, VERIFY_FIRST);
+    for (const n of verifyFirst) wantedSet.add(n);
+    if (wantedSet.size) {
+      const recognised = await recognisePages(ctx, [...wantedSet].sort((a, b) => a - b));
       const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
+      const nativeOf = new Map(layouts.map((l) => [l.pageNumber, l]));
+      const mismatched = (n: number): boolean => {
+        const ocr = byPage.get(n);
+        return !!ocr && ocr.status !== 'failed' && textLayerMismatch(nativeOf.get(n)!, ocr);
+      };
+      if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
+        const rest = suspects.slice(verifyFirst.length);
+        for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
+        for (const n of rest) wantedSet.add(n);
+      }
+      // A check, not a need: a flagged page keeps its text layer unless the recognition shows it wrong.
+      const relabelled = suspects.filter((n) => wantedSet.has(n) && mismatched(n));
+      const relabelledSet = new Set(relabelled);
       for (let i = 0; i < layouts.length; i++) {
         const native = layouts[i]!;
         if (!wantedSet.has(native.pageNumber)) continue;
         const ocr = byPage.get(native.pageNumber);
+        if (suspectSet.has(native.pageNumber)) {
+          if (relabelledSet.has(native.pageNumber)) layouts[i] = ocr!;
+          continue;
+        }
         if (ocr && ocr.status !== 'failed') { layouts[i] = ocr; continue; }
         if (ocrTimedOut(ocr)) {
           // Out of time: auto keeps the page's text layer; in ocr mode the page was not read.
@@ -91,7 +131,11 @@ export const read: Reader = async (ctx) => {
           layouts[i] = { ...native, status: 'failed', error: native.error ?? `the page has no usable text layer and ${why}` };
         }
       }
-      const late = wanted.filter((n) => ocrTimedOut(byPage.get(n)));
+      if (relabelled.length) {
+        const many = relabelled.length > 1;
+        warnings.push(`The text layer of page${many ? 's' : ''} ${pageRanges(relabelled)} does not match what ${many ? 'they show' : 'it shows'} (a font names other letters than it draws); ${many ? 'they were' : 'it was'} read by OCR instead`);
+      }
+      const late = [...wantedSet].filter((n) => !suspectSet.has(n) && ocrTimedOut(byPage.get(n)));
       if (late.length) {
         // Nothing to show for the time spent: the parse timed out, as it would have without this.
         const nothing = mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
