@@ -234,6 +234,20 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toMatch(/\| Gold \|.*✓/);
   });
 
+  it('a two-column paper: figures set tightly in one column of a table come out one to a cell', async () => {
+    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    // Table 4 (page 8): the line builder broke each row's four figures into uneven pieces
+    // ("47.1" "17.7 21.3" "33.2"), and dashes stand for missing values.
+    expect(md).toContain('| **Training Model** | **NQ** | **TriviaQA** | **WQ** | **TREC** | **SQuAD** |');
+    expect(md).toContain('| Single BM25+BERT (Lee et al., 2019) | 26.5 | 47.1 | 17.7 | 21.3 | 33.2 |');
+    expect(md).toContain('| Single HardEM (Min et al., 2019a) | 28.1 | 50.9 | - | - | - |');
+    // Table 3 (page 6): its heads were one cell over a mark and three figures.
+    expect(md).toContain('| **Type** |  | **#N** | **IB** | **Top-5** | **Top-20** | **Top-100** |');
+    expect(md).toContain('| Random |  | 7 | ✗ | 47.0 | 64.3 | 77.8 |');
+    // Table 2 (page 5), ruled: the one-line row between two rules takes the columns of the rows below.
+    expect(md).toContain('| None BM25 | 59.1 | 66.9 | 55.0 | 70.9 | 68.8 | 73.7 | 76.7 | 71.1 | 84.1 | 80.0 |');
+  });
+
   it('copy-protected PDF (empty user password) opens', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
     expect((doc.markdown ?? '').length).toBeGreaterThan(1000);

@@ -220,18 +220,42 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
       if (ws.length < 4) continue;
       const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
-      const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
+      const em = sizes[Math.floor(sizes.length / 2)]!;
+      const minGap = Math.max(6, em * 0.9);
       const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
       let reach = sorted[0]!.x1;
       for (let k = 1; k < sorted.length; k++) {
         const w = sorted[k]!;
-        if (w.x0 - reach >= minGap) {
+        const gap = w.x0 - reach;
+        if (gap >= Math.max(2.5, em * 0.4)) {
           const leftN = sorted.slice(0, k).length, rightN = sorted.length - k;
           const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
           const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
-          if (leftN >= 2 && rightN >= 2 && leftRows >= 2 && rightRows >= 2) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
+          // A narrower space splits only when it runs clear down five or more lines on both sides
+          // (tightly set columns of figures under one ruled head): a chance river in wrapped text
+          // does not run so far.
+          const rows = gap >= minGap ? 2 : 5;
+          if (leftN >= 2 && rightN >= 2 && leftRows >= rows && rightRows >= rows) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
         }
         reach = Math.max(reach, w.x1);
+      }
+    }
+  }
+  // A split found in one ruled row group holds in the others of the same column where their cells
+  // are figures that it passes between (a one-line group such as a baseline row under the head has
+  // too few lines to show the split itself).
+  if (virtualV.length) {
+    const found = [...virtualV];
+    for (const v of found) {
+      for (let r = 0; r + 1 < ys.length; r++) {
+        if (ys[r]! >= v.y0 - tol && ys[r + 1]! <= v.y1 + tol) continue;
+        if (virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[r]! + tol && o.y1 >= ys[r + 1]! - tol)) continue;
+        const c = baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!);
+        if (c < 0) continue;
+        const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
+        if (!ws.length || !ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text))) continue;
+        if (ws.some((w) => w.x0 < v.x && w.x1 > v.x) || !ws.some((w) => w.x1 <= v.x) || !ws.some((w) => w.x0 >= v.x)) continue;
+        virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
       }
     }
   }
@@ -389,6 +413,21 @@ function tokens(l: Line): Word[] {
 function figures(l: Line): Word[] | null {
   const t = tokens(l);
   return t.length && t.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) && t.some((w) => NUMBER_WORD.test(w.text)) ? t : null;
+}
+
+/**
+ * The figures (and value marks) of a cell set on one line, left to right, whether the line builder
+ * kept them as one line or broke them into several at wider spaces ("47.1" "17.7 21.3" "33.2");
+ * null when the cell holds anything else or lines of more than one text line.
+ */
+function cellFigures(cell: Line[]): Word[] | null {
+  if (!cell.length) return null;
+  const cy = (l: Line): number => (l.y0 + l.y1) / 2;
+  const h = Math.min(...cell.map((l) => l.y1 - l.y0));
+  if (cell.some((l) => Math.abs(cy(l) - cy(cell[0]!)) > h * 0.5)) return null;
+  const t = cell.flatMap(tokens).sort((a, b) => a.x0 - b.x0);
+  // Marks alone ("- -") are values too here: the column as a whole must hold figures.
+  return t.length && t.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) ? t : null;
 }
 
 function intersect(gaps: Interval[], other: Interval[], minW: number): Interval[] {
@@ -698,9 +737,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
     const data = merged.slice(1).map((r) => r[c]!).filter((cell) => cell.length > 0);
     if (data.length < 2) continue;
-    const counts = data.map((cell) => (cell.length === 1 ? figures(cell[0]!) : null));
+    const counts = data.map(cellFigures);
     const k = counts[0]?.length ?? 0;
     if (k < 2 || !counts.every((f) => f && f.length === k)) continue;
+    if (!counts.some((f) => f!.some((w) => NUMBER_WORD.test(w.text)))) continue;
     // "12 500" is one figure where a space groups thousands (unless the column groups them with
     // commas or points elsewhere: "880 912 1,005" are three figures).
     const grouped = counts.some((f) => f!.some((w) => /\d[,.]\d{3}(?!\d)/.test(w.text)));
@@ -710,7 +750,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     for (const r of merged) {
       const cell = r[c]!;
       for (const l of cell) splitFrom.add(l);
-      const f = cell.length === 1 ? figures(cell[0]!) : null;
+      const f = cellFigures(cell);
       // Other cells (a header over the figures): each token goes to the nearest new column.
       const ws = f && f.length === k ? f : cell.flatMap(tokens);
       const parts: Word[][] = Array.from({ length: k }, () => []);
