@@ -220,22 +220,16 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
       if (ws.length < 4) continue;
       const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
-      const em = sizes[Math.floor(sizes.length / 2)]!;
-      const minGap = Math.max(6, em * 0.9);
+      const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
       const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
       let reach = sorted[0]!.x1;
       for (let k = 1; k < sorted.length; k++) {
         const w = sorted[k]!;
-        const gap = w.x0 - reach;
-        if (gap >= Math.max(2.5, em * 0.4)) {
+        if (w.x0 - reach >= minGap) {
           const leftN = sorted.slice(0, k).length, rightN = sorted.length - k;
           const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
           const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
-          // A narrower space splits only when it runs clear down five or more lines on both sides
-          // (tightly set columns of figures under one ruled head): a chance river in wrapped text
-          // does not run so far.
-          const rows = gap >= minGap ? 2 : 5;
-          if (leftN >= 2 && rightN >= 2 && leftRows >= rows && rightRows >= rows) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
+          if (leftN >= 2 && rightN >= 2 && leftRows >= 2 && rightRows >= 2) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
         }
         reach = Math.max(reach, w.x1);
       }
