@@ -134,6 +134,7 @@ export function buildRows(items: TextItem[]): Word[][] {
       best.words.push(w);
     } else rows.push({ cy, h, words: [w], size: w.size });
   }
+  reattachScripts(rows);
   mergeScriptRows(rows);
   return rows.filter((r) => r.words.length).map((r) => joinAccents(dedupe(r.words.sort((a, b) => a.x0 - b.x0))));
 }
@@ -190,6 +191,43 @@ function joinAccents(words: Word[]): Word[] {
  * that it did not join the line it belongs to: it goes back into that line when it overlaps the
  * line's band and each of its runs touches a word of the line on the left or right.
  */
+/**
+ * A superscript (or subscript) that joined the wrong row: its centre lay nearer the line above (or
+ * below) than its own, which happens where lines are set tight, as in tables ("G.+BM25⁽¹⁾" under a
+ * row of figures). A small word that touches no full-size word of its row but sits against one of
+ * the next or previous row, overlapping that word's height, moves there.
+ */
+function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
+  const mainSize = (ws: Word[]): number => ws.reduce((m, w) => Math.max(m, w.size), 0);
+  const touches = (w: Word, m: Word, size: number): boolean => {
+    const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
+    return gap <= size * 0.35 && gap >= -size * 0.1;
+  };
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    // Rows of ordinary length only: each small word is compared with the words of three rows.
+    if (r.words.length < 2 || r.words.length > 400) continue;
+    const size = mainSize(r.words);
+    const moved = new Set<Word>();
+    for (const w of r.words) {
+      if (w.size >= size * 0.85 || w.text.trim().length > 8) continue;
+      if (r.words.some((m) => m !== w && m.size >= size * 0.85 && touches(w, m, size))) continue;
+      for (const j of [i + 1, i - 1]) {
+        const o = rows[j];
+        if (!o || !o.words.length || o.words.length > 400) continue;
+        const oSize = mainSize(o.words);
+        if (w.size >= oSize * 0.85) continue;
+        const host = o.words.find((m) => m.size >= oSize * 0.85 && touches(w, m, oSize) && Math.min(w.y1, m.y1) - Math.max(w.y0, m.y0) >= (w.y1 - w.y0) * 0.3);
+        if (!host) continue;
+        o.words.push(w);
+        moved.add(w);
+        break;
+      }
+    }
+    if (moved.size) r.words = r.words.filter((w) => !moved.has(w));
+  }
+}
+
 function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
