@@ -251,6 +251,17 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toContain('| None BM25 | 59.1 | 66.9 | 55.0 | 70.9 | 68.8 | 73.7 | 76.7 | 71.1 | 84.1 | 80.0 |');
   });
 
+  it('table cells keep the inline marks of their words: footnote marks, units, subscripts, bold labels', async () => {
+    const paper = (await parser.parseFile(readCorpus('unstructured', 'layout-parser-paper-with-table.pdf'), FAST)).markdown!;
+    expect(paper).toContain('| **Dataset** | **Base Model**<sup>1</sup> | **Large Model** | **Notes** |');
+    const chem = (await parser.parseFile(readCorpus('unstructured', 'embedded-images-tables.pdf'), FAST)).markdown!;
+    expect(chem).toContain('| icorr (A/cm<sup>2</sup>) |');
+    const qa = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    expect(qa).toContain('| Single REALM<sub>Wiki</sub> (Guu et al., 2020) | 39.2 |');
+    const form = (await parser.parseFile(readCorpus('markitdown', 'REPAIR-2022-INV-001_multipage.pdf'), FAST)).markdown!;
+    expect(form).toContain('| **Claim #** SF-1008 | **Make** | Jeep |');
+  });
+
   it('copy-protected PDF (empty user password) opens', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
     expect((doc.markdown ?? '').length).toBeGreaterThan(1000);

@@ -2,7 +2,8 @@
  * Tables: from ruling lines (cell grid from horizontal and vertical segments, merged cells where a
  * rule is missing) and from text alignment (columns of whitespace running down consecutive rows).
  */
-import type { TableCell } from '../../model/document.js';
+import type { TableCell, TextInline } from '../../model/document.js';
+import { blockInlines } from './inlines.js';
 import { makeLine, type Line, type Word } from './lines.js';
 import type { Box, Segment } from './types.js';
 
@@ -26,9 +27,8 @@ function clusterValues(values: number[], tol: number): number[] {
   return out.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
 }
 
-function cellText(words: Word[]): string {
-  if (!words.length) return '';
-  // Rows inside the cell, top to bottom, each in reading order.
+/** A cell's words as lines, top to bottom, each in reading order. */
+function cellLines(words: Word[]): Line[] {
   const sorted = [...words].sort((a, b) => a.y0 - b.y0);
   const rows: Word[][] = [];
   for (const w of sorted) {
@@ -40,26 +40,35 @@ function cellText(words: Word[]): string {
     if (r) r.push(w);
     else rows.push([w]);
   }
-  const texts = rows.map((r) => {
+  return rows.map((r) => {
     const rtl = r.filter((w) => w.rtl).length > r.length / 2;
     const ws = r.sort((a, b) => a.x0 - b.x0);
-    return makeLine(rtl ? ws.reverse() : ws, rtl).text;
+    return makeLine(rtl ? ws.reverse() : ws, rtl);
   });
-  let out = '';
-  for (const t of texts) {
-    if (!out) out = t;
-    else if (/[\p{L}]-$/u.test(out) && /^\p{Ll}/u.test(t)) out = out.slice(0, -1) + t;
-    else out += ' ' + t;
+}
+
+/**
+ * A cell's content, with the same inline marks as a paragraph's (emphasis of some of its words,
+ * footnote marks as superscripts, subscripts) and its lines joined as a paragraph's are.
+ */
+function cellInlines(words: Word[]): TableCell['content'] {
+  if (!words.length) return [];
+  const runs = blockInlines(cellLines(words), '') as TextInline[];
+  // Dot leaders running from a label towards its number are layout, not content.
+  if (runs.length) {
+    const last = runs[runs.length - 1]!;
+    last.text = last.text.replace(/\s*(?:\.{3,}|…+|(?:\. ){3,}\.?)\s*$/u, '');
+    runs[0]!.text = runs[0]!.text.replace(/^\s*(?:\.{3,}|…+)\s*/u, '');
   }
+  const out = runs.filter((r) => r.text !== '');
+  while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
+  while (out.length && !out[0]!.text.trim()) out.shift();
   return out;
 }
 
-function cellInlines(words: Word[]): TableCell['content'] {
-  // Dot leaders running from a label towards its number are layout, not content.
-  const t = cellText(words).replace(/\s*(?:\.{3,}|…+|(?:\. ){3,}\.?)\s*$/u, '').replace(/^\s*(?:\.{3,}|…+)\s*/u, '');
-  if (!t) return [];
-  const bold = words.length > 0 && words.every((w) => w.bold);
-  return [{ type: 'text', text: t, ...(bold ? { bold: true } : {}) }];
+/** A cell's plain text. */
+function plainOf(content: TableCell['content']): string {
+  return content.map((r) => (r.type === 'text' ? r.text : '')).join('');
 }
 
 // ---------------------------------------------------------------- ruled tables
@@ -360,7 +369,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     if (!keptRows.length || !keptCols.length) continue;
     const ws = g.cells.flatMap((i) => inCell[i]!);
     const content = cellInlines(ws);
-    const text = content.length ? (content[0] as { text: string }).text : '';
+    const text = plainOf(content);
     totalChars += text.length;
     if (text) filledCells++;
     const cell: TableCell = { content };
@@ -795,12 +804,12 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Pieces of running text (justified lines whose wide spaces looked like gutters): cells that read
   // as sentence fragments.
   {
-    const cellsText = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
+    const cellsText = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
     const sentencey = cellsText.filter((t) => t.split(/\s+/).length >= 3 && (/[.;:,]$/.test(t) || /^\p{Ll}/u.test(t))).length;
     if (cellsText.length && sentencey >= cellsText.length * 0.4) return null;
   }
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
-  const texts = rows.flat().map((c) => (c.content[0] as { text?: string } | undefined)?.text ?? '').filter(Boolean);
+  const texts = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
   const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t)).length;
   if (texts.length && mathy >= texts.length * 0.3) return null;
   // Mostly empty grids are scattered text, not tables.
