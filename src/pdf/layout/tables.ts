@@ -244,6 +244,32 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       }
     }
   }
+  // Whitespace running down a ruled column through all its row groups, with words on either side in
+  // three or more lines: sub-columns whose row groups are too short to show it alone (a label set
+  // once beside a group of lines, such as "Single" beside "DPR" and "BM25 + DPR").
+  // Only columns that no row group split: where some did, their splits are the column's own.
+  const splitAlone = new Set(virtualV.map((v) => baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!)));
+  for (let c = 0; c + 1 < baseXs.length; c++) {
+    if (splitAlone.has(c)) continue;
+    const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[0]! && cy < ys[ys.length - 1]!; });
+    if (ws.length < 6) continue;
+    const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
+    const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
+    const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
+    let reach = sorted[0]!.x1;
+    for (let k = 1; k < sorted.length; k++) {
+      const w = sorted[k]!;
+      if (w.x0 - reach >= minGap) {
+        const x = (reach + w.x0) / 2;
+        const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
+        const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
+        if (leftRows >= 3 && rightRows >= 3 && !virtualV.some((v) => Math.abs(v.x - x) <= 3 && v.y0 <= ys[0]! + tol && v.y1 >= ys[ys.length - 1]! - tol)) {
+          virtualV.push({ x, y0: ys[0]!, y1: ys[ys.length - 1]! });
+        }
+      }
+      reach = Math.max(reach, w.x1);
+    }
+  }
   // A split found in one ruled row group holds in the others of the same column where their cells
   // are figures that it passes between (a one-line group such as a baseline row under the head has
   // too few lines to show the split itself).
@@ -283,18 +309,37 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       else bands.push({ y0: w.y0, y1: w.y1, cols: new Set([c]) });
     }
     if (bands.length < 2) continue;
+    // A head of two lines where the upper one holds a group label set across several columns
+    // ("Top-20" over "NQ TriviaQA WQ TREC SQuAD") and the lower one a head for each column: two
+    // rows, the label a cell spanning its columns, the lower line split at every column it passes.
+    if (r === 0 && bands.length === 2) {
+      const inBand = (b: { y0: number; y1: number }): Word[] => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; });
+      const inner = xs.slice(1, -1);
+      const across = (w: Word): boolean => inner.some((x) => w.x0 < x - 1 && w.x1 > x + 1);
+      const upper = inBand(bands[0]!), lower = inBand(bands[1]!);
+      if (upper.some(across) && !lower.some(across) && bands[1]!.cols.size >= 3) {
+        const y = (bands[0]!.y1 + bands[1]!.y0) / 2;
+        virtualY.push(y);
+        for (const x of inner) if (lower.some((w) => w.x1 <= x) && lower.some((w) => w.x0 >= x)) virtualV.push({ x, y0: y, y1: ys[r + 1]! });
+        continue;
+      }
+    }
     const colBands = new Map<number, number>();
     for (const b of bands) for (const c of b.cols) colBands.set(c, (colBands.get(c) ?? 0) + 1);
     const multi = [...colBands.values()].filter((n) => n >= 2).length;
-    const firstMulti = (colBands.get(Math.min(...colBands.keys())) ?? 0) >= 2;
-    if (!(firstMulti && multi >= Math.max(2, Math.ceil(colBands.size * 0.5)))) continue;
+    // The key column: the first with a line per row. Columns left of it may hold one label set
+    // beside the group of rows ("Single" beside its two rows).
+    const cols = [...colBands.keys()].sort((a, b) => a - b);
+    const key = cols.find((c) => colBands.get(c)! >= 2);
+    if (key === undefined || cols.some((c) => c < key && colBands.get(c)! !== 1)) continue;
+    if (!(multi >= Math.max(2, Math.ceil(colBands.size * 0.5)))) continue;
     // Lines of running text wrapped inside a cell are not rows.
     const lineChars = bands.map((b) => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; }).reduce((n, w) => n + w.text.length + 1, 0) / Math.max(1, b.cols.size));
     lineChars.sort((a, b) => a - b);
     if (lineChars[Math.floor(lineChars.length / 2)]! > 30) continue;
     for (let k = 0; k + 1 < bands.length; k++) {
       // Only between bands that start a new row in the first column (wrapped cells stay whole).
-      if (!bands[k + 1]!.cols.has(Math.min(...colBands.keys()))) continue;
+      if (!bands[k + 1]!.cols.has(key)) continue;
       virtualY.push((bands[k]!.y1 + bands[k + 1]!.y0) / 2);
     }
   }
