@@ -296,3 +296,39 @@ describe('hard pages: a chart on grid rules, rules under table rows, lines to wr
     expect(md.match(/3,020/g)).toHaveLength(1);
   });
 });
+
+describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('grouped-tables.pdf'); });
+
+  it('figures set closer than a gutter, in uneven runs, come out one to a cell under their heads', () => {
+    cellRelation(md, 'News', 'right', 'Web');
+    cellRelation(md, 'Legal', 'right', 'News');
+    cellRelation(md, '68.4', 'header', 'News');
+    cellRelation(md, '71.2', 'right', '68.4');
+    cellRelation(md, '75.3', 'right', '-');
+    cellRelation(md, '74.4', 'header', 'Forum');
+    cellRelation(md, 'Reranked', 'row', '74.4');
+  });
+
+  it('a footnote mark set nearer the row above stays with its label, as a superscript', () => {
+    cellRelation(md, 'Hybrid<sup>a</sup>', 'right', '72.5');
+    cellRelation(md, 'Dense retriever', 'down', 'Hybrid<sup>a</sup>');
+  });
+
+  it('a ruled table with a two-line grouped head, labels set once beside row groups, a one-line group', () => {
+    // The year spans its quarters on the head's first row; each quarter is a head of its own below.
+    cellRelation(md, '2023', 'right', '');
+    cellRelation(md, 'Channel', 'right', '2023');
+    cellRelation(md, 'Q1', 'right', 'Q2');
+    cellRelation(md, '410', 'up', 'Q1');
+    cellRelation(md, '480', 'up', 'Q1');
+    // Region and channel are two columns though no rule divides them.
+    cellRelation(md, 'North', 'right', 'Retail');
+    cellRelation(md, 'Wholesale', 'right', '220');
+    cellRelation(md, 'Retail', 'down', 'Wholesale');
+    // The one-line group between two rules takes the columns of the others.
+    cellRelation(md, 'All', 'right', '1075');
+    cellRelation(md, '1217', 'right', '1253');
+  });
+});
