@@ -331,4 +331,9 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'All', 'right', '1075');
     cellRelation(md, '1217', 'right', '1253');
   });
+
+  it('a group head over a short rule (booktabs) sits over the first column it spans', () => {
+    present(md, '| | | 2023 | | | | 2024 | | | |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |');
+    present(md, '| South | Wholesale | 140 | 152 | 149 | 160 | 171 | 168 | 180 | 186 |');
+  });
 });

@@ -714,7 +714,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     };
     lineRows.push(splitRow(rest, 1.0, spanned));
   }
-  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled);
+  // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
+  const hRules = heavy ? [] : page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.x1 - s.x0 >= 4 && s.width <= 6);
+  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules);
   if (!heavy) {
     // On a page of columns, each column on its own as well (see columnGutters).
     const gutters = columnGutters(lineRows.flat(), W);
@@ -727,7 +729,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         const bandRows = lineRows
           .map((r) => r.filter((l) => l.x0 >= band.a - 1 && l.x1 <= band.b + 1 && !l.words.some((w) => used.has(w))))
           .filter((r) => r.length > 0);
-        aligned.push(...findAlignedTables(bandRows, hRuleGroups, W, H, [...ruled, ...aligned], band));
+        aligned.push(...findAlignedTables(bandRows, hRuleGroups, W, H, [...ruled, ...aligned], band, hRules));
       }
     }
   }

@@ -503,7 +503,7 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval): FoundTable[] {
+export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = []): FoundTable[] {
   const out: FoundTable[] = [];
   // Running headers and footers sit on the page edges: they are never table rows.
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
@@ -578,7 +578,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     const above = members.length >= 2 && i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
     const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
     if (head) members.unshift(head);
-    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes) : null;
+    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes, hRules) : null;
     if (t) { out.push(t); i = j; }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
@@ -701,14 +701,30 @@ function contentsColumn(cells: string[]): boolean {
   return cells.length >= 3 && cells.filter((t) => CONTENTS_ENTRY.test(t.trim())).length >= cells.length * 0.7;
 }
 
-function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set()): FoundTable | null {
+function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
-  const colOf = (l: Line): number => { let c = 0; while (c < cuts.length && (l.x0 + l.x1) / 2 > cuts[c]!) c++; return c; };
+  const colAt = (x: number): number => { let c = 0; while (c < cuts.length && x > cuts[c]!) c++; return c; };
+  const colOf = (l: Line): number => colAt((l.x0 + l.x1) / 2);
+  // A group head in the first two rows with a short rule under it across several columns (booktabs'
+  // \cmidrule) spans those columns: it goes in the first of them, as a spanning cell starts there,
+  // rather than wherever its centre falls.
+  const tableWidth = Math.max(...members.flat().map((l) => l.x1)) - Math.min(...members.flat().map((l) => l.x0));
+  const spanStart = (l: Line, row: Line[]): number | null => {
+    const cx = (l.x0 + l.x1) / 2, h = l.y1 - l.y0;
+    // The head is centred over its rule, as \multicolumn{..}{c} sets it, and alone over it.
+    const rule = hRules.find((r) => r.y0 >= l.y1 - 1 && r.y0 <= l.y1 + h * 0.8 && r.x1 - r.x0 >= (l.x1 - l.x0) * 1.5 && Math.abs((r.x0 + r.x1) / 2 - cx) <= (r.x1 - r.x0) * 0.1
+      && !row.some((o) => o !== l && o.x1 > r.x0 && o.x0 < r.x1));
+    if (!rule) return null;
+    // Over some columns only, right of the first (the row labels'): a rule across the table, or
+    // nearly so, is the one under the head.
+    const first = colAt(rule.x0 + 1), last = colAt(rule.x1 - 1);
+    return first > 0 && first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
+  };
   // Note rows go into the first column (they read as a remark on the row above).
-  let grid: Line[][][] = members.map((row) => {
+  let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
-    for (const l of row) cells[notes.has(row) ? 0 : colOf(l)]!.push(l);
+    for (const l of row) cells[notes.has(row) ? 0 : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
     return cells;
   });
   // Prose columns at the edges (a text column beside the table) are not part of it.
