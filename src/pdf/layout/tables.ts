@@ -761,6 +761,28 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
   const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filled(r) >= 3);
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
+  // A row label set once, centred beside the two rows of its group ("North" halfway between
+  // "Retail" and "Wholesale"): a row of its own between rows without labels, half a row pitch from
+  // each. It goes with the first row of the group, where a spanning cell starts.
+  {
+    const cy = (r: Line[][]): number => { const ls = r.flat(); return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length; };
+    const centres = grid.map((r) => (filled(r) ? cy(r) : NaN));
+    const steps: number[] = [];
+    for (let k = 1; k < grid.length; k++) if (filled(grid[k]!) >= 2 && filled(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
+    steps.sort((a, b) => a - b);
+    const pitch = steps[steps.length >> 1];
+    if (pitch !== undefined && pitch > 0) {
+      for (let k = grid.length - 2; k >= 2; k--) {
+        const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
+        if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
+        if (filled(above) < 2 || filled(below) < 2) continue;
+        if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
+        above[0]!.push(...r[0]!);
+        grid.splice(k, 1);
+        centres.splice(k, 1);
+      }
+    }
+  }
   const merged: Line[][][] = [];
   for (const r of grid) {
     const prev = merged[merged.length - 1];
