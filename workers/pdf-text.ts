@@ -30,6 +30,8 @@ export interface TextTask {
   maxPages?: number;
   /** Longest one page's operators and text may take to read before the rest of the page is cut. */
   pageTimeLimitMs?: number;
+  /** Judge the spelling of each page's text (auto mode checks pages that spell like no language). */
+  spelling?: boolean;
 }
 
 export interface TextPageResult {
@@ -83,7 +85,7 @@ function failed(pageNumber: number, message: string): TextPageResult {
 }
 
 /** One page extracted and laid out. */
-async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
+async function readPage(opened: OpenedPdf, n: number, spelling: boolean): Promise<TextPageResult> {
   let page: PdfPage | null = null;
   try {
     page = (await opened.doc.getPage(n)) as PdfPage;
@@ -97,7 +99,7 @@ async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
     const cut = pageCut();
     const layout = layoutPage(input);
     if (cut) { layout.status = 'partial'; layout.error = cut.message; }
-    return { layout, ocr: needsOcr(input), ...(cut?.overTime ? { overTime: true as const } : {}) };
+    return { layout, ocr: needsOcr(input, { spelling }), ...(cut?.overTime ? { overTime: true as const } : {}) };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
@@ -111,9 +113,9 @@ async function readPage(opened: OpenedPdf, n: number): Promise<TextPageResult> {
  * it had; but inside deeply nested forms pdf.js swallows that error and goes on, so past a grace
  * period the caller must end pdf.js's work on the document.
  */
-async function readPageWithin(opened: OpenedPdf, n: number, limitMs: number | undefined): Promise<TextPageResult | 'stuck'> {
+async function readPageWithin(opened: OpenedPdf, n: number, limitMs: number | undefined, spelling: boolean): Promise<TextPageResult | 'stuck'> {
   startPage(limitMs);
-  const reading = readPage(opened, n);
+  const reading = readPage(opened, n, spelling);
   let timer: NodeJS.Timeout | undefined;
   try {
     if (limitMs === undefined || !Number.isFinite(limitMs)) return await reading;
@@ -149,7 +151,7 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
     for (let i = 0; i < wanted.length; i++) {
       const n = wanted[i]!;
       if (n < 1 || n > opened.doc.numPages) continue;
-      const result = await readPageWithin(opened, n, task.pageTimeLimitMs);
+      const result = await readPageWithin(opened, n, task.pageTimeLimitMs, task.spelling ?? false);
       if (result !== 'stuck') {
         pages.push(result);
         continue;

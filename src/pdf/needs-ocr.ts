@@ -33,7 +33,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 // rules typed as dashes or underscores, form blanks. They are symbols, but nothing about the font.
 const LEADER = /([^\p{L}\p{N}\s])(?:\s*\1){2,}/gu;
 
-export function needsOcr(page: PageInput): OcrDecision {
+/** `spelling`: also flag text that spells like no language (`verify`); only auto mode acts on it. */
+export function needsOcr(page: PageInput, opts: { spelling?: boolean } = {}): OcrDecision {
   let chars = 0;
   let bad = 0;
   let letters = 0;
@@ -85,6 +86,6 @@ export function needsOcr(page: PageInput): OcrDecision {
   // A page mostly covered by an image but with only a few words of text (a scan with a stamp or a
   // page number laid over it): the image carries the content.
   if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage)) return { needed: true, reason: 'sparse-text-over-image', ...base };
-  if (implausibleSpelling(page.items.map((i) => i.text).join(' '))) return { needed: false, verify: true, reason: 'implausible-text', ...base };
+  if (opts.spelling && implausibleSpelling(page.items.map((i) => i.text).join(' '))) return { needed: false, verify: true, reason: 'implausible-text', ...base };
   return { needed: false, reason: 'native-text', ...base };
 }

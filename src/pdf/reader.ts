@@ -64,6 +64,7 @@ export const read: Reader = async (ctx) => {
     signal: ctx.signal,
     stopAt: ctx.deadline - deadlineMargin(timeout),
     timeoutMs: timeout,
+    spelling: mode === 'auto',
   });
   const layouts: PageLayout[] = pages.map((p) => p.layout);
   const warnings: string[] = [];

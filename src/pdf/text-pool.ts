@@ -68,6 +68,8 @@ export interface ExtractOptions {
   stopAt?: number | undefined;
   /** The parse's timeout: sets each page's time limit, and words the TIMEOUT error when nothing could be read by `stopAt`. */
   timeoutMs?: number | undefined;
+  /** Judge each page's spelling for auto mode's check of text layers (src/pdf/spelling.ts). */
+  spelling?: boolean;
 }
 
 /** Extracts and lays out pages 1..maxPages of a PDF on the text pool. */
@@ -97,6 +99,7 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
         docKey, bytes: data, pages, wantInfo,
         ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}),
         ...(opts.timeoutMs !== undefined ? { pageTimeLimitMs: pageTimeLimit(opts.timeoutMs) } : {}),
+        ...(opts.spelling ? { spelling: true } : {}),
       };
       return await pool.run(task, { signal: controller.signal });
     } catch (err) {
