@@ -254,7 +254,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[0]! && cy < ys[ys.length - 1]!; });
     if (ws.length < 6) continue;
     const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
-    const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
+    // Narrower than within one group: clear down the whole table is evidence enough.
+    const minGap = Math.max(4, sizes[Math.floor(sizes.length / 2)]! * 0.6);
     const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
     let reach = sorted[0]!.x1;
     for (let k = 1; k < sorted.length; k++) {
