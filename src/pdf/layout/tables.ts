@@ -43,7 +43,9 @@ function cellLines(words: Word[]): Line[] {
   return rows.map((r) => {
     const rtl = r.filter((w) => w.rtl).length > r.length / 2;
     const ws = r.sort((a, b) => a.x0 - b.x0);
-    return makeLine(rtl ? ws.reverse() : ws, rtl);
+    // A cell's line is short: its largest type is its body size even where sub- or superscripts
+    // have more characters ("P" and its "start"), which the median by characters would pick.
+    return { ...makeLine(rtl ? ws.reverse() : ws, rtl), size: Math.max(...ws.map((w) => w.size)) };
   });
 }
 
@@ -702,6 +704,31 @@ function contentsColumn(cells: string[]): boolean {
   return cells.length >= 3 && cells.filter((t) => CONTENTS_ENTRY.test(t.trim())).length >= cells.length * 0.7;
 }
 
+/**
+ * A row label set once, centred beside the two rows of its group ("North" halfway between "Retail"
+ * and "Wholesale"): a row of its own between rows without labels, half a row pitch from each. It
+ * goes with the first row of the group, where a spanning cell starts. Rows are changed in place.
+ */
+function attachCentredLabels(grid: Line[][][]): void {
+  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
+  const cy = (r: Line[][]): number => { const ls = r.flat(); return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length; };
+  const centres = grid.map((r) => (filled(r) ? cy(r) : NaN));
+  const steps: number[] = [];
+  for (let k = 1; k < grid.length; k++) if (filled(grid[k]!) >= 2 && filled(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
+  steps.sort((a, b) => a - b);
+  const pitch = steps[steps.length >> 1];
+  if (pitch === undefined || !(pitch > 0)) return;
+  for (let k = grid.length - 2; k >= 2; k--) {
+    const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
+    if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
+    if (filled(above) < 2 || filled(below) < 2) continue;
+    if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
+    above[0]!.push(...r[0]!);
+    grid.splice(k, 1);
+    centres.splice(k, 1);
+  }
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -762,28 +789,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
   const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filled(r) >= 3);
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
-  // A row label set once, centred beside the two rows of its group ("North" halfway between
-  // "Retail" and "Wholesale"): a row of its own between rows without labels, half a row pitch from
-  // each. It goes with the first row of the group, where a spanning cell starts.
-  {
-    const cy = (r: Line[][]): number => { const ls = r.flat(); return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length; };
-    const centres = grid.map((r) => (filled(r) ? cy(r) : NaN));
-    const steps: number[] = [];
-    for (let k = 1; k < grid.length; k++) if (filled(grid[k]!) >= 2 && filled(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
-    steps.sort((a, b) => a - b);
-    const pitch = steps[steps.length >> 1];
-    if (pitch !== undefined && pitch > 0) {
-      for (let k = grid.length - 2; k >= 2; k--) {
-        const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
-        if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
-        if (filled(above) < 2 || filled(below) < 2) continue;
-        if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
-        above[0]!.push(...r[0]!);
-        grid.splice(k, 1);
-        centres.splice(k, 1);
-      }
-    }
-  }
+  attachCentredLabels(grid);
   const merged: Line[][][] = [];
   for (const r of grid) {
     const prev = merged[merged.length - 1];
@@ -850,6 +856,40 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       r.splice(c, 1, ...parts.map((p) => (p.length ? [makeLine(p, false)] : [])));
     }
   }
+  // Two columns set closer than a line split allows (a label column beside a name column, each row
+  // one line "Single  BM25+BERT (Lee et al., 2019)"): a space of 0.8 em or more that runs clear
+  // down the column, with words on both sides in three rows or more, splits it. A word space is a
+  // quarter of an em, so words that merely repeat ("Total revenue", "Total costs") stay together.
+  for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
+    const cells = merged.map((r) => r[c]!);
+    const ws = cells.flatMap((cell) => cell.flatMap((l) => l.words));
+    if (ws.length < 6 || cells.some((cell) => cell.some((l) => l.rtl))) continue;
+    const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
+    const em = sizes[sizes.length >> 1]!;
+    const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
+    const rivers: number[] = [];
+    let reach = sorted[0]!.x1;
+    for (let k = 1; k < sorted.length; k++) {
+      const w = sorted[k]!;
+      if (w.x0 - reach >= em * 0.8) {
+        const x = (reach + w.x0) / 2;
+        const both = cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x)) && cell.some((l) => l.words.some((q) => q.x0 >= x))).length;
+        if (both >= 3) rivers.push(x);
+      }
+      reach = Math.max(reach, w.x1);
+    }
+    if (!rivers.length) continue;
+    for (const r of merged) {
+      const cell = r[c]!;
+      for (const l of cell) splitFrom.add(l);
+      const parts: Word[][] = Array.from({ length: rivers.length + 1 }, () => []);
+      for (const l of cell) for (const w of l.words) parts[rivers.filter((x) => w.x0 >= x).length]!.push(w);
+      // Each part keeps its lines apart (a cell of two lines stays two lines).
+      r.splice(c, 1, ...parts.map((p) => cellLines(p)));
+    }
+  }
+  // A label column split off just now may hold labels set once beside their rows.
+  attachCentredLabels(merged);
   // Form columns: cells that read "Label: value" with the label as a run of its own become two
   // cells, so that each value stands beside its label.
   for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
