@@ -336,6 +336,13 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     present(md, '| | | 2023 | | | | 2024 | | | |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |');
   });
 
+  it('a dollar sign set apart at the left of its amounts stays with them', () => {
+    cellRelation(md, 'Revenue', 'right', '$ 1,204');
+    cellRelation(md, '$ 1,204', 'right', '$ 1,120');
+    cellRelation(md, '(640)', 'header', '2024');
+    cellRelation(md, 'Net income', 'right', '$ 254');
+  });
+
   it('a row label set once beside its rows, in a table without vertical rules, goes with the first of them', () => {
     present(md, '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |');
     present(md, '| South | Retail | 305 | 311 | 320 | 336 | 342 | 350 | 361 | 377 |\n| | Wholesale | 140 |');

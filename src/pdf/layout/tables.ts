@@ -873,7 +873,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       const w = sorted[k]!;
       if (w.x0 - reach >= em * 0.8) {
         const x = (reach + w.x0) / 2;
-        const both = cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x)) && cell.some((l) => l.words.some((q) => q.x0 >= x))).length;
+        // Letters or figures on both sides: a currency sign set apart from its amounts ("$  1,200")
+        // belongs with them.
+        const alnum = (q: Word): boolean => /[\p{L}\p{N}]/u.test(q.text);
+        const both = cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x && alnum(q))) && cell.some((l) => l.words.some((q) => q.x0 >= x && alnum(q)))).length;
         if (both >= 3) rivers.push(x);
       }
       reach = Math.max(reach, w.x1);
@@ -907,6 +910,16 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       if (k < 0) { r.splice(c + 1, 0, []); continue; }
       const l = cell[0]!;
       r.splice(c, 1, [makeLine(l.words.slice(0, k), l.rtl)], [makeLine(l.words.slice(k), l.rtl)]);
+    }
+  }
+  // A column of currency signs only ("$" set at the left of its amounts, which are set flush right):
+  // the signs belong to the amounts beside them, not to a column of their own.
+  for (let c = (merged[0]?.length ?? 0) - 2; c >= 0; c--) {
+    const signs = merged.filter((r) => r[c]!.length > 0);
+    if (!signs.length || !signs.every((r) => /^[$€£¥₹]$/u.test(r[c]!.map((l) => l.text).join('').trim()) && r[c + 1]!.length > 0)) continue;
+    for (const r of merged) {
+      r[c + 1] = [...r[c]!, ...r[c + 1]!];
+      r.splice(c, 1);
     }
   }
   // Trailing rows with a single cell are text after the table.
