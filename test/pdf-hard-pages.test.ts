@@ -343,6 +343,21 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'Net income', 'right', '$ 254');
   });
 
+  it('group heads centred over pairs of columns with no rule under them start at the first of the pair', () => {
+    present(md, '| | Revenue | | Margin | |\n| --- | --- | --- | --- | --- |\n| Segment | 2023 | 2024 | 2023 | 2024 |');
+    cellRelation(md, 'Consumer products', 'right', '410');
+    cellRelation(md, '410', 'right', '455');
+    cellRelation(md, '1,031', 'up', '336');
+  });
+
+  it('an invoice under a larger heading: the heading is no row, wrapped descriptions are one cell', () => {
+    expect(md).toMatch(/^#+ Invoice Lines$/m);
+    cellRelation(md, 'Annual maintenance of the heating and ventilation plant, Harbour Street', 'right', '1');
+    cellRelation(md, 'Emergency call-out, 14 March, with parts and labour', 'row', '310.00');
+    cellRelation(md, 'Replacement filters', 'down', 'Emergency call-out, 14 March, with parts and labour');
+    cellRelation(md, 'Total due', 'right', '1,684.00');
+  });
+
   it('a row label set once beside its rows, in a table without vertical rules, goes with the first of them', () => {
     present(md, '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |');
     present(md, '| South | Retail | 305 | 311 | 320 | 336 | 342 | 350 | 361 | 377 |\n| | Wholesale | 140 |');

@@ -567,8 +567,13 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         }
         break;
       }
-      // A lone bold line after plain rows is a caption or section title, not a row.
+      // A lone bold line after plain rows is a caption or section title, not a row; so is a lone
+      // line set larger than every row so far (bold, or much larger).
       if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) break;
+      if (row.length === 1) {
+        const largest = Math.max(...members.flat().map((l) => l.size));
+        if (row[0]!.size > largest * (row[0]!.bold ? 1.1 : 1.3)) break;
+      }
       bodyGutters = g;
       ex0 = x0; ex1 = x1;
       members.push(row);
@@ -705,6 +710,38 @@ function contentsColumn(cells: string[]): boolean {
 }
 
 /**
+ * A first-column cell wrapped over two or more lines (an invoice line's description) comes as a row
+ * of its own for each further line, with nothing in the other columns. Such a row joins the row
+ * above when the first column's lines follow one another at two distinct spacings (line spacing
+ * inside a cell, more space between rows) and it follows at the smaller. Where rows are set as
+ * tight as lines, nothing tells a wrapped line from a label row ("Current assets"), and both stay
+ * rows; so does running text beside a table, whose lines are evenly spaced. Rows are changed in
+ * place.
+ */
+function joinWrappedFirstCells(grid: Line[][][]): void {
+  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
+  const top = (ls: Line[]): number => Math.min(...ls.map((l) => l.y0));
+  const bottom = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1));
+  // The spaces between the first column's consecutive body rows (the head often stands further
+  // off): two kinds (inside a cell, between rows) or one (running text, or rows as tight as lines).
+  const gaps: number[] = [];
+  for (let k = 2; k < grid.length; k++) if (grid[k]![0]!.length && grid[k - 1]![0]!.length) gaps.push(top(grid[k]![0]!) - bottom(grid[k - 1]![0]!));
+  if (gaps.length < 2) return;
+  const lo = Math.min(...gaps), hi = Math.max(...gaps);
+  if (hi < lo * 2 + 2) return;
+  const split = (lo + hi) / 2;
+  for (let k = 2; k < grid.length; k++) {
+    const r = grid[k]!, above = grid[k - 1]!;
+    if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length === 0 || filled(above) < 2) continue;
+    if (top(r[0]!) - bottom(above[0]!) >= split) continue;
+    if (r[0]![0]!.bold !== above[0]![above[0]!.length - 1]!.bold) continue;
+    above[0]!.push(...r[0]!);
+    grid.splice(k, 1);
+    k--;
+  }
+}
+
+/**
  * A row label set once, centred beside the two rows of its group ("North" halfway between "Retail"
  * and "Wholesale"): a row of its own between rows without labels, half a row pitch from each. It
  * goes with the first row of the group, where a spanning cell starts. Rows are changed in place.
@@ -743,7 +780,13 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // The head is centred over its rule, as \multicolumn{..}{c} sets it, and alone over it.
     const rule = hRules.find((r) => r.y0 >= l.y1 - 1 && r.y0 <= l.y1 + h * 0.8 && r.x1 - r.x0 >= (l.x1 - l.x0) * 1.5 && Math.abs((r.x0 + r.x1) / 2 - cx) <= (r.x1 - r.x0) * 0.1
       && !row.some((o) => o !== l && o.x1 > r.x0 && o.x0 < r.x1));
-    if (!rule) return null;
+    if (!rule) {
+      // Without a rule: a head centred over a column boundary (its middle fifth holds a cut) spans
+      // the two columns around it. A head merely wider than its column reaches over a cut with an end.
+      const w = l.x1 - l.x0;
+      const mid = cuts.findIndex((c) => c > l.x0 + w * 0.4 && c < l.x1 - w * 0.4);
+      return mid >= 0 && !row.some((o) => o !== l && o.x1 > cuts[mid]! - w && o.x0 < cuts[mid]! + w) ? mid : null;
+    }
     // Over some columns only, right of the first (the row labels'): a rule across the table, or
     // nearly so, is the one under the head.
     const first = colAt(rule.x0 + 1), last = colAt(rule.x1 - 1);
@@ -755,6 +798,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     for (const l of row) cells[notes.has(row) ? 0 : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
     return cells;
   });
+  joinWrappedFirstCells(grid);
   // Prose columns at the edges (a text column beside the table) are not part of it.
   const colText = (c: number): string[] => grid.map((r) => r[c]!.map((l) => l.text).join(' ')).filter(Boolean);
   // A column of running text: long, wordy lines that continue one another (lines starting in lower
@@ -851,6 +895,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
         const cx = (w.x0 + w.x1) / 2;
         let best = 0;
         for (let i = 1; i < k; i++) if (Math.abs(centres[i]! - cx) < Math.abs(centres[best]! - cx)) best = i;
+        // A head centred across the boundary of two new columns (a group head over both) starts in
+        // the left one, as a spanning cell does.
+        const ww = w.x1 - w.x0;
+        const boundary = best > 0 ? (centres[best - 1]! + centres[best]!) / 2 : -Infinity;
+        if (boundary > w.x0 + ww * 0.3 && boundary < w.x1 - ww * 0.3) best--;
         parts[best]!.push(w);
       }
       r.splice(c, 1, ...parts.map((p) => (p.length ? [makeLine(p, false)] : [])));
