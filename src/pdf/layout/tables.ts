@@ -45,7 +45,7 @@ function cellLines(words: Word[]): Line[] {
     const ws = r.sort((a, b) => a.x0 - b.x0);
     // A cell's line is short: its largest type is its body size even where sub- or superscripts
     // have more characters ("P" and its "start"), which the median by characters would pick.
-    return { ...makeLine(rtl ? ws.reverse() : ws, rtl), size: Math.max(...ws.map((w) => w.size)) };
+    return { ...makeLine(rtl ? ws.reverse() : ws, rtl), size: ws.reduce((m, w) => Math.max(m, w.size), 0) };
   });
 }
 
@@ -523,6 +523,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
     if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
     const members: Line[][] = [start];
+    // The largest type among the rows taken so far (a lone line set larger is a heading).
+    let largest = Math.max(...start.map((l) => l.size));
     let bodyGutters: Interval[] | null = null;
     const notes = new Set<Line[]>();
     let j = i + 1;
@@ -570,13 +572,11 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       // A lone bold line after plain rows is a caption or section title, not a row; so is a lone
       // line set larger than every row so far (bold, or much larger).
       if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) break;
-      if (row.length === 1) {
-        const largest = Math.max(...members.flat().map((l) => l.size));
-        if (row[0]!.size > largest * (row[0]!.bold ? 1.1 : 1.3)) break;
-      }
+      if (row.length === 1 && row[0]!.size > largest * (row[0]!.bold ? 1.1 : 1.3)) break;
       bodyGutters = g;
       ex0 = x0; ex1 = x1;
       members.push(row);
+      for (const l of row) largest = Math.max(largest, l.size);
       prevBottom = Math.max(...row.map((l) => l.y1));
       j++;
     }
@@ -730,15 +730,17 @@ function joinWrappedFirstCells(grid: Line[][][]): void {
   const lo = Math.min(...gaps), hi = Math.max(...gaps);
   if (hi < lo * 2 + 2) return;
   const split = (lo + hi) / 2;
+  // One pass, rebuilding the rows: a cell of three lines joins both to its first row.
+  const out: Line[][][] = grid.slice(0, 2);
   for (let k = 2; k < grid.length; k++) {
-    const r = grid[k]!, above = grid[k - 1]!;
-    if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length === 0 || filled(above) < 2) continue;
-    if (top(r[0]!) - bottom(above[0]!) >= split) continue;
-    if (r[0]![0]!.bold !== above[0]![above[0]!.length - 1]!.bold) continue;
-    above[0]!.push(...r[0]!);
-    grid.splice(k, 1);
-    k--;
+    const r = grid[k]!, above = out[out.length - 1]!;
+    const join = filled(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filled(above) >= 2
+      && top(r[0]!) - bottom(above[0]!) < split && r[0]![0]!.bold === above[0]![above[0]!.length - 1]!.bold;
+    if (join) above[0]!.push(...r[0]!);
+    else out.push(r);
   }
+  grid.length = 0;
+  for (const r of out) grid.push(r);
 }
 
 /**
@@ -755,14 +757,19 @@ function attachCentredLabels(grid: Line[][][]): void {
   steps.sort((a, b) => a - b);
   const pitch = steps[steps.length >> 1];
   if (pitch === undefined || !(pitch > 0)) return;
-  for (let k = grid.length - 2; k >= 2; k--) {
+  const gone = new Set<number>();
+  for (let k = 2; k + 1 < grid.length; k++) {
     const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
-    if (filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
+    if (gone.has(k - 1) || filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
     if (filled(above) < 2 || filled(below) < 2) continue;
     if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
     above[0]!.push(...r[0]!);
-    grid.splice(k, 1);
-    centres.splice(k, 1);
+    gone.add(k);
+  }
+  if (gone.size) {
+    const kept = grid.filter((_, k) => !gone.has(k));
+    grid.length = 0;
+    for (const r of kept) grid.push(r);
   }
 }
 
@@ -774,7 +781,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // A group head in the first two rows with a short rule under it across several columns (booktabs'
   // \cmidrule) spans those columns: it goes in the first of them, as a spanning cell starts there,
   // rather than wherever its centre falls.
-  const tableWidth = Math.max(...members.flat().map((l) => l.x1)) - Math.min(...members.flat().map((l) => l.x0));
+  const tableWidth = members.flat().reduce((m, l) => Math.max(m, l.x1), -Infinity) - members.flat().reduce((m, l) => Math.min(m, l.x0), Infinity);
   const spanStart = (l: Line, row: Line[]): number | null => {
     const cx = (l.x0 + l.x1) / 2, h = l.y1 - l.y0;
     // The head is centred over its rule, as \multicolumn{..}{c} sets it, and alone over it.
