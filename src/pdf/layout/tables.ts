@@ -176,6 +176,35 @@ function dedupeBoxes(boxes: Box[]): Box[] {
   return out;
 }
 
+/** Median type size of some words. */
+function medianSize(ws: Word[]): number {
+  const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
+  return sizes[sizes.length >> 1]!;
+}
+
+/** Distinct text lines (baselines to the point) among some words. */
+function linesOf(ws: Word[]): number {
+  return new Set(ws.map((q) => Math.round(q.y0))).size;
+}
+
+/**
+ * Vertical strips at least `minGap` wide that no word crosses, between the leftmost and the
+ * rightmost word: where a column of text ends and the next begins. Each with the words on its left
+ * and on its right.
+ */
+function whitespaceRivers(ws: Word[], minGap: number): Array<{ x: number; left: Word[]; right: Word[] }> {
+  const out: Array<{ x: number; left: Word[]; right: Word[] }> = [];
+  if (!ws.length) return out;
+  const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
+  let reach = sorted[0]!.x1;
+  for (let k = 1; k < sorted.length; k++) {
+    const w = sorted[k]!;
+    if (w.x0 - reach >= minGap) out.push({ x: (reach + w.x0) / 2, left: sorted.slice(0, k), right: sorted.slice(k) });
+    reach = Math.max(reach, w.x1);
+  }
+  return out;
+}
+
 function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): FoundTable | null {
   // The group's outer extent bounds the grid even where no rule is drawn there (open-sided tables).
   const xs = clusterValues([...vs.map((s) => s.x0), box.x0, box.x1], 3);
@@ -230,19 +259,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     for (let c = 0; c + 1 < baseXs.length; c++) {
       const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
       if (ws.length < 4) continue;
-      const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
-      const minGap = Math.max(6, sizes[Math.floor(sizes.length / 2)]! * 0.9);
-      const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
-      let reach = sorted[0]!.x1;
-      for (let k = 1; k < sorted.length; k++) {
-        const w = sorted[k]!;
-        if (w.x0 - reach >= minGap) {
-          const leftN = sorted.slice(0, k).length, rightN = sorted.length - k;
-          const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
-          const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
-          if (leftN >= 2 && rightN >= 2 && leftRows >= 2 && rightRows >= 2) virtualV.push({ x: (reach + w.x0) / 2, y0: ys[r]!, y1: ys[r + 1]! });
-        }
-        reach = Math.max(reach, w.x1);
+      for (const v of whitespaceRivers(ws, Math.max(6, medianSize(ws) * 0.9))) {
+        if (v.left.length >= 2 && v.right.length >= 2 && linesOf(v.left) >= 2 && linesOf(v.right) >= 2) virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
       }
     }
   }
@@ -255,22 +273,11 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     if (splitAlone.has(c)) continue;
     const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[0]! && cy < ys[ys.length - 1]!; });
     if (ws.length < 6) continue;
-    const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
     // Narrower than within one group: clear down the whole table is evidence enough.
-    const minGap = Math.max(4, sizes[Math.floor(sizes.length / 2)]! * 0.6);
-    const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
-    let reach = sorted[0]!.x1;
-    for (let k = 1; k < sorted.length; k++) {
-      const w = sorted[k]!;
-      if (w.x0 - reach >= minGap) {
-        const x = (reach + w.x0) / 2;
-        const leftRows = new Set(sorted.slice(0, k).map((q) => Math.round(q.y0))).size;
-        const rightRows = new Set(sorted.slice(k).map((q) => Math.round(q.y0))).size;
-        if (leftRows >= 3 && rightRows >= 3 && !virtualV.some((v) => Math.abs(v.x - x) <= 3 && v.y0 <= ys[0]! + tol && v.y1 >= ys[ys.length - 1]! - tol)) {
-          virtualV.push({ x, y0: ys[0]!, y1: ys[ys.length - 1]! });
-        }
+    for (const v of whitespaceRivers(ws, Math.max(4, medianSize(ws) * 0.6))) {
+      if (linesOf(v.left) >= 3 && linesOf(v.right) >= 3 && !virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[0]! + tol && o.y1 >= ys[ys.length - 1]! - tol)) {
+        virtualV.push({ x: v.x, y0: ys[0]!, y1: ys[ys.length - 1]! });
       }
-      reach = Math.max(reach, w.x1);
     }
   }
   // A split found in one ruled row group holds in the others of the same column where their cells
@@ -920,23 +927,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const cells = merged.map((r) => r[c]!);
     const ws = cells.flatMap((cell) => cell.flatMap((l) => l.words));
     if (ws.length < 6 || cells.some((cell) => cell.some((l) => l.rtl))) continue;
-    const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
-    const em = sizes[sizes.length >> 1]!;
-    const sorted = [...ws].sort((a, b) => a.x0 - b.x0);
-    const rivers: number[] = [];
-    let reach = sorted[0]!.x1;
-    for (let k = 1; k < sorted.length; k++) {
-      const w = sorted[k]!;
-      if (w.x0 - reach >= em * 0.8) {
-        const x = (reach + w.x0) / 2;
-        // Letters or figures on both sides: a currency sign set apart from its amounts ("$  1,200")
-        // belongs with them.
-        const alnum = (q: Word): boolean => /[\p{L}\p{N}]/u.test(q.text);
-        const both = cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x && alnum(q))) && cell.some((l) => l.words.some((q) => q.x0 >= x && alnum(q)))).length;
-        if (both >= 3) rivers.push(x);
-      }
-      reach = Math.max(reach, w.x1);
-    }
+    // Letters or figures on both sides: a currency sign set apart from its amounts ("$  1,200")
+    // belongs with them.
+    const alnum = (q: Word): boolean => /[\p{L}\p{N}]/u.test(q.text);
+    const rivers = whitespaceRivers(ws, medianSize(ws) * 0.8).map((v) => v.x).filter((x) =>
+      cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x && alnum(q))) && cell.some((l) => l.words.some((q) => q.x0 >= x && alnum(q)))).length >= 3);
     if (!rivers.length) continue;
     for (const r of merged) {
       const cell = r[c]!;
