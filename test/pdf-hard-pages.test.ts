@@ -358,6 +358,12 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'Total due', 'right', '1,684.00');
   });
 
+  it('column heads right under a page title are the table\'s head, not a running head and page numbers', () => {
+    present(md, '| | Notes | 2024 | 2023 |\n| --- | --- | --- | --- |\n| Assets | | | |\n| Cash and cash equivalents | 4 | 12,450 | 10,980 |');
+    cellRelation(md, '(3,000)', 'header', '2024');
+    cellRelation(md, 'Liabilities', 'down', 'Trade payables');
+  });
+
   it('a row label set once beside its rows, in a table without vertical rules, goes with the first of them', () => {
     present(md, '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |');
     present(md, '| South | Retail | 305 | 311 | 320 | 336 | 342 | 350 | 361 | 377 |\n| | Wholesale | 140 |');

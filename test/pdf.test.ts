@@ -279,6 +279,16 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(form).toContain('| **Claim #** SF-1008 | **Make** | Jeep |');
   });
 
+  it('a Word document\'s tables as PDF: a head over a one-line label row, an italic sub-head row', async () => {
+    const md = (await parser.parseFile(readCorpus('officeparser', 'test.pdf'), FAST)).markdown!;
+    // The distance table: its head row is followed by "Point A" and a dash only, which no longer
+    // ends the table before it starts.
+    expect(md).toContain('| City or Town | Point A | Point B | Point C | Point D | Point E |');
+    expect(md).toContain('| Point C | 64 | 56 | — |  |  |');
+    // "Graduate" (italic, a sub-head) is a row of its own, not the next line of the cell above it.
+    expect(md).toContain('| Oak Institute | 202 | 210 | -8 |\n|  | *Graduate* |  |  |');
+  });
+
   it('copy-protected PDF (empty user password) opens', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'copy-protected.pdf'), FAST);
     expect((doc.markdown ?? '').length).toBeGreaterThan(1000);

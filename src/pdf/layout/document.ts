@@ -155,6 +155,22 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
       && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t) && !/[.:]$/.test(t)) out.set(b, 'page_footer');
   }
   grow([...out.entries()].filter(([b, f]) => b.hints.zone !== 'body' && (f !== 'page_number' || numbers.includes(b))).map(([b]) => b), true);
+  // Nothing of a page's own text stands above its running head. Top-margin text that no other page
+  // repeats and that has no running wording, set under a title or a paragraph, is the start of what
+  // follows (a table's column heads "Notes 2024 2023" under the statement's title), not a header or
+  // a page number.
+  for (const p of pages) {
+    const content = p.blocks.filter((o) => !out.has(o) && o.hints.text.trim());
+    if (!content.length) continue;
+    for (const b of p.blocks) {
+      if (!out.has(b) || bandOf(b) !== 'top' || b.hints.lineNumbers) continue;
+      if (n >= 2 && (counts.get(`top|${keyOf(b.hints.text.trim())}`)?.size ?? 0) >= need) continue;
+      // Running wording ("Page 1 of 1", a journal's name) says what it is wherever it stands.
+      if (RUNNING_RE.test(b.hints.text)) continue;
+      const y0 = box(b)[1];
+      if (content.some((o) => box(o)[3] <= y0 + 0.002)) out.delete(b);
+    }
+  }
   return out;
 }
 

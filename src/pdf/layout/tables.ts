@@ -563,7 +563,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
         const next = rows[j + 1];
-        if (members.length >= 2 && row.length === 1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
+        if (members.length >= 1 && row.length === 1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
           const gn = intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6);
           const keptNext = before.filter((gv) => gn.some((iv) => iv.a < gv.b && iv.b > gv.a));
           if (keptNext.length === before.length) {
@@ -849,9 +849,15 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   attachCentredLabels(grid);
   const merged: Line[][][] = [];
+  // A line in another face than the cell above it (an italic "Graduate" under a figure) is a row of
+  // its own, a sub-head, not the cell's next line.
+  const sameFace = (r: Line[][], prev: Line[][]): boolean => r.every((c, k) => {
+    const above = prev[k]![prev[k]!.length - 1];
+    return !c.length || !above || (c[0]!.italic === above.italic && c[0]!.bold === above.bold);
+  });
   for (const r of grid) {
     const prev = merged[merged.length - 1];
-    if (prev && filled(r) < Math.min(2, cols) && r[0]!.length === 0) {
+    if (prev && filled(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) {
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
