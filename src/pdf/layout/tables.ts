@@ -806,6 +806,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const first = colAt(rule.x0 + 1), last = colAt(rule.x1 - 1);
     return first > 0 && first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
   };
+  const noteLines = new Set(members.filter((r) => notes.has(r)).flat());
   // Note rows go into the first column (they read as a remark on the row above).
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
@@ -849,11 +850,13 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   attachCentredLabels(grid);
   const merged: Line[][][] = [];
-  // A line in another face than the cell above it (an italic "Graduate" under a figure) is a row of
-  // its own, a sub-head, not the cell's next line.
+  // Words in another face under a figure, a row's spacing below it (an italic "Graduate" under
+  // "202"), are a row of their own, a sub-head: a figure does not go on over a second line. Text
+  // does, in any face and after a paragraph's space too ("... notice" over an italic "See ...").
   const sameFace = (r: Line[][], prev: Line[][]): boolean => r.every((c, k) => {
     const above = prev[k]![prev[k]!.length - 1];
-    return !c.length || !above || (c[0]!.italic === above.italic && c[0]!.bold === above.bold);
+    if (!c.length || !above || !figures(above)) return true;
+    return (c[0]!.italic === above.italic && c[0]!.bold === above.bold) || c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5;
   });
   for (const r of grid) {
     const prev = merged[merged.length - 1];
@@ -867,7 +870,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const [h1, h2] = [merged[0]!, merged[1]!];
     const textOf = (c: Line[]): string => c.map((l) => l.text).join(' ');
     const numeric = (c: Line[]): boolean => /^[\d.,%$€£()+\-−\s]+$/.test(textOf(c)) && textOf(c).trim() !== '';
-    const under = h2.every((c, k) => c.length === 0 || h1[k]!.length > 0);
+    // A note row (a remark set across the columns) is no second line of the head, unless it is set
+    // at line spacing right under it (a head cell wrapped: "City or" over "Town").
+    const h1Bottom = Math.max(...h1.flat().map((l) => l.y1));
+    const noteRow = h2.some((c) => c.some((l) => noteLines.has(l) && l.y0 - h1Bottom >= (l.y1 - l.y0) * 0.5));
+    const under = !noteRow && h2.every((c, k) => c.length === 0 || h1[k]!.length > 0);
     // Or both lines are set bold over plain rows ("Year ended" over "31 Dec 2023" in each column).
     const bold = (r: Line[][]): boolean => r.every((c) => c.every((l) => l.bold)) && filled(r) > 0;
     const boldPair = bold(h1) && bold(h2) && !bold(merged[2]!);
