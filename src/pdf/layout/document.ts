@@ -160,15 +160,16 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // follows (a table's column heads "Notes 2024 2023" under the statement's title), not a header or
   // a page number.
   for (const p of pages) {
-    const content = p.blocks.filter((o) => !out.has(o) && o.hints.text.trim());
-    if (!content.length) continue;
+    let firstBottom = Infinity;
+    for (const o of p.blocks) if (!out.has(o) && o.hints.text.trim()) firstBottom = Math.min(firstBottom, box(o)[3]);
+    if (firstBottom === Infinity) continue;
     for (const b of p.blocks) {
       if (!out.has(b) || bandOf(b) !== 'top' || b.hints.lineNumbers) continue;
       if (n >= 2 && (counts.get(`top|${keyOf(b.hints.text.trim())}`)?.size ?? 0) >= need) continue;
       // Running wording ("Page 1 of 1", a journal's name) says what it is wherever it stands.
       if (RUNNING_RE.test(b.hints.text)) continue;
       const y0 = box(b)[1];
-      if (content.some((o) => box(o)[3] <= y0 + 0.002)) out.delete(b);
+      if (firstBottom <= y0 + 0.002) out.delete(b);
     }
   }
   return out;

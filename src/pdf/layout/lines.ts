@@ -187,11 +187,6 @@ function joinAccents(words: Word[]): Word[] {
 }
 
 /**
- * A row of only small runs (superscripts, subscripts, footnote markers) raised or lowered so far
- * that it did not join the line it belongs to: it goes back into that line when it overlaps the
- * line's band and each of its runs touches a word of the line on the left or right.
- */
-/**
  * A superscript (or subscript) that joined the wrong row: its centre lay nearer the line above (or
  * below) than its own, which happens where lines are set tight, as in tables ("G.+BM25⁽¹⁾" under a
  * row of figures). A small word that touches no full-size word of its row but sits against one of
@@ -228,6 +223,11 @@ function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; siz
   }
 }
 
+/**
+ * A row of only small runs (superscripts, subscripts, footnote markers) raised or lowered so far
+ * that it did not join the line it belongs to: it goes back into that line when it overlaps the
+ * line's band and each of its runs touches a word of the line on the left or right.
+ */
 function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
