@@ -94,9 +94,16 @@ export const read: Reader = async (ctx) => {
       const recognised = await recognisePages(ctx, [...wantedSet].sort((a, b) => a - b));
       const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
       const nativeOf = new Map(layouts.map((l) => [l.pageNumber, l]));
+      // Judged once a page: the first flagged pages are asked twice (whether to go on, which to replace).
+      const judged = new Map<number, boolean>();
       const mismatched = (n: number): boolean => {
-        const ocr = byPage.get(n);
-        return !!ocr && ocr.status !== 'failed' && textLayerMismatch(nativeOf.get(n)!, ocr);
+        let m = judged.get(n);
+        if (m === undefined) {
+          const ocr = byPage.get(n);
+          m = !!ocr && ocr.status !== 'failed' && textLayerMismatch(nativeOf.get(n)!, ocr);
+          judged.set(n, m);
+        }
+        return m;
       };
       if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
         const rest = suspects.slice(verifyFirst.length);

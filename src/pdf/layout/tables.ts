@@ -176,6 +176,16 @@ function dedupeBoxes(boxes: Box[]): Box[] {
   return out;
 }
 
+/** Cells of a row that hold text. */
+function filledCells(r: Line[][]): number {
+  return r.filter((c) => c.length > 0).length;
+}
+
+/** Words whose centres lie strictly inside a box. */
+function wordsWithin(words: Word[], x0: number, x1: number, y0: number, y1: number): Word[] {
+  return words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > x0 && cx < x1 && cy > y0 && cy < y1; });
+}
+
 /** Median type size of some words. */
 function medianSize(ws: Word[]): number {
   const sizes = ws.map((w) => w.size).sort((a, b) => a - b);
@@ -257,7 +267,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const baseXs = [...xs];
   for (let r = 0; r + 1 < ys.length; r++) {
     for (let c = 0; c + 1 < baseXs.length; c++) {
-      const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
+      const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
       if (ws.length < 4) continue;
       for (const v of whitespaceRivers(ws, Math.max(6, medianSize(ws) * 0.9))) {
         if (v.left.length >= 2 && v.right.length >= 2 && linesOf(v.left) >= 2 && linesOf(v.right) >= 2) virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
@@ -271,7 +281,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const splitAlone = new Set(virtualV.map((v) => baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!)));
   for (let c = 0; c + 1 < baseXs.length; c++) {
     if (splitAlone.has(c)) continue;
-    const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[0]! && cy < ys[ys.length - 1]!; });
+    const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[0]!, ys[ys.length - 1]!);
     if (ws.length < 6) continue;
     // Narrower than within one group: clear down the whole table is evidence enough.
     for (const v of whitespaceRivers(ws, Math.max(4, medianSize(ws) * 0.6))) {
@@ -291,7 +301,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
         if (virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[r]! + tol && o.y1 >= ys[r + 1]! - tol)) continue;
         const c = baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!);
         if (c < 0) continue;
-        const ws = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > baseXs[c]! && cx < baseXs[c + 1]! && cy > ys[r]! && cy < ys[r + 1]!; });
+        const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
         if (!ws.length || !ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text))) continue;
         if (ws.some((w) => w.x0 < v.x && w.x1 > v.x) || !ws.some((w) => w.x1 <= v.x) || !ws.some((w) => w.x0 >= v.x)) continue;
         virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
@@ -307,7 +317,7 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   // lines that run across several of its columns.
   const virtualY: number[] = [];
   for (let r = 0; r + 1 < ys.length; r++) {
-    const inRow = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r]! && cy < ys[r + 1]! && cx > xs[0]! && cx < xs[xs.length - 1]!; });
+    const inRow = wordsWithin(words, xs[0]!, xs[xs.length - 1]!, ys[r]!, ys[r + 1]!);
     if (inRow.length < 2) continue;
     const bands: Array<{ y0: number; y1: number; cols: Set<number> }> = [];
     for (const w of [...inRow].sort((a, b) => a.y0 - b.y0)) {
@@ -726,7 +736,6 @@ function contentsColumn(cells: string[]): boolean {
  * place.
  */
 function joinWrappedFirstCells(grid: Line[][][]): void {
-  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
   const top = (ls: Line[]): number => Math.min(...ls.map((l) => l.y0));
   const bottom = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1));
   // The spaces between the first column's consecutive body rows (the head often stands further
@@ -741,7 +750,7 @@ function joinWrappedFirstCells(grid: Line[][][]): void {
   const out: Line[][][] = grid.slice(0, 2);
   for (let k = 2; k < grid.length; k++) {
     const r = grid[k]!, above = out[out.length - 1]!;
-    const join = filled(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filled(above) >= 2
+    const join = filledCells(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filledCells(above) >= 2
       && top(r[0]!) - bottom(above[0]!) < split && r[0]![0]!.bold === above[0]![above[0]!.length - 1]!.bold;
     if (join) above[0]!.push(...r[0]!);
     else out.push(r);
@@ -756,19 +765,18 @@ function joinWrappedFirstCells(grid: Line[][][]): void {
  * goes with the first row of the group, where a spanning cell starts. Rows are changed in place.
  */
 function attachCentredLabels(grid: Line[][][]): void {
-  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
   const cy = (r: Line[][]): number => { const ls = r.flat(); return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length; };
-  const centres = grid.map((r) => (filled(r) ? cy(r) : NaN));
+  const centres = grid.map((r) => (filledCells(r) ? cy(r) : NaN));
   const steps: number[] = [];
-  for (let k = 1; k < grid.length; k++) if (filled(grid[k]!) >= 2 && filled(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
+  for (let k = 1; k < grid.length; k++) if (filledCells(grid[k]!) >= 2 && filledCells(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
   steps.sort((a, b) => a - b);
   const pitch = steps[steps.length >> 1];
   if (pitch === undefined || !(pitch > 0)) return;
   const gone = new Set<number>();
   for (let k = 2; k + 1 < grid.length; k++) {
     const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
-    if (gone.has(k - 1) || filled(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
-    if (filled(above) < 2 || filled(below) < 2) continue;
+    if (gone.has(k - 1) || filledCells(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
+    if (filledCells(above) < 2 || filledCells(below) < 2) continue;
     if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
     above[0]!.push(...r[0]!);
     gone.add(k);
@@ -841,12 +849,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
   const cols = hi - lo + 1;
   // Rows with at least two filled cells anchor the table; others continue the row above.
-  const filled = (r: Line[][]): number => r.filter((c) => c.length > 0).length;
-  const anchored = grid.filter((r) => filled(r) >= 2).length;
+  const anchored = grid.filter((r) => filledCells(r) >= 2).length;
   // Two rows make a table only when they are short cells side by side (a header and one record),
   // not fragments of justified sentences.
   const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
-  const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filled(r) >= 3);
+  const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filledCells(r) >= 3);
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   attachCentredLabels(grid);
   const merged: Line[][][] = [];
@@ -860,7 +867,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   });
   for (const r of grid) {
     const prev = merged[merged.length - 1];
-    if (prev && filled(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) {
+    if (prev && filledCells(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) {
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
@@ -876,9 +883,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const noteRow = h2.some((c) => c.some((l) => noteLines.has(l) && l.y0 - h1Bottom >= (l.y1 - l.y0) * 0.5));
     const under = !noteRow && h2.every((c, k) => c.length === 0 || h1[k]!.length > 0);
     // Or both lines are set bold over plain rows ("Year ended" over "31 Dec 2023" in each column).
-    const bold = (r: Line[][]): boolean => r.every((c) => c.every((l) => l.bold)) && filled(r) > 0;
+    const bold = (r: Line[][]): boolean => r.every((c) => c.every((l) => l.bold)) && filledCells(r) > 0;
     const boldPair = bold(h1) && bold(h2) && !bold(merged[2]!);
-    if (under && (filled(h2) < filled(h1) || boldPair) && filled(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    if (under && (filledCells(h2) < filledCells(h1) || boldPair) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
@@ -987,8 +994,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     }
   }
   // Trailing rows with a single cell are text after the table.
-  while (merged.length > 2 && filled(merged[merged.length - 1]!) < 2) merged.pop();
-  if (merged.length < 2 || merged.filter((r) => filled(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
+  while (merged.length > 2 && filledCells(merged[merged.length - 1]!) < 2) merged.pop();
+  if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
   // Lines cut into figures: their own words leave the text flow with the table.
