@@ -243,6 +243,14 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
     cellRelation(md, '04/07/1981', 'row', 'F');
     inOrder(md, 'Patient Details', 'J. Ortega', 'Signed by the attending physician on admission.');
   });
+
+  it('reads displayed equations aligned on their equals signs one to a line, each with its number', () => {
+    // Tall brackets raised above the line, the equals sign and the number set a column gap apart:
+    // neither a table nor a column of numbers read after the text below.
+    expect(tablesOf(md).some((t) => t.some((r) => r.includes('=')))).toBe(false);
+    expect(md).toContain('*P*<sub>start</sub>(s) = softmax (W x + bs) (3)\n\n*P*<sub>end</sub>(t) = softmax (W x + bt) (4)\n\n*P*<sub>select</sub>(i) = softmax (W x + bi) (5)');
+    inOrder(md, 'one score for the passage as a whole:', 'softmax (W x + bi) (5)', 'The weights W and the offsets b are learned');
+  });
 });
 
 describe('hard pages: a one-page memo (single-page.pdf)', () => {

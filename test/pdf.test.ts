@@ -268,6 +268,18 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toContain('| DP | NLL | **44.9** | **66.8** | **78.1** | **85.0** |\n|  | Triplet | 41.6 | 65.0 | 77.2 | 84.5 |');
   });
 
+  it('a two-column paper: displayed equations are lines with their numbers, not a table', async () => {
+    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    // Equations (3)-(5) (page 7) are aligned on "=" with their tall brackets in TeX's extension font,
+    // whose glyphs hang below their origin: they were a four-column table with a row of "( )" over
+    // each line.
+    expect(md).not.toContain('| = |');
+    expect(md).toContain('*P*<sub>start</sub>*,i*(*s*) = softmax(**P**<sub>i</sub>**w**<sub>start</sub>)<sub>s</sub>*,* (3)');
+    expect(md).toContain('*P*<sub>end</sub>*,i*(*t*) = softmax(**P**<sub>i</sub>**w**<sub>end</sub>)<sub>t</sub>*,* (4)');
+    // An equation's number stays on its line (equation (1), page 3).
+    expect(md).toContain('sim(*q, p*) = *E*<sub>Q</sub>(*q*)ᵀ*E*<sub>P</sub> (*p*)*.* (1)');
+  });
+
   it('table cells keep the inline marks of their words: footnote marks, units, subscripts, bold labels', async () => {
     const paper = (await parser.parseFile(readCorpus('unstructured', 'layout-parser-paper-with-table.pdf'), FAST)).markdown!;
     expect(paper).toContain('| **Dataset** | **Base Model**<sup>1</sup> | **Large Model** | **Notes** |');

@@ -64,6 +64,9 @@ function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: 
   return info;
 }
 
+/** TeX's math extension fonts: Computer Modern, Latin Modern, txfonts, pxfonts, Euler, STIX size variants. */
+const EXTENSION_FONT = /(?:^|[+_-])(?:cmex|lmmathextension|lmex|txex|pxex|euex|stixsize)/i;
+
 /** Direction of a vector quantised to 0, 90, 180, 270 degrees (y down). */
 function quadrant(dx: number, dy: number): number {
   const a = (Math.atan2(dy, dx) * 180) / Math.PI;
@@ -135,12 +138,15 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     const x0 = m[4];
     const baseline = m[5];
     if (!Number.isFinite(x0) || !Number.isFinite(baseline) || !Number.isFinite(w)) continue;
+    // TeX's math extension fonts (tall brackets, big operators) hang their glyphs from the origin:
+    // their box lies under the baseline, over the formula's line, not a line above it.
+    const hanging = EXTENSION_FONT.test(font.name);
     items.push({
       text: item.str,
       x0: Math.min(x0, x0 + w),
       x1: Math.max(x0, x0 + w),
-      y0: baseline - ascent * size,
-      y1: baseline + descent * size,
+      y0: hanging ? baseline - 0.05 * size : baseline - ascent * size,
+      y1: hanging ? baseline + 1.15 * size : baseline + descent * size,
       fontSize: Math.round(size * 10) / 10,
       fontName: font.name,
       bold: font.bold,

@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { columnGutters, findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
@@ -164,6 +164,10 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       }
     }
     if (best && (startsItem(L) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
+    // A numbered displayed equation is a block of its own (its tall brackets bring it within a line's
+    // spacing of the text around it).
+    const equation = isNumberedEquation(L);
+    if (best && (equation || isNumberedEquation(best.lines[best.lines.length - 1]!))) best = null;
     if (best) {
       best.lines.push(L);
       grow(best, L);
@@ -172,7 +176,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
     } else {
       const textX0 = marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: false, ...(flushItem && marker ? { flush: true } : {}) });
+      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: equation, ...(flushItem && marker ? { flush: true } : {}) });
     }
   }
   return blocks;

@@ -136,6 +136,7 @@ export function buildRows(items: TextItem[]): Word[][] {
   }
   reattachScripts(rows);
   mergeScriptRows(rows);
+  mergeFenceRows(rows);
   return rows.filter((r) => r.words.length).map((r) => joinAccents(dedupe(r.words.sort((a, b) => a.x0 - b.x0))));
 }
 
@@ -254,6 +255,46 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
   }
 }
 
+const FENCE_ONLY = /^[()[\]{}|‖⟨⟩⌈⌉⌊⌋]+$/u;
+
+/**
+ * Tall brackets of a displayed formula, drawn as glyphs of a larger or extension font whose origin
+ * sits above the baseline (as TeX sets them): their text box overlaps the formula's line only at its
+ * top, so they joined the row above (or came as a row of their own: "( )" over each equation). A
+ * bracket that stands against no word of its row goes to the row it overlaps by at least 15% of the
+ * smaller height, when it stands against a word of that row.
+ */
+function mergeFenceRows(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
+  const against = (w: Word, m: Word, size: number): boolean => {
+    const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
+    return gap <= size * 0.5 && gap >= -size * 0.2;
+  };
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.words.length > 400) continue;
+    const moved = new Set<Word>();
+    for (const w of r.words) {
+      if (!FENCE_ONLY.test(w.text.trim())) continue;
+      if (r.words.some((m) => m !== w && !FENCE_ONLY.test(m.text.trim()) && against(w, m, Math.min(w.size, m.size)))) continue;
+      let target: (typeof rows)[number] | null = null;
+      let best = 0;
+      for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
+        const o = rows[j]!;
+        if (o === r || !o.words.length || o.words.length > 400) continue;
+        let oSize = 0;
+        for (const m of o.words) oSize = Math.max(oSize, m.size);
+        let oTop = Infinity, oBottom = -Infinity;
+        for (const m of o.words) if (m.size >= oSize * 0.85) { oTop = Math.min(oTop, m.y0); oBottom = Math.max(oBottom, m.y1); }
+        const overlap = Math.min(w.y1, oBottom) - Math.max(w.y0, oTop);
+        if (overlap < Math.min(w.y1 - w.y0, oBottom - oTop) * 0.15 || overlap <= best) continue;
+        if (o.words.some((m) => !FENCE_ONLY.test(m.text.trim()) && against(w, m, oSize))) { target = o; best = overlap; }
+      }
+      if (target) { target.words.push(w); moved.add(w); }
+    }
+    if (moved.size) r.words = r.words.filter((w) => !moved.has(w));
+  }
+}
+
 /** Drops text painted twice at (almost) the same place, a common way of faking bold. */
 function dedupe(words: Word[]): Word[] {
   const out: Word[] = [];
@@ -269,6 +310,21 @@ function dedupe(words: Word[]): Word[] {
   return out;
 }
 
+const RELATION = /^(?:=|:=|≤|≥|≈|≡|∝|∼|≃|≠)$/u;
+const RELATION_IN = /[=≤≥≈≡∝∼≃≠]/u;
+const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
+
+/**
+ * A displayed equation with its number: a relation sign, and a number in parentheses set apart from
+ * the formula by two ems or more at the line's end ("P(s) = softmax(Wx + b)      (3)").
+ */
+export function isNumberedEquation(line: Line): boolean {
+  const ws = line.words;
+  const last = ws[ws.length - 1], before = ws[ws.length - 2];
+  if (!last || !before || !EQUATION_NUMBER.test(last.text.trim())) return false;
+  return last.x0 - before.x1 >= line.size * 2 && ws.some((w) => w !== last && RELATION_IN.test(w.text));
+}
+
 /** Splits one row into lines at gaps wider than a column gutter, and assembles each line's text. */
 export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1: number, size: number) => boolean): Line[] {
   if (!row.length) return [];
@@ -277,11 +333,17 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
   const rtl = rtlChars > total / 2;
   const groups: Word[][] = [];
   let cur: Word[] = [];
-  for (const w of row) {
+  for (let i = 0; i < row.length; i++) {
+    const w = row[i]!;
     const prev = cur[cur.length - 1];
     if (prev) {
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
+      // A displayed equation is one line: its relation sign stands a column gap from both sides where
+      // equations are aligned on it, and its number stands flush right, alone at the end of the row.
+      const next = row[i + 1];
+      if (gap < size * 3 && (RELATION.test(prev.text.trim()) || RELATION.test(w.text.trim()))) { cur.push(w); continue; }
+      if (EQUATION_NUMBER.test(w.text.trim()) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text))) { cur.push(w); continue; }
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.

@@ -1018,8 +1018,15 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   }
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
   const texts = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
-  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t)).length;
+  // Tall brackets drawn as glyphs come as rows of their own ("( )") above and below each line.
+  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t)).length;
   if (texts.length && mathy >= texts.length * 0.3) return null;
+  // An aligned set of equations: one column holds nothing but the relation sign of each line.
+  const relation = /^(?:=|:=|≤|≥|<|>|≈|≡|∝|∼|≃|≠)$/u;
+  for (let c = 0; c < (rows[0]?.length ?? 0); c++) {
+    const col = rows.map((r) => plainOf(r[c]?.content ?? []).trim()).filter(Boolean);
+    if (col.length >= 2 && col.every((t) => relation.test(t))) return null;
+  }
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
   if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
