@@ -376,4 +376,19 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     present(md, '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |');
     present(md, '| South | Retail | 305 | 311 | 320 | 336 | 342 | 350 | 361 | 377 |\n| | Wholesale | 140 |');
   });
+
+  it('a line of "Label: value" pairs above a table of more columns is no row of it', () => {
+    // Its one gutter made the table three columns, with "Location Reading" in one cell.
+    cellRelation(md, 'Location', 'right', 'Reading');
+    cellRelation(md, '78 dB', 'header', 'Reading');
+    cellRelation(md, 'Plant deck', 'row', 'Fail');
+    expect(tablesOf(md).some((t) => t.some((r) => r.some((c) => c.includes('Prepared by'))))).toBe(false);
+    inOrder(md, 'Prepared by: A. Lee', 'Checked by: R. Diaz', 'Boiler room');
+  });
+
+  it('column heads set two rows above the first row, over a rule, are the table\'s head', () => {
+    cellRelation(md, '01-05', 'header', 'POSITION');
+    cellRelation(md, 'Tax period, four digits', 'header', 'DESCRIPTION AND VALIDITY');
+    cellRelation(md, 'LINE', 'right', 'POSITION');
+  });
 });

@@ -268,6 +268,13 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toContain('| DP | NLL | **44.9** | **66.8** | **78.1** | **85.0** |\n|  | Triplet | 41.6 | 65.0 | 77.2 | 84.5 |');
   });
 
+  it('a manual\'s exhibits: the column heads under a page\'s running head and the exhibit\'s title head its table', async () => {
+    const md = (await parser.parseFile(readCorpus('unstructured', 'pdf2image-memory-error-test-400p.pdf'), { parsers: [{ type: 'pdf', mode: 'fast', maxPages: 40 }] })).markdown!;
+    // The row above the title has fewer columns than the table: the title was taken as a note row of
+    // a table starting there, which then stopped, and the heads came out as three headings.
+    expect(md).toContain('| **LINE** | **POSITION** | **DESCRIPTION AND VALIDITY** |\n| --- | --- | --- |\n| 1 | 01-05 | Command Code (required): BMFOL or BMFOR |');
+  });
+
   it('a two-column paper: displayed equations are lines with their numbers, not a table', async () => {
     const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
     // Equations (3)-(5) (page 7) are aligned on "=" with their tall brackets in TeX's extension font,

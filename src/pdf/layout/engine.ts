@@ -8,7 +8,7 @@
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
 import { buildRows, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
-import { columnGutters, findAlignedTables, findRuledTables, type FoundTable } from './tables.js';
+import { columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
@@ -24,7 +24,6 @@ const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\
 const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
 // A table-of-contents entry: dot (or space) leaders then a page number.
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
-const KEY_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 
 interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
@@ -157,7 +156,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
-        if (KEY_VALUE.test(L.text) && (KEY_VALUE.test(last.text) || L.words[0]?.bold)) continue;
+        if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         // First-line indent starts a paragraph.
         if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 1.2 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
         if (gap < bestGap) { best = B; bestGap = gap; }

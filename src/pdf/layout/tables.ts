@@ -539,6 +539,9 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     let ex0 = Math.min(...start.map((l) => l.x0)), ex1 = Math.max(...start.map((l) => l.x1));
     const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
     if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
+    // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
+    // row of that table: its few gutters would merge the table's columns.
+    if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
     const members: Line[][] = [start];
     // The largest type among the rows taken so far (a lone line set larger is a heading).
     let largest = Math.max(...start.map((l) => l.size));
@@ -573,10 +576,15 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
         const next = rows[j + 1];
-        if (members.length >= 1 && row.length === 1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
-          const gn = intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6);
+        // (A line set larger than the rows is a heading over the next table, not a note.)
+        if (members.length >= 1 && row.length === 1 && row[0]!.size <= largest * 1.1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
+          const nextGaps = rowGaps(next, left, right);
+          const gn = intersect(bodyGutters ?? gutters, nextGaps, minGap * 0.6);
           const keptNext = before.filter((gv) => gn.some((iv) => iv.a < gv.b && iv.b > gv.a));
-          if (keptNext.length === before.length) {
+          // The row after must not have more columns than the rows so far: then those rows belong to
+          // something else (a line of labels above a heading and the table under it).
+          const moreColumns = innerOf(nextGaps.filter((iv) => iv.b - iv.a >= minGap), ex0, ex1).length > before.length;
+          if (keptNext.length === before.length && !moreColumns) {
             notes.add(row);
             members.push(row);
             prevBottom = row[0]!.y1;
@@ -620,7 +628,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
  * spaces, so the row had no gutter and could not start the table. Taken as the table's first row,
  * split at the gutters' middles, when the line sits within the table's width just above it, splits
  * into at least two short cells, and each split falls in a space at least half an em wide (a caption
- * or a sentence above the table has only word spaces there). Null otherwise.
+ * or a sentence above the table has only word spaces there). A line with a head over every column may
+ * stand up to half as far again from the rows as other lines. Null otherwise.
  */
 function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, top: number, maxGap: number): Line[] | null {
   if (!gutters.length) return null;
@@ -628,7 +637,8 @@ function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, to
   if (!lines.length) return null;
   const size = Math.max(...lines.map((l) => l.size));
   if (lines.some((l) => l.x0 < x0 - size * 2 || l.x1 > x1 + size * 2)) return null;
-  if (top - Math.max(...lines.map((l) => l.y1)) > maxGap) return null;
+  const gap = top - Math.max(...lines.map((l) => l.y1));
+  if (gap > maxGap * 1.5) return null;
   if (lines.some((l) => l.text.length > 80 || /[.;]$/.test(l.text.trim()))) return null;
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const words = lines.flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0);
@@ -645,6 +655,8 @@ function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, to
   }
   const filled = cells.filter((c) => c.length > 0);
   if (filled.length < 2) return null;
+  // A head for every column may stand further off (over a rule under the heads, or a row's space).
+  if (gap > maxGap && filled.length < cells.length) return null;
   const heads = filled.map((c) => makeLine(c, false));
   // Column heads are short (as the first rows of buildAligned's two-row tables): not prose beside it.
   return heads.every((h) => h.text.length <= 30) ? heads : null;
@@ -717,6 +729,9 @@ function resplit(row: Line[], gutters: Interval[]): Line[] {
   }
   return out;
 }
+
+/** "Label: value" in one line (a form's field, a metadata line). */
+export const LABELLED_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
 
 // A contents entry: a title, dot leaders, a page number (arabic or roman).
 const CONTENTS_ENTRY = /\S.*?(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
