@@ -9,7 +9,7 @@ import { htmlToMarkdown, unwrapRedirect } from '../markdown/html-to-markdown.js'
 import { markdownBlocks } from '../markdown/html-blocks.js';
 import type { DocModel } from '../model/document.js';
 import { decodeText } from './charset.js';
-import { limitTagNesting, PARSE_NESTING_LIMIT } from './depth.js';
+import { limitTagAttributes, limitTagNesting, PARSE_ATTRIBUTE_LIMIT, PARSE_NESTING_LIMIT } from './depth.js';
 import { contentRoot, elementsOf, flattenDeepNesting, largestSrcset, MAX_NESTING, resolveUrl } from './clean.js';
 import { extractMetadata } from './metadata.js';
 
@@ -83,9 +83,13 @@ export function convertHtml(bytes: Uint8Array, source: HtmlSource, options: Html
   const decoded = decodeText(bytes, { markup: true });
   const rawHtml = decoded.text;
   const xhtml = isXhtml(rawHtml, source.filename, source.contentType);
-  const limited = limitTagNesting(rawHtml);
+  const attributes = limitTagAttributes(rawHtml);
+  const limited = limitTagNesting(attributes.html);
   const $ = loadHtml(limited.html, xhtml);
   const warnings: string[] = [];
+  if (attributes.trimmed > 0) {
+    warnings.push(`${attributes.trimmed} element(s) carry more than ${PARSE_ATTRIBUTE_LIMIT} attributes; those past the first ${PARSE_ATTRIBUTE_LIMIT} were dropped before parsing.`);
+  }
   if (limited.dropped > 0) {
     warnings.push(`The page nests elements more than ${PARSE_NESTING_LIMIT} deep; ${limited.dropped} deeper tags were dropped before parsing and their text kept.`);
   }

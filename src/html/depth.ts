@@ -104,3 +104,53 @@ export function limitTagNesting(html: string, limit = PARSE_NESTING_LIMIT): Nest
   }
   return { html: out + html.slice(from), dropped };
 }
+
+/**
+ * Attributes one start tag may keep. The tokenizer checks each new attribute against the tag's
+ * others (duplicates are dropped), so one tag with 200,000 attributes costs minutes; no real page
+ * puts a thousand on one element.
+ */
+export const PARSE_ATTRIBUTE_LIMIT = 1000;
+
+export interface AttributesLimited {
+  html: string;
+  /** Start tags whose attributes past the limit were dropped. */
+  trimmed: number;
+}
+
+const ATTRIBUTE = /[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?/g;
+
+/** Drops attributes past `limit` from every start tag that has more; a linear scan. */
+export function limitTagAttributes(html: string, limit = PARSE_ATTRIBUTE_LIMIT): AttributesLimited {
+  // Cheap exit: a tag with more attributes than the limit is longer than two characters each.
+  let longest = 0;
+  for (let i = html.indexOf('<'); i !== -1 && longest <= limit * 2; ) {
+    const end = html.indexOf('>', i + 1);
+    if (end === -1) { longest = Math.max(longest, html.length - i); break; }
+    longest = Math.max(longest, end - i);
+    i = html.indexOf('<', end + 1);
+  }
+  if (longest <= limit * 2) return { html, trimmed: 0 };
+  const parts: string[] = [];
+  let from = 0;
+  let trimmed = 0;
+  TAG.lastIndex = 0;
+  for (let m = TAG.exec(html); m; m = TAG.exec(html)) {
+    if (!m[2] || m[1] || m[0].length <= limit * 2) continue;
+    const head = m.index + 1 + m[2].length;
+    const body = html.slice(head, TAG.lastIndex - 1 - m[3]!.length);
+    ATTRIBUTE.lastIndex = 0;
+    let kept = 0;
+    let cut = -1;
+    for (let a = ATTRIBUTE.exec(body); a; a = ATTRIBUTE.exec(body)) {
+      if (++kept > limit) { cut = a.index; break; }
+    }
+    if (cut === -1) continue;
+    parts.push(html.slice(from, head), body.slice(0, cut), m[3]!, '>');
+    from = TAG.lastIndex;
+    trimmed++;
+  }
+  if (!trimmed) return { html, trimmed: 0 };
+  parts.push(html.slice(from));
+  return { html: parts.join(''), trimmed };
+}
