@@ -10,6 +10,7 @@ import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
+import { bodyXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -82,8 +83,16 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       const a = performance.now();
       const pre = await preprocess(await turnImage(base, turn), task.preprocess);
       const b = performance.now();
-      const result = await eng.recognize(pre.image, rendered.scale * 72);
+      let result = await eng.recognize(pre.image, rendered.scale * 72);
       readings++;
+      // Type small for the resolution told: tesseract may have erased lines of it as rules
+      // (src/ocr/type-scale.ts); read again at a resolution that keeps them, and keep the better.
+      const again = rereadDpi(rendered.scale * 72, bodyXHeight(result.blocks));
+      if (again !== null) {
+        const second = await eng.recognize(pre.image, again);
+        readings++;
+        if (readingWeight(second.blocks) >= readingWeight(result.blocks)) result = second;
+      }
       recognizeMs += performance.now() - b;
       preprocessMs += b - a;
       const sideways = turn % 180 !== 0;

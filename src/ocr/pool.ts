@@ -67,7 +67,7 @@ export interface OcrPageResult {
   /** Recognised words, lines and paragraphs; absent when OCR failed. */
   page?: OcrPage;
   timings?: { render: number; preprocess: number; recognize: number };
-  /** Recognitions run for the page (more than one when the orientation check probed or read it again). */
+  /** Recognitions run for the page (more than one when the orientation check probed or read it again, or small type was read again at a lower resolution). */
   readings?: number;
   /** How the page's pixels were obtained: its scan image decoded natively, or a pdf.js render. */
   via?: 'scan' | 'render';
