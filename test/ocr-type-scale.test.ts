@@ -11,6 +11,7 @@ import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
+import { createParser } from '../src/parser.js';
 import type { HocrBlock, HocrLine } from '../src/ocr/hocr.js';
 import { bodyXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 
@@ -65,6 +66,19 @@ describe('small print scanned at 200 dpi on a page that declares 300 (fixtures/o
     expect(text).toContain('visible damage and within fourteen days for damage');
     expect(text).toContain('refused by the consignee');
     expect(cer(text, truth[0]!.text)).toBeLessThan(0.005);
+  });
+
+  it('a heading tesseract put into the paragraph under it keeps its size, and is a heading', async () => {
+    const parser = createParser({ ocrThreads: 1 });
+    try {
+      const doc = await parser.parseFile(readFileSync(path.join(FIX, 'smallprint.pdf')), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
+      // "Liability" (10.9 pt bold over 8 pt text) came in one paragraph with the text under it, and
+      // took the paragraph's size.
+      expect(doc.markdown).toMatch(/^#+ Liability$/m);
+      expect(doc.markdown).toMatch(/^#+ Charges$/m);
+    } finally {
+      await parser.close();
+    }
   });
 
   it('pages of ordinary type at their own resolution are read once', async () => {

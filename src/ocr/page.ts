@@ -175,6 +175,9 @@ const RUN_GAP_EM = 0.8;
  * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
  * of word gaps over a few short lines (a list) for a column gutter.
  */
+/** A paragraph's first line this much larger than the paragraph's median keeps its own size. */
+const OWN_SIZE = 1.25;
+
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -183,22 +186,37 @@ export function toPageInput(page: OcrPage): PageInput {
   const items: TextItem[] = [];
   // One size per recognised paragraph (the median of its lines), then sizes within 10% merged over the
   // page: line-to-line wobble of a pixel would otherwise read as a change of font and split paragraphs.
+  // A first line set a quarter larger than the rest of its paragraph keeps its own size: tesseract
+  // often puts a heading into the paragraph under it. (Other lines' sizes wobble more than that: a
+  // last line of one short word measures what its letters allow.)
   const paraSize = new Map<OcrParagraph, number>();
+  const ownSize = new Map<OcrLine, number>();
   const weights = new Map<number, number>();
+  const charsOf = (l: OcrLine): number => l.words.reduce((m, w) => m + w.text.length, 0);
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
-      const sizes = p.lines.map((l) => lineFontSize(l, s)).sort((x, y) => x - y);
+      const lineSizes = p.lines.map((l) => lineFontSize(l, s));
+      const sizes = [...lineSizes].sort((x, y) => x - y);
       const size = sizes[Math.floor(sizes.length / 2)] ?? 10;
       paraSize.set(p, size);
-      const chars = p.lines.reduce((n, l) => n + l.words.reduce((m, w) => m + w.text.length, 0), 0);
+      let chars = 0;
+      p.lines.forEach((l, k) => {
+        const own = lineSizes[k]!;
+        if (k === 0 && p.lines.length > 1 && own > size * OWN_SIZE) {
+          ownSize.set(l, own);
+          weights.set(own, (weights.get(own) ?? 0) + charsOf(l));
+        } else chars += charsOf(l);
+      });
       weights.set(size, (weights.get(size) ?? 0) + chars);
     }
   }
   const merged = clusterSizes(weights);
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
-      const fontSize = merged.get(paraSize.get(p)!) ?? paraSize.get(p)!;
+      const paraFont = merged.get(paraSize.get(p)!) ?? paraSize.get(p)!;
       for (const l of p.lines) {
+        const own = ownSize.get(l);
+        const fontSize = own !== undefined ? merged.get(own) ?? own : paraFont;
         let run: OcrWord[] = [];
         const flush = () => {
           if (!run.length) return;
