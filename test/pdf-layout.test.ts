@@ -52,6 +52,19 @@ describe('layout engine on synthetic pages', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('keeps a relation sign that ends a column\'s line in its column, across a gutter of 1.5 em', () => {
+    // Displayed equations keep a relation sign set about an em from its sides on their line; a
+    // gutter is wider, so "=" ending a line of the left column does not join the right column.
+    const left = column('left', 72, 130, 10);
+    left[left.length - 1]!.text += '.';
+    const eqLine = left[3]!;
+    const eq = item('=', eqLine.x1 + 2, 130 + 3 * 12);
+    const right = column('right', eq.x1 + 15, 130, 10);
+    const md = markdownOf([page([...left, eq, ...right])]);
+    expect(md).toContain('left24 =');
+    expect(md.indexOf('left60')).toBeLessThan(md.indexOf('right1'));
+  });
+
   it('joins a paragraph broken at the column break, and reads a column-foot footnote after the text', () => {
     const left = column('left', 72, 400, 10);
     const right = column('right', 320, 400, 10);

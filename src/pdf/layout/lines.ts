@@ -339,11 +339,12 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
     if (prev) {
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
-      // A displayed equation is one line: its relation sign stands a column gap from both sides where
-      // equations are aligned on it, and its number stands flush right, alone at the end of the row.
+      // A displayed equation is one line: its relation sign stands about an em from both sides where
+      // equations are aligned on it (LaTeX's eqnarray), less than the gutter between two columns,
+      // and its number stands flush right, alone at the end of the row.
       const next = row[i + 1];
-      if (gap < size * 3 && (RELATION.test(prev.text.trim()) || RELATION.test(w.text.trim()))) { cur.push(w); continue; }
-      if (EQUATION_NUMBER.test(w.text.trim()) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text))) { cur.push(w); continue; }
+      if (gap < size * 1.3 && (RELATION.test(prev.text.trim()) || RELATION.test(w.text.trim()))) { cur.push(w); continue; }
+      if (gap < size * 20 && EQUATION_NUMBER.test(w.text.trim()) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text))) { cur.push(w); continue; }
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
