@@ -386,6 +386,16 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     inOrder(md, 'Prepared by: A. Lee', 'Checked by: R. Diaz', 'Boiler room');
   });
 
+  it('a word processor\'s table: a head wrapped onto a second line, italic sub-heads as rows of their own', () => {
+    // "Completing" over "students" is one head cell; the italic "Full-time" under the bold heads is
+    // a row, in the column it is set in, not a third line of the head.
+    cellRelation(md, 'New students', 'right', 'Completing students');
+    cellRelation(md, '395', 'header', 'Completing students');
+    cellRelation(md, 'Faculty', 'down', '');
+    present(md, '| | *Full-time* | | |\n| Arts | 410 | 395 | +15 |');
+    present(md, '| Sciences | 388 | 402 | -14 |\n| | *Part-time* | | |');
+  });
+
   it('column heads set two rows above the first row, over a rule, are the table\'s head', () => {
     cellRelation(md, '01-05', 'header', 'POSITION');
     cellRelation(md, 'Tax period, four digits', 'header', 'DESCRIPTION AND VALIDITY');

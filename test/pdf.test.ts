@@ -306,6 +306,9 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toContain('| Point C | 64 | 56 | — |  |  |');
     // "Graduate" (italic, a sub-head) is a row of its own, not the next line of the cell above it.
     expect(md).toContain('| Oak Institute | 202 | 210 | -8 |\n|  | *Graduate* |  |  |');
+    // The head, "Graduating" wrapped over "students", heads the table; the italic "Undergraduate"
+    // under it is a sub-head row in its own column.
+    expect(md).toContain('| **College** | **New students** | **Graduating students** | **Change** |\n| --- | --- | --- | --- |\n|  | *Undergraduate* |  |  |\n| Cedar University | 110 | 103 | +7 |');
   });
 
   it('copy-protected PDF (empty user password) opens', async () => {

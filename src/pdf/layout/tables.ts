@@ -572,6 +572,25 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       // only the second row may still drop gutters the first row had by chance.
       const before = innerOf(bodyGutters ?? gutters, ex0, ex1);
       const kept = before.filter((gv) => g.some((iv) => iv.a < gv.b && iv.b > gv.a));
+      // A head cell wrapped onto a second line ("Graduating" over "students"): one line set tighter
+      // under the first row than a line's height, inside one of its columns, when the first row has
+      // three cells or more and the row after (or the one after a one-line sub-head) takes up all of
+      // its columns.
+      if (members.length === 1 && !bodyGutters && row.length === 1 && start.length >= 3 && top - prevBottom < lineH * 0.5) {
+        const l = row[0]!;
+        const after = rows[j + 1]?.length === 1 ? rows[j + 2] : rows[j + 1];
+        const inOneColumn = !before.some((gv) => l.x0 < gv.a && l.x1 > gv.b);
+        // ... in the face of the head cell it continues (an italic sub-head under a bold head is a row).
+        const above = members[0]!.find((h) => h.x0 < l.x1 && h.x1 > l.x0);
+        const afterGaps = after ? rowGaps(after, left, right) : [];
+        if (inOneColumn && above && above.bold === l.bold && above.italic === l.italic && after && after.length >= 3 && before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))) {
+          members[0] = [...members[0]!, l];
+          gutters = gutters.map((gv) => (l.x1 <= gv.a || l.x0 >= gv.b ? gv : l.x0 > gv.a ? { a: gv.a, b: l.x0 } : { a: l.x1, b: gv.b }));
+          prevBottom = Math.max(prevBottom, l.y1);
+          j++;
+          continue;
+        }
+      }
       if (!inner.length || (kept.length < before.length && members.length > 1)) {
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
@@ -830,10 +849,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     return first > 0 && first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
   };
   const noteLines = new Set(members.filter((r) => notes.has(r)).flat());
-  // Note rows go into the first column (they read as a remark on the row above).
+  // Note rows go into the column they start in (a remark across the columns reads as one on the row
+  // above, in the first; a sub-head set in a later column stays there).
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
-    for (const l of row) cells[notes.has(row) ? 0 : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
+    for (const l of row) cells[notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
     return cells;
   });
   joinWrappedFirstCells(grid);
@@ -872,12 +892,14 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   attachCentredLabels(grid);
   const merged: Line[][][] = [];
-  // Words in another face under a figure, a row's spacing below it (an italic "Graduate" under
-  // "202"), are a row of their own, a sub-head: a figure does not go on over a second line. Text
-  // does, in any face and after a paragraph's space too ("... notice" over an italic "See ...").
+  // Words in another face under a figure or a bold head, a row's spacing below it (an italic
+  // "Graduate" under "202", an italic "Undergraduate" under the head "New students"), are a row of
+  // their own, a sub-head: a figure does not go on over a second line, and a head goes on in its own
+  // face. Plain text does, in any face and after a paragraph's space too ("... notice" over an italic
+  // "See ...").
   const sameFace = (r: Line[][], prev: Line[][]): boolean => r.every((c, k) => {
     const above = prev[k]![prev[k]!.length - 1];
-    if (!c.length || !above || !figures(above)) return true;
+    if (!c.length || !above || !(figures(above) || above.bold)) return true;
     return (c[0]!.italic === above.italic && c[0]!.bold === above.bold) || c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5;
   });
   for (const r of grid) {
@@ -900,7 +922,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // Or both lines are set bold over plain rows ("Year ended" over "31 Dec 2023" in each column).
     const bold = (r: Line[][]): boolean => r.every((c) => c.every((l) => l.bold)) && filledCells(r) > 0;
     const boldPair = bold(h1) && bold(h2) && !bold(merged[2]!);
-    if (under && (filledCells(h2) < filledCells(h1) || boldPair) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    // A line in plain or italic type under a bold head is a sub-head row, not the head's second line.
+    const faceBreak = bold(h1) && !h2.some((c) => c.some((l) => l.bold));
+    if (under && !faceBreak && (filledCells(h2) < filledCells(h1) || boldPair) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
