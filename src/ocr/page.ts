@@ -170,14 +170,14 @@ function baselineAt(line: OcrLine, x: number): number | null {
  */
 const RUN_GAP_EM = 0.8;
 
+/** A paragraph's first line this much larger than the paragraph's median keeps its own size. */
+const OWN_SIZE = 1.25;
+
 /**
  * The page as the layout engine reads it: the words of each recognised line joined into runs, as a
  * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
  * of word gaps over a few short lines (a list) for a column gutter.
  */
-/** A paragraph's first line this much larger than the paragraph's median keeps its own size. */
-const OWN_SIZE = 1.25;
-
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
