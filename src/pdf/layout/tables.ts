@@ -580,7 +580,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         const l = row[0]!;
         const after = rows[j + 1]?.length === 1 ? rows[j + 2] : rows[j + 1];
         const inOneColumn = !before.some((gv) => l.x0 < gv.a && l.x1 > gv.b);
-        // ... in the face of the head cell it continues (an italic sub-head under a bold head is a row).
+        // It is set in the face of the head cell it continues (an italic sub-head under a bold head is a row).
         const above = members[0]!.find((h) => h.x0 < l.x1 && h.x1 > l.x0);
         const afterGaps = after ? rowGaps(after, left, right) : [];
         if (inOneColumn && above && above.bold === l.bold && above.italic === l.italic && after && after.length >= 3 && before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))) {
