@@ -199,6 +199,17 @@ describe('damaged and hostile input', () => {
 });
 
 describe.skipIf(!corpusAvailable)('PDF corpus', () => {
+  // Several tests read the same corpus file in fast mode: each file is parsed once.
+  const fastParses = new Map<string, Promise<string>>();
+  const fastMarkdown = (dir: string, file: string): Promise<string> => {
+    const key = `${dir}/${file}`;
+    let md = fastParses.get(key);
+    if (!md) {
+      md = parser.parseFile(readCorpus(dir, file), FAST).then((d) => d.markdown!);
+      fastParses.set(key, md);
+    }
+    return md;
+  };
   const pdfs = ['markitdown', 'unstructured', 'officeparser'].flatMap((d) => corpusFiles(d, ['.pdf']).map((f) => `${d}/${f}`));
 
   for (const rel of pdfs) {
@@ -225,7 +236,7 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
   });
 
   it('a two-column paper: a table in one column is a table, and check marks of an embedded Dingbats font read as ✓ and ✗', async () => {
-    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    const md = await fastMarkdown('unstructured', 'multi-column.pdf');
     // Table 5 (page 12) sits in the right column beside prose; its column heads are one line of text.
     expect(md).toContain('|  | **Top-1** | **Top-5** | **Top-20** | **Top-100** |');
     expect(md).toContain('| Dist. Sup. | 43.9 | 65.3 | 77.1 | 84.4 |');
@@ -235,7 +246,7 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
   });
 
   it('a two-column paper: figures set tightly in one column of a table come out one to a cell', async () => {
-    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    const md = await fastMarkdown('unstructured', 'multi-column.pdf');
     // Table 4 (page 8): the line builder broke each row's four figures into uneven pieces
     // ("47.1" "17.7 21.3" "33.2"), and dashes stand for missing values.
     expect(md).toContain('| **Training** | **Model** | **NQ** | **TriviaQA** | **WQ** | **TREC** | **SQuAD** |');
@@ -276,7 +287,7 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
   });
 
   it('a two-column paper: displayed equations are lines with their numbers, not a table', async () => {
-    const md = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    const md = await fastMarkdown('unstructured', 'multi-column.pdf');
     // Equations (3)-(5) (page 7) are aligned on "=" with their tall brackets in TeX's extension font,
     // whose glyphs hang below their origin: they were a four-column table with a row of "( )" over
     // each line.
@@ -288,18 +299,18 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
   });
 
   it('table cells keep the inline marks of their words: footnote marks, units, subscripts, bold labels', async () => {
-    const paper = (await parser.parseFile(readCorpus('unstructured', 'layout-parser-paper-with-table.pdf'), FAST)).markdown!;
+    const paper = await fastMarkdown('unstructured', 'layout-parser-paper-with-table.pdf');
     expect(paper).toContain('| **Dataset** | **Base Model**<sup>1</sup> | **Large Model** | **Notes** |');
-    const chem = (await parser.parseFile(readCorpus('unstructured', 'embedded-images-tables.pdf'), FAST)).markdown!;
+    const chem = await fastMarkdown('unstructured', 'embedded-images-tables.pdf');
     expect(chem).toContain('| icorr (A/cm<sup>2</sup>) |');
-    const qa = (await parser.parseFile(readCorpus('unstructured', 'multi-column.pdf'), FAST)).markdown!;
+    const qa = await fastMarkdown('unstructured', 'multi-column.pdf');
     expect(qa).toContain('| Single | REALM<sub>Wiki</sub> (Guu et al., 2020) | 39.2 |');
-    const form = (await parser.parseFile(readCorpus('markitdown', 'REPAIR-2022-INV-001_multipage.pdf'), FAST)).markdown!;
+    const form = await fastMarkdown('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
     expect(form).toContain('| **Claim #** SF-1008 | **Make** | Jeep |');
   });
 
   it('a Word document\'s tables as PDF: a head over a one-line label row, an italic sub-head row', async () => {
-    const md = (await parser.parseFile(readCorpus('officeparser', 'test.pdf'), FAST)).markdown!;
+    const md = await fastMarkdown('officeparser', 'test.pdf');
     // The distance table: its head row is followed by "Point A" and a dash only, which no longer
     // ends the table before it starts.
     expect(md).toContain('| City or Town | Point A | Point B | Point C | Point D | Point E |');

@@ -255,7 +255,7 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
   }
 }
 
-const FENCE_ONLY = /^[()[\]{}|‖⟨⟩⌈⌉⌊⌋]+$/u;
+const FENCE_ONLY = /^\s*[()[\]{}|‖⟨⟩⌈⌉⌊⌋]+\s*$/u;
 
 /**
  * Tall brackets of a displayed formula, drawn as glyphs of a larger or extension font whose origin
@@ -274,8 +274,8 @@ function mergeFenceRows(rows: Array<{ cy: number; h: number; words: Word[]; size
     if (r.words.length > 400) continue;
     const moved = new Set<Word>();
     for (const w of r.words) {
-      if (!FENCE_ONLY.test(w.text.trim())) continue;
-      if (r.words.some((m) => m !== w && !FENCE_ONLY.test(m.text.trim()) && against(w, m, Math.min(w.size, m.size)))) continue;
+      if (!FENCE_ONLY.test(w.text)) continue;
+      if (r.words.some((m) => m !== w && !FENCE_ONLY.test(m.text) && against(w, m, Math.min(w.size, m.size)))) continue;
       let target: (typeof rows)[number] | null = null;
       let best = 0;
       for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
@@ -287,7 +287,7 @@ function mergeFenceRows(rows: Array<{ cy: number; h: number; words: Word[]; size
         for (const m of o.words) if (m.size >= oSize * 0.85) { oTop = Math.min(oTop, m.y0); oBottom = Math.max(oBottom, m.y1); }
         const overlap = Math.min(w.y1, oBottom) - Math.max(w.y0, oTop);
         if (overlap < Math.min(w.y1 - w.y0, oBottom - oTop) * 0.15 || overlap <= best) continue;
-        if (o.words.some((m) => !FENCE_ONLY.test(m.text.trim()) && against(w, m, oSize))) { target = o; best = overlap; }
+        if (o.words.some((m) => !FENCE_ONLY.test(m.text) && against(w, m, oSize))) { target = o; best = overlap; }
       }
       if (target) { target.words.push(w); moved.add(w); }
     }
@@ -310,9 +310,9 @@ function dedupe(words: Word[]): Word[] {
   return out;
 }
 
-const RELATION = /^(?:=|:=|≤|≥|≈|≡|∝|∼|≃|≠)$/u;
+const RELATION = /^\s*(?:=|:=|≤|≥|≈|≡|∝|∼|≃|≠)\s*$/u;
 const RELATION_IN = /[=≤≥≈≡∝∼≃≠]/u;
-const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
+const EQUATION_NUMBER = /^\s*\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
 
 /**
  * A displayed equation with its number: a relation sign, and a number in parentheses set apart from
@@ -321,8 +321,20 @@ const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 export function isNumberedEquation(line: Line): boolean {
   const ws = line.words;
   const last = ws[ws.length - 1], before = ws[ws.length - 2];
-  if (!last || !before || !EQUATION_NUMBER.test(last.text.trim())) return false;
+  if (!last || !before || !EQUATION_NUMBER.test(last.text)) return false;
   return last.x0 - before.x1 >= line.size * 2 && ws.some((w) => w !== last && RELATION_IN.test(w.text));
+}
+
+/**
+ * A gap inside a displayed equation, which would otherwise split the row: its relation sign stands
+ * about an em from both sides where equations are aligned on it (LaTeX's eqnarray), less than the
+ * gutter between two columns, and its number stands flush right, alone at the end of the row.
+ * Asked only of gaps wide enough to split, so ordinary word spaces cost no test.
+ */
+function equationGap(row: Word[], i: number, cur: Word[], gap: number, size: number): boolean {
+  const w = row[i]!, prev = cur[cur.length - 1]!, next = row[i + 1];
+  if (gap < size * 1.3 && (RELATION.test(prev.text) || RELATION.test(w.text))) return true;
+  return gap < size * 20 && EQUATION_NUMBER.test(w.text) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text));
 }
 
 /** Splits one row into lines at gaps wider than a column gutter, and assembles each line's text. */
@@ -339,19 +351,13 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
     if (prev) {
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
-      // A displayed equation is one line: its relation sign stands about an em from both sides where
-      // equations are aligned on it (LaTeX's eqnarray), less than the gutter between two columns,
-      // and its number stands flush right, alone at the end of the row.
-      const next = row[i + 1];
-      if (gap < size * 1.3 && (RELATION.test(prev.text.trim()) || RELATION.test(w.text.trim()))) { cur.push(w); continue; }
-      if (gap < size * 20 && EQUATION_NUMBER.test(w.text.trim()) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text))) { cur.push(w); continue; }
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of
       // justified text, not a gutter.
-      if ((gap > size * gapFactor || styleBreak) && !markerLead && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size))) {
+      if ((gap > size * gapFactor || styleBreak) && !markerLead && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
         groups.push(cur);
         cur = [];
       }
