@@ -402,3 +402,44 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'LINE', 'right', 'POSITION');
   });
 });
+
+describe('hard pages: cells wrapped over lines in rows as tight as lines (wrapped-cells.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('wrapped-cells.pdf'); });
+
+  it('a first cell wrapped after "and" is one cell, and so is the last row\'s, wrapped under the table', () => {
+    cellRelation(md, 'Northern Fabrication and Welding Services Ltd', 'right', 'North');
+    cellRelation(md, 'Consolidated Paper and Packaging Group', 'right', 'West');
+    cellRelation(md, 'Atlas Freight', 'up', 'Northern Fabrication and Welding Services Ltd');
+    // "Contractors" could not have stood on its cell's line: it continues the cell, not the text after.
+    cellRelation(md, 'Harbour Street Electrical Contractors', 'right', 'North');
+    cellRelation(md, 'Under review until March', 'header', 'Status');
+    inOrder(md, 'Harbour Street Electrical Contractors', 'All figures exclude tax.');
+    absent(md, '| Welding Services Ltd |');
+  });
+
+  it('label rows of a statement set at the same spacing stay rows of their own', () => {
+    cellRelation(md, 'Current assets', 'right', '');
+    cellRelation(md, 'Cash and equivalents', 'up', 'Current assets');
+    cellRelation(md, 'Non-current assets', 'up', 'Total current assets');
+    cellRelation(md, 'Property, plant and equipment', 'up', 'Non-current assets');
+    cellRelation(md, '4,600', 'header', '2024');
+  });
+
+  it('short cells centred beside a cell of two lines are one row with it', () => {
+    cellRelation(md, 'Introduction to Statistical Learning', 'right', '6');
+    cellRelation(md, 'Numerical Methods for Differential Equations', 'right', '6');
+    cellRelation(md, 'Numerical Methods for Differential Equations', 'up', 'Linear Algebra');
+    cellRelation(md, 'Databases', 'row', 'Autumn');
+    expect(tablesOf(md).find((t) => t[0]![0] === 'Course')).toHaveLength(5);
+  });
+
+  it('cells centred beside a description of two, three and four lines in a middle column', () => {
+    cellRelation(md, 'A small widget for fastening panels to the frame of the cabinet', 'left', 'Widget');
+    cellRelation(md, 'A small widget for fastening panels to the frame of the cabinet', 'header', 'Description');
+    cellRelation(md, 'Steel bracket', 'row', '$2.50');
+    cellRelation(md, 'Concealed hinge with soft close, for doors up to 22 mm thick, sold in pairs, with screws and mounting plates', 'right', '$7.20');
+    cellRelation(md, 'Hanging rail for wardrobes, cut to length on order, supplied with two end sockets and a centre support for spans over one metre', 'left', 'Rail');
+    expect(tablesOf(md).find((t) => t[0]![0] === 'No.')).toHaveLength(6);
+  });
+});

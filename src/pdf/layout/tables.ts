@@ -761,15 +761,27 @@ function contentsColumn(cells: string[]): boolean {
 }
 
 /**
+ * A line of a cell that cannot end the cell: it stops on a joining word or sign ("Northern
+ * Fabrication and" over "Welding Services Ltd", "Consoli-" over "dated").
+ */
+const OPEN_END = /(?:\p{L}[,&/-]|\s(?:&|and|or|of|for|the|to|in|on|at|by|with|from|a|an))$/u;
+
+/** A line that can only go on a cell above it: it starts in lower case. */
+const GOES_ON = /^\p{Ll}/u;
+
+/**
  * A first-column cell wrapped over two or more lines (an invoice line's description) comes as a row
  * of its own for each further line, with nothing in the other columns. Such a row joins the row
  * above when the first column's lines follow one another at two distinct spacings (line spacing
- * inside a cell, more space between rows) and it follows at the smaller. Where rows are set as
- * tight as lines, nothing tells a wrapped line from a label row ("Current assets"), and both stay
- * rows; so does running text beside a table, whose lines are evenly spaced. Rows are changed in
+ * inside a cell, more space between rows) and it follows at the smaller; or, where rows are set as
+ * tight as lines, when it follows at line spacing and the text says the cell goes on (the line above
+ * ends on "and" or a comma, or this one starts in lower case). Otherwise nothing tells a wrapped line
+ * from a label row ("Current assets"), and both stay rows; so does running text beside a table, whose
+ * lines are evenly spaced. `by` picks the evidence: spacing on the grid as built, the text once
+ * columns of running text are set aside (their lines in lower case would join). Rows are changed in
  * place.
  */
-function joinWrappedFirstCells(grid: Line[][][]): void {
+function joinWrappedFirstCells(grid: Line[][][], by: 'spacing' | 'text'): void {
   const top = (ls: Line[]): number => Math.min(...ls.map((l) => l.y0));
   const bottom = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1));
   // The spaces between the first column's consecutive body rows (the head often stands further
@@ -778,14 +790,18 @@ function joinWrappedFirstCells(grid: Line[][][]): void {
   for (let k = 2; k < grid.length; k++) if (grid[k]![0]!.length && grid[k - 1]![0]!.length) gaps.push(top(grid[k]![0]!) - bottom(grid[k - 1]![0]!));
   if (gaps.length < 2) return;
   const lo = Math.min(...gaps), hi = Math.max(...gaps);
-  if (hi < lo * 2 + 2) return;
-  const split = (lo + hi) / 2;
+  if (by === 'spacing' && hi < lo * 2 + 2) return;
+  const split = by === 'spacing' ? (lo + hi) / 2 : -Infinity;
   // One pass, rebuilding the rows: a cell of three lines joins both to its first row.
   const out: Line[][][] = grid.slice(0, 2);
   for (let k = 2; k < grid.length; k++) {
     const r = grid[k]!, above = out[out.length - 1]!;
-    const join = filledCells(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filledCells(above) >= 2
-      && top(r[0]!) - bottom(above[0]!) < split && r[0]![0]!.bold === above[0]![above[0]!.length - 1]!.bold;
+    const join = filledCells(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filledCells(above) >= 2 && (() => {
+      const first = r[0]![0]!, last = above[0]![above[0]!.length - 1]!;
+      if (first.bold !== last.bold) return false;
+      const gap = top(r[0]!) - bottom(above[0]!);
+      return gap < split || (by === 'text' && gap < (first.y1 - first.y0) * 0.6 && (OPEN_END.test(last.text) || GOES_ON.test(first.text)));
+    })();
     if (join) above[0]!.push(...r[0]!);
     else out.push(r);
   }
@@ -819,6 +835,105 @@ function attachCentredLabels(grid: Line[][][]): void {
     const kept = grid.filter((_, k) => !gone.has(k));
     grid.length = 0;
     for (const r of kept) grid.push(r);
+  }
+}
+
+/**
+ * The last row's cell wrapped onto a line of its own under the table ("Harbour Street Electrical"
+ * over "Contractors"): a row with a single cell, which would otherwise end the table and stand as a
+ * paragraph after it. The line is set at line spacing under the cell, flush with it, in its face and
+ * size, clear of the columns on either side, and the cell could not have taken its first word (or
+ * the text says the cell goes on). No row follows it, so it is no label row; notes under a table
+ * ("Source: ...") are not taken.
+ */
+function wrappedTail(l: Line, cell: Line, column: Line[], left: number, right: number): boolean {
+  const tol = Math.max(2, l.size * 0.3);
+  const gap = l.y0 - cell.y1;
+  if (Math.abs(cell.x0 - l.x0) > tol || gap >= (l.y1 - l.y0) * 0.6 || gap < -1) return false;
+  if (cell.bold !== l.bold || cell.italic !== l.italic || Math.abs(cell.size - l.size) > l.size * 0.1) return false;
+  if (l.x0 < left || l.x1 > right || LABELLED_VALUE.test(l.text) || /^(?:notes?|sources?)\b|^(?:\(?[a-z\d]\)|[*†‡§¹²³])/iu.test(l.text)) return false;
+  return wrapsInto(cell, l, column);
+}
+
+/**
+ * Can `down` be the line after `up` in one wrapped cell of a column (whose lines are `column`)?
+ * The text says so (`up` ends on "and", `down` starts in lower case), or at least nothing says not:
+ * `up` holds no figures and does not end a label (":"), and its cell could not have taken `down`'s
+ * first word, which would pass the widest line of the column: wrapping moves a word down only when
+ * it does not fit.
+ */
+function wrapsInto(up: Line, down: Line, column: Line[]): boolean {
+  if (figures(up) || figures(down) || /:$/.test(up.text)) return false;
+  if (OPEN_END.test(up.text) || GOES_ON.test(down.text)) return true;
+  const tol = Math.max(2, down.size * 0.3);
+  const widest = Math.max(...column.filter((a) => Math.abs(a.x0 - up.x0) <= tol).map((a) => a.x1));
+  const w = down.words[0]!;
+  return up.x1 + down.size * 0.25 + (w.x1 - w.x0) > widest - 1;
+}
+
+/**
+ * Cells centred vertically in their rows, as browsers and word processors set them: beside a cell
+ * wrapped over two lines the row's other cells sit between those lines, a row of their own between
+ * two rows of the wrapped cell's lines ("Numerical Methods for" / "6  Spring" /
+ * "Differential Equations"). Such a row, whose cells fill exactly the columns the rows either side
+ * leave empty, centred between them, and those rows' lines at line spacing and reading as one
+ * wrapped cell's (`wrapsInto`: not figures, as a label set once beside two rows is), is one row
+ * with them; so are further pairs of lines above and below (a cell of four lines). A table
+ * found to centre its cells that way also centres cells of three lines, whose middle line shares the
+ * row with the other cells: those join too. Alone, that pattern is also a label row over a cell
+ * that wraps, so it needs the evidence of the even case. Rows are changed in place.
+ */
+function joinCentredRows(grid: Line[][][]): void {
+  const filled = (r: Line[][]): number[] => r.flatMap((c, k) => (c.length ? [k] : []));
+  const cy = (ls: Line[]): number => ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length;
+  const lineH = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1 - l.y0));
+  // Do rows a and b (a above b) hold consecutive lines of the same cells, in the columns `cols`?
+  const tight = (a: Line[][], b: Line[][], cols: number[]): boolean => cols.every((c) => {
+    const up = a[c]!, down = b[c]!;
+    if (!up.length || !down.length) return false;
+    const gap = Math.min(...down.map((l) => l.y0)) - Math.max(...up.map((l) => l.y1));
+    const last = up.reduce((m, l) => (l.y1 > m.y1 ? l : m)), first = down.reduce((m, l) => (l.y0 < m.y0 ? l : m));
+    return gap > -1 && gap < lineH([...up, ...down]) * 0.6 && wrapsInto(last, first, grid.flatMap((r) => r[c]!));
+  });
+  const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  // Grows a block of rows around `mid` by pairs of rows above and below holding lines of the
+  // wrapped cells (columns `cols`) and nothing else; returns its first and last row.
+  const grow = (first: number, last: number, cols: number[]): [number, number] => {
+    while (first > 1 && last + 1 < grid.length && same(filled(grid[first - 1]!), cols) && same(filled(grid[last + 1]!), cols)
+      && tight(grid[first - 1]!, grid[first]!, cols) && tight(grid[last]!, grid[last + 1]!, cols)) { first--; last++; }
+    return [first, last];
+  };
+  const merge = (first: number, last: number): void => {
+    const row = grid[first]!;
+    for (let k = first + 1; k <= last; k++) grid[k]!.forEach((c, i) => row[i]!.push(...c));
+    grid.splice(first + 1, last - first);
+  };
+  let centred = false;
+  // Even line counts: the other cells' row between two rows of the wrapped cells' lines.
+  for (let k = 2; k + 1 < grid.length; k++) {
+    const up = grid[k - 1]!, mid = grid[k]!, down = grid[k + 1]!;
+    const cols = filled(up), own = filled(mid);
+    if (!cols.length || !own.length || !same(cols, filled(down)) || own.some((c) => cols.includes(c)) || !tight(up, down, cols)) continue;
+    const m = cy(mid.flat()), a = cy(up.flat()), b = cy(down.flat());
+    if (!(m > a && m < b) || Math.abs(m - (a + b) / 2) > lineH(mid.flat()) * 0.25) continue;
+    const [first, last] = grow(k - 1, k + 1, cols);
+    merge(first, last);
+    centred = true;
+    k = first + 1;
+  }
+  if (!centred) return;
+  // Odd line counts: the middle line in the row of the other cells.
+  for (let k = 2; k + 1 < grid.length; k++) {
+    const up = grid[k - 1]!, mid = grid[k]!, down = grid[k + 1]!;
+    const cols = filled(up), own = filled(mid);
+    if (!cols.length || own.length < 2 || !same(cols, filled(down)) || !cols.every((c) => own.includes(c)) || cols.length === own.length) continue;
+    if (!tight(up, mid, cols) || !tight(mid, down, cols)) continue;
+    const others = own.filter((c) => !cols.includes(c)).flatMap((c) => mid[c]!);
+    const block = cols.flatMap((c) => [...up[c]!, ...mid[c]!, ...down[c]!]);
+    if (Math.abs(cy(others) - cy(block)) > lineH(others) * 0.25) continue;
+    const [first, last] = grow(k - 1, k + 1, cols);
+    merge(first, last);
+    k = first + 1;
   }
 }
 
@@ -856,7 +971,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     for (const l of row) cells[notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
     return cells;
   });
-  joinWrappedFirstCells(grid);
+  joinWrappedFirstCells(grid, 'spacing');
   // Prose columns at the edges (a text column beside the table) are not part of it.
   const colText = (c: number): string[] => grid.map((r) => r[c]!.map((l) => l.text).join(' ')).filter(Boolean);
   // A column of running text: long, wordy lines that continue one another (lines starting in lower
@@ -882,6 +997,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   while (hi >= lo && isProse[hi]) hi--;
   if (hi - lo + 1 < 2) return null;
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
+  // Only now, clear of running text (whose lines starting in lower case tell it from a column).
+  joinWrappedFirstCells(grid, 'text');
   const cols = hi - lo + 1;
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const anchored = grid.filter((r) => filledCells(r) >= 2).length;
@@ -890,6 +1007,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
   const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filledCells(r) >= 3);
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
+  joinCentredRows(grid);
   attachCentredLabels(grid);
   const merged: Line[][][] = [];
   // Words in another face under a figure or a bold head, a row's spacing below it (an italic
@@ -1032,8 +1150,22 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       r.splice(c, 1);
     }
   }
-  // Trailing rows with a single cell are text after the table.
-  while (merged.length > 2 && filledCells(merged[merged.length - 1]!) < 2) merged.pop();
+  // Trailing rows with a single cell are text after the table, unless the last row's cell wrapped
+  // onto them.
+  let tail = merged.length;
+  while (tail > 2 && filledCells(merged[tail - 1]!) < 2) tail--;
+  for (let k = tail; k < merged.length && tail >= 2; k++) {
+    const c = merged[k]!.findIndex((cell) => cell.length > 0);
+    const last = merged[tail - 1]!;
+    const cell = c >= 0 && merged[k]![c]!.length === 1 ? last[c]![last[c]!.length - 1] : undefined;
+    if (!cell) break;
+    const column = merged.slice(0, tail).flatMap((r) => r[c]!);
+    const left = Math.max(-Infinity, ...merged.slice(0, tail).flatMap((r) => r[c - 1] ?? []).map((l) => l.x1));
+    const right = Math.min(Infinity, ...merged.slice(0, tail).flatMap((r) => r[c + 1] ?? []).map((l) => l.x0));
+    if (!wrappedTail(merged[k]![c]![0]!, cell, column, left, right)) break;
+    last[c]!.push(merged[k]![c]![0]!);
+  }
+  merged.length = tail;
   if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
