@@ -401,6 +401,23 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'Tax period, four digits', 'header', 'DESCRIPTION AND VALIDITY');
     cellRelation(md, 'LINE', 'right', 'POSITION');
   });
+
+  it('column heads set bold over three lines, bottom-aligned, are one head cell each', () => {
+    cellRelation(md, '$ 12,480', 'header', 'Year ended December 31, 2024');
+    cellRelation(md, '(35)', 'header', 'Year ended December 31, 2023');
+    cellRelation(md, 'Revenue', 'header', '(in thousands, except per share data)');
+    cellRelation(md, 'Revenue', 'right', '$ 12,480');
+    cellRelation(md, 'Other income (expense), net', 'right', '—');
+  });
+
+  it('two tables side by side under captions side by side are two tables, each after its caption', () => {
+    cellRelation(md, '41', 'header', 'Staff');
+    expect(tablesOf(md).find((t) => t[0]![0] === 'Site')?.[0]).toEqual(['Site', 'Staff']);
+    cellRelation(md, 'January', 'header', 'Month');
+    cellRelation(md, '1,204', 'left', 'January');
+    inOrder(md, 'Table 11. Staff by site', '| Site | Staff |', 'Table 12. Visits by month', '| Month | Visits | Change |');
+    expect(tablesOf(md).some((t) => t.some((r) => r.some((c) => c.startsWith('Table 1'))))).toBe(false);
+  });
 });
 
 describe('hard pages: cells wrapped over lines in rows as tight as lines (wrapped-cells.pdf)', () => {

@@ -8,7 +8,7 @@
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
 import { buildRows, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
-import { columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
+import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
@@ -20,8 +20,6 @@ export interface LayoutOptions {
 const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖□☐❑]|[-–—*](?=\s))\s*/;
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
-// The label's number is digits, a roman numeral or one letter ("Table of Contents" is no caption).
-const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
 // A table-of-contents entry: dot (or space) leaders then a page number.
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;

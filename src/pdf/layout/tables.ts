@@ -539,6 +539,9 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     let ex0 = Math.min(...start.map((l) => l.x0)), ex1 = Math.max(...start.map((l) => l.x1));
     const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
     if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
+    // Captions side by side (two tables, or two figures, each under its own) are no row: their
+    // spaces would set the columns of the rows below.
+    if (start.every((l) => CAPTION_RE.test(l.text))) { i++; continue; }
     // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
     // row of that table: its few gutters would merge the table's columns.
     if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
@@ -630,8 +633,11 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     const above = members.length >= 2 && i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
     const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
     if (head) members.unshift(head);
-    const t = members.length >= 2 ? buildAligned(members, gutters, !!inRegion, notes, hRules) : null;
-    if (t) { out.push(t); i = j; }
+    const captions = rows[i - (head ? 2 : 1)];
+    const built = members.length >= 2
+      ? besideCaptions(members, gutters, captions, notes).map((p) => buildAligned(p.members, p.gutters, !!inRegion, p.notes, hRules)).filter((x): x is FoundTable => x !== null)
+      : [];
+    if (built.length) { out.push(...built); i = j; }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
     // made dense multi-column pages quadratic.)
@@ -639,6 +645,43 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     else i++;
   }
   return out;
+}
+
+/**
+ * Tables set side by side under captions side by side ("Table 1. Staff by site" over the left one,
+ * "Table 2. Visits by month" over the right one) share rows and come as one set of rows. Each caption
+ * after the first starts where its table does, at the end of one of the gutters: the rows are split
+ * there into one table per caption. Without such a caption row above, the rows stay one table.
+ */
+function besideCaptions(members: Line[][], gutters: Interval[], captions: Line[] | undefined, notes: Set<Line[]>): Array<{ members: Line[][]; gutters: Interval[]; notes: Set<Line[]> }> {
+  const whole = [{ members, gutters, notes }];
+  if (!captions || captions.length < 2 || !captions.every((l) => CAPTION_RE.test(l.text))) return whole;
+  const first = members[0]!;
+  const lineH = Math.max(...first.map((l) => l.y1 - l.y0));
+  if (Math.min(...first.map((l) => l.y0)) - Math.max(...captions.map((l) => l.y1)) > lineH * 3) return whole;
+  const cuts: number[] = [];
+  for (const c of [...captions].sort((a, b) => a.x0 - b.x0).slice(1)) {
+    const em = c.size;
+    const g = gutters.filter((v) => c.x0 >= v.a && c.x0 <= v.b + em).sort((a, b) => Math.abs(a.b - c.x0) - Math.abs(b.b - c.x0))[0];
+    if (!g) return whole;
+    cuts.push((g.a + g.b) / 2);
+  }
+  const edges = [-Infinity, ...cuts, Infinity];
+  const parts = [];
+  for (let k = 0; k + 1 < edges.length; k++) {
+    const a = edges[k]!, b = edges[k + 1]!;
+    const inside = (l: Line): boolean => { const cx = (l.x0 + l.x1) / 2; return cx > a && cx < b; };
+    const partNotes = new Set<Line[]>();
+    const rowsOf = members.flatMap((r) => {
+      const kept = r.filter(inside);
+      if (!kept.length) return [];
+      if (notes.has(r)) partNotes.add(kept);
+      return [kept];
+    });
+    parts.push({ members: rowsOf, gutters: gutters.filter((v) => v.a > a && v.b < b), notes: partNotes });
+  }
+  // Each side must still be a table of two columns or more.
+  return parts.every((p) => p.members.length >= 2 && p.gutters.length >= 1) ? parts : whole;
 }
 
 /**
@@ -748,6 +791,12 @@ function resplit(row: Line[], gutters: Interval[]): Line[] {
   }
   return out;
 }
+
+/**
+ * A caption's label: "Table 2.", "Figure 3:", "Fig. 4a". The label's number is digits, a roman
+ * numeral or one letter ("Table of Contents" is no caption).
+ */
+export const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
 
 /** "Label: value" in one line (a form's field, a metadata line). */
 export const LABELLED_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
@@ -1045,6 +1094,24 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     if (under && !faceBreak && (filledCells(h2) < filledCells(h1) || boldPair) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
+    }
+  }
+  // Column heads set bold over three lines or more ("Year ended" / "December 31," / "2024") above
+  // plain rows: one head row. Every line fills the same columns right of the first (a group head
+  // over several columns fills fewer than the heads under it, and stays a row of its own), the lines
+  // follow at line spacing, and the first column may hold a plain note ("(in thousands)").
+  {
+    const boldRight = (r: Line[][]): boolean => r.slice(1).some((c) => c.length > 0) && r.slice(1).every((c) => c.every((l) => l.bold));
+    const sameCols = (a: Line[][], b: Line[][]): boolean => a.every((c, k) => k === 0 || (c.length > 0) === (b[k]!.length > 0));
+    const tightUnder = (a: Line[][], b: Line[][]): boolean => {
+      const bottom = Math.max(...a.flat().map((l) => l.y1)), top = Math.min(...b.flat().map((l) => l.y0));
+      return top - bottom < Math.max(...b.flat().map((l) => l.y1 - l.y0)) * 0.6;
+    };
+    let k = 1;
+    while (k < merged.length - 1 && boldRight(merged[k]!) && sameCols(merged[0]!, merged[k]!) && tightUnder(merged[k - 1]!, merged[k]!)) k++;
+    if (k >= 2 && boldRight(merged[0]!) && !boldRight(merged[k]!)) {
+      for (let r = 1; r < k; r++) merged[r]!.forEach((c, col) => merged[0]![col]!.push(...c));
+      merged.splice(1, k - 1);
     }
   }
   // A column with a single filled cell is a stray fragment next to the table, not a column.
