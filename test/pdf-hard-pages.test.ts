@@ -460,3 +460,23 @@ describe('hard pages: cells wrapped over lines in rows as tight as lines (wrappe
     expect(tablesOf(md).find((t) => t[0]![0] === 'No.')).toHaveLength(6);
   });
 });
+
+describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('sidebar.pdf'); });
+
+  it('bold lines of two sizes are two headings, the larger one level up', () => {
+    expect(md).toContain('## EXPERIENCE\n\n### Senior Engineer, Northgate Structures (2019 to present)\n');
+    expect(md).toContain('### Engineer, Calder Consulting (2015 to 2019)\n');
+  });
+
+  it('the sidebar and the main column are read one after the other, not line by line across', () => {
+    inOrder(md, 'Jordan Ellis', 'CONTACT', 'jordan.ellis@example.com', 'Leeds, United Kingdom', 'SKILLS', 'AutoCAD and Revit');
+    inOrder(md, 'EXPERIENCE', 'Led the structural design of three mid-rise residential buildings, coordinating with architects', 'reduced steel tonnage by eleven percent through revised framing.', 'Carried out load calculations', 'EDUCATION');
+  });
+
+  it('a line that had room for the next line\'s first word ends its paragraph', () => {
+    // Both entries are set at the paragraphs' own leading, without indent.
+    expect(md).toContain('first class honours.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.');
+  });
+});

@@ -245,6 +245,16 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(md).toMatch(/\| Gold \|.*✓/);
   });
 
+  it('a two-column paper: a paragraph indented by one em starts a paragraph of its own', async () => {
+    const md = await fastMarkdown('unstructured', 'multi-column.pdf');
+    // ACL's style indents paragraphs by 1 em and sets them at the text's own leading; the last line
+    // before each of these stops short by less than four ems.
+    for (const start of ['Our contributions are twofold.', 'While it is good to have the flexibility', 'One thing worth noticing is that', 'Note that the retrieval accuracy for our']) {
+      expect(md).toContain(`\n\n${start}`);
+    }
+    expect(md).toContain('tuned for the baseline (DP, NLL).\n\nNote that');
+  });
+
   it('a two-column paper: figures set tightly in one column of a table come out one to a cell', async () => {
     const md = await fastMarkdown('unstructured', 'multi-column.pdf');
     // Table 4 (page 8): the line builder broke each row's four figures into uneven pieces

@@ -149,14 +149,21 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (B.lines.length >= 2 && L.x0 < B.x0 - slack) continue;
         // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
         if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold))) continue;
-        // After a line that stops well short of its column, a capitalised line starts a new paragraph.
-        if (isShort(last) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
+        // Bold lines of two sizes are two headings ("EXPERIENCE" over "Senior Engineer, ..."), not one
+        // heading over two lines.
+        if (L.bold && last.bold && Math.abs(L.size - last.size) > Math.max(L.size, last.size) * 0.06) continue;
+        // After a line that stops well short of its column, a capitalised line starts a new paragraph;
+        // so it does after a line that had room in its column for its first word (wrapping moves a
+        // word down only when it does not fit: one-line entries, a list of short lines). The column
+        // is the block's width when this line is wider (text wrapped around an inset widens there).
+        const right = L.x1 > B.x1 + size * 2 ? B.x1 : Math.max(B.x1, colRight.get(last) ?? last.x1);
+        if ((isShort(last) || roomFor(last, L, right)) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         // First-line indent starts a paragraph.
-        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 1.2 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
+        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 0.8 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
         if (gap < bestGap) { best = B; bestGap = gap; }
       }
     }
@@ -177,6 +184,20 @@ function buildBlocks(lines: Line[]): TextBlock[] {
     }
   }
   return blocks;
+}
+
+/**
+ * Whether `last` had room for the first word of the line under it within `right` (the right edge of
+ * its column), with a space and an em to spare (measured widths are not exact); never after a line that ends on a hyphen, a
+ * comma or a joining word, which goes on.
+ */
+function roomFor(last: Line, next: Line, right: number): boolean {
+  if (/(?:[-,;/&]|\s(?:and|or|of|for|the|to|in|on|at|by|with|from|a|an))$/u.test(last.text)) return false;
+  const w = next.words[0];
+  const token = /^\S+/.exec(w?.text ?? '')?.[0];
+  if (!w || !token) return false;
+  const width = ((w.x1 - w.x0) * token.length) / Math.max(1, w.text.length);
+  return last.x1 + next.size * 1.25 + width <= right;
 }
 
 /**
