@@ -475,8 +475,8 @@ describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
     inOrder(md, 'EXPERIENCE', 'Led the structural design of three mid-rise residential buildings, coordinating with architects', 'reduced steel tonnage by eleven percent through revised framing.', 'Carried out load calculations', 'EDUCATION');
   });
 
-  it('a line that had room for the next line\'s first word ends its paragraph', () => {
+  it('a paragraph\'s line that had room for the next line\'s first word ends the paragraph', () => {
     // Both entries are set at the paragraphs' own leading, without indent.
-    expect(md).toContain('first class honours.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.');
+    expect(md).toContain('first class honours in their fourth year.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.');
   });
 });

@@ -153,11 +153,11 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         // heading over two lines.
         if (L.bold && last.bold && Math.abs(L.size - last.size) > Math.max(L.size, last.size) * 0.06) continue;
         // After a line that stops well short of its column, a capitalised line starts a new paragraph;
-        // so it does after a line that had room in its column for its first word (wrapping moves a
-        // word down only when it does not fit: one-line entries, a list of short lines). The column
-        // is the block's width when this line is wider (text wrapped around an inset widens there).
-        const right = L.x1 > B.x1 + size * 2 ? B.x1 : Math.max(B.x1, colRight.get(last) ?? last.x1);
-        if ((isShort(last) || roomFor(last, L, right)) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
+        // so it does after a paragraph's line that had room, within the width of the paragraph's own
+        // lines, for its first word (wrapping moves a word down only when it does not fit). Not the
+        // column's width: text wrapped by a count of characters, or around an inset, leaves lines
+        // short of it, and another paragraph may be wider.
+        if ((isShort(last) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
@@ -188,7 +188,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
 
 /**
  * Whether `last` had room for the first word of the line under it within `right` (the right edge of
- * its column), with a space and an em to spare (measured widths are not exact); never after a line that ends on a hyphen, a
+ * its paragraph so far), with a space and an em to spare (measured widths are not exact); never after a line that ends on a hyphen, a
  * comma or a joining word, which goes on.
  */
 function roomFor(last: Line, next: Line, right: number): boolean {
