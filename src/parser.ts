@@ -3,7 +3,8 @@
  */
 import { detectFormat } from './detect/detect.js';
 import { ParseError, toParseError } from './errors.js';
-import { htmlFromMarkdown, imagesFromMarkdown, linksFromMarkdown } from './formats/derived.js';
+import { imagesFromMarkdown, linksFromMarkdown } from './formats/derived.js';
+import { htmlFromDocument } from './formats/document-html.js';
 import { extractJson } from './formats/json.js';
 import { summarize } from './formats/summary.js';
 import { serialize } from './markdown/serialize.js';
@@ -131,8 +132,10 @@ function assemble(doc: DocModel, options: NormalizedOptions, filename: string | 
   if (options.pdf?.pages) out.pages = serialized.pages;
   if (options.pdf?.blocks) out.blocks = serialized.layout;
   if (wantsFormat(options, 'summary')) out.summary = summarize(md);
-  if (wantsFormat(options, 'html')) out.html = doc.html ?? htmlFromMarkdown(md);
-  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? doc.html ?? htmlFromMarkdown(md);
+  // Inputs that are not HTML: written from the model, which knows merged table cells.
+  const html = (): string => doc.html ?? htmlFromDocument(doc, { onlyMainContent: options.onlyMainContent });
+  if (wantsFormat(options, 'html')) out.html = html();
+  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? (out.html ?? html());
   if (wantsFormat(options, 'links')) out.links = doc.links ?? linksFromMarkdown(md);
   if (wantsFormat(options, 'images')) out.images = doc.images ?? imagesFromMarkdown(md);
   const jsonFormat = options.formats.find((f) => f.type === 'json');

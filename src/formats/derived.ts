@@ -1,8 +1,7 @@
 /**
- * Formats derived from the markdown when the reader had no richer source (non-HTML inputs):
- * links, images and an HTML rendition.
+ * Formats derived from the markdown when the reader had no richer source (non-HTML inputs): links
+ * and images. (The html format of such inputs is written from the model: document-html.ts.)
  */
-import { marked } from 'marked';
 
 const LINK = /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)/g;
 
@@ -28,8 +27,4 @@ export function imagesFromMarkdown(markdown: string): string[] {
     if (m[1] === '!' && url) out.add(url);
   }
   return [...out];
-}
-
-export function htmlFromMarkdown(markdown: string): string {
-  return marked.parse(markdown, { async: false, gfm: true });
 }
