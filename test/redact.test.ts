@@ -127,6 +127,7 @@ describe('no false alarms on ordinary text', () => {
     'Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the build.',
     'See Data in Brief 22 (2019) 451-465 and J. Appl. Phys. 12 (2020) 100-110.',
     'The office opened in June 2021; from Eq. 36 the rate follows (134 Stat. 3388, 4144 (2021)).',
+    'Take Vitamin D Supplements with food; Plan B Team meets in Building C Annex.',
   ];
   it.each(MODES)('finds nothing in %s mode', (mode) => {
     for (const line of ordinary) {
@@ -160,6 +161,12 @@ describe('modes', () => {
     const s = 'Mehrudin shouted at Todd.';
     expect(found(s, 'PERSON', 'accurate')).toEqual(['Todd']);
     expect(found(s, 'PERSON', 'aggressive')).toEqual(['Mehrudin', 'Todd']);
+  });
+  it('a capitalised word, a middle initial and a capitalised word in no list is a name, in every mode', () => {
+    for (const mode of MODES) {
+      expect(found('The minutes were taken by Orsolya K Várhelyi and approved.', 'PERSON', mode)).toEqual(['Orsolya K Várhelyi']);
+      expect(found('Questions go to Tamsin R. Oyelaran-Hughes before noon.', 'PERSON', mode)).toEqual(['Tamsin R. Oyelaran-Hughes']);
+    }
   });
   it('entities restricts redaction to the buckets asked for', () => {
     const s = 'Mail jane@example.com or call +1 415 555 0132.';

@@ -414,6 +414,28 @@ interface RunSummary {
 
 const commonAt = (t: Tok): boolean => (t.f & COMMON) !== 0;
 
+const PROPER_WORD = /^\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*$/u;
+const MIDDLE_INITIAL = /^\p{Lu}\.?$/u;
+
+/**
+ * "Szabina J Gelencsér", "Hanne I. Kreutzmann": a capitalised word, one or two middle initials and
+ * a capitalised word, neither ordinary vocabulary. People are written so; other things rarely are
+ * (an ordinary word keeps out "Vitamin D Supplements", "Plan B Team").
+ */
+function middleInitialName(run: readonly Tok[], at = 0): boolean {
+  const n = run.length - at;
+  if (n < 3) return false;
+  for (const len of [3, 4]) {
+    if (n < len) break;
+    const head = run[at]!, last = run[at + len - 1]!;
+    if (!PROPER_WORD.test(head.raw) || !PROPER_WORD.test(last.raw.replace(/[.,;:]$/, '')) || commonAt(head) || commonAt(last)) continue;
+    let ok = true;
+    for (let k = at + 1; k < at + len - 1; k++) if (!MIDDLE_INITIAL.test(run[k]!.raw)) ok = false;
+    if (ok) return true;
+  }
+  return false;
+}
+
 function summarise(run: Tok[]): RunSummary {
   let known = 0;
   let common = 0;
@@ -530,6 +552,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (opts.mode === 'fast' && toks.length > 1) {
       let listed = false;
       for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || t.ps || TITLES.has(t.low)) { listed = true; break; }
+      // The shape of a name with a middle initial is evidence enough to look further.
+      for (let k = 0; !listed && k + 3 <= toks.length; k++) if (middleInitialName(toks, k)) listed = true;
       if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
     }
     // Titles open the name but are not part of it.
@@ -658,6 +682,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       if (k === n && n <= 4) score += 0.1;
       if (sum.initial) score += 0.1;
       if (n > 4) score -= 0.3;
+      if (n <= 4 && middleInitialName(run)) score = Math.max(score, 0.7);
     } else {
       const known = sum.known > 0;
       if (known && !commonAt(head)) score = headIsFirstName ? 0.5 : 0.4;
