@@ -384,6 +384,9 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'Plant deck', 'row', 'Fail');
     expect(tablesOf(md).some((t) => t.some((r) => r.some((c) => c.includes('Prepared by'))))).toBe(false);
     inOrder(md, 'Prepared by: A. Lee', 'Checked by: R. Diaz', 'Boiler room');
+    // The two fields make a form row: the caption under the first is no continuation of it.
+    expect(md).toContain('\n\nPrepared by: A. Lee, site office\n\n');
+    expect(md).toContain('\n\nReadings taken on the north wing\n\n');
   });
 
   it('a word processor\'s table: a head wrapped onto a second line, italic sub-heads as rows of their own', () => {

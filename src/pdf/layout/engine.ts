@@ -99,6 +99,17 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       colRight.set(L, r);
     }
   }
+  // Fields of a form row: a "Label: value" line with another one level with it ("Prepared by: ..."
+  // beside "Checked by: ..."). Such a field is complete; the line under it is not its continuation.
+  const fieldRow = new Set<Line>();
+  for (let i = 0; i < sorted.length; i++) {
+    const L = sorted[i]!;
+    if (!LABELLED_VALUE.test(L.text)) continue;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.y0 - L.y0 < L.size * 0.3; j++) {
+      const M = sorted[j]!;
+      if (Math.abs(M.size - L.size) < 1 && (M.x0 > L.x1 || M.x1 < L.x0) && LABELLED_VALUE.test(M.text)) { fieldRow.add(L); fieldRow.add(M); }
+    }
+  }
   const isShort = (L: Line): boolean => {
     const r = colRight.get(L) ?? L.x1;
     return r - L.x1 > Math.max(L.size * 4, (r - L.x0) * 0.2);
@@ -162,6 +173,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
+        if (fieldRow.has(last)) continue;
         // First-line indent starts a paragraph.
         if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 0.8 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
         if (gap < bestGap) { best = B; bestGap = gap; }
