@@ -483,3 +483,13 @@ describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
     expect(md).toContain('first class honours in their fourth year.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.');
   });
 });
+
+describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('inset.pdf'); });
+
+  it('the paragraph goes on across the end of the box, and the box follows it', () => {
+    present(md, 'storage areas upstream, where farmland can be flooded on purpose to take the peak off a large flood');
+    inOrder(md, 'Flood defences along the lower river', 'in the years between floods.', 'Key facts', 'Floods cost the region an average of 40 million a year.');
+  });
+});

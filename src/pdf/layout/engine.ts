@@ -533,6 +533,7 @@ function isFootnote(e: TextBlock, pageBody: number, H: number): boolean {
 function joinBrokenParagraphs(els: El[]): El[] {
   const out: El[] = [];
   for (const e of els) {
+    if (e.kind === 'text' && goesOnUnderInset(out, e)) continue;
     const prev = out[out.length - 1];
     if (prev && prev.kind === 'text' && e.kind === 'text' && !e.marker && !prev.lines.some((l) => l.mono) && !e.lines.some((l) => l.mono)) {
       const last = prev.lines[prev.lines.length - 1]!.text;
@@ -549,6 +550,32 @@ function joinBrokenParagraphs(els: El[]): El[] {
     out.push(e);
   }
   return out;
+}
+
+/**
+ * A paragraph that goes on under an inset set beside it (a box or a figure in the text, the lines
+ * beside it shorter): the lines below the inset are a block of their own, and the inset's blocks come
+ * between the two in reading order. The continuation starts with a word in lower case right under the
+ * paragraph's last line, flush with it, and every block between them stands beside the paragraph and ends above
+ * the continuation. It joins the paragraph (the inset then follows it). True when it joined.
+ */
+function goesOnUnderInset(out: El[], e: TextBlock): boolean {
+  // Running text starts with a word in lower case ("flooded on purpose"), not a symbol (a formula).
+  if (e.marker || e.lines.some((l) => l.mono) || !/^(?:\p{Ll}{2,}|a)[\s,;]/u.test(e.lines[0]!.text)) return false;
+  // The paragraph is one of the last few blocks; those after it are the inset's.
+  for (let k = out.length - 1; k >= Math.max(0, out.length - 5); k--) {
+    const p = out[k]!;
+    if (p.kind !== 'text' || p.lines.length < 2 || p.marker || p.lines.some((l) => l.mono)) continue;
+    const last = p.lines[p.lines.length - 1]!;
+    if (/[.!?:;]["”’)\]]?$/.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold || Math.abs(e.x0 - p.x0) > p.size) continue;
+    const gap = e.y0 - last.y1;
+    if (gap < -p.size * 0.3 || gap > p.size) continue;
+    if (!out.slice(k + 1).every((b) => (b.x0 >= p.x1 - p.size * 0.5 || b.x1 <= p.x0 + p.size * 0.5) && b.y0 < p.y1 && b.y1 <= e.y0 + p.size * 0.5)) continue;
+    p.lines.push(...e.lines);
+    grow(p, e);
+    return true;
+  }
+  return false;
 }
 
 interface Chart extends Box { labels: TextBlock[] }
