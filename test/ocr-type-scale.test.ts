@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../test-support/corpus.js';
+import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
 import { createParser } from '../src/parser.js';
 import type { HocrBlock, HocrLine } from '../src/ocr/hocr.js';
-import { bodyXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { bodyXHeight, erasedText, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 
@@ -44,6 +44,16 @@ describe('type scale', () => {
     // Never below half the declared resolution.
     expect(rereadDpi(300, 4)).toBe(150);
     expect(rereadDpi(300, null)).toBeNull();
+  });
+
+  it('tells a line of type the rule finder took out from a printed rule by its thickness', () => {
+    // Small type (x-height 12 px): a bar 13 px thick is a line of it closed into a rule; 2-5 px are rules.
+    expect(erasedText([{ x0: 100, y0: 400, x1: 440, y1: 413 }], 12)).toBe(true);
+    expect(erasedText([{ x0: 100, y0: 400, x1: 1500, y1: 402 }, { x0: 100, y0: 500, x1: 600, y1: 505 }], 12)).toBe(false);
+    // Vertical separators (a column rule) say nothing about lines of type.
+    expect(erasedText([{ x0: 800, y0: 100, x1: 812, y1: 900 }], 12)).toBe(false);
+    expect(erasedText([], 12)).toBe(false);
+    expect(erasedText([{ x0: 100, y0: 400, x1: 440, y1: 413 }], null)).toBe(false);
   });
 
   it('weighs a reading by its characters and their confidence', () => {
@@ -84,5 +94,18 @@ describe('small print scanned at 200 dpi on a page that declares 300 (fixtures/o
   it('pages of ordinary type at their own resolution are read once', async () => {
     const [r] = await recognizePages(runtime, readFileSync(path.join(FIX, 'scanned.pdf')), [1], { signal: new AbortController().signal });
     expect(r!.readings).toBe(1);
+  });
+});
+
+describe.skipIf(!corpusAvailable)(`a typed letter scanned at 150 dpi on a page that declares 300${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`, () => {
+  const runtime = new ParserRuntime({ ocrThreads: 1 });
+  afterAll(() => runtime.close());
+
+  it('has type small for the resolution told, but no line of it was taken out: it is read once', async () => {
+    // unstructured/pdf-with-ocr-text.pdf: x-height 14 px at a declared 300 dpi (under 15 × 1.3 × 0.85),
+    // and tesseract reports no separator as thick as its type. It used to be read twice, to the same text.
+    const [r] = await recognizePages(runtime, readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), [1], { signal: new AbortController().signal });
+    expect(r!.readings).toBe(1);
+    expect(ocrPlainText(r!.page!)).toContain('A letter from The Amalgamated Sugar Company');
   });
 });

@@ -10,7 +10,7 @@ import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { bodyXHeight, erasedText, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -87,8 +87,9 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       readings++;
       // Type small for the resolution told: tesseract may have erased lines of it as rules
       // (src/ocr/type-scale.ts); read again at a resolution that keeps them, and keep the better.
-      const again = rereadDpi(rendered.scale * 72, bodyXHeight(result.blocks));
-      if (again !== null) {
+      const xHeight = bodyXHeight(result.blocks);
+      const again = rereadDpi(rendered.scale * 72, xHeight);
+      if (again !== null && erasedText(result.separators, xHeight)) {
         const second = await eng.recognize(pre.image, again);
         readings++;
         if (readingWeight(second.blocks) >= readingWeight(result.blocks)) result = second;

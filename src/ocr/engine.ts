@@ -8,7 +8,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { PACKAGE_ROOT } from '../runtime/package-root.js';
-import { parseHocr, type HocrBlock } from './hocr.js';
+import { parseHocr, parseSeparators, type Box, type HocrBlock } from './hocr.js';
 
 const require = createRequire(import.meta.url);
 
@@ -107,7 +107,7 @@ export class OcrEngine {
    * Recognises one image. `params` are tesseract parameters for this image only (tesseract.js sets
    * them for the call and restores the others after it), such as a page segmentation mode.
    */
-  async recognize(image: Buffer, dpi: number, params: Record<string, string> = {}): Promise<{ blocks: HocrBlock[] }> {
+  async recognize(image: Buffer, dpi: number, params: Record<string, string> = {}): Promise<{ blocks: HocrBlock[]; separators: Box[] }> {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
     let timer: NodeJS.Timeout | undefined;
@@ -122,7 +122,8 @@ export class OcrEngine {
       this.pagesDone++;
       // Only hOCR is asked for: tesseract writes it in one pass, with everything docmill reads (hocr.ts).
       const { data } = await Promise.race([worker.recognize(image, params, { hocr: true, text: false }), watchdog]);
-      return { blocks: parseHocr(data.hocr ?? '') };
+      const hocr = data.hocr ?? '';
+      return { blocks: parseHocr(hocr), separators: parseSeparators(hocr) };
     } catch (err) {
       // Start the next page on a fresh recogniser: this one may be broken or still busy.
       await this.recycle();

@@ -134,3 +134,18 @@ export function parseHocr(hocr: string): HocrBlock[] {
   }
   return blocks;
 }
+
+/**
+ * The boxes of the separators tesseract found on the page (`ocr_separator`): the rules its line
+ * finder took out of the image before reading it. Lines of small type can be among them
+ * (src/ocr/type-scale.ts).
+ */
+export function parseSeparators(hocr: string): Box[] {
+  const out: Box[] = [];
+  for (const m of hocr.matchAll(/<\w+[^>]*class=['"]ocr_separator['"][^>]*>/g)) {
+    const title = /title=(['"])(.*?)\1/.exec(m[0])?.[2] ?? '';
+    const bbox = bboxOf(title);
+    if (bbox) out.push(bbox);
+  }
+  return out;
+}

@@ -9,10 +9,11 @@
  * with persi occurring" for "Patient presents with persistent headaches occurring"). That happens
  * where the resolution a PDF declares overstates the type's scale (a letter-size page scanned at
  * 200 dpi placed on a smaller page) or where print is small. The x-height tesseract measured on the
- * lines it did read tells; the page is then read again at a resolution where that x-height clears
- * the limit with a margin.
+ * lines it did read tells whether it can happen, and the separators it reports whether it did (a bar
+ * as thick as the type); the page is then read again at a resolution where that x-height clears the
+ * limit with a margin.
  */
-import type { HocrBlock } from './hocr.js';
+import type { Box, HocrBlock } from './hocr.js';
 
 /** The x-height must exceed tesseract's thin-rule limit (resolution/20) by this factor. */
 const MARGIN = 1.3;
@@ -59,6 +60,19 @@ export function rereadDpi(told: number, xHeight: number | null): number | null {
   const safe = (xHeight * 20) / MARGIN;
   if (safe >= told * REREAD_BELOW) return null;
   return Math.round(Math.max(told * MIN_SHARE, safe));
+}
+
+/**
+ * Whether the rule finder took out something as thick as a line of the page's type: a horizontal
+ * separator at least this share of the x-height thick. Printed rules are thinner (1-5 px at 300 dpi
+ * against 12 px of small type); a line of letters closed into a bar is about an x-height thick. A page
+ * whose separators are all thin lost no text, and is not read again.
+ */
+const ERASED_SHARE = 0.6;
+
+export function erasedText(separators: readonly Box[], xHeight: number | null): boolean {
+  if (xHeight === null) return false;
+  return separators.some((b) => b.x1 - b.x0 >= (b.y1 - b.y0) * 2 && b.y1 - b.y0 >= xHeight * ERASED_SHARE);
 }
 
 /** Characters read, weighted by confidence: the better of two readings of one page has more. */
