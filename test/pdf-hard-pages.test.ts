@@ -493,3 +493,21 @@ describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () =
     inOrder(md, 'Flood defences along the lower river', 'in the years between floods.', 'Key facts', 'Floods cost the region an average of 40 million a year.');
   });
 });
+
+describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('sections.pdf'); });
+
+  it('numbered sections in bold and subsections in italic are headings, a subsection a level down', () => {
+    const level = (t: string): number => (new RegExp(`^(#+) ${t.replace('.', '\\.')}$`, 'm').exec(md)?.[1] ?? '').length;
+    expect(level('2 Methods')).toBeGreaterThan(0);
+    expect(level('2.1 Acoustic surveys')).toBe(level('2 Methods') + 1);
+    expect(level('2.2 Pressure analysis')).toBe(level('2 Methods') + 1);
+    expect(level('3 Results')).toBe(level('2 Methods'));
+  });
+
+  it('a run-in bold lead stays in its paragraph', () => {
+    present(md, '**Limitations.** Plastic pipes carry sound poorly, so acoustic surveys miss many leaks');
+    expect(md).not.toMatch(/^#+ Limitations/m);
+  });
+});

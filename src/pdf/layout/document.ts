@@ -207,7 +207,10 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
       // Bold at body size is a heading when short and not a list of names or terms (author lines).
       const boldHeading = boldMeansHeading && b.hints.bold && s >= localBody - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120
         && (b.hints.text.match(/,/g)?.length ?? 0) < 3;
-      if (!standsOut && !boldHeading) continue;
+      // A numbered subsection set in italic at body size, alone on its line ("2.1 Acoustic surveys").
+      const italicSection = b.hints.italic && /^\d{1,2}(?:\.\d{1,2})+\.?$/.test(b.hints.numbering) && b.hints.lineCount === 1
+        && b.hints.text.length <= 80 && !/[.:;,]$/.test(b.hints.text) && Math.abs(s - localBody) <= 0.6;
+      if (!standsOut && !boldHeading && !italicSection) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).
       if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;
       candidates.push({ b, size: s + (b.hints.bold ? 0.01 : 0) });
