@@ -168,6 +168,13 @@ describe('modes', () => {
       expect(found('Questions go to Tamsin R. Oyelaran-Hughes before noon.', 'PERSON', mode)).toEqual(['Tamsin R. Oyelaran-Hughes']);
     }
   });
+  it('a country named in ordinary words is a place without a word that says so', () => {
+    expect(found('Ship to:\nAnna Kovacs\nDenver, CO 80202\nUnited States', 'LOCATION')).toContain('United States');
+    expect(found('Brno\nCzech Republic 60200', 'LOCATION')).toContain('Czech Republic');
+    // A union of countries is no place, and ordinary words alone stay words ("United Airlines").
+    expect(found('Article 50 of the Treaty on European Union applies.', 'LOCATION')).toEqual([]);
+    expect(found('She flew United Airlines to the meeting.', 'LOCATION')).toEqual([]);
+  });
   it('entities restricts redaction to the buckets asked for', () => {
     const s = 'Mail jane@example.com or call +1 415 555 0132.';
     expect(redact(s, 'fast', 'tag', ['EMAIL'])).toBe('Mail <EMAIL> or call +1 415 555 0132.');

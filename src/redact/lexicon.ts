@@ -63,6 +63,8 @@ export function getLexicon(): Lexicon {
   const city = new Set<string>();
   const region = setOf(G.region, REGIONS);
   const country = setOf(G.country, COUNTRY_VARIANTS);
+  // The gazetteer's country names include the European Union, a union of countries and no place.
+  country.delete('european union');
   const addPhrase = (name: string): void => {
     const words = name.split(/[\s-]+/).filter(Boolean);
     if (words.length < 2) return;

@@ -610,7 +610,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const placeCtx = placeCtxIn ?? PLACE_BEFORE.test(ctx);
     if (placeCtx) score += 0.35;
     // Ordinary words that are also places ("Mobile", "As", "Reading") count as places only where the text says so.
-    const ordinary = run.every((t) => (t.f & COMMON) !== 0) || low.length <= 2;
+    // A country named in several words is one whatever its words ("United States", "Czech Republic").
+    const ordinary = (run.every((t) => (t.f & COMMON) !== 0) && !(run.length >= 2 && lex.country.has(low))) || low.length <= 2;
     if (ordinary && !placeCtx) return;
     if (inAddress(s, e) || nearAddress(s)) score += 0.3;
     const nxt = text.slice(e, e + 24);
