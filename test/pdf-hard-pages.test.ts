@@ -462,6 +462,12 @@ describe('hard pages: cells wrapped over lines in rows as tight as lines (wrappe
     cellRelation(md, 'Hanging rail for wardrobes, cut to length on order, supplied with two end sockets and a centre support for spans over one metre', 'left', 'Rail');
     expect(tablesOf(md).find((t) => t[0]![0] === 'No.')).toHaveLength(6);
   });
+
+  it('heads over figures wrapped over two lines and set flush to the foot are one head row', () => {
+    expect(tablesOf(md).find((t) => t[0]![0] === 'Region')?.[0]).toEqual(['Region', 'Number of employees', 'Average tenure (years)', 'Share of women (%)']);
+    cellRelation(md, '2,310', 'header', 'Number of employees');
+    cellRelation(md, 'Midlands', 'right', '3,002');
+  });
 });
 
 describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {

@@ -1091,7 +1091,25 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const boldPair = bold(h1) && bold(h2) && !bold(merged[2]!);
     // A line in plain or italic type under a bold head is a sub-head row, not the head's second line.
     const faceBreak = bold(h1) && !h2.some((c) => c.some((l) => l.bold));
-    if (under && !faceBreak && (filledCells(h2) < filledCells(h1) || boldPair) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    // Or heads wrapped over two lines and set flush to the foot, as heads over figures often are
+    // ("Number of" over "employees", with a one-line "Region" on the second line): every head of the
+    // first line goes on right under itself, flush with it at one side or centred, at line spacing.
+    const flush = (a: Line, b: Line): boolean => {
+      const tol = Math.max(2, a.size * 0.2);
+      return Math.abs(a.x0 - b.x0) < tol || Math.abs(a.x1 - b.x1) < tol || Math.abs(a.x0 + a.x1 - b.x0 - b.x1) < tol * 2;
+    };
+    // Left-aligned cells of any two rows are flush too: the heads must stand over figures, or be set
+    // bold over plain rows.
+    const figuresUnder = h1.every((c, k) => {
+      if (!c.length || k === 0) return true;
+      const body = merged.slice(2).map((r) => r[k]!).filter((x) => x.length > 0);
+      return body.length >= 2 && body.filter(numeric).length >= body.length * 0.6;
+    });
+    const wrappedHeads = !noteRow && filledCells(h1) >= 2 && (figuresUnder || boldPair) && h1.every((c, k) => {
+      const up = c[c.length - 1], down = h2[k]![0];
+      return !up || (!!down && flush(up, down) && down.y0 - up.y1 < (down.y1 - down.y0) * 0.6);
+    });
+    if ((under || wrappedHeads) && !faceBreak && (filledCells(h2) < filledCells(h1) || boldPair || wrappedHeads) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
