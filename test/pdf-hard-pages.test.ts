@@ -512,6 +512,12 @@ describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
     expect(level('3 Results')).toBe(level('2 Methods'));
   });
 
+  it('a numbered list with its numbers set flush right is one level', () => {
+    expect(md).toContain('\n9. Review the district boundaries.\n10. Budget for pipe renewal over twenty years, starting with the mains laid before 1950.\n');
+    expect(md).toMatch(/\n1\. Survey plastic mains with pressure loggers\.\n2\. Repeat/);
+    expect(md).not.toMatch(/^[ \t]+\d+\. /m);
+  });
+
   it('a run-in bold lead stays in its paragraph', () => {
     present(md, '**Limitations.** Plastic pipes carry sound poorly, so acoustic surveys miss many leaks');
     expect(md).not.toMatch(/^#+ Limitations/m);

@@ -950,11 +950,15 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   let listRun: Array<{ el: TextBlock; item: ListItem; ordered: boolean; start: number }> = [];
   const flushList = (): void => {
     if (!listRun.length) return;
-    const levels = [...new Set(listRun.map((r) => Math.round(r.el.x0 / 4)))].sort((a, b) => a - b);
-    const levelOf = (x: number): number => {
-      let lv = 0;
-      for (let k = 0; k < levels.length; k++) if (Math.round(x / 4) >= levels[k]!) lv = k;
-      return lv;
+    // An item is nested in the item before it, or in one of that item's parents, when its marker
+    // starts more than half an em further right. Levels go by those ancestors, not by every marker
+    // position in the run: numbers set flush right start at two positions ("9." right of "10.") in
+    // one level. (Text starts do not tell: a scan's sub-items' text may start left of their parent's.)
+    const open: number[] = [];
+    const levelOf = (el: TextBlock): number => {
+      while (open.length && !(el.x0 > open[open.length - 1]! + el.size * 0.6)) open.pop();
+      open.push(el.x0);
+      return open.length - 1;
     };
     let top: { node: ListNode; el: TextBlock; box: Box; lines: Line[] } | null = null;
     const emitTop = (): void => {
@@ -970,7 +974,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     };
     const stacks: ListNode[] = [];
     for (const r of listRun) {
-      const lv = top ? Math.min(levelOf(r.el.x0), stacks.length) : 0;
+      const depth = levelOf(r.el);
+      const lv = top ? Math.min(depth, stacks.length) : 0;
       if (lv === 0 || !top) {
         emitTop();
         const node: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
