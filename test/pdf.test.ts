@@ -100,6 +100,9 @@ describe('PDF fixtures made by the project', () => {
     expect(md).toContain('## Appendix: Wide Page\n\nThis page is printed in landscape orientation');
     const p2 = doc.blocks![1]!;
     expect(p2.width).toBeGreaterThan(p2.height!);
+    // Page 3: a paragraph at an item's text indent goes on with the item, and the list goes on after it.
+    expect(md).toContain('- The filter is seated firmly in its housing, with the arrow pointing towards the fan.\n  If the filter is missing, do not run the unit');
+    expect(md).toContain('voids the warranty.\n- The drain hose runs downhill all the way to the drain.\n\nWhen all three are in order');
   });
 
   it('maxPages caps the pages parsed and reports the true count', async () => {

@@ -947,7 +947,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   };
 
   // Consecutive list items are nested by the indentation of their markers.
-  let listRun: Array<{ el: TextBlock; item: ListItem; ordered: boolean; start: number }> = [];
+  // `more`: blocks of text an item goes on with (a second paragraph set at the item's text indent).
+  let listRun: Array<{ el: TextBlock; item: ListItem; ordered: boolean; start: number; more?: TextBlock[] }> = [];
   const flushList = (): void => {
     if (!listRun.length) return;
     // An item is nested in the item before it, or in one of that item's parents, when its marker
@@ -981,6 +982,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         const node: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
         if (r.ordered && r.start !== 1) node.start = r.start;
         top = { node, el: r.el, box: { x0: r.el.x0, y0: r.el.y0, x1: r.el.x1, y1: r.el.y1 }, lines: [...r.el.lines] };
+        for (const m of r.more ?? []) { grow(top.box, m); top.lines.push(...m.lines); }
         stacks.length = 0;
         stacks.push(node);
         continue;
@@ -988,6 +990,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       const t = top as { node: ListNode; el: TextBlock; box: Box; lines: Line[] };
       grow(t.box, r.el);
       t.lines.push(...r.el.lines);
+      for (const m of r.more ?? []) { grow(t.box, m); t.lines.push(...m.lines); }
       stacks.length = Math.min(stacks.length, lv + 1);
       const parentList = stacks[Math.min(lv, stacks.length) - 1]!;
       const parentItem = parentList.items[parentList.items.length - 1]!;
@@ -1035,6 +1038,18 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       const ordered = e.marker.kind === 'number';
       const content = blockInlines(e.lines, e.marker.kind === 'letter' ? '' : e.marker.text);
       if (content.length) { listRun.push({ el: e, item: { content }, ordered, start: e.marker.value || 1 }); continue; }
+    }
+    // A paragraph set at the text indent of the item above it, right under it, goes on with that item
+    // ("If the filter is missing, ..." under its bullet): a paragraph of the item, and the list goes on.
+    const prev = listRun[listRun.length - 1];
+    if (prev && e.kind === 'text' && !e.marker && !e.lines.some((l) => l.mono) && !e.lines.every((l) => l.bold)) {
+      const last = prev.more?.[prev.more.length - 1] ?? prev.el;
+      const size = prev.el.size;
+      if (Math.abs(e.x0 - prev.el.textX0) < size * 0.6 && e.x0 > prev.el.x0 + size * 0.5 && e.y0 > last.y1 - size * 0.3 && e.y0 - last.y1 < size * 2.5 && Math.abs(e.size - size) < 0.6) {
+        prev.item.children = [...(prev.item.children ?? []), { kind: 'paragraph', content: blockInlines(e.lines, '') }];
+        (prev.more ??= []).push(e);
+        continue;
+      }
     }
     flushList();
     if (e.kind === 'table') {
