@@ -518,6 +518,11 @@ describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
     expect(md).not.toMatch(/^[ \t]+\d+\. /m);
   });
 
+  it('a watermark set on a slant is no text of the page', () => {
+    absent(md, 'DRAFT');
+    inOrder(md, '4 Recommendations', '1. Survey plastic mains', '12. Report progress to the board each year.');
+  });
+
   it('a run-in bold lead stays in its paragraph', () => {
     present(md, '**Limitations.** Plastic pipes carry sound poorly, so acoustic surveys miss many leaks');
     expect(md).not.toMatch(/^#+ Limitations/m);

@@ -74,6 +74,12 @@ function quadrant(dx: number, dy: number): number {
   return ((q % 360) + 360) % 360;
 }
 
+/** How far, in degrees, a direction is from the nearest of 0, 90, 180 and 270. */
+function offAxis(dx: number, dy: number): number {
+  const a = (((Math.atan2(dy, dx) * 180) / Math.PI) % 90 + 90) % 90;
+  return Math.min(a, 90 - a);
+}
+
 export interface ExtractOptions {
   /** Skip vector paths and images (cheaper, no ruled tables or figures). */
   textOnly?: boolean;
@@ -105,6 +111,9 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     const t = item.transform as Matrix;
     const m = mul(vt, t);
     const q = quadrant(m[0], m[1]);
+    // Text set on a slant (a "DRAFT" or "COPY" watermark across the page, a stamp) is no line of the
+    // page's text: laid out with it, it would come as a stray heading among the paragraphs.
+    if (offAxis(m[0], m[1]) > 20) continue;
     const chars = item.str.length;
     qChars.set(q, (qChars.get(q) ?? 0) + chars);
     raws.push({ item, q, chars });
