@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, ENDS_ON_JOINING_WORD, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
@@ -200,11 +200,11 @@ function buildBlocks(lines: Line[]): TextBlock[] {
 
 /**
  * Whether `last` had room for the first word of the line under it within `right` (the right edge of
- * its paragraph so far), with a space and an em to spare (measured widths are not exact); never after a line that ends on a hyphen, a
- * comma or a joining word, which goes on.
+ * its paragraph so far), with a space and an em to spare (measured widths are not exact); never
+ * after a line that ends on a hyphen, a comma or a joining word, which goes on.
  */
 function roomFor(last: Line, next: Line, right: number): boolean {
-  if (/(?:[-,;/&]|\s(?:and|or|of|for|the|to|in|on|at|by|with|from|a|an))$/u.test(last.text)) return false;
+  if (/[-,;/&]$/u.test(last.text) || ENDS_ON_JOINING_WORD.test(last.text)) return false;
   const w = next.words[0];
   const token = /^\S+/.exec(w?.text ?? '')?.[0];
   if (!w || !token) return false;
@@ -555,9 +555,10 @@ function joinBrokenParagraphs(els: El[]): El[] {
 /**
  * A paragraph that goes on under an inset set beside it (a box or a figure in the text, the lines
  * beside it shorter): the lines below the inset are a block of their own, and the inset's blocks come
- * between the two in reading order. The continuation starts with a word in lower case right under the
- * paragraph's last line, flush with it, and every block between them stands beside the paragraph and ends above
- * the continuation. It joins the paragraph (the inset then follows it). True when it joined.
+ * between the two in reading order. The continuation starts with a word in lower case right under
+ * the paragraph's last line, flush with it, and every block between them stands beside the paragraph
+ * and ends above the continuation. It joins the paragraph (the inset then follows it). True when it
+ * joined.
  */
 function goesOnUnderInset(out: El[], e: TextBlock): boolean {
   // Running text starts with a word in lower case ("flooded on purpose"), not a symbol (a formula).

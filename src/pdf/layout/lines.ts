@@ -315,6 +315,12 @@ const RELATION_IN = /[=≤≥≈≡∝∼≃≠]/u;
 const EQUATION_NUMBER = /^\s*\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
 
 /**
+ * A line that stops on a joining word ("… Fabrication and", "… the"): the text goes on on the next
+ * line, whether in a paragraph or in a table cell.
+ */
+export const ENDS_ON_JOINING_WORD = /\s(?:&|and|or|of|for|the|to|in|on|at|by|with|from|a|an)$/u;
+
+/**
  * A displayed equation with its number: a relation sign, and a number in parentheses set apart from
  * the formula by two ems or more at the line's end ("P(s) = softmax(Wx + b)      (3)").
  */

@@ -4,7 +4,7 @@
  */
 import type { TableCell, TextInline } from '../../model/document.js';
 import { blockInlines } from './inlines.js';
-import { makeLine, type Line, type Word } from './lines.js';
+import { ENDS_ON_JOINING_WORD, makeLine, type Line, type Word } from './lines.js';
 import type { Box, Segment } from './types.js';
 
 export interface FoundTable extends Box {
@@ -813,7 +813,7 @@ function contentsColumn(cells: string[]): boolean {
  * A line of a cell that cannot end the cell: it stops on a joining word or sign ("Northern
  * Fabrication and" over "Welding Services Ltd", "Consoli-" over "dated").
  */
-const OPEN_END = /(?:\p{L}[,&/-]|\s(?:&|and|or|of|for|the|to|in|on|at|by|with|from|a|an))$/u;
+const openEnd = (text: string): boolean => /\p{L}[,&/-]$/u.test(text) || ENDS_ON_JOINING_WORD.test(text);
 
 /** A line that can only go on a cell above it: it starts in lower case. */
 const GOES_ON = /^\p{Ll}/u;
@@ -849,7 +849,7 @@ function joinWrappedFirstCells(grid: Line[][][], by: 'spacing' | 'text'): void {
       const first = r[0]![0]!, last = above[0]![above[0]!.length - 1]!;
       if (first.bold !== last.bold) return false;
       const gap = top(r[0]!) - bottom(above[0]!);
-      return gap < split || (by === 'text' && gap < (first.y1 - first.y0) * 0.6 && (OPEN_END.test(last.text) || GOES_ON.test(first.text)));
+      return gap < split || (by === 'text' && gap < (first.y1 - first.y0) * 0.6 && (openEnd(last.text) || GOES_ON.test(first.text)));
     })();
     if (join) above[0]!.push(...r[0]!);
     else out.push(r);
@@ -913,7 +913,7 @@ function wrappedTail(l: Line, cell: Line, column: Line[], left: number, right: n
  */
 function wrapsInto(up: Line, down: Line, column: Line[]): boolean {
   if (figures(up) || figures(down) || /:$/.test(up.text)) return false;
-  if (OPEN_END.test(up.text) || GOES_ON.test(down.text)) return true;
+  if (openEnd(up.text) || GOES_ON.test(down.text)) return true;
   const tol = Math.max(2, down.size * 0.3);
   const widest = Math.max(...column.filter((a) => Math.abs(a.x0 - up.x0) <= tol).map((a) => a.x1));
   const w = down.words[0]!;
@@ -936,13 +936,15 @@ function joinCentredRows(grid: Line[][][]): void {
   const filled = (r: Line[][]): number[] => r.flatMap((c, k) => (c.length ? [k] : []));
   const cy = (ls: Line[]): number => ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length;
   const lineH = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1 - l.y0));
+  // Each column's lines: joining rows moves lines between rows, never between columns.
+  const columns = (grid[0] ?? []).map((_, c) => grid.flatMap((r) => r[c]!));
   // Do rows a and b (a above b) hold consecutive lines of the same cells, in the columns `cols`?
   const tight = (a: Line[][], b: Line[][], cols: number[]): boolean => cols.every((c) => {
     const up = a[c]!, down = b[c]!;
     if (!up.length || !down.length) return false;
     const gap = Math.min(...down.map((l) => l.y0)) - Math.max(...up.map((l) => l.y1));
     const last = up.reduce((m, l) => (l.y1 > m.y1 ? l : m)), first = down.reduce((m, l) => (l.y0 < m.y0 ? l : m));
-    return gap > -1 && gap < lineH([...up, ...down]) * 0.6 && wrapsInto(last, first, grid.flatMap((r) => r[c]!));
+    return gap > -1 && gap < lineH([...up, ...down]) * 0.6 && wrapsInto(last, first, columns[c]!);
   });
   const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
   // Grows a block of rows around `mid` by pairs of rows above and below holding lines of the
