@@ -9,8 +9,8 @@ import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, erasedText, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { otsuLevel, preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
+import { bodyXHeight, erasedText, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -83,13 +83,20 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       const a = performance.now();
       const pre = await preprocess(await turnImage(base, turn), task.preprocess);
       const b = performance.now();
-      let result = await eng.recognize(pre.image, rendered.scale * 72);
+      // Type small for the resolution the page declares: tesseract may erase lines of it as rules
+      // (src/ocr/type-scale.ts). Where the image shows such type, the page is read at a resolution
+      // that keeps it; where tesseract then measures type of ordinary size, or erased type that the
+      // image did not show, the page is read again at the other resolution and the better reading kept.
+      const told = rendered.scale * 72;
+      const px = pre.pixels;
+      const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
+      const first = rereadDpi(told, guess) ?? told;
+      let result = await eng.recognize(pre.image, first);
       readings++;
-      // Type small for the resolution told: tesseract may have erased lines of it as rules
-      // (src/ocr/type-scale.ts); read again at a resolution that keeps them, and keep the better.
       const xHeight = bodyXHeight(result.blocks);
-      const again = rereadDpi(rendered.scale * 72, xHeight);
-      if (again !== null && erasedText(result.separators, xHeight)) {
+      const safe = rereadDpi(told, xHeight);
+      const again = first !== told ? (safe === null ? told : null) : safe !== null && erasedText(result.separators, xHeight) ? safe : null;
+      if (again !== null) {
         const second = await eng.recognize(pre.image, again);
         readings++;
         if (readingWeight(second.blocks) >= readingWeight(result.blocks)) result = second;
