@@ -134,6 +134,7 @@ describe('small print scanned at 200 dpi on a page that declares 300 (fixtures/o
     // finder ("visible di ge and within f days"): CER 1.13%. Read at 200 dpi (x-height 13 px seen in
     // the image before reading, 13 × 20 / 1.3): 0.07%, with no second reading.
     expect(r!.readings).toBe(1);
+    expect(r!.dpi).toBe(200);
     expect(text).toContain('visible damage and within fourteen days for damage');
     expect(text).toContain('refused by the consignee');
     expect(cer(text, truth[0]!.text)).toBeLessThan(0.005);
@@ -155,6 +156,7 @@ describe('small print scanned at 200 dpi on a page that declares 300 (fixtures/o
   it('pages of ordinary type at their own resolution are read once', async () => {
     const [r] = await recognizePages(runtime, readFileSync(path.join(FIX, 'scanned.pdf')), [1], { signal: new AbortController().signal });
     expect(r!.readings).toBe(1);
+    expect(r!.dpi).toBe(200);
   });
 });
 

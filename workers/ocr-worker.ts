@@ -38,7 +38,7 @@ export interface OcrTask {
 }
 
 export type OcrTaskResult =
-  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; readings: number; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
+  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; readings: number; dpi: number; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
   | { ok: false; pageNumber: number; error: string; networkAttempts: number };
 
 let engine: OcrEngine | null = null;
@@ -91,6 +91,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       const px = pre.pixels;
       const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
       const first = rereadDpi(told, guess) ?? told;
+      let dpi = first;
       let result = await eng.recognize(pre.image, first);
       readings++;
       const xHeight = bodyXHeight(result.blocks);
@@ -99,7 +100,10 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       if (again !== null) {
         const second = await eng.recognize(pre.image, again);
         readings++;
-        if (readingWeight(second.blocks) >= readingWeight(result.blocks)) result = second;
+        if (readingWeight(second.blocks) >= readingWeight(result.blocks)) {
+          result = second;
+          dpi = again;
+        }
       }
       recognizeMs += performance.now() - b;
       preprocessMs += b - a;
@@ -115,7 +119,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       });
       if (turn) page.turned = turn;
       if (pre.rules.length) page.rules = pre.rules;
-      return { page, pixels: pre.pixels, turn, paper: pre.paper };
+      return { page, pixels: pre.pixels, turn, paper: pre.paper, dpi };
     };
     let best = await readTurned(0);
     if (task.orientation !== false) {
@@ -175,6 +179,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       layout: layoutOcrPage(page),
       timings: { render: t1 - t0, preprocess: preprocessMs, recognize: recognizeMs },
       readings,
+      dpi: best.dpi,
       via: rendered.via,
       networkAttempts: networkAttempts(),
       engineGeneration: eng.generation,

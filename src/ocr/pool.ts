@@ -69,6 +69,11 @@ export interface OcrPageResult {
   timings?: { render: number; preprocess: number; recognize: number };
   /** Recognitions run for the page (more than one when the orientation check probed or read it again, or small type was read again at a lower resolution). */
   readings?: number;
+  /**
+   * The resolution tesseract was told for the reading kept: the page image's own, or less where the
+   * page's type is small for it (src/ocr/type-scale.ts).
+   */
+  dpi?: number;
   /** How the page's pixels were obtained: its scan image decoded natively, or a pdf.js render. */
   via?: 'scan' | 'render';
   networkAttempts: number;
@@ -131,7 +136,7 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
       try {
         const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
         result = r.ok
-          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, readings: r.readings, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
+          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, readings: r.readings, dpi: r.dpi, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);
