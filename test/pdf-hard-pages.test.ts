@@ -498,6 +498,26 @@ describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () =
     present(md, 'storage areas upstream, where farmland can be flooded on purpose to take the peak off a large flood');
     inOrder(md, 'Flood defences along the lower river', 'in the years between floods.', 'Key facts', 'Floods cost the region an average of 40 million a year.');
   });
+
+  it('a paragraph wrapped beside a table floated at the left goes on under it, at full width', () => {
+    // Page 2: the lines beside the table start right of it, those under it at the margin; the
+    // sentence at the change goes on across it.
+    present(md, 'Four storage areas have been chosen along the upper river, each of them low farmland that already floods in a wet winter. Together they can hold enough water to lower the peak of a flood like that of 1953 by about forty centimetres at the town bridge, which is the margin the new walls were designed around. The areas are filled through gates');
+  });
+
+  it('a heading centred on the page is read before the float and the text under it, though it stands clear of the float', () => {
+    expect(md).toMatch(/^#+ Storage areas$/m);
+    inOrder(md, 'Storage areas', '| **Area** | **Hectares** |', '| North Fen | 410 |', 'Four storage areas have been chosen');
+  });
+
+  it('a boxed table with a rule under its head splits the head where its body is split', () => {
+    present(md, '| **Area** | **Hectares** |\n| --- | --- |\n| North Fen | 410 |');
+  });
+
+  it('a paragraph set flush right keeps its short last line; a return address set flush right keeps its lines apart', () => {
+    present(md, 'with the gauge marks that open each gate and the names of the farms.');
+    expect(md).toContain('River Board Office\n\n12 Quay Street\n\nRiverton');
+  });
 });
 
 describe('hard pages: headings at the body\'s size (sections.pdf)', () => {

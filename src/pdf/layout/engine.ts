@@ -99,6 +99,20 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       colRight.set(L, r);
     }
   }
+  // Left edge of the text a line is set flush right with: the furthest left start among nearby lines
+  // of its size that end where it ends (a paragraph or a return address set flush right).
+  const colLeft = new Map<Line, number>();
+  if (sorted.length <= 3000) {
+    for (let i = 0; i < sorted.length; i++) {
+      const L = sorted[i]!;
+      let l = L.x0;
+      for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
+        const M = sorted[j]!;
+        if (Math.abs(M.x1 - L.x1) < L.size * 0.5 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) l = Math.min(l, M.x0);
+      }
+      colLeft.set(L, l);
+    }
+  }
   // Fields of a form row: a "Label: value" line with another one level with it ("Prepared by: ..."
   // beside "Checked by: ..."). Such a field is complete; the line under it is not its continuation.
   const fieldRow = new Set<Line>();
@@ -113,6 +127,15 @@ function buildBlocks(lines: Line[]): TextBlock[] {
   const isShort = (L: Line): boolean => {
     const r = colRight.get(L) ?? L.x1;
     return r - L.x1 > Math.max(L.size * 4, (r - L.x0) * 0.2);
+  };
+  // A line set flush right with the next that starts well right of the text it is set flush with
+  // (a line of a return address, the end of a paragraph set flush right).
+  const isShortLeft = (L: Line, next: Line): boolean => {
+    if (Math.abs(next.x1 - L.x1) >= L.size * 0.5 || Math.abs(next.x0 - L.x0) < L.size) return false;
+    const l = colLeft.get(L) ?? L.x0;
+    // (The next line starts right of that text's left edge as well: text set ragged on the left, not
+    // a justified line whose start was taken by a run-in head.)
+    return L.x0 - l > Math.max(L.size * 4, (L.x1 - l) * 0.2) && next.x0 - l > L.size;
   };
   const wide = wideLeading(sorted, isShort);
   // Numbered lines by value, for the sequence test below.
@@ -168,14 +191,17 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         // lines, for its first word (wrapping moves a word down only when it does not fit). Not the
         // column's width: text wrapped by a count of characters, or around an inset, leaves lines
         // short of it, and another paragraph may be wider.
-        if ((isShort(last) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
+        if ((isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
         if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         if (fieldRow.has(last)) continue;
         // First-line indent starts a paragraph.
-        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 0.8 && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
+        // (Not a line set far right under a long line, flush with it: the end of a paragraph set flush
+        // right. Short lines set flush right, as in a letterhead, are lines of their own.)
+        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 0.8 && (L.x0 - B.x0 < size * 6 || last.x1 - last.x0 < size * 20)
+          && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
         if (gap < bestGap) { best = B; bestGap = gap; }
       }
     }
@@ -421,7 +447,11 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
   for (const band of bands) {
     const gaps = gapsOf(coverage(band), lo, hi);
     const prev = groups[groups.length - 1];
-    if (prev) {
+    // A heading centred on the whole width above columns is read before them, even where it happens
+    // to stand clear of the gutter (a narrow float at the left: the heading sits over the text only).
+    const centred = prev?.els.length === 1 && prev.els[0]!.kind === 'text' && prev.els[0]!.lines.length <= 2
+      && Math.abs((prev.els[0]!.x0 + prev.els[0]!.x1) / 2 - (lo + hi) / 2) < prev.els[0]!.size;
+    if (prev && !centred) {
       const shared = intersectAll(prev.gutters, gaps, minGutter);
       const all = [...prev.els, ...band];
       const x0 = Math.min(...all.map((e) => e.x0)), x1 = Math.max(...all.map((e) => e.x1));
@@ -568,7 +598,8 @@ function goesOnUnderInset(out: El[], e: TextBlock): boolean {
     const p = out[k]!;
     if (p.kind !== 'text' || p.lines.length < 2 || p.marker || p.lines.some((l) => l.mono)) continue;
     const last = p.lines[p.lines.length - 1]!;
-    if (/[.!?:;]["”’)\]]?$/.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold || Math.abs(e.x0 - p.x0) > p.size) continue;
+    if (/[.!?:;]["”’)\]]?$/.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold) continue;
+    if (Math.abs(e.x0 - p.x0) > p.size && !underLeftInset(out, p, e)) continue;
     const gap = e.y0 - last.y1;
     if (gap < -p.size * 0.3 || gap > p.size) continue;
     if (!out.slice(k + 1).every((b) => (b.x0 >= p.x1 - p.size * 0.5 || b.x1 <= p.x0 + p.size * 0.5) && b.y0 < p.y1 && b.y1 <= e.y0 + p.size * 0.5)) continue;
@@ -577,6 +608,17 @@ function goesOnUnderInset(out: El[], e: TextBlock): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * Whether `e` starts under an inset set at the left of paragraph `p` (a floating table or figure the
+ * paragraph wraps around): some recent block stands beside `p` on its left, level with it, ends above
+ * `e`, and starts where `e` starts; `e` ends where `p` ends, on the column's right edge.
+ */
+function underLeftInset(out: El[], p: TextBlock, e: TextBlock): boolean {
+  if (e.x0 >= p.x0 || Math.abs(e.x1 - p.x1) > p.size * 2) return false;
+  return out.slice(-6).some((b) => b !== p && b.x1 <= p.x0 + p.size * 0.5 && Math.abs(b.x0 - e.x0) < p.size * 2
+    && b.y0 < p.y1 && b.y1 > p.y0 && b.y1 <= e.y0 + p.size * 0.5);
 }
 
 interface Chart extends Box { labels: TextBlock[] }

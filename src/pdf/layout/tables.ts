@@ -291,8 +291,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     }
   }
   // A split found in one ruled row group holds in the others of the same column where their cells
-  // are figures that it passes between (a one-line group such as a baseline row under the head has
-  // too few lines to show the split itself).
+  // are figures that it passes between, or a head whose words stand apart across it (a one-line group
+  // such as a baseline row or the head has too few lines to show the split itself).
   if (virtualV.length) {
     const found = [...virtualV];
     for (const v of found) {
@@ -302,8 +302,15 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
         const c = baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!);
         if (c < 0) continue;
         const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
-        if (!ws.length || !ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text))) continue;
-        if (ws.some((w) => w.x0 < v.x && w.x1 > v.x) || !ws.some((w) => w.x1 <= v.x) || !ws.some((w) => w.x0 >= v.x)) continue;
+        if (!ws.length || ws.some((w) => w.x0 < v.x && w.x1 > v.x) || !ws.some((w) => w.x1 <= v.x) || !ws.some((w) => w.x0 >= v.x)) continue;
+        // Figures, or a head line whose words stand apart across the split (more than a word space:
+        // "Area" and "Hectares" over their columns, not a title running across them).
+        const gap = Math.min(...ws.filter((w) => w.x0 >= v.x).map((w) => w.x0)) - Math.max(...ws.filter((w) => w.x1 <= v.x).map((w) => w.x1));
+        // (Where a head word runs across another split of the column, the head has group labels set
+        // over several columns, and its cells span them.)
+        const head = linesOf(ws) <= 2 && gap >= medianSize(ws) * 2
+          && !ws.some((w) => found.some((o) => o.x > baseXs[c]! && o.x < baseXs[c + 1]! && w.x0 < o.x && w.x1 > o.x));
+        if (!ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) && !head) continue;
         virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
       }
     }
