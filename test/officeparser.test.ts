@@ -52,6 +52,13 @@ describe.skipIf(!corpusAvailable)('officeparser: one document in ten formats', (
     }
   });
 
+  it('gives the calendar of the word-processor formats its seven days, without spacer columns or blank rows', async () => {
+    for (const format of ['docx', 'odt']) {
+      const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });
+      expect(doc.markdown, format).toContain('| Sun | Mon | Tue | Wed | Thu | Fri | Sat |\n|  |  |  |  |  |  | 1 |\n| 2 | 3 | 4 | 5 | 6 | 7 | 8 |');
+    }
+  });
+
   it('gives the spreadsheets the same table rows', async () => {
     const rows = async (format: string): Promise<string[]> => {
       const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });

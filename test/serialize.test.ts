@@ -48,6 +48,22 @@ describe('blocks', () => {
     expect(md).toBe('| Name | Score |  |\n| --- | --- | --- |\n| a\\|b | 1 | 2 |\n|  | 3 | line<br>two |');
   });
 
+  it('leaves out rows and columns of a table that are empty from end to end', () => {
+    // A calendar as word processors lay it out: a title over every column, narrow spacer columns
+    // between the days, blank rows between the weeks.
+    const cell = (t: string) => ({ content: t ? [text(t)] : [] });
+    const md = renderNode({
+      kind: 'table',
+      rows: [
+        [{ content: [text('May')], colSpan: 5 }],
+        ['Mon', '', 'Tue', '', 'Wed'].map(cell),
+        ['', '', '', '', ''].map(cell),
+        ['1', '', '2', '', ''].map(cell),
+      ],
+    });
+    expect(md).toBe('| May |  |  |\n| --- | --- | --- |\n| Mon | Tue | Wed |\n| 1 | 2 |  |');
+  });
+
   it('fences code with a fence longer than any backtick run inside', () => {
     expect(renderNode({ kind: 'code', text: 'a ``` b', language: 'js' })).toBe('````js\na ``` b\n````');
   });

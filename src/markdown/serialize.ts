@@ -179,7 +179,12 @@ export function tableGrid(table: TableNode): string[][] {
 }
 
 export function renderTable(table: TableNode): string {
-  const grid = tableGrid(table).filter((row) => row.length > 0);
+  // Rows and columns empty from end to end carry nothing a markdown table can show: spacer columns
+  // of a calendar laid out in a word processor, blank rows between its weeks, slots only ever
+  // covered by merged cells.
+  const full = tableGrid(table);
+  const used = (full[0] ?? []).map((_, c) => full.some((row) => row[c] !== ''));
+  const grid = full.filter((row) => row.some((t) => t !== '')).map((row) => row.filter((_, c) => used[c]));
   if (grid.length === 0 || grid[0]!.length === 0) return '';
   const width = grid[0]!.length;
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
