@@ -520,6 +520,21 @@ describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () =
   });
 });
 
+describe('hard pages: a paragraph that runs over a page break (page-break.pdf)', () => {
+  it('is one paragraph in the document\'s markdown, and each page keeps its own half', async () => {
+    const doc = await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'page-break.pdf')), { parsers: [{ type: 'pdf', mode: 'fast', pages: true }] });
+    const md = doc.markdown ?? '';
+      // The running head and page numbers between the halves are left out; the sentence goes on.
+    expect(md).toContain('on twelve roads of different ages and traffic loads, and to recommend how the budget should be split');
+    absent(md, 'County Highways Review');
+    // A page that ends on a full sentence is followed by a new paragraph.
+    expect(md).toContain('to planned work.\n\nMembers asked how the change');
+    const pages = doc.pages ?? [];
+    expect(pages[0]!.markdown.trimEnd()).toMatch(/on twelve roads of different$/);
+    expect(pages[1]!.markdown).toMatch(/^ages and traffic loads/);
+  });
+});
+
 describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
   let md = '';
   beforeAll(async () => { md = await markdownOf('sections.pdf'); });

@@ -103,6 +103,21 @@ describe('document', () => {
     expect(serialize(doc, { onlyMainContent: false }).markdown.startsWith('Running head\n\n# Title')).toBe(true);
   });
 
+  it('joins a paragraph broken by a page break in the document, not in its pages, and not across furniture kept', () => {
+    const broken: DocModel = {
+      ...doc,
+      pages: [
+        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] } }, { node: { kind: 'paragraph', content: [text('3')] }, type: 'page_number', furniture: true }]),
+        page(2, [{ node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true }, { node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }]),
+      ],
+    };
+    const s = serialize(broken, { onlyMainContent: true });
+    expect(s.markdown).toBe('The sentence goes on here.\n');
+    expect(s.pages.map((p) => p.markdown)).toEqual(['The sentence goes', 'on here.']);
+    expect(s.markdown.slice(...s.layout[1]!.items[1]!.markdownSpan!)).toBe('on here.');
+    expect(serialize(broken, { onlyMainContent: false }).markdown).toBe('The sentence goes\n\n3\n\nHead\n\non here.\n');
+  });
+
   it('records exact spans, ids, contiguous reading order and types', () => {
     const s = serialize(doc, { onlyMainContent: true });
     for (const p of s.layout) {

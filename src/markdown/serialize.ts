@@ -257,7 +257,9 @@ export function blockTypeOf(block: DocBlock): BlockType {
 
 // ---------------------------------------------------------------- document
 
-function separator(prev: Node | undefined, next: Node): string {
+function separator(prev: Node | undefined, next: Node, joins = false): string {
+  // The second half of a paragraph broken by a page break goes on the same line.
+  if (joins && prev?.kind === 'paragraph' && next.kind === 'paragraph') return ' ';
   // Consecutive list blocks (a PDF reader emits one per item) continue one tight list.
   if (prev?.kind === 'list' && next.kind === 'list' && prev.ordered === next.ordered) return '\n';
   return '\n\n';
@@ -266,6 +268,7 @@ function separator(prev: Node | undefined, next: Node): string {
 export function serialize(doc: DocModel, options: SerializeOptions): Serialized {
   let markdown = '';
   let prevNode: Node | undefined;
+  let prevFurniture = false;
   const pages: PageMarkdown[] = [];
   const layout: LayoutPage[] = [];
 
@@ -273,16 +276,18 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
     let pageMd = '';
     let pagePrev: Node | undefined;
     const items: LayoutBlock[] = [];
+    const firstIncluded = page.blocks.findIndex((b) => renderNode(b.node) !== '' && !(b.furniture && options.onlyMainContent));
     page.blocks.forEach((block, index) => {
       const content = renderNode(block.node);
       const included = content !== '' && !(block.furniture && options.onlyMainContent);
       let span: [number, number] | null = null;
       if (included) {
-        if (markdown) markdown += separator(prevNode, block.node);
+        if (markdown) markdown += separator(prevNode, block.node, block.continues === true && index === firstIncluded && !prevFurniture);
         const start = markdown.length;
         markdown += content;
         span = [start, markdown.length];
         prevNode = block.node;
+        prevFurniture = block.furniture === true;
         if (pageMd) pageMd += separator(pagePrev, block.node);
         pageMd += content;
         pagePrev = block.node;

@@ -150,6 +150,11 @@ export interface DocBlock {
    * when `onlyMainContent` is true.
    */
   furniture?: boolean;
+  /**
+   * A paragraph that goes on from the last paragraph of the page before (a sentence broken by the
+   * page break): the document's markdown joins the two, each page's markdown keeps its own part.
+   */
+  continues?: boolean;
 }
 
 export interface DocPage {

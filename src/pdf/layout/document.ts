@@ -236,6 +236,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     heading.set(c.b, Math.max(1, Math.min(6, level)));
   }
 
+  const continues = pageBreakContinuations(pages, furniture, heading);
+
   return pages.map((p): DocPage => {
     const blocks: DocBlock[] = p.blocks.map((lb) => {
       const f = furniture.get(lb);
@@ -250,11 +252,36 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         const node: HeadingNode = { kind: 'heading', level: level as HeadingNode['level'], content };
         return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header', label: `heading_${level}` };
       }
-      return lb.block;
+      return continues.has(lb) ? { ...lb.block, continues: true } : lb.block;
     });
     // A page that could not be read has no geometry to report.
     const page: DocPage = { pageNumber: p.pageNumber, width: p.width > 0 ? p.width : null, height: p.height > 0 ? p.height : null, status: p.status, blocks };
     if (p.error) page.error = p.error;
     return page;
   });
+}
+
+/**
+ * Paragraphs that go on from the page before: the last paragraph of the body of one page stops
+ * mid-sentence (no closing punctuation) and the first of the next page's body starts in lower case,
+ * in the same size and face. Running heads, page numbers and footers between them do not count.
+ */
+function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock, unknown>, heading: Map<LaidOutBlock, number>): Set<LaidOutBlock> {
+  const out = new Set<LaidOutBlock>();
+  const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b));
+  for (let i = 1; i < pages.length; i++) {
+    const before = pages[i - 1]!, page = pages[i]!;
+    if (before.status === 'failed' || page.status === 'failed' || page.pageNumber !== before.pageNumber + 1) continue;
+    const last = bodyBlocks(before).at(-1);
+    const first = bodyBlocks(page)[0];
+    if (!last || !first || heading.has(last) || heading.has(first)) continue;
+    if (last.block.node.kind !== 'paragraph' || first.block.node.kind !== 'paragraph') continue;
+    const a = last.hints, b = first.hints;
+    if (Math.abs(a.fontSize - b.fontSize) >= 0.6 || a.bold !== b.bold || a.italic !== b.italic) continue;
+    // (The block's own text: the hint is cut short.)
+    const textOf = (n: DocBlock['node']): string => (n.kind === 'paragraph' ? n.content.map((x) => (x.type === 'text' ? x.text : '')).join('').trim() : '');
+    if (/[.!?:;]["”’)\]]?$/.test(textOf(last.block.node)) || !/^\p{Ll}/u.test(textOf(first.block.node))) continue;
+    out.add(first);
+  }
+  return out;
 }
