@@ -309,6 +309,14 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
   let md = '';
   beforeAll(async () => { md = await markdownOf('grouped-tables.pdf'); });
 
+  it('a spreadsheet\'s estimate, boxed with a rule only beside the total\'s label, keeps its labels and amounts apart', () => {
+    // Page 6: the rule drawn in the total row only must not join each label with its hours, and the
+    // total stays under "Cost".
+    present(md, '| **Body labour** | 2 | 150 | 300 |');
+    present(md, '| **Sales tax** |  | 10.20% | 278.46 |');
+    present(md, '| **Grand total** |  |  | **5,738** |');
+  });
+
   it('figures set closer than a gutter, in uneven runs, come out one to a cell under their heads', () => {
     cellRelation(md, 'News', 'right', 'Web');
     cellRelation(md, 'Legal', 'right', 'News');

@@ -266,8 +266,18 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const virtualV: Array<{ x: number; y0: number; y1: number }> = [];
   const baseXs = [...xs];
   for (let r = 0; r + 1 < ys.length; r++) {
-    for (let c = 0; c + 1 < baseXs.length; c++) {
-      const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
+    // Within each run of slots that no rule separates in this row: a rule drawn in some rows only
+    // (around a total's label) leaves the others one region, whose own whitespace tells its columns.
+    const ym = (ys[r]! + ys[r + 1]!) / 2;
+    const ruledAt = (x: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ym - 1 + tol && q.y1 >= ym + 1 - tol);
+    const spans: Array<[number, number]> = [];
+    for (let c = 0, from = 0; c + 1 < baseXs.length; c++) {
+      if (c + 2 < baseXs.length && !ruledAt(baseXs[c + 1]!)) continue;
+      spans.push([baseXs[from]!, baseXs[c + 1]!]);
+      from = c + 1;
+    }
+    for (const [xa, xb] of spans) {
+      const ws = wordsWithin(words, xa, xb, ys[r]!, ys[r + 1]!);
       if (ws.length < 4) continue;
       for (const v of whitespaceRivers(ws, Math.max(6, medianSize(ws) * 0.9))) {
         if (v.left.length >= 2 && v.right.length >= 2 && linesOf(v.left) >= 2 && linesOf(v.right) >= 2) virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
@@ -302,15 +312,20 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
         const c = baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!);
         if (c < 0) continue;
         const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
-        if (!ws.length || ws.some((w) => w.x0 < v.x && w.x1 > v.x) || !ws.some((w) => w.x1 <= v.x) || !ws.some((w) => w.x0 >= v.x)) continue;
-        // Figures, or a head line whose words stand apart across the split (more than a word space:
-        // "Area" and "Hectares" over their columns, not a title running across them).
-        const gap = Math.min(...ws.filter((w) => w.x0 >= v.x).map((w) => w.x0)) - Math.max(...ws.filter((w) => w.x1 <= v.x).map((w) => w.x1));
-        // (Where a head word runs across another split of the column, the head has group labels set
-        // over several columns, and its cells span them.)
-        const head = linesOf(ws) <= 2 && gap >= medianSize(ws) * 2
-          && !ws.some((w) => found.some((o) => o.x > baseXs[c]! && o.x < baseXs[c + 1]! && w.x0 < o.x && w.x1 > o.x));
-        if (!ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) && !head) continue;
+        if (!ws.length || ws.some((w) => w.x0 < v.x && w.x1 > v.x)) continue;
+        const bothSides = ws.some((w) => w.x1 <= v.x) && ws.some((w) => w.x0 >= v.x);
+        // Figures (on one side only too: a total in the last column of a ruled row of its own), or a
+        // head line whose words stand apart across the split (more than a word space: "Area" and
+        // "Hectares" over their columns, not a title running across them).
+        if (!ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text))) {
+          if (!bothSides) continue;
+          const gap = Math.min(...ws.filter((w) => w.x0 >= v.x).map((w) => w.x0)) - Math.max(...ws.filter((w) => w.x1 <= v.x).map((w) => w.x1));
+          // (Where a head word runs across another split of the column, the head has group labels
+          // set over several columns, and its cells span them.)
+          const head = linesOf(ws) <= 2 && gap >= medianSize(ws) * 2
+            && !ws.some((w) => found.some((o) => o.x > baseXs[c]! && o.x < baseXs[c + 1]! && w.x0 < o.x && w.x1 > o.x));
+          if (!head) continue;
+        }
         virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
       }
     }
