@@ -317,6 +317,12 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     present(md, '| **Grand total** |  |  | **5,738** |');
   });
 
+  it('label and value pairs under heads centred over each pair are four columns, each head over its pair', () => {
+    present(md, '| **Customer Information** |  | **Vehicle Information** |  |');
+    present(md, '| **Insured name** | Gabriel Diaz | **Year** | 2022 |');
+    present(md, '| **Policy #** | POL-2022-555 | **Model** | Grand Cherokee |');
+  });
+
   it('figures set closer than a gutter, in uneven runs, come out one to a cell under their heads', () => {
     cellRelation(md, 'News', 'right', 'Web');
     cellRelation(md, 'Legal', 'right', 'News');

@@ -319,7 +319,7 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     const qa = await fastMarkdown('unstructured', 'multi-column.pdf');
     expect(qa).toContain('| Single | REALM<sub>Wiki</sub> (Guu et al., 2020) | 39.2 |');
     const form = await fastMarkdown('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
-    expect(form).toContain('| **Claim #** SF-1008 | **Make** | Jeep |');
+    expect(form).toContain('| **Claim #** | SF-1008 | **Make** | Jeep |');
   });
 
   it('a Word document\'s tables as PDF: a head over a one-line label row, an italic sub-head row', async () => {

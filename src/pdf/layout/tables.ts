@@ -587,9 +587,17 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       const gaps = rowGaps(row, left, right);
       // The first row may be a header centred over pairs of columns: below it, the gutters follow
       // the body rows alone, so a header that narrows a gutter does not close it for them.
+      // (Or a gap under a head cell set over two columns, "Customer Information" over its labels and
+      // values, when the row after has it too.
+      // Only one gap under that cell: a line of several heads run together is no such cell.)
+      const within = (h: Line): number => gaps.filter((o) => o.b - o.a >= minGap * 0.6 && h.x0 < o.a && h.x1 > o.b).length;
+      // A head whose word space stands over the gap is two heads set close ("Training Model").
+      const spaceOver = (h: Line, iv: Interval): boolean => h.words.some((w, k) => k > 0 && h.words[k - 1]!.x1 < iv.b && w.x0 > iv.a);
+      const underHead = (iv: Interval): boolean => start.some((h) => h.x0 < iv.a && h.x1 > iv.b && within(h) === 1 && !spaceOver(h, iv))
+        && !!rows[j + 1] && rowGaps(rows[j + 1]!, left, right).some((n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * 0.6);
       const g: Interval[] = bodyGutters
         ? intersect(bodyGutters, gaps, minGap * 0.6)
-        : gaps.filter((iv) => iv.b - iv.a >= minGap * 0.6 && gutters.some((gv) => gv.a < iv.b && gv.b > iv.a));
+        : gaps.filter((iv) => iv.b - iv.a >= minGap * 0.6 && (gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)));
       const x0 = Math.min(ex0, ...row.map((l) => l.x0));
       const x1 = Math.max(ex1, ...row.map((l) => l.x1));
       const inner = innerOf(g, x0, x1);
@@ -1028,13 +1036,13 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       // Without a rule: a head centred over a column boundary (its middle fifth holds a cut) spans
       // the two columns around it. A head merely wider than its column reaches over a cut with an end.
       const w = l.x1 - l.x0;
-      const mid = cuts.findIndex((c) => c > l.x0 + w * 0.4 && c < l.x1 - w * 0.4);
+      const mid = cuts.findIndex((c) => c > l.x0 + w * 0.25 && c < l.x1 - w * 0.25);
       return mid >= 0 && !row.some((o) => o !== l && o.x1 > cuts[mid]! - w && o.x0 < cuts[mid]! + w) ? mid : null;
     }
-    // Over some columns only, right of the first (the row labels'): a rule across the table, or
-    // nearly so, is the one under the head.
+    // Over some columns only (a pair of label and value columns, or the figures right of the row
+    // labels): a rule across the table, or nearly so, is the one under the head.
     const first = colAt(rule.x0 + 1), last = colAt(rule.x1 - 1);
-    return first > 0 && first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
+    return first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
   };
   const noteLines = new Set(members.filter((r) => notes.has(r)).flat());
   // Note rows go into the column they start in (a remark across the columns reads as one on the row
