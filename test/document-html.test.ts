@@ -65,6 +65,12 @@ describe('html of documents that are not HTML', () => {
     expect(all).toContain('Docmill Quarterly Review');
   });
 
+  it('a paragraph broken by a page break is one paragraph, as in the markdown', async () => {
+    const html = await htmlOf('pdf', 'page-break.pdf');
+    expect(html).toContain('on twelve roads of different ages and traffic loads');
+    expect(html).toContain('to planned work.</p>\n<p>Members asked');
+  });
+
   it('list items laid out one block each are one list, nested items inside their parent', async () => {
     const html = await htmlOf('pdf', 'lists.pdf');
     const md = (await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'lists.pdf')), {}, { filename: 'lists.pdf' })).markdown!;

@@ -106,6 +106,7 @@ export function nodeHtml(node: Node): string {
 /** The document's blocks as HTML, in reading order; consecutive list blocks of one kind are one list. */
 export function htmlFromDocument(doc: DocModel, options: DocumentHtmlOptions): string {
   const nodes: Node[] = [];
+  let prevFurniture = false;
   for (const page of doc.pages) {
     for (const block of page.blocks) {
       if (block.furniture && options.onlyMainContent) continue;
@@ -114,7 +115,11 @@ export function htmlFromDocument(doc: DocModel, options: DocumentHtmlOptions): s
       // A PDF reader emits one list block per item: they continue one list, as in the markdown.
       if (prev?.kind === 'list' && node.kind === 'list' && prev.ordered === node.ordered) {
         nodes[nodes.length - 1] = { ...prev, items: [...prev.items, ...node.items] };
+      } else if (block.continues && !prevFurniture && prev?.kind === 'paragraph' && node.kind === 'paragraph') {
+        // The second half of a paragraph broken by a page break, as in the markdown.
+        nodes[nodes.length - 1] = { ...prev, content: [...prev.content, { type: 'text', text: ' ' }, ...node.content] };
       } else nodes.push(node);
+      prevFurniture = block.furniture === true;
     }
   }
   const parts = nodes.map(nodeHtml).filter(Boolean);
