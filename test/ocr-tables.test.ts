@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../test-support/corpus.js';
+import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+import { cer } from '../src/ocr/cer.js';
 import { removeRules } from '../src/ocr/rules.js';
 import { fillLevels, greyHistogram, shadeIsArea } from '../src/ocr/fills.js';
 import { otsuLevel, DEFAULT_PREPROCESS } from '../src/ocr/preprocess.js';
@@ -181,5 +182,42 @@ describe('a scanned ruled table with a shaded head row (fixtures/ocr/table.pdf)'
     const found = (text: string) => heads.filter((h) => text.includes(h)).length;
     expect(found(ocrPlainText(cleaned!.page!))).toBe(4);
     expect(found(ocrPlainText(plain!.page!))).toBeLessThan(2);
+  }, 120000);
+});
+
+describe('a scanned page set large (fixtures/ocr/largetable.pdf)', () => {
+  const pdf = readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', 'largetable.pdf'));
+  const runtime = new ParserRuntime({ ocrThreads: 1 });
+  const parser = createParser({ ocrThreads: 1 });
+  afterAll(async () => {
+    await parser.close();
+    await runtime.close();
+  });
+
+  it('is scaled down to the type size tesseract reads best, and read once, every figure in its cell', async () => {
+    // 30 pt type scanned at 300 dpi: an x-height of about 67 px, read at 28 px (300 × 28 / 67 dpi).
+    // Read as scanned, "0" came out "O".
+    const [r] = await recognizePages(runtime, pdf, [1], { signal: new AbortController().signal });
+    expect(r!.readings).toBe(1);
+    expect(r!.dpi).toBeGreaterThan(110);
+    expect(r!.dpi).toBeLessThan(140);
+    const truth = JSON.parse(readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', 'largetable.truth.json'), 'utf8')) as Array<{ text: string }>;
+    expect(cer(ocrPlainText(r!.page!), truth[0]!.text)).toBeLessThan(0.02);
+    const doc = await parser.parseFile(pdf, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
+    for (const row of ['| Ashford | 5 | 2 |', '| Barton | 3 | 1 |', '| Chester | 8 | 4 |', '| Dover | 6 | 0 |']) expect(doc.markdown).toContain(row);
+  }, 120000);
+});
+
+describe.skipIf(!corpusAvailable)(`a scanned table set large${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`, () => {
+  const parser = createParser({ ocrThreads: 1 });
+  afterAll(() => parser.close());
+
+  it('reads the lone figures of its wide cells (unstructured/table-multi-row-column-cells.pdf)', async () => {
+    // Capitals about 70 px high at the scan's 264 dpi. Read at that size, the "5"s of the
+    // Participants column came out ".)" and "=)", even read again cell by cell.
+    const doc = await parser.parseFile(readCorpus('unstructured', 'table-multi-row-column-cells.pdf'), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto' }] });
+    expect(doc.markdown).toContain('| Blind | 5 | 1 | 4 |');
+    expect(doc.markdown).toContain('| Dexterity | 5 | 4 | 1 |');
+    expect(doc.markdown).toContain('| Mobility | 3 | 3 | 0 |');
   }, 120000);
 });

@@ -13,7 +13,7 @@ import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
 import { createParser } from '../src/parser.js';
 import type { HocrBlock, HocrLine } from '../src/ocr/hocr.js';
-import { bodyXHeight, erasedText, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { bodyXHeight, downscaleFor, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { DEFAULT_PREPROCESS, otsuLevel, preprocess } from '../src/ocr/preprocess.js';
@@ -88,19 +88,34 @@ describe('x-height from the image, before any reading', () => {
   it('takes the commonest height of letter-shaped ink', () => {
     // 400 x-height letters (10 × 12), 150 ascenders and capitals (10 × 17), 300 dots (4 × 5).
     const p = blocksPage([[400, 10, 12], [150, 10, 17], [300, 4, 5]]);
-    expect(imageXHeight(p.grey, p.width, p.height, 128)).toBe(12);
+    expect(imageXHeight(p.grey, p.width, p.height, 128)?.xHeight).toBe(12);
   });
 
   it('where letters of the x-height touch, takes the lower peak under the tall letters', () => {
     // Only 200 x-height letters stand alone (the rest merged into words: too wide to vote), against
     // 350 ascenders and capitals.
     const p = blocksPage([[200, 10, 12], [350, 10, 17], [60, 60, 12]]);
-    expect(imageXHeight(p.grey, p.width, p.height, 128)).toBe(12);
+    expect(imageXHeight(p.grey, p.width, p.height, 128)?.xHeight).toBe(12);
   });
 
-  it('says nothing of a page with few letters', () => {
-    const p = blocksPage([[60, 10, 12], [20, 10, 17]]);
-    expect(imageXHeight(p.grey, p.width, p.height, 128)).toBeNull();
+  it('says nothing of a page with a handful of letters, and too little of a page with few for a reading at another resolution', () => {
+    const none = blocksPage([[20, 10, 12], [8, 10, 17]]);
+    expect(imageXHeight(none.grey, none.width, none.height, 128)).toBeNull();
+    const few = blocksPage([[60, 10, 12], [20, 10, 17]]);
+    const estimate = imageXHeight(few.grey, few.width, few.height, 128);
+    expect(estimate?.xHeight).toBe(12);
+    // 12 px at 300 dpi would be read at 185 dpi, but not on 60 letters' word.
+    expect(firstDpi(300, estimate)).toBe(300);
+    const many = blocksPage([[400, 10, 12], [150, 10, 17]]);
+    expect(firstDpi(300, imageXHeight(many.grey, many.width, many.height, 128))).toBe(185);
+  });
+
+  it('scales large type down to the size tesseract reads best, and leaves other type as it is', () => {
+    // An x-height of 50 px (capitals about 70 px, a table set large and scanned at 264 dpi) to 28 px.
+    expect(downscaleFor({ xHeight: 50, votes: 100 })).toBeCloseTo(0.56, 2);
+    expect(downscaleFor({ xHeight: 21, votes: 5000 })).toBe(1);
+    expect(downscaleFor({ xHeight: 40, votes: 5000 })).toBe(1);
+    expect(downscaleFor(null)).toBe(1);
   });
 
   it('agrees with the x-height tesseract measures on scanned fixtures', async () => {
@@ -113,7 +128,7 @@ describe('x-height from the image, before any reading', () => {
         const r = await pageImageForOcr(doc, new PdfObjects(bytes), 1);
         const pre = await preprocess({ data: r.data, width: r.width, height: r.height, channels: r.channels }, DEFAULT_PREPROCESS);
         const px = pre.pixels;
-        expect(Math.abs(imageXHeight(px.data, px.width, px.height, otsuLevel(px.data))! - expected), file).toBeLessThanOrEqual(1);
+        expect(Math.abs(imageXHeight(px.data, px.width, px.height, otsuLevel(px.data))!.xHeight - expected), file).toBeLessThanOrEqual(1);
       } finally {
         await doc.loadingTask.destroy();
       }

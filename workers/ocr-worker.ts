@@ -9,8 +9,8 @@ import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { otsuLevel, preprocess, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, erasedText, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { otsuLevel, preprocess, scalePreprocessed, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
+import { bodyXHeight, downscaleFor, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -81,16 +81,21 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     /** One reading of the page turned clockwise by `turn` degrees (0 for the page as it is). */
     const readTurned = async (turn: number) => {
       const a = performance.now();
-      const pre = await preprocess(await turnImage(base, turn), task.preprocess);
-      const b = performance.now();
-      // Type small for the resolution the page declares: tesseract may erase lines of it as rules
-      // (src/ocr/type-scale.ts). Where the image shows such type, the page is read at a resolution
-      // that keeps it; where tesseract then measures type of ordinary size, or erased type that the
-      // image did not show, the page is read again at the other resolution and the better reading kept.
-      const told = rendered.scale * 72;
+      let pre = await preprocess(await turnImage(base, turn), task.preprocess);
+      // What the image shows of its type before any reading (src/ocr/type-scale.ts): large type is
+      // scaled down to the size tesseract reads best.
       const px = pre.pixels;
       const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
-      const first = rereadDpi(told, guess) ?? told;
+      const factor = downscaleFor(guess);
+      if (factor < 1) pre = await scalePreprocessed(pre, factor);
+      const scale = rendered.scale * (pre.width / px.width);
+      const b = performance.now();
+      // Type small for the resolution the page declares: tesseract may erase lines of it as rules.
+      // Where the image shows such type, the page is read at a resolution that keeps it; where
+      // tesseract then measures type of ordinary size, or erased type that the image did not show,
+      // the page is read again at the other resolution and the better reading kept.
+      const told = scale * 72;
+      const first = factor < 1 ? told : firstDpi(told, guess);
       let dpi = first;
       let result = await eng.recognize(pre.image, first);
       readings++;
@@ -114,12 +119,12 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
         width: sideways ? rendered.pageHeight : rendered.pageWidth,
         height: sideways ? rendered.pageWidth : rendered.pageHeight,
         rotation: rendered.rotation,
-        scale: rendered.scale,
+        scale,
         skew: pre.skew,
       });
       if (turn) page.turned = turn;
       if (pre.rules.length) page.rules = pre.rules;
-      return { page, pixels: pre.pixels, turn, paper: pre.paper, dpi };
+      return { page, pixels: pre.pixels, turn, paper: pre.paper, dpi, scale };
     };
     let best = await readTurned(0);
     if (task.orientation !== false) {
@@ -132,7 +137,9 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
         let worth = true;
         if (band.words >= MIN_WORDS) {
           const t = performance.now();
-          const pre = await preprocess(await turnImage(base, (best.turn + 180) % 360), task.preprocess);
+          let pre = await preprocess(await turnImage(base, (best.turn + 180) % 360), task.preprocess);
+          // At the scale the page was read at (large type scaled down).
+          if (pre.width !== best.pixels.width) pre = await scalePreprocessed(pre, best.pixels.width / pre.width);
           const u = performance.now();
           // The band's rows, as an image of their own (a grey page's rows are contiguous). tesseract's
           // own rectangle option read the band as noise here.
@@ -140,7 +147,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
           const ch = px.channels;
           const rows = px.data.subarray(top * px.width * ch, (top + height) * px.width * ch);
           const header = Buffer.from(`${ch === 1 ? 'P5' : 'P6'}\n${px.width} ${height}\n255\n`, 'ascii');
-          const probe = compactTesseractPage(await eng.recognize(Buffer.concat([header, rows]), rendered.scale * 72), {
+          const probe = compactTesseractPage(await eng.recognize(Buffer.concat([header, rows]), best.scale * 72), {
             pageNumber: task.pageNumber, width: 1, height: 1, rotation: 0, scale: 1, skew: pre.skew,
           });
           readings++;
@@ -167,7 +174,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     if (page.rules?.length) {
       // Doubtful cells of a scanned grid, read again one by one (src/ocr/cells.ts).
       const t = performance.now();
-      readings += await rereadGridCells(page, best.pixels, best.paper, async (image) => (await eng.recognize(image, rendered.scale * 72, { tessedit_pageseg_mode: '7' })).blocks);
+      readings += await rereadGridCells(page, best.pixels, best.paper, async (image) => (await eng.recognize(image, best.scale * 72, { tessedit_pageseg_mode: '7' })).blocks);
       recognizeMs += performance.now() - t;
       page.confidence = meanConfidence(page);
     }

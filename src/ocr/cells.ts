@@ -68,7 +68,7 @@ function gridCells(page: OcrPage): Cell[] {
   return out;
 }
 
-/** Whether a cell holds ink: dark pixels over a two-hundredth of it, at least 40 of them. */
+/** Whether a cell holds ink: dark pixels over a four-hundredth of it (a lone figure in a tall cell), at least 40 of them. */
 function hasInk(px: RawImage, c: Cell, paper: number): boolean {
   if (px.channels !== 1) return false;
   const x0 = Math.max(0, Math.ceil(c.x0 + 6)), x1 = Math.min(px.width, Math.floor(c.x1 - 6));
@@ -77,7 +77,7 @@ function hasInk(px: RawImage, c: Cell, paper: number): boolean {
   const dark = Math.max(0, paper - 100);
   let n = 0;
   for (let y = y0; y < y1; y++) for (let x = x0, i = y * px.width + x0; x < x1; x++, i++) if (px.data[i]! < dark) n++;
-  return n >= 40 && n >= ((x1 - x0) * (y1 - y0)) / 200;
+  return n >= 40 && n >= ((x1 - x0) * (y1 - y0)) / 400;
 }
 
 /** The cell's pixels, inset from its rules and padded with paper, as a binary PGM. */
@@ -144,8 +144,11 @@ export async function rereadGridCells(page: OcrPage, px: RawImage, paper: number
       // A cell read for the first time: kept when tesseract is fairly sure of it, as a line of its own.
       if (after < DOUBTFUL) continue;
       const box = { x0: Math.min(...again.map((w) => w.bbox.x0)), y0: Math.min(...again.map((w) => w.bbox.y0)), x1: Math.max(...again.map((w) => w.bbox.x1)), y1: Math.max(...again.map((w) => w.bbox.y1)) };
-      const rowHeight = box.y1 - box.y0;
-      const line: OcrLine = { words: again, bbox: box, confidence: after, rowHeight, xHeight: rowHeight * 0.55 };
+      // The row's height and x-height as tesseract measured them on the cell (the words' box is the
+      // ink alone, lower than a row: the bold test weighs strokes against the row).
+      const measured = cellPage.blocks[0]?.paragraphs[0]?.lines[0];
+      const rowHeight = measured && measured.rowHeight > 0 ? measured.rowHeight : (box.y1 - box.y0) * 1.3;
+      const line: OcrLine = { words: again, bbox: box, confidence: after, rowHeight, xHeight: measured && measured.xHeight > 0 ? measured.xHeight : rowHeight * 0.45 };
       page.blocks.push({ bbox: box, confidence: after, paragraphs: [{ bbox: box, confidence: after, lines: [line] }] });
       continue;
     }

@@ -216,3 +216,28 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     paper,
   };
 }
+
+export type Preprocessed = Awaited<ReturnType<typeof preprocess>>;
+
+/**
+ * A preprocessed grey page scaled by `factor` (below 1: large type brought to the size tesseract
+ * reads best, src/ocr/type-scale.ts), its rules moved with it.
+ */
+export async function scalePreprocessed(pre: Preprocessed, factor: number): Promise<Preprocessed> {
+  const px = pre.pixels;
+  const width = Math.max(1, Math.round(px.width * factor));
+  let s = sharp(px.data, { raw: { width: px.width, height: px.height, channels: px.channels } }).resize({ width });
+  if (px.channels === 1) s = s.toColourspace('b-w');
+  const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
+  const channels = info.channels === 1 ? 1 : 3;
+  const fx = info.width / px.width, fy = info.height / px.height;
+  const header = Buffer.from(`${channels === 1 ? 'P5' : 'P6'}\n${info.width} ${info.height}\n255\n`, 'ascii');
+  return {
+    ...pre,
+    image: Buffer.concat([header, data]),
+    pixels: { data, width: info.width, height: info.height, channels },
+    width: info.width,
+    height: info.height,
+    rules: pre.rules.map((r) => ({ x0: r.x0 * fx, y0: r.y0 * fy, x1: r.x1 * fx, y1: r.y1 * fy, thickness: r.thickness * fy })),
+  };
+}

@@ -92,8 +92,14 @@ export function readingWeight(blocks: readonly HocrBlock[]): number {
  * ascenders and capitals, and their height wins the vote: a second peak under the winner, where an
  * x-height can be (LOWER_PEAK), with at least a third of its votes, is the x-height then.
  */
-/** Fewer letter votes than this (weighted 1, 2, 1 over the winning height and its neighbours) tell nothing. */
-const MIN_VOTES = 300;
+/**
+ * Letter votes (weighted 1, 2, 1 over the winning height and its neighbours) under which the image
+ * says nothing of its type. A page of text gives thousands; large type fills a page with few
+ * letters (a table of a dozen rows set large gives about a hundred).
+ */
+const FEW_VOTES = 60;
+/** Votes that make an estimate of small type: a reading at another resolution rests on it. */
+const SMALL_VOTES = 300;
 /**
  * Where the x-height can sit under the height of ascenders and capitals: 0.66 of it in Times and
  * Courier, 0.72 in Helvetica, 0.75 on typewritten and degraded scans. Dots, commas and quotes stay
@@ -101,7 +107,14 @@ const MIN_VOTES = 300;
  */
 const LOWER_PEAK = [0.58, 0.86] as const;
 
-export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number): number | null {
+export interface TypeEstimate {
+  /** Pixels. */
+  xHeight: number;
+  /** Letter votes behind it (weighted 1, 2, 1 over the winning height and its neighbours). */
+  votes: number;
+}
+
+export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number): TypeEstimate | null {
   // Connected components by runs: each row's dark runs join the runs of the row above that they touch.
   const parent: number[] = [];
   const box: number[] = []; // x0, y0, x1, y1 per component
@@ -166,11 +179,31 @@ export function imageXHeight(grey: Uint8Array, width: number, height: number, le
   const near = (h: number) => votes[h - 1]! + 2 * votes[h]! + votes[h + 1]!;
   let top = 5;
   for (let h = 6; h <= 200; h++) if (near(h) > near(top)) top = h;
-  if (near(top) < MIN_VOTES) return null;
+  if (near(top) < FEW_VOTES) return null;
   let lower = 0;
   for (let h = Math.ceil(top * LOWER_PEAK[0]); h <= Math.floor(top * LOWER_PEAK[1]); h++) {
     if (near(h) >= near(top) / 3 && (lower === 0 || near(h) > near(lower))) lower = h;
   }
-  if (lower) return lower;
-  return top;
+  return lower ? { xHeight: lower, votes: near(lower) } : { xHeight: top, votes: near(top) };
+}
+
+/**
+ * Large type: tesseract reads best with capitals about 30 pixels high (an x-height near 20); type
+ * far above that reads worse, not better ("5" alone in a table cell, 70 pixels high, comes out as
+ * "s)"), and costs time on pixels that add nothing. A page whose body x-height is over LARGE_X
+ * pixels is scaled down to an x-height of TARGET_X before reading.
+ */
+const LARGE_X = 40;
+const TARGET_X = 28;
+
+/** The factor to scale a page image by before reading it (1: as it is). */
+export function downscaleFor(estimate: TypeEstimate | null): number {
+  if (!estimate || estimate.xHeight <= LARGE_X) return 1;
+  return TARGET_X / estimate.xHeight;
+}
+
+/** The resolution to tell tesseract for a first reading, from the image's estimate of its type. */
+export function firstDpi(told: number, estimate: TypeEstimate | null): number {
+  if (!estimate || estimate.votes < SMALL_VOTES) return told;
+  return rereadDpi(told, estimate.xHeight) ?? told;
 }
