@@ -488,3 +488,29 @@ describe('needsOcr', () => {
     expect(needsOcr(page([item('#%&)*+/<=>?@[]^_{|}~!$(;:', 72, 100), item('~}|{_^]@?>=</+*)&%$#!', 72, 120)])).reason).toBe('garbage-text');
   });
 });
+
+describe('notes in a script without case', () => {
+  /** A line of Korean text: Hangul and Han set an em wide, other characters half an em. */
+  function wide(text: string, x: number, y: number, size = 9): TextItem {
+    let w = 0;
+    for (const ch of text) w += /[\p{Script=Hangul}\p{Script=Han}]/u.test(ch) ? size : size * 0.5;
+    return item(text, x, y, size, { x1: x + w });
+  }
+
+  it('two columns of "*" notes wrapped onto lines without the sign are notes read column by column, not a table', () => {
+    const left = ['* 발급월+1개월까지는 전월 이용금액 40만원 미만 시에도 제공', '* 할인점은 온라인몰도 포함되며, 기업형 슈퍼마켓(이마트', '에브리데이, 홈플러스 익스프레스, 롯데슈퍼 등), 쇼핑 외 결제건', '(상품권, 주차장 등), 임대매장은 제외', '* 주유는 LPG충전소 포함'];
+    const right = ['* 전월 이용금액 40만원 이상 시 제공', '* 발급월+1개월까지는 전월 이용금액 40만원 미만 시에도 제공', '* 커피전문점은 오프라인 결제건에 한하며, 임대매장은 제외', '(단, 스타벅스의 경우, 사이렌오더 결제건도 혜택 제공)', '* 제과점은 오프라인 결제건에 한하며, 임대매장은 제외'];
+    // The sign, then the note's text 8 pt right of it; lines that go on are set at the text.
+    const note = (t: string, x: number, y: number): TextItem[] => (t.startsWith('* ') ? [item('*', x, y, 8), wide(t.slice(2), x + 8, y, 8)] : [wide(t, x + 8, y, 8)]);
+    const lefts = left.flatMap((t, i) => note(t, 40, 200 + i * 12));
+    const gutter = Math.max(...lefts.map((l) => l.x1)) + 20;
+    const items = [...lefts, ...right.flatMap((t, i) => note(t, gutter, 200 + i * 12))];
+    const md = markdownOf([page(items)]);
+    expect(md).not.toContain('| --- |');
+    // The note goes on over its second and third lines, and the left column comes first.
+    expect(md).toContain('기업형 슈퍼마켓(이마트 에브리데이, 홈플러스 익스프레스, 롯데슈퍼 등), 쇼핑 외 결제건 (상품권, 주차장 등), 임대매장은 제외');
+    expect(md.indexOf('주유는 LPG충전소 포함')).toBeLessThan(md.indexOf('전월 이용금액 40만원 이상 시 제공'));
+    // The second column's notes are a list of their own, not items nested in the first column's last.
+    expect(md).toMatch(/^- 전월 이용금액 40만원 이상 시 제공$/m);
+  });
+});

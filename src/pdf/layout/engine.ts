@@ -1017,7 +1017,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       top = null;
     };
     const stacks: ListNode[] = [];
+    let prevEl: TextBlock | null = null;
     for (const r of listRun) {
+      // An item in the next column (it starts above the one before, or right of its right edge)
+      // starts a list of its own, whatever its indent.
+      if (prevEl && (r.el.y0 < prevEl.y0 - r.el.size * 0.5 || r.el.x0 >= prevEl.x1)) open.length = 0;
+      prevEl = r.el;
       const depth = levelOf(r.el);
       const lv = top ? Math.min(depth, stacks.length) : 0;
       if (lv === 0 || !top) {

@@ -848,6 +848,16 @@ const openEnd = (text: string): boolean => /\p{L}[,&/-]$/u.test(text) || ENDS_ON
 /** A line that can only go on a cell above it: it starts in lower case. */
 const GOES_ON = /^\p{Ll}/u;
 
+/** A bullet or note sign opening a line ("* ", "• "). */
+const NOTE_MARKER = /^[•●▪■◦○\-–*※]\s*/;
+
+/** Width of a text in Latin characters: Hangul, Han and kana are set about twice as wide. */
+function displayLength(s: string): number {
+  let n = 0;
+  for (const ch of s) n += /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uFF01-\uFF60]/u.test(ch) ? 2 : 1;
+  return n;
+}
+
 /**
  * A first-column cell wrapped over two or more lines (an invoice line's description) comes as a row
  * of its own for each further line, with nothing in the other columns. Such a row joins the row
@@ -1060,10 +1070,14 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const prose = (c: number): boolean => {
     const t = colText(c);
     if (!t.length) return true;
-    const lens = t.map((s) => s.length).sort((a, b) => a - b);
+    const lens = t.map(displayLength).sort((a, b) => a - b);
     const med = lens[Math.floor(lens.length / 2)]!;
     const wordy = t.filter((s) => s.split(/\s+/).length >= 4).length >= t.length * 0.5;
-    const flows = t.length > 1 && t.slice(1).filter((s) => /^[\p{Ll}]/u.test(s.replace(/^[•●▪■◦○\-–*]\s*/, ''))).length >= (t.length - 1) * 0.25;
+    // Lines that go on from the line above: a word in lower case; in a script without case, a line
+    // without the marker that the column's notes start with ("* ..." wrapped onto a second line).
+    const marked = t.some((s) => NOTE_MARKER.test(s));
+    const goesOn = (s: string): boolean => /^\p{Ll}/u.test(s.replace(NOTE_MARKER, '')) || (marked && !NOTE_MARKER.test(s) && /^[\p{Lo}(]/u.test(s));
+    const flows = t.length > 1 && t.slice(1).filter(goesOn).length >= (t.length - 1) * 0.25;
     return med > 60 || (med > 25 && wordy && flows) || (t.length <= 2 && med > 45);
   };
   const isProse = Array.from({ length: nC }, (_, c) => prose(c));
