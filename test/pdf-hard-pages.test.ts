@@ -540,11 +540,13 @@ describe('hard pages: a paragraph that runs over a page break (page-break.pdf)',
     const md = doc.markdown ?? '';
       // The running head and page numbers between the halves are left out; the sentence goes on.
     expect(md).toContain('on twelve roads of different ages and traffic loads, and to recommend how the budget should be split');
+    // The footnote of page 1 comes after the whole paragraph.
+    inOrder(md, 'where heavy lorries turn.', 'Survey figures are at 2023 prices', 'Planned resurfacing of the six busiest roads');
     absent(md, 'County Highways Review');
     // A page that ends on a full sentence is followed by a new paragraph.
     expect(md).toContain('to planned work.\n\nMembers asked how the change');
     const pages = doc.pages ?? [];
-    expect(pages[0]!.markdown.trimEnd()).toMatch(/on twelve roads of different$/);
+    expect(pages[0]!.markdown).toContain('on twelve roads of different\n\n\\* Survey figures');
     expect(pages[1]!.markdown).toMatch(/^ages and traffic loads/);
   });
 });

@@ -118,6 +118,19 @@ describe('document', () => {
     expect(serialize(broken, { onlyMainContent: false }).markdown).toBe('The sentence goes\n\n3\n\nHead\n\non here.\n');
   });
 
+  it('goes on over the footnotes of the page before, which follow the joined paragraph', () => {
+    const noted: DocModel = {
+      ...doc,
+      pages: [
+        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] } }, { node: { kind: 'paragraph', content: [text('* A note.')] }, label: 'footnote' }]),
+        page(2, [{ node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }, { node: { kind: 'paragraph', content: [text('Next.')] } }]),
+      ],
+    };
+    const s = serialize(noted, { onlyMainContent: true });
+    expect(s.markdown).toBe('The sentence goes on here.\n\n\\* A note.\n\nNext.\n');
+    for (const p of s.layout) for (const b of p.items) expect(s.markdown.slice(...b.markdownSpan!)).toBe(b.content);
+  });
+
   it('records exact spans, ids, contiguous reading order and types', () => {
     const s = serialize(doc, { onlyMainContent: true });
     for (const p of s.layout) {

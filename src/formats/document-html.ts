@@ -106,20 +106,28 @@ export function nodeHtml(node: Node): string {
 /** The document's blocks as HTML, in reading order; consecutive list blocks of one kind are one list. */
 export function htmlFromDocument(doc: DocModel, options: DocumentHtmlOptions): string {
   const nodes: Node[] = [];
-  let prevFurniture = false;
+  // The paragraph a paragraph broken by a page break goes on from (footnotes may follow it).
+  let joinAt = -1;
   for (const page of doc.pages) {
+    let first = true;
     for (const block of page.blocks) {
       if (block.furniture && options.onlyMainContent) continue;
       const prev = nodes[nodes.length - 1];
       const node = block.node;
+      const joined = joinAt >= 0 ? nodes[joinAt] : undefined;
       // A PDF reader emits one list block per item: they continue one list, as in the markdown.
       if (prev?.kind === 'list' && node.kind === 'list' && prev.ordered === node.ordered) {
         nodes[nodes.length - 1] = { ...prev, items: [...prev.items, ...node.items] };
-      } else if (block.continues && !prevFurniture && prev?.kind === 'paragraph' && node.kind === 'paragraph') {
+        joinAt = -1;
+      } else if (block.continues && first && joined?.kind === 'paragraph' && node.kind === 'paragraph') {
         // The second half of a paragraph broken by a page break, as in the markdown.
-        nodes[nodes.length - 1] = { ...prev, content: [...prev.content, { type: 'text', text: ' ' }, ...node.content] };
-      } else nodes.push(node);
-      prevFurniture = block.furniture === true;
+        nodes[joinAt] = { ...joined, content: [...joined.content, { type: 'text', text: ' ' }, ...node.content] };
+      } else {
+        nodes.push(node);
+        if (node.kind === 'paragraph' && !block.furniture && block.label !== 'footnote') joinAt = nodes.length - 1;
+        else if (block.label !== 'footnote') joinAt = -1;
+      }
+      first = false;
     }
   }
   const parts = nodes.map(nodeHtml).filter(Boolean);

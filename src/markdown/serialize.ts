@@ -257,9 +257,7 @@ export function blockTypeOf(block: DocBlock): BlockType {
 
 // ---------------------------------------------------------------- document
 
-function separator(prev: Node | undefined, next: Node, joins = false): string {
-  // The second half of a paragraph broken by a page break goes on the same line.
-  if (joins && prev?.kind === 'paragraph' && next.kind === 'paragraph') return ' ';
+function separator(prev: Node | undefined, next: Node): string {
   // Consecutive list blocks (a PDF reader emits one per item) continue one tight list.
   if (prev?.kind === 'list' && next.kind === 'list' && prev.ordered === next.ordered) return '\n';
   return '\n\n';
@@ -268,7 +266,9 @@ function separator(prev: Node | undefined, next: Node, joins = false): string {
 export function serialize(doc: DocModel, options: SerializeOptions): Serialized {
   let markdown = '';
   let prevNode: Node | undefined;
-  let prevFurniture = false;
+  // Where a paragraph broken by a page break goes on: the end of the last paragraph, and the
+  // footnotes written after it (the note of the page before sits between the two halves).
+  let joinAt: { end: number; notes: LayoutBlock[] } | null = null;
   const pages: PageMarkdown[] = [];
   const layout: LayoutPage[] = [];
 
@@ -281,28 +281,42 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
       const content = renderNode(block.node);
       const included = content !== '' && !(block.furniture && options.onlyMainContent);
       let span: [number, number] | null = null;
-      if (included) {
-        if (markdown) markdown += separator(prevNode, block.node, block.continues === true && index === firstIncluded && !prevFurniture);
-        const start = markdown.length;
-        markdown += content;
-        span = [start, markdown.length];
-        prevNode = block.node;
-        prevFurniture = block.furniture === true;
-        if (pageMd) pageMd += separator(pagePrev, block.node);
-        pageMd += content;
-        pagePrev = block.node;
-      }
-      items.push({
+      const item: LayoutBlock = {
         id: `p${page.pageNumber}.b${index}`,
         type: blockTypeOf(block),
         label: block.label ?? null,
         bbox: block.bbox ?? null,
         content,
-        markdownSpan: span,
+        markdownSpan: null,
         readingOrder: index,
         source: block.source ?? null,
         confidence: block.confidence ?? { layout: null, ocr: null },
-      });
+      };
+      if (included) {
+        if (block.continues && index === firstIncluded && joinAt && block.node.kind === 'paragraph') {
+          // The second half goes on the line of the first, ahead of any footnotes written since.
+          const at = joinAt.end;
+          const insert = ` ${content}`;
+          markdown = markdown.slice(0, at) + insert + markdown.slice(at);
+          for (const n of joinAt.notes) if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
+          span = [at + 1, at + insert.length];
+          joinAt.end = at + insert.length;
+        } else {
+          if (markdown) markdown += separator(prevNode, block.node);
+          const start = markdown.length;
+          markdown += content;
+          span = [start, markdown.length];
+          prevNode = block.node;
+          if (block.node.kind === 'paragraph' && !block.furniture && block.label !== 'footnote') joinAt = { end: markdown.length, notes: [] };
+          else if (block.label === 'footnote' && joinAt) joinAt.notes.push(item);
+          else joinAt = null;
+        }
+        if (pageMd) pageMd += separator(pagePrev, block.node);
+        pageMd += content;
+        pagePrev = block.node;
+      }
+      item.markdownSpan = span;
+      items.push(item);
     });
     pages.push({ pageNumber: page.pageNumber, markdown: pageMd });
     layout.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, status: page.status, items });

@@ -5,6 +5,7 @@
  */
 import type { DocBlock, DocPage, HeadingNode, Inline, TextInline } from '../../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
+import { ENDS_ON_JOINING_WORD } from './lines.js';
 
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
 const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
@@ -263,12 +264,14 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
 
 /**
  * Paragraphs that go on from the page before: the last paragraph of the body of one page stops
- * mid-sentence (no closing punctuation) and the first of the next page's body starts in lower case,
- * in the same size and face. Running heads, page numbers and footers between them do not count.
+ * mid-sentence (no closing punctuation) and the first of the next page's body starts in lower case
+ * (or the page ended on a comma, a joining word or in running text), in the same size and face. Running heads, page
+ * numbers, footers and the page's footnotes between them do not count.
  */
 function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock, unknown>, heading: Map<LaidOutBlock, number>): Set<LaidOutBlock> {
   const out = new Set<LaidOutBlock>();
-  const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b));
+  // Footnotes at the foot of the page come after its text, but the text goes on over them.
+  const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b) && b.block.label !== 'footnote');
   for (let i = 1; i < pages.length; i++) {
     const before = pages[i - 1]!, page = pages[i]!;
     if (before.status === 'failed' || page.status === 'failed' || page.pageNumber !== before.pageNumber + 1) continue;
@@ -280,7 +283,13 @@ function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock
     if (Math.abs(a.fontSize - b.fontSize) >= 0.6 || a.bold !== b.bold || a.italic !== b.italic) continue;
     // (The block's own text: the hint is cut short.)
     const textOf = (n: DocBlock['node']): string => (n.kind === 'paragraph' ? n.content.map((x) => (x.type === 'text' ? x.text : '')).join('').trim() : '');
-    if (/[.!?:;]["”’)\]]?$/.test(textOf(last.block.node)) || !/^\p{Ll}/u.test(textOf(first.block.node))) continue;
+    const ending = textOf(last.block.node);
+    if (/[.!?:;]["”’)\]]?$/.test(ending)) continue;
+    // The next page starts in lower case, or the page ended on a comma or a word that cannot end a
+    // sentence ("… for" over "QA datasets, …"), or in the middle of running text (a paragraph of
+    // several lines that stops without a stop: "… on multiple open-domain" over "QA datasets, …").
+    const running = a.lineCount >= 2 && ending.length >= 150;
+    if (!/^\p{Ll}/u.test(textOf(first.block.node)) && !/,$/.test(ending) && !ENDS_ON_JOINING_WORD.test(ending) && !running) continue;
     out.add(first);
   }
   return out;

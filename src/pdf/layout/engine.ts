@@ -546,7 +546,8 @@ function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]
 const NOTE_SIGN = /^[∗*†‡§¶]/;
 
 function isFootnote(e: TextBlock, pageBody: number, H: number): boolean {
-  if (e.marker || e.size > pageBody * 0.9 || e.y0 < H * 0.4) return false;
+  // (An asterisk read as a bullet opens a note when set smaller than the text, under it.)
+  if ((e.marker && !(e.marker.kind === 'bullet' && NOTE_SIGN.test(e.marker.text))) || e.size > pageBody * 0.9 || e.y0 < H * 0.4) return false;
   const first = e.lines[0]!;
   const w0 = first.words[0];
   if (!w0) return false;
@@ -964,6 +965,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // are read after the text of the page, not between the columns.
   const notes = new Set(body.filter((e) => e.kind === 'text' && isFootnote(e, pageBody, H) && !body.some((o) => o !== e && o.kind === 'text' && o.size > e.size * 1.1 && hOverlap(o, e) > 0 && o.y0 >= e.y1 - 1)));
   if (notes.size) body = [...body.filter((e) => !notes.has(e)), ...body.filter((e) => notes.has(e))];
+  // A note set low enough to count as margin text is a note as well (not a list item, not a footer).
+  for (const e of bottom) if (e.kind === 'text' && isFootnote(e, pageBody, H)) notes.add(e);
+  for (const n of notes) if (n.kind === 'text') n.marker = null;
   body = joinBrokenParagraphs(body);
   const ordered = [...top, ...body, ...bottom];
 
@@ -1138,7 +1142,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
       else if (hints.headingCandidate && inFieldRow(e)) hints.headingCandidate = false;
     }
-    out.push({ block: { node, type, label: type === 'code' ? 'code' : type === 'caption' ? 'caption' : 'paragraph', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+    const label = type === 'code' ? 'code' : type === 'caption' ? 'caption' : notes.has(e) ? 'footnote' : 'paragraph';
+    out.push({ block: { node, type, label, bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
   }
   flushList();
   return { pageNumber: page.pageNumber, width: W, height: H, status: 'ok', blocks: out, stats: { fontChars, chars } };
