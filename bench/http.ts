@@ -13,7 +13,7 @@
  * "HTTP" section of bench/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,9 @@ function rssOf(pid: number): number {
   }
 }
 
+/** The server's store, removed after the run. */
+const DATA_DIR = path.join(os.tmpdir(), `docmill-bench-http-${process.pid}`);
+
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   // Started as `docmill serve` runs: with the node flags of src/cli/node-flags.ts.
@@ -92,7 +95,7 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
       DOCMILL_API_KEYS: `bench:${KEY}`,
       DOCMILL_HOST: '127.0.0.1',
       DOCMILL_PORT: String(port),
-      DOCMILL_DATA_DIR: path.join(os.tmpdir(), `docmill-bench-http-${process.pid}`),
+      DOCMILL_DATA_DIR: DATA_DIR,
       DOCMILL_CONCURRENCY_PER_KEY: String(PER_KEY),
       DOCMILL_QUEUE_LENGTH: String(QUEUE),
       DOCMILL_LOG_LEVEL: 'warn',
@@ -214,6 +217,8 @@ async function main(): Promise<void> {
     }
   } finally {
     proc.kill('SIGTERM');
+    await new Promise((resolve) => proc.once('exit', resolve));
+    rmSync(DATA_DIR, { recursive: true, force: true });
   }
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

@@ -3,16 +3,17 @@
  * Runs the built CLI (`npm test` builds first).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../test-support/corpus.js';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'docmill-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: string | Uint8Array): string {
   const p = path.join(dir, name);

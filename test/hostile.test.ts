@@ -9,10 +9,10 @@
  * this file; a sample also goes through the built CLI with a hard kill, as a batch converter runs it.
  * Needs `npm run build` (dist/) first, like test/cli.test.ts.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusAvailable, CORPUS_SKIP_MESSAGE } from '../test-support/corpus.js';
 import { runIsolated } from '../test-support/hostile/isolated.js';
 import { runCli, type Outcome } from '../test-support/hostile/run.js';
@@ -109,6 +109,7 @@ const CLI_IDS = [
 
 describe('hostile inputs through the CLI', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docmill-hostile-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const byId = new Map(syntheticVariants.map((v) => [v.id, v]));
   it.each(CLI_IDS)('%s', async (id) => {
     const v = byId.get(id);

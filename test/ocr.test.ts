@@ -3,7 +3,7 @@
  * rate, offline operation, recycling, per-page failure, cancellation. Needs `npm run build` (the OCR
  * pool runs dist/workers/ocr-worker.js).
  */
-import { readFileSync, mkdtempSync, copyFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -98,6 +98,7 @@ describe('OCR languages', () => {
     copyFileSync(path.join(bundledEnglishDir(), 'eng.traineddata.gz'), path.join(dir, 'eng.traineddata.gz'));
     copyFileSync(path.join(bundledEnglishDir(), 'eng.traineddata.gz'), path.join(dir, 'xyz.traineddata.gz'));
     expect(resolveLanguages('eng+xyz', dir)).toEqual({ langs: ['eng', 'xyz'], dir, gzip: true });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
@@ -181,6 +182,7 @@ describe('OCR pool on generated scans', () => {
       expect(cer(ocrPlainText(r!.page!), truth[0]!.text)).toBeLessThan(CER_BOUND);
     } finally {
       await rt.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -8,7 +8,7 @@
  * run goes on; --in-process parses here instead); --cli runs the built CLI per variant with a hard
  * kill, as a batch converter does, and also checks exit status, the error line, lingering and peak memory.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -65,6 +65,7 @@ if (!values.cli && !values['in-process']) {
   }
 }
 await parser.close();
+rmSync(dir, { recursive: true, force: true });
 
 const defects = outcomes.filter((o) => o.defect);
 const byStatus = new Map<string, number>();
