@@ -216,8 +216,11 @@ async function main(): Promise<void> {
       if (r.serverErrors + r.failures > 0) verdict = false;
     }
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((resolve) => proc.once('exit', resolve));
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await exited;
+    }
     rmSync(DATA_DIR, { recursive: true, force: true });
   }
 
