@@ -514,3 +514,14 @@ describe('notes in a script without case', () => {
     expect(md).toMatch(/^- 전월 이용금액 40만원 이상 시 제공$/m);
   });
 });
+
+describe('rules typed as text', () => {
+  it('a line of "=" or "-" signs (a receipt, a plain-text report) is a rule between paragraphs, never part of one', () => {
+    const mono = { monospace: true } as Partial<TextItem>;
+    const lines = ['Store #0342 - Downtown', 'TXN: 98765-2024', '===================================', 'USB-C Hub 7-in-1 Adapter', '2 @ $79.99 $159.98', '-----------------------------------', 'SUBTOTAL $863.91'];
+    const md = markdownOf([page(lines.map((t, i) => item(t, 200, 100 + i * 11, 9, mono)))]);
+    expect(md).toContain('TXN: 98765-2024\n\n---\n\nUSB-C Hub 7-in-1 Adapter');
+    expect(md).toContain('$159.98\n\n---\n\nSUBTOTAL $863.91');
+    expect(md).not.toContain('===');
+  });
+});

@@ -21,6 +21,8 @@ const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖�
 const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
 // A table-of-contents entry: dot (or space) leaders then a page number.
+/** A line of one sign repeated (five or more): a rule typed as text. */
+const TYPED_RULE = /^([=\-_~*#·•─━═])\1{4,}$/u;
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 
@@ -48,6 +50,8 @@ interface TextBlock extends Box {
   closed: boolean;
   /** A numbered item whose wrapped lines return to the number's margin (no hanging indent). */
   flush?: boolean;
+  /** A line of one repeated sign ("=====", "-----"): a rule typed as text, as on receipts and in plain-text reports. */
+  rule?: boolean;
 }
 interface TableEl extends Box { kind: 'table'; table: FoundTable }
 interface FigureEl extends Box { kind: 'figure' }
@@ -206,6 +210,13 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       }
     }
     if (best && (startsItem(L) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
+    // A rule typed as text stands between paragraphs, never in one.
+    const typedRule = TYPED_RULE.test(L.text.replace(/\s+/g, ''));
+    if (typedRule) {
+      best = null;
+      // Nor does the text above it go on under it.
+      for (const B of blocks) if (!B.closed && hOverlap(B, L) > 0 && B.y1 <= L.y0 + L.size * 0.5) B.closed = true;
+    }
     // A numbered displayed equation is a block of its own (its tall brackets bring it within a line's
     // spacing of the text around it).
     const equation = isNumberedEquation(L);
@@ -218,7 +229,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
     } else {
       const textX0 = marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker, textX0, closed: equation, ...(flushItem && marker ? { flush: true } : {}) });
+      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
     }
   }
   return blocks;
@@ -1127,6 +1138,10 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
     let node: Node;
     let type: DocBlock['type'] = 'text';
+    if (e.rule) {
+      out.push({ block: { node: { kind: 'rule' }, type, label: 'rule', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+      continue;
+    }
     if (e.lines.length >= 2 && e.lines.every((l) => l.mono) && e.lines.filter((l) => CODE_LINE.test(l.text)).length >= e.lines.length * 0.4) {
       const charW = e.size * 0.6;
       const minX = Math.min(...e.lines.map((l) => l.x0));
