@@ -10,7 +10,7 @@ import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { otsuLevel, preprocess, scalePreprocessed, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, downscaleFor, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi } from '../src/ocr/type-scale.js';
+import { bodyXHeight, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi, scaleFor } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -83,11 +83,11 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       const a = performance.now();
       let pre = await preprocess(await turnImage(base, turn), task.preprocess);
       // What the image shows of its type before any reading (src/ocr/type-scale.ts): large type is
-      // scaled down to the size tesseract reads best.
+      // scaled down and tiny type up, towards the size tesseract reads best.
       const px = pre.pixels;
       const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
-      const factor = downscaleFor(guess);
-      if (factor < 1) pre = await scalePreprocessed(pre, factor);
+      const factor = scaleFor(guess);
+      if (factor !== 1) pre = await scalePreprocessed(pre, factor);
       const scale = rendered.scale * (pre.width / px.width);
       const b = performance.now();
       // Type small for the resolution the page declares: tesseract may erase lines of it as rules.
@@ -95,7 +95,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       // tesseract then measures type of ordinary size, or erased type that the image did not show,
       // the page is read again at the other resolution and the better reading kept.
       const told = scale * 72;
-      const first = factor < 1 ? told : firstDpi(told, guess);
+      const first = factor !== 1 ? told : firstDpi(told, guess);
       let dpi = first;
       let result = await eng.recognize(pre.image, first);
       readings++;
