@@ -107,7 +107,7 @@ describe('document', () => {
     const broken: DocModel = {
       ...doc,
       pages: [
-        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] } }, { node: { kind: 'paragraph', content: [text('3')] }, type: 'page_number', furniture: true }]),
+        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('3')] }, type: 'page_number', furniture: true }]),
         page(2, [{ node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true }, { node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }]),
       ],
     };
@@ -122,13 +122,28 @@ describe('document', () => {
     const noted: DocModel = {
       ...doc,
       pages: [
-        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] } }, { node: { kind: 'paragraph', content: [text('* A note.')] }, label: 'footnote' }]),
+        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('* A note.')] }, label: 'footnote' }]),
         page(2, [{ node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }, { node: { kind: 'paragraph', content: [text('Next.')] } }]),
       ],
     };
     const s = serialize(noted, { onlyMainContent: true });
     expect(s.markdown).toBe('The sentence goes on here.\n\n\\* A note.\n\nNext.\n');
     for (const p of s.layout) for (const b of p.items) expect(s.markdown.slice(...b.markdownSpan!)).toBe(b.content);
+  });
+
+  it('goes on over a sidebar read after the first half, and over three pages', () => {
+    const long: DocModel = {
+      ...doc,
+      pages: [
+        page(1, [{ node: { kind: 'paragraph', content: [text('It began')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('A sidebar.')] } }, { node: { kind: 'heading', level: 2, content: [text('Figure')] } }]),
+        page(2, [{ node: { kind: 'paragraph', content: [text('and went on')] }, continues: true, runsOn: true }]),
+        page(3, [{ node: { kind: 'paragraph', content: [text('to the end.')] }, continues: true }, { node: { kind: 'paragraph', content: [text('Next.')] } }]),
+      ],
+    };
+    const s = serialize(long, { onlyMainContent: true });
+    expect(s.markdown).toBe('It began and went on to the end.\n\nA sidebar.\n\n## Figure\n\nNext.\n');
+    for (const p of s.layout) for (const b of p.items) expect(s.markdown.slice(...b.markdownSpan!)).toBe(b.content);
+    expect(s.pages.map((p) => p.markdown)).toEqual(['It began\n\nA sidebar.\n\n## Figure', 'and went on', 'to the end.\n\nNext.']);
   });
 
   it('records exact spans, ids, contiguous reading order and types', () => {

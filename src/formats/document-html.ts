@@ -106,7 +106,7 @@ export function nodeHtml(node: Node): string {
 /** The document's blocks as HTML, in reading order; consecutive list blocks of one kind are one list. */
 export function htmlFromDocument(doc: DocModel, options: DocumentHtmlOptions): string {
   const nodes: Node[] = [];
-  // The paragraph a paragraph broken by a page break goes on from (footnotes may follow it).
+  // The first half of a paragraph broken by a page break (a block marked runsOn), as in the markdown.
   let joinAt = -1;
   for (const page of doc.pages) {
     let first = true;
@@ -115,17 +115,18 @@ export function htmlFromDocument(doc: DocModel, options: DocumentHtmlOptions): s
       const prev = nodes[nodes.length - 1];
       const node = block.node;
       const joined = joinAt >= 0 ? nodes[joinAt] : undefined;
-      // A PDF reader emits one list block per item: they continue one list, as in the markdown.
-      if (prev?.kind === 'list' && node.kind === 'list' && prev.ordered === node.ordered) {
-        nodes[nodes.length - 1] = { ...prev, items: [...prev.items, ...node.items] };
-        joinAt = -1;
-      } else if (block.continues && first && joined?.kind === 'paragraph' && node.kind === 'paragraph') {
-        // The second half of a paragraph broken by a page break, as in the markdown.
+      if (block.continues && first && joined?.kind === 'paragraph' && node.kind === 'paragraph') {
+        // The second half of a paragraph broken by a page break goes on in the first's <p>.
         nodes[joinAt] = { ...joined, content: [...joined.content, { type: 'text', text: ' ' }, ...node.content] };
+        if (!block.runsOn) joinAt = -1;
+      } else if (prev?.kind === 'list' && node.kind === 'list' && prev.ordered === node.ordered) {
+        // A PDF reader emits one list block per item: they continue one list, as in the markdown.
+        nodes[nodes.length - 1] = { ...prev, items: [...prev.items, ...node.items] };
+        if (first) joinAt = -1;
       } else {
         nodes.push(node);
-        if (node.kind === 'paragraph' && !block.furniture && block.label !== 'footnote') joinAt = nodes.length - 1;
-        else if (block.label !== 'footnote') joinAt = -1;
+        if (block.runsOn && node.kind === 'paragraph') joinAt = nodes.length - 1;
+        else if (block.furniture || first) joinAt = -1;
       }
       first = false;
     }

@@ -266,9 +266,9 @@ function separator(prev: Node | undefined, next: Node): string {
 export function serialize(doc: DocModel, options: SerializeOptions): Serialized {
   let markdown = '';
   let prevNode: Node | undefined;
-  // Where a paragraph broken by a page break goes on: the end of the last paragraph, and the
-  // footnotes written after it (the note of the page before sits between the two halves).
-  let joinAt: { end: number; notes: LayoutBlock[] } | null = null;
+  // Where a paragraph broken by a page break goes on: the end of its first half (a block marked
+  // runsOn), and the blocks written since (footnotes, a sidebar or a figure read after it).
+  let joinAt: { end: number; after: LayoutBlock[] } | null = null;
   const pages: PageMarkdown[] = [];
   const layout: LayoutPage[] = [];
 
@@ -294,22 +294,25 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
       };
       if (included) {
         if (block.continues && index === firstIncluded && joinAt && block.node.kind === 'paragraph') {
-          // The second half goes on the line of the first, ahead of any footnotes written since.
+          // The second half goes on the line of the first, ahead of the blocks written since.
           const at = joinAt.end;
           const insert = ` ${content}`;
           markdown = markdown.slice(0, at) + insert + markdown.slice(at);
-          for (const n of joinAt.notes) if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
+          for (const n of joinAt.after) if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
           span = [at + 1, at + insert.length];
-          joinAt.end = at + insert.length;
+          // A paragraph over three pages goes on again at the end of what was just added.
+          joinAt = block.runsOn ? { end: at + insert.length, after: joinAt.after } : null;
         } else {
           if (markdown) markdown += separator(prevNode, block.node);
           const start = markdown.length;
           markdown += content;
           span = [start, markdown.length];
           prevNode = block.node;
-          if (block.node.kind === 'paragraph' && !block.furniture && block.label !== 'footnote') joinAt = { end: markdown.length, notes: [] };
-          else if (block.label === 'footnote' && joinAt) joinAt.notes.push(item);
-          else joinAt = null;
+          if (block.runsOn && block.node.kind === 'paragraph') joinAt = { end: markdown.length, after: [] };
+          // Running heads and page numbers kept in the markdown stay between the halves; so does
+          // anything when the next page does not start with the second half.
+          else if (block.furniture || index === firstIncluded) joinAt = null;
+          else joinAt?.after.push(item);
         }
         if (pageMd) pageMd += separator(pagePrev, block.node);
         pageMd += content;

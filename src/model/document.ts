@@ -155,6 +155,8 @@ export interface DocBlock {
    * page break): the document's markdown joins the two, each page's markdown keeps its own part.
    */
   continues?: boolean;
+  /** The first half of such a paragraph: the one a `continues` block of the next page goes on from. */
+  runsOn?: boolean;
 }
 
 export interface DocPage {

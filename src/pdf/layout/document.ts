@@ -237,7 +237,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     heading.set(c.b, Math.max(1, Math.min(6, level)));
   }
 
-  const continues = pageBreakContinuations(pages, furniture, heading);
+  const { runsOn, continues } = pageBreakContinuations(pages, furniture, heading);
 
   return pages.map((p): DocPage => {
     const blocks: DocBlock[] = p.blocks.map((lb) => {
@@ -253,7 +253,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         const node: HeadingNode = { kind: 'heading', level: level as HeadingNode['level'], content };
         return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header', label: `heading_${level}` };
       }
-      return continues.has(lb) ? { ...lb.block, continues: true } : lb.block;
+      if (continues.has(lb) || runsOn.has(lb)) return { ...lb.block, ...(continues.has(lb) ? { continues: true } : {}), ...(runsOn.has(lb) ? { runsOn: true } : {}) };
+      return lb.block;
     });
     // A page that could not be read has no geometry to report.
     const page: DocPage = { pageNumber: p.pageNumber, width: p.width > 0 ? p.width : null, height: p.height > 0 ? p.height : null, status: p.status, blocks };
@@ -265,32 +266,51 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
 /**
  * Paragraphs that go on from the page before: the last paragraph of the body of one page stops
  * mid-sentence (no closing punctuation) and the first of the next page's body starts in lower case
- * (or the page ended on a comma, a joining word or in running text), in the same size and face. Running heads, page
- * numbers, footers and the page's footnotes between them do not count.
+ * (or the page ended on a comma, a joining word or in running text), in the same size and face. Running
+ * heads, page numbers, footers and the page's footnotes between them do not count. Where the next
+ * page starts in lower case, the first half may be an earlier paragraph of running text: the last
+ * text of a column, read before a sidebar or a figure set beside it. Returns both halves of each.
  */
-function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock, unknown>, heading: Map<LaidOutBlock, number>): Set<LaidOutBlock> {
-  const out = new Set<LaidOutBlock>();
+function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock, unknown>, heading: Map<LaidOutBlock, number>): { runsOn: Set<LaidOutBlock>; continues: Set<LaidOutBlock> } {
+  const runsOn = new Set<LaidOutBlock>();
+  const continues = new Set<LaidOutBlock>();
   // Footnotes at the foot of the page come after its text, but the text goes on over them.
   const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b) && b.block.label !== 'footnote');
+  // (The block's own text: the hint is cut short.)
+  const textOf = (n: DocBlock['node']): string => (n.kind === 'paragraph' ? n.content.map((x) => (x.type === 'text' ? x.text : '')).join('').trim() : '');
+  const stops = (t: string): boolean => /[.!?:;]["”’)\]]?$/.test(t);
+  const sameFace = (a: LaidOutBlock, b: LaidOutBlock): boolean => Math.abs(a.hints.fontSize - b.hints.fontSize) < 0.6 && a.hints.bold === b.hints.bold && a.hints.italic === b.hints.italic;
   for (let i = 1; i < pages.length; i++) {
     const before = pages[i - 1]!, page = pages[i]!;
     if (before.status === 'failed' || page.status === 'failed' || page.pageNumber !== before.pageNumber + 1) continue;
-    const last = bodyBlocks(before).at(-1);
+    const body = bodyBlocks(before);
     const first = bodyBlocks(page)[0];
-    if (!last || !first || heading.has(last) || heading.has(first)) continue;
-    if (last.block.node.kind !== 'paragraph' || first.block.node.kind !== 'paragraph') continue;
-    const a = last.hints, b = first.hints;
-    if (Math.abs(a.fontSize - b.fontSize) >= 0.6 || a.bold !== b.bold || a.italic !== b.italic) continue;
-    // (The block's own text: the hint is cut short.)
-    const textOf = (n: DocBlock['node']): string => (n.kind === 'paragraph' ? n.content.map((x) => (x.type === 'text' ? x.text : '')).join('').trim() : '');
-    const ending = textOf(last.block.node);
-    if (/[.!?:;]["”’)\]]?$/.test(ending)) continue;
-    // The next page starts in lower case, or the page ended on a comma or a word that cannot end a
-    // sentence ("… for" over "QA datasets, …"), or in the middle of running text (a paragraph of
-    // several lines that stops without a stop: "… on multiple open-domain" over "QA datasets, …").
-    const running = a.lineCount >= 2 && ending.length >= 150;
-    if (!/^\p{Ll}/u.test(textOf(first.block.node)) && !/,$/.test(ending) && !ENDS_ON_JOINING_WORD.test(ending) && !running) continue;
-    out.add(first);
+    if (!first || heading.has(first) || first.block.node.kind !== 'paragraph' || runsOn.has(first)) continue;
+    const lower = /^\p{Ll}/u.test(textOf(first.block.node));
+    let half: LaidOutBlock | null = null;
+    const last = body.at(-1);
+    if (last && !heading.has(last) && last.block.node.kind === 'paragraph' && sameFace(last, first)) {
+      const ending = textOf(last.block.node);
+      // The next page starts in lower case, or the page ended on a comma or a word that cannot end
+      // a sentence ("… for" over "QA datasets, …"), or in the middle of running text (a paragraph of
+      // several lines that stops without a stop: "… on multiple open-domain" over "QA datasets, …").
+      const running = last.hints.lineCount >= 2 && ending.length >= 150;
+      if (!stops(ending) && (lower || /,$/.test(ending) || ENDS_ON_JOINING_WORD.test(ending) || running)) half = last;
+    }
+    if (!half && lower) {
+      // The last paragraph of running text on the page, in the face of the continuation, that stops
+      // without a stop; after it only other kinds of text (a sidebar, a figure's labels and lists).
+      for (let k = body.length - 1; k >= 0 && !half; k--) {
+        const b = body[k]!;
+        if (b.block.node.kind !== 'paragraph' || heading.has(b) || !sameFace(b, first) || b.hints.lineCount < 2) continue;
+        const ending = textOf(b.block.node);
+        if (ending.length >= 150 && !stops(ending)) half = b;
+        else break;
+      }
+    }
+    if (!half) continue;
+    runsOn.add(half);
+    continues.add(first);
   }
-  return out;
+  return { runsOn, continues };
 }
