@@ -493,6 +493,11 @@ describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
     expect(md).toContain('### Engineer, Calder Consulting (2015 to 2019)\n');
   });
 
+  it('the sidebar\'s short lines (contact details, skills) stay one to a line', () => {
+    expect(md).toContain('jordan.ellis@example.com\n\n+44 20 7946 0958\n\nLeeds, United Kingdom');
+    expect(md).toContain('Structural analysis\n\nFinite element modelling\n\nProject scheduling\n\nAutoCAD and Revit');
+  });
+
   it('the sidebar and the main column are read one after the other, not line by line across', () => {
     inOrder(md, 'Jordan Ellis', 'CONTACT', 'jordan.ellis@example.com', 'Leeds, United Kingdom', 'SKILLS', 'AutoCAD and Revit');
     inOrder(md, 'EXPERIENCE', 'Led the structural design of three mid-rise residential buildings, coordinating with architects', 'reduced steel tonnage by eleven percent through revised framing.', 'Carried out load calculations', 'EDUCATION');

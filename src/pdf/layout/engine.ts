@@ -236,6 +236,33 @@ function buildBlocks(lines: Line[]): TextBlock[] {
 }
 
 /**
+ * A stack of short items set one to a line (a résumé's skills, contact lines in a sidebar): three or
+ * more short lines in the body's face, each after the first opening with a capital, a figure or a
+ * sign, none ending on a comma, a hyphen or a joining word. Wrapped prose in a narrow column starts
+ * most of its lines in lower case; so each such line is a paragraph of its own.
+ */
+function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
+  const out: TextBlock[] = [];
+  const short = (l: Line): boolean => l.x1 - l.x0 <= l.size * 14 && l.text.length <= 40;
+  // (Short lines level with them close by make a grid: a table's columns, read by the table pass or
+  // as the page's rows, not a stack.)
+  const inGrid = (l: Line): boolean => all.some((o) => o !== l && short(o) && Math.abs(o.y0 - l.y0) < l.size * 0.3
+    && (o.x0 >= l.x1 ? o.x0 - l.x1 : l.x0 - o.x1) < l.size * 6 && (o.x0 >= l.x1 || o.x1 <= l.x0));
+  for (const B of blocks) {
+    const stacked = !B.marker && !B.rule && B.lines.length >= 3 && B.lines.every((l) => short(l) && !l.bold && !l.mono)
+      && B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text))
+      && B.lines.every((l) => !/[-,;/&]$/u.test(l.text) && !ENDS_ON_JOINING_WORD.test(l.text))
+      && B.lines.filter(inGrid).length < 2;
+    if (!stacked) {
+      out.push(B);
+      continue;
+    }
+    for (const l of B.lines) out.push({ kind: 'text', x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, lines: [l], size: l.size, marker: null, textX0: l.x0, closed: true });
+  }
+  return out;
+}
+
+/**
  * Whether `last` had room for the first word of the line under it within `right` (the right edge of
  * its paragraph so far), with a space and an em to spare (measured widths are not exact); never
  * after a line that ends on a hyphen, a comma or a joining word, which goes on.
@@ -860,7 +887,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const textLines = numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines;
   const figures = mergeImages(page.images, W, H, textLines);
 
-  let blocks = buildBlocks(textLines);
+  let blocks = splitStackedItems(buildBlocks(textLines), textLines);
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
     const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };
