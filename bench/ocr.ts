@@ -324,7 +324,7 @@ const verdict = [
   'hence the larger disagreement on those pages (p2 1.18% when both read at 300). docmill measures the x-height from the',
   'image before reading (letter-shaped connected components vote for their height, 10-40 ms a page) and reads such a page',
   'once at the lower resolution; until then it read the page at 300 dpi, found the thick separators, and read it again',
-  '(CPU ratio 0.57-0.59× that way, against 0.69-0.70× now; same text). Where the image says nothing (too few letters)',
+  '(CPU ratio 0.57-0.59× that way, 0.66-0.72× in the runs since; same text). Where the image says nothing (too few letters)',
   'or tesseract measures other type than the estimate, tesseract\'s own x-height decides a second reading as before.',
   'The typed letter of pdf-with-ocr-text.pdf (a 150 dpi scan on a page that declares 300, x-height 14 px) has too few',
   'isolated letters for the estimate and no separator as thick as its type: it is read once, at 300 dpi.',
