@@ -83,7 +83,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       const a = performance.now();
       let pre = await preprocess(await turnImage(base, turn), task.preprocess);
       // What the image shows of its type before any reading (src/ocr/type-scale.ts): large type is
-      // scaled down and tiny type up, towards the size tesseract reads best.
+      // scaled down to the size tesseract reads best.
       const px = pre.pixels;
       const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
       const factor = scaleFor(guess);
