@@ -342,6 +342,8 @@ describe.skipIf(!corpusAvailable)('PDF corpus', () => {
     expect(qa).toContain('| Single | REALM<sub>Wiki</sub> (Guu et al., 2020) | 39.2 |');
     const form = await fastMarkdown('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
     expect(form).toContain('| **Claim #** | SF-1008 | **Make** | Jeep |');
+    // A bold head set alone on a row under a value is a row of its own, not the value's second line.
+    expect(form).toContain('| **Repair Order #** | RO-20221108 | **Estimator** | Ellis Turner |');
   });
 
   it('a Word document\'s tables as PDF: a head over a one-line label row, an italic sub-head row', async () => {

@@ -1112,6 +1112,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // "See ...").
   const sameFace = (r: Line[][], prev: Line[][]): boolean => r.every((c, k) => {
     const above = prev[k]![prev[k]!.length - 1];
+    // A bold line under plain text is a head of its own ("Estimate Totals" under a form's last value).
+    if (c.length && above && c[0]!.bold && !above.bold) return false;
     if (!c.length || !above || !(figures(above) || above.bold)) return true;
     return (c[0]!.italic === above.italic && c[0]!.bold === above.bold) || c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5;
   });
