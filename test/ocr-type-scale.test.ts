@@ -129,6 +129,14 @@ describe('x-height from the image, before any reading', () => {
     expect(scaleFor(null)).toBe(1);
   });
 
+  it('gives up past a bound on components, so a page of noise cannot take its memory', () => {
+    // The bound is 400,000 components (a page of text has some thousands); here it is lowered to
+    // show the page of 550 letters going without an estimate past it.
+    const p = blocksPage([[400, 10, 12], [150, 10, 17]]);
+    expect(imageXHeight(p.grey, p.width, p.height, 128, 1000)?.xHeight).toBe(12);
+    expect(imageXHeight(p.grey, p.width, p.height, 128, 500)).toBeNull();
+  });
+
   it('takes a speck of noise for no letter', () => {
     // 300 letters of an x-height of 14 px among 900 filled specks 6 px high.
     const p = blocksPage([[900, 6, 6, 'filled'], [300, 10, 14]]);

@@ -98,6 +98,8 @@ export function readingWeight(blocks: readonly HocrBlock[]): number {
  * letters (a table of a dozen rows set large gives about a hundred).
  */
 const FEW_VOTES = 60;
+/** Components past which a page is noise rather than text (the estimate's memory stays bounded). */
+const MAX_COMPONENTS = 400_000;
 /** Share of its box above which a component is a blot, not a letter (letters fill 0.3-0.6 of theirs). */
 const FULL = 0.7;
 /** Votes that make an estimate of small type: a reading at another resolution rests on it. */
@@ -116,7 +118,7 @@ export interface TypeEstimate {
   votes: number;
 }
 
-export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number): TypeEstimate | null {
+export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number, maxComponents = MAX_COMPONENTS): TypeEstimate | null {
   // Connected components by runs: each row's dark runs join the runs of the row above that they touch.
   const parent: number[] = [];
   const box: number[] = []; // x0, y0, x1, y1 per component
@@ -157,6 +159,8 @@ export function imageXHeight(grey: Uint8Array, width: number, height: number, le
         }
       }
       if (label < 0) {
+        // A page of text has some thousands of components; a page of noise, millions: no estimate.
+        if (parent.length >= maxComponents) return null;
         label = parent.length;
         parent.push(label);
         box.push(x0, y, x1, y);
