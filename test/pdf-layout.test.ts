@@ -525,3 +525,15 @@ describe('rules typed as text', () => {
     expect(md).not.toContain('===');
   });
 });
+
+describe('numbered badges', () => {
+  it('a section number set larger before its heading on the same baseline is part of the heading line', () => {
+    const bold = { bold: true } as Partial<TextItem>;
+    const items = [item('1', 384, 200, 15, bold), item('Defend critical infrastructure', 405, 200, 11, bold), item('1.1: Establish cybersecurity requirements', 405, 222, 9), item('1.2: Scale public-private collaboration', 405, 234, 9)];
+    const md = markdownOf([page(items)]);
+    expect(md).toMatch(/^(?:#+ |\*\*)?1 Defend critical infrastructure/m);
+    // A figure of the same size as the text after it, a gutter away, stays apart (a table's first column).
+    const row = markdownOf([page([item('1', 72, 200, 10), item('Widget', 100, 200, 10), item('2', 72, 214, 10), item('Gadget', 100, 214, 10), item('3', 72, 228, 10), item('Sprocket', 100, 228, 10)])]);
+    expect(row).not.toContain('1 Widget');
+  });
+});

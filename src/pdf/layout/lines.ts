@@ -359,11 +359,13 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       const size = Math.max(4, Math.min(prev.size, w.size));
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
       const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
+      // A section number set larger before its heading on the same baseline (a numbered badge): one line.
+      const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of
       // justified text, not a gutter.
-      if ((gap > size * gapFactor || styleBreak) && !markerLead && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
+      if ((gap > size * gapFactor || styleBreak) && !markerLead && !badge && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
         groups.push(cur);
         cur = [];
       }
