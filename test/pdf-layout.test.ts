@@ -524,6 +524,15 @@ describe('rules typed as text', () => {
     expect(md).toContain('$159.98\n\n---\n\nSUBTOTAL $863.91');
     expect(md).not.toContain('===');
   });
+
+  it('short monospaced lines laid out by hand (a receipt\'s items) are a paragraph a line, code is not', () => {
+    const mono = { monospace: true } as Partial<TextItem>;
+    const receipt = ['Wireless Noise-Cancelling', 'Headphones - Premium Black', 'AUDIO-5521 1 @ $349.99', 'Member Discount $-50.00'];
+    const md = markdownOf([page(receipt.map((t, i) => item(t, 200, 100 + i * 11, 9, mono)))]);
+    expect(md).toContain('Wireless Noise-Cancelling\n\nHeadphones - Premium Black\n\nAUDIO-5521 1 @ $349.99\n\nMember Discount $-50.00');
+    const code = ['for (let i = 0; i < n; i++) {', '  total += price[i];', '}', 'return total;'];
+    expect(markdownOf([page(code.map((t, i) => item(t, 200, 100 + i * 11, 9, mono)))])).toContain('```');
+  });
 });
 
 describe('numbered badges', () => {

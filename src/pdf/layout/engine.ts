@@ -253,6 +253,14 @@ function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
       && B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text))
       && B.lines.every((l) => !/[-,;/&]$/u.test(l.text) && !ENDS_ON_JOINING_WORD.test(l.text))
       && B.lines.filter(inGrid).length < 2;
+    // Short lines of a monospaced face laid out by hand (a receipt, a plain-text form), not code: one
+    // paragraph a line as well.
+    const typed = !B.marker && !B.rule && B.lines.length >= 3 && B.lines.every((l) => l.mono && l.text.length <= 40)
+      && B.lines.filter((l) => CODE_LINE.test(l.text)).length < B.lines.length * 0.4 && B.lines.filter(inGrid).length < 2;
+    if (typed) {
+      for (const l of B.lines) out.push({ kind: 'text', x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, lines: [l], size: l.size, marker: null, textX0: l.x0, closed: true });
+      continue;
+    }
     if (!stacked) {
       out.push(B);
       continue;
