@@ -105,18 +105,22 @@ function buildBlocks(lines: Line[]): TextBlock[] {
   }
   // Left edge of the text a line is set flush right with: the furthest left start among nearby lines
   // of its size that end where it ends (a paragraph or a return address set flush right).
+  // (Asked only of lines set flush right with the next: worked out when first asked.)
   const colLeft = new Map<Line, number>();
-  if (sorted.length <= 3000) {
-    for (let i = 0; i < sorted.length; i++) {
-      const L = sorted[i]!;
-      let l = L.x0;
-      for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
-        const M = sorted[j]!;
-        if (Math.abs(M.x1 - L.x1) < L.size * 0.5 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) l = Math.min(l, M.x0);
-      }
-      colLeft.set(L, l);
+  const indexOf = new Map<Line, number>();
+  const colLeftOf = (L: Line): number => {
+    const known = colLeft.get(L);
+    if (known !== undefined) return known;
+    if (!indexOf.size) sorted.forEach((M, k) => indexOf.set(M, k));
+    const i = indexOf.get(L) ?? 0;
+    let l = L.x0;
+    for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
+      const M = sorted[j]!;
+      if (Math.abs(M.x1 - L.x1) < L.size * 0.5 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) l = Math.min(l, M.x0);
     }
-  }
+    colLeft.set(L, l);
+    return l;
+  };
   // Fields of a form row: a "Label: value" line with another one level with it ("Prepared by: ..."
   // beside "Checked by: ..."). Such a field is complete; the line under it is not its continuation.
   const fieldRow = new Set<Line>();
@@ -136,7 +140,7 @@ function buildBlocks(lines: Line[]): TextBlock[] {
   // (a line of a return address, the end of a paragraph set flush right).
   const isShortLeft = (L: Line, next: Line): boolean => {
     if (Math.abs(next.x1 - L.x1) >= L.size * 0.5 || Math.abs(next.x0 - L.x0) < L.size) return false;
-    const l = colLeft.get(L) ?? L.x0;
+    const l = colLeftOf(L);
     // (The next line starts right of that text's left edge as well: text set ragged on the left, not
     // a justified line whose start was taken by a run-in head.)
     return L.x0 - l > Math.max(L.size * 4, (L.x1 - l) * 0.2) && next.x0 - l > L.size;
