@@ -185,6 +185,11 @@ export interface DocModel {
   images?: string[];
 }
 
+/** The text of inlines, marks and non-text inlines left out. */
+export function inlinesText(inlines: readonly Inline[]): string {
+  return inlines.map((i) => (i.type === 'text' ? i.text : '')).join('');
+}
+
 /** Convenience for readers: plain text as an inline list. */
 export function text(text: string, marks?: Omit<TextInline, 'type' | 'text'>): TextInline {
   return { type: 'text', text, ...marks };

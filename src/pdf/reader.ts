@@ -19,7 +19,7 @@
  * failed), `metadata.totalPages` still counts every page, and a warning names the pages left unread.
  */
 import { ParseError } from '../errors.js';
-import type { DocModel } from '../model/document.js';
+import { inlinesText, type DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
 import { finishDocument } from './layout/document.js';
 import type { PageLayout } from './layout/types.js';
@@ -164,7 +164,7 @@ export const read: Reader = async (ctx) => {
   let title = info.title;
   if (!title) {
     const block = docPages[0]?.blocks.find((b) => b.type === 'title');
-    if (block?.node.kind === 'heading') title = block.node.content.map((i) => (i.type === 'text' ? i.text : '')).join('').trim() || undefined;
+    if (block?.node.kind === 'heading') title = inlinesText(block.node.content).trim() || undefined;
   }
   const doc: DocModel = {
     contentType: 'application/pdf',

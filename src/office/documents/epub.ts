@@ -7,7 +7,7 @@
  */
 import { ParseError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
-import type { DocBlock, DocModel, Inline } from '../../model/document.js';
+import { inlinesText, type DocBlock, type DocModel, type Inline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
 import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
@@ -203,7 +203,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
         // A chapter styled without heading elements often opens with its title as a paragraph:
         // that paragraph becomes the heading instead of repeating the title.
         const first = nodes[0];
-        const firstText = first?.kind === 'paragraph' ? first.content.map((i) => (i.type === 'text' ? i.text : '')).join('').trim() : '';
+        const firstText = first?.kind === 'paragraph' ? inlinesText(first.content).trim() : '';
         if (first?.kind === 'paragraph' && firstText && tocTitle.replace(/\s+/g, ' ').startsWith(firstText.replace(/\s+/g, ' '))) {
           nodes[0] = { kind: 'heading', level: 1, content: first.content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) };
         } else blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] }, source: path });

@@ -3,9 +3,9 @@
  * back: heading levels from font statistics over all pages, and running headers, footers and page
  * numbers found by repetition across pages and by position.
  */
-import type { DocBlock, DocPage, HeadingNode, Inline, TextInline } from '../../model/document.js';
+import { inlinesText, type DocBlock, type DocPage, type HeadingNode, type Inline, type TextInline } from '../../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
-import { ENDS_ON_JOINING_WORD } from './lines.js';
+import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
 const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
@@ -277,8 +277,9 @@ function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock
   // Footnotes at the foot of the page come after its text, but the text goes on over them.
   const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b) && b.block.label !== 'footnote');
   // (The block's own text: the hint is cut short.)
-  const textOf = (n: DocBlock['node']): string => (n.kind === 'paragraph' ? n.content.map((x) => (x.type === 'text' ? x.text : '')).join('').trim() : '');
-  const stops = (t: string): boolean => /[.!?:;]["”’)\]]?$/.test(t);
+  const textOf = (b: LaidOutBlock): string => (b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content).trim() : '');
+  // Running text: a paragraph of several lines (a stack of short lines says less).
+  const running = (b: LaidOutBlock): boolean => b.hints.lineCount >= 2 && textOf(b).length >= 150;
   const sameFace = (a: LaidOutBlock, b: LaidOutBlock): boolean => Math.abs(a.hints.fontSize - b.hints.fontSize) < 0.6 && a.hints.bold === b.hints.bold && a.hints.italic === b.hints.italic;
   for (let i = 1; i < pages.length; i++) {
     const before = pages[i - 1]!, page = pages[i]!;
@@ -286,16 +287,15 @@ function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock
     const body = bodyBlocks(before);
     const first = bodyBlocks(page)[0];
     if (!first || heading.has(first) || first.block.node.kind !== 'paragraph' || runsOn.has(first)) continue;
-    const lower = /^\p{Ll}/u.test(textOf(first.block.node));
+    const lower = /^\p{Ll}/u.test(textOf(first));
     let half: LaidOutBlock | null = null;
     const last = body.at(-1);
     if (last && !heading.has(last) && last.block.node.kind === 'paragraph' && sameFace(last, first)) {
-      const ending = textOf(last.block.node);
+      const ending = textOf(last);
       // The next page starts in lower case, or the page ended on a comma or a word that cannot end
       // a sentence ("… for" over "QA datasets, …"), or in the middle of running text (a paragraph of
       // several lines that stops without a stop: "… on multiple open-domain" over "QA datasets, …").
-      const running = last.hints.lineCount >= 2 && ending.length >= 150;
-      if (!stops(ending) && (lower || /,$/.test(ending) || ENDS_ON_JOINING_WORD.test(ending) || running)) half = last;
+      if (!ENDS_SENTENCE.test(ending) && (lower || /,$/.test(ending) || ENDS_ON_JOINING_WORD.test(ending) || running(last))) half = last;
     }
     if (!half && lower) {
       // The last paragraph of running text on the page, in the face of the continuation, that stops
@@ -303,8 +303,7 @@ function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock
       for (let k = body.length - 1; k >= 0 && !half; k--) {
         const b = body[k]!;
         if (b.block.node.kind !== 'paragraph' || heading.has(b) || !sameFace(b, first) || b.hints.lineCount < 2) continue;
-        const ending = textOf(b.block.node);
-        if (ending.length >= 150 && !stops(ending)) half = b;
+        if (running(b) && !ENDS_SENTENCE.test(textOf(b))) half = b;
         else break;
       }
     }

@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, ENDS_ON_JOINING_WORD, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
@@ -25,6 +25,11 @@ const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\
 const TYPED_RULE = /^([=\-_~*#·•─━═])\1{4,}$/u;
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
+
+/** Monospaced lines of which two in five or more look like program text. */
+function looksLikeCode(lines: readonly Line[]): boolean {
+  return lines.length > 0 && lines.every((l) => l.mono) && lines.filter((l) => CODE_LINE.test(l.text)).length >= lines.length * 0.4;
+}
 
 interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
 
@@ -253,19 +258,13 @@ function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
   const inGrid = (l: Line): boolean => all.some((o) => o !== l && short(o) && Math.abs(o.y0 - l.y0) < l.size * 0.3
     && (o.x0 >= l.x1 ? o.x0 - l.x1 : l.x0 - o.x1) < l.size * 6 && (o.x0 >= l.x1 || o.x1 <= l.x0));
   for (const B of blocks) {
-    const stacked = !B.marker && !B.rule && B.lines.length >= 3 && B.lines.every((l) => short(l) && !l.bold && !l.mono)
-      && B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text))
-      && B.lines.every((l) => !/[-,;/&]$/u.test(l.text) && !ENDS_ON_JOINING_WORD.test(l.text))
-      && B.lines.filter(inGrid).length < 2;
+    const candidate = !B.marker && !B.rule && B.lines.length >= 3;
+    const stacked = candidate && B.lines.every((l) => short(l) && !l.bold && !l.mono)
+      && B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text)) && !B.lines.some((l) => endsOpen(l.text));
     // Short lines of a monospaced face laid out by hand (a receipt, a plain-text form), not code: one
     // paragraph a line as well.
-    const typed = !B.marker && !B.rule && B.lines.length >= 3 && B.lines.every((l) => l.mono && l.text.length <= 40)
-      && B.lines.filter((l) => CODE_LINE.test(l.text)).length < B.lines.length * 0.4 && B.lines.filter(inGrid).length < 2;
-    if (typed) {
-      for (const l of B.lines) out.push({ kind: 'text', x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, lines: [l], size: l.size, marker: null, textX0: l.x0, closed: true });
-      continue;
-    }
-    if (!stacked) {
+    const typed = candidate && B.lines.every((l) => l.mono && l.text.length <= 40) && !looksLikeCode(B.lines);
+    if (!(stacked || typed) || B.lines.filter(inGrid).length >= 2) {
       out.push(B);
       continue;
     }
@@ -280,7 +279,7 @@ function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
  * after a line that ends on a hyphen, a comma or a joining word, which goes on.
  */
 function roomFor(last: Line, next: Line, right: number): boolean {
-  if (/[-,;/&]$/u.test(last.text) || ENDS_ON_JOINING_WORD.test(last.text)) return false;
+  if (endsOpen(last.text)) return false;
   const w = next.words[0];
   const token = /^\S+/.exec(w?.text ?? '')?.[0];
   if (!w || !token) return false;
@@ -621,7 +620,7 @@ function joinBrokenParagraphs(els: El[]): El[] {
       const first = e.lines[0]!.text;
       const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
       const running = (prev.lines.length >= 2 || last.length > 80) && !CAPTION_RE.test(prev.lines[0]!.text);
-      if (otherColumn && running && !/[.!?:;]["”’)\]]?$/.test(last) && /^\p{Ll}/u.test(first) && Math.abs(prev.size - e.size) < 0.6
+      if (otherColumn && running && !ENDS_SENTENCE.test(last) && /^\p{Ll}/u.test(first) && Math.abs(prev.size - e.size) < 0.6
         && prev.lines[0]!.bold === e.lines[0]!.bold) {
         prev.lines.push(...e.lines);
         grow(prev, e);
@@ -649,7 +648,7 @@ function goesOnUnderInset(out: El[], e: TextBlock): boolean {
     const p = out[k]!;
     if (p.kind !== 'text' || p.lines.length < 2 || p.marker || p.lines.some((l) => l.mono)) continue;
     const last = p.lines[p.lines.length - 1]!;
-    if (/[.!?:;]["”’)\]]?$/.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold) continue;
+    if (ENDS_SENTENCE.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold) continue;
     if (Math.abs(e.x0 - p.x0) > p.size && !underLeftInset(out, p, e)) continue;
     const gap = e.y0 - last.y1;
     if (gap < -p.size * 0.3 || gap > p.size) continue;
@@ -1181,7 +1180,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       out.push({ block: { node: { kind: 'rule' }, type, label: 'rule', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
       continue;
     }
-    if (e.lines.length >= 2 && e.lines.every((l) => l.mono) && e.lines.filter((l) => CODE_LINE.test(l.text)).length >= e.lines.length * 0.4) {
+    if (e.lines.length >= 2 && looksLikeCode(e.lines)) {
       const charW = e.size * 0.6;
       const minX = Math.min(...e.lines.map((l) => l.x0));
       node = { kind: 'code', text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n') };

@@ -320,6 +320,14 @@ const EQUATION_NUMBER = /^\s*\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
  */
 export const ENDS_ON_JOINING_WORD = /\s(?:&|and|or|of|for|the|to|in|on|at|by|with|from|a|an)$/u;
 
+/** Text that ends a sentence: a stop, perhaps inside a closing quote or bracket. */
+export const ENDS_SENTENCE = /[.!?:;]["”’)\]]?$/;
+
+/** A line that must go on: it ends on a hyphen, a comma or another joining sign, or on a joining word. */
+export function endsOpen(text: string): boolean {
+  return /[-,;/&]$/u.test(text) || ENDS_ON_JOINING_WORD.test(text);
+}
+
 /**
  * A displayed equation with its number: a relation sign, and a number in parentheses set apart from
  * the formula by two ems or more at the line's end ("P(s) = softmax(Wx + b)      (3)").

@@ -220,6 +220,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const xs = clusterValues([...vs.map((s) => s.x0), box.x0, box.x1], 3);
   const ys = clusterValues([...hs.map((s) => s.y0), box.y0, box.y1], 3);
   if (xs.length < 2 || ys.length < 2) return null;
+  /** A vertical rule at x from ya down to yb. */
+  const vReal = (x: number, ya: number, yb: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ya + tol && q.y1 >= yb - tol);
   // A frame: one rule-bounded region (slots merged where no rule separates them) covering much of
   // the box and holding many lines of text.
   {
@@ -228,7 +230,6 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     if (nr * nc <= 5000) {
       const par = Array.from({ length: nr * nc }, (_, i) => i);
       const fd = (i: number): number => (par[i] === i ? i : (par[i] = fd(par[i]!)));
-      const vReal = (x: number, ya: number, yb: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ya + tol && q.y1 >= yb - tol);
       const hReal = (y: number, xa: number, xb: number): boolean => hs.some((q) => Math.abs(q.y0 - y) <= 3 && q.x0 <= xa + tol && q.x1 >= xb - tol);
       for (let r = 0; r < nr; r++) for (let c = 0; c < nc; c++) {
         const ym = (ys[r]! + ys[r + 1]!) / 2, xm = (xs[c]! + xs[c + 1]!) / 2;
@@ -269,10 +270,9 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     // Within each run of slots that no rule separates in this row: a rule drawn in some rows only
     // (around a total's label) leaves the others one region, whose own whitespace tells its columns.
     const ym = (ys[r]! + ys[r + 1]!) / 2;
-    const ruledAt = (x: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ym - 1 + tol && q.y1 >= ym + 1 - tol);
     const spans: Array<[number, number]> = [];
     for (let c = 0, from = 0; c + 1 < baseXs.length; c++) {
-      if (c + 2 < baseXs.length && !ruledAt(baseXs[c + 1]!)) continue;
+      if (c + 2 < baseXs.length && !vReal(baseXs[c + 1]!, ym - 1, ym + 1)) continue;
       spans.push([baseXs[from]!, baseXs[c + 1]!]);
       from = c + 1;
     }
@@ -593,8 +593,9 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       const within = (h: Line): number => gaps.filter((o) => o.b - o.a >= minGap * 0.6 && h.x0 < o.a && h.x1 > o.b).length;
       // A head whose word space stands over the gap is two heads set close ("Training Model").
       const spaceOver = (h: Line, iv: Interval): boolean => h.words.some((w, k) => k > 0 && h.words[k - 1]!.x1 < iv.b && w.x0 > iv.a);
+      let nextGaps: Interval[] | undefined;
       const underHead = (iv: Interval): boolean => start.some((h) => h.x0 < iv.a && h.x1 > iv.b && within(h) === 1 && !spaceOver(h, iv))
-        && !!rows[j + 1] && rowGaps(rows[j + 1]!, left, right).some((n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * 0.6);
+        && !!rows[j + 1] && (nextGaps ??= rowGaps(rows[j + 1]!, left, right)).some((n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * 0.6);
       const g: Interval[] = bodyGutters
         ? intersect(bodyGutters, gaps, minGap * 0.6)
         : gaps.filter((iv) => iv.b - iv.a >= minGap * 0.6 && (gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)));
@@ -851,11 +852,11 @@ const GOES_ON = /^\p{Ll}/u;
 /** A bullet or note sign opening a line ("* ", "• "). */
 const NOTE_MARKER = /^[•●▪■◦○\-–*※]\s*/;
 
+const WIDE_CHAR = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uFF01-\uFF60]/gu;
+
 /** Width of a text in Latin characters: Hangul, Han and kana are set about twice as wide. */
 function displayLength(s: string): number {
-  let n = 0;
-  for (const ch of s) n += /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uFF01-\uFF60]/u.test(ch) ? 2 : 1;
-  return n;
+  return [...s].length + (s.match(WIDE_CHAR)?.length ?? 0);
 }
 
 /**
