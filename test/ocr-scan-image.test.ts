@@ -21,7 +21,7 @@ import {
   pushGraphicsState,
   rgb,
 } from 'pdf-lib';
-import { REPO_ROOT } from '../test-support/corpus.js';
+import { CORPUS_SKIP_MESSAGE, REPO_ROOT, corpusAvailable, readCorpus } from '../test-support/corpus.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { drawScanImage, findScanImage } from '../src/ocr/scan-image.js';
@@ -155,6 +155,60 @@ describe('native decoding of full-page scans', () => {
     expect((await compare(tiff)).via).toBe('render');
   });
 
+  /** The test card in black and white, coded CCITT Group 4 by libtiff (through sharp), without the TIFF around it. */
+  async function g4Card(whiteIsZero: boolean): Promise<Uint8Array> {
+    const { raw } = await testCard();
+    // tileHeight beyond the image makes libvips write a single strip: one Group 4 stream for the page.
+    const tiff = await sharp(raw, { raw: { width: 400, height: 600, channels: 1 } })
+      .threshold(128)
+      // One channel, or libvips refuses to write one bit a sample.
+      .toColourspace('b-w')
+      .tiff({ compression: 'ccittfax4', bitdepth: 1, miniswhite: whiteIsZero, tileHeight: 1024, tileWidth: 1024 })
+      .toBuffer();
+    const ifd = tiff.readUInt32LE(4);
+    const tag = (t: number) => {
+      for (let i = 0; i < tiff.readUInt16LE(ifd); i++) {
+        const o = ifd + 2 + i * 12;
+        if (tiff.readUInt16LE(o) === t) {
+          expect(tiff.readUInt32LE(o + 4), `tag ${t} count`).toBe(1);
+          return tiff.readUInt16LE(o + 2) === 3 ? tiff.readUInt16LE(o + 8) : tiff.readUInt32LE(o + 8);
+        }
+      }
+      throw new Error(`no tag ${t}`);
+    };
+    expect(tag(262)).toBe(whiteIsZero ? 0 : 1);
+    return new Uint8Array(tiff.subarray(tag(273), tag(273) + tag(279)));
+  }
+
+  it('reads CCITT Group 4 black-and-white scans natively, in either polarity', async () => {
+    const g4 = (parms: Record<string, unknown>) => ({ ColorSpace: 'DeviceGray', BitsPerComponent: 1, Filter: 'CCITTFaxDecode', DecodeParms: { K: -1, Columns: 400, Rows: 600, ...parms } });
+    const plain = await g4Card(true);
+    const inverted = await g4Card(false);
+    const cases: [string, Uint8Array][] = [
+      ['BlackIs1 false', await streamPdf(plain, g4({}), true)],
+      ['BlackIs1 absent, Rows absent', await streamPdf(plain, g4({ Rows: undefined }), true)],
+      // Coded the other way round: white runs are the card's black, shown black because 1 bits are black.
+      ['BlackIs1 true', await streamPdf(inverted, g4({ BlackIs1: true }), true)],
+    ];
+    for (const [name, bytes] of cases) {
+      const r = await compare(bytes);
+      expect(r.via, name).toBe('scan');
+      // Both decoders give exact black and white: any difference is a wrong pixel.
+      expect(r.diff, name).toBe(0);
+    }
+    // What a one-strip TIFF cannot say, or a dictionary that does not match the data, goes to the render.
+    const refused: [string, Uint8Array][] = [
+      ['Group 3 (K 0)', await streamPdf(plain, g4({ K: 0 }), true)],
+      ['byte-aligned rows', await streamPdf(plain, g4({ EncodedByteAlign: true }), true)],
+      ['other column count', await streamPdf(plain, g4({ Columns: 401 }), true)],
+      ['other row count', await streamPdf(plain, g4({ Rows: 599 }), true)],
+      ['a colour space of three components', await streamPdf(plain, { ...g4({}), ColorSpace: 'DeviceRGB' }, true)],
+      // Damaged coding: libtiff warns, and the render (whose decoder shows what it can) takes the page.
+      ['truncated data', await streamPdf(plain.subarray(0, Math.floor(plain.length / 2)), g4({}), true)],
+    ];
+    for (const [name, bytes] of refused) expect((await compare(bytes)).via, name).toBe('render');
+  });
+
   it('enlarges a low-resolution scan to 300 dpi as the render does', async () => {
     const { jpeg } = await testCard();
     // 400 × 600 pixels over 288 × 432 pt: 100 dpi.
@@ -242,6 +296,16 @@ describe('native decoding of full-page scans', () => {
     const d2 = await openForRender(bytes);
     expect((await pageImageForOcr(d2, objs, 1)).via).toBe('render');
     await d2.loadingTask.destroy();
+  });
+});
+
+describe.skipIf(!corpusAvailable)(`a fax-coded scan from the corpus (${corpusAvailable ? 'corpus present' : CORPUS_SKIP_MESSAGE})`, () => {
+  it('decodes the Group 4 page of a1977-backus-p21.pdf natively, pixel for pixel as the render', async () => {
+    const bytes = new Uint8Array(readCorpus('unstructured', 'a1977-backus-p21.pdf'));
+    const r = await compare(bytes);
+    expect(r.via).toBe('scan');
+    expect(r.size).toBe('2550x3301');
+    expect(r.diff).toBe(0);
   });
 });
 
