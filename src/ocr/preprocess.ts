@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import { applyMap, fillLevels, flattenMap, greyHistogram, shadeIsArea } from './fills.js';
 import { removeRules, type PixelRule } from './rules.js';
+import { evenLight } from './illumination.js';
 
 export interface PreprocessOptions {
   /** One grey channel: a third of the bytes to encode and hand over, and what tesseract reads anyway. */
@@ -16,6 +17,8 @@ export interface PreprocessOptions {
   threshold: number | 'otsu' | false;
   /** Estimate and undo small rotations (±5°) of the page. */
   deskew: boolean;
+  /** Even out light that fades across a grey page before anything thresholds it (src/ocr/illumination.ts). */
+  evenLight?: boolean;
   /** Turn shaded areas of a grey page to paper white (src/ocr/fills.ts). */
   flattenFills?: boolean;
   /** Take ruling lines (table and form rules) out of a grey page and report them (src/ocr/rules.ts). */
@@ -23,7 +26,7 @@ export interface PreprocessOptions {
 }
 
 export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
-export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, flattenFills: true, removeRules: true };
+export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, evenLight: true, flattenFills: true, removeRules: true };
 
 export interface RawImage {
   data: Buffer;
@@ -170,9 +173,12 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number; evenedLight: boolean }> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
+  // First: the skew estimate already counts dark pixels at one level.
+  const evened = opts.evenLight && src.channels === 1 ? evenLight(src.data, src.width, src.height) : null;
+  if (evened) src = { ...src, data: evened };
   const skew = opts.deskew ? await estimateSkew(src) : 0;
   if (skew !== 0) src = await rotateKeepingSize(src, -skew);
   let rules: PixelRule[] = [];
@@ -214,6 +220,7 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     skew,
     rules,
     paper,
+    evenedLight: evened !== null,
   };
 }
 

@@ -1,0 +1,118 @@
+/**
+ * Uneven light evened out before recognition (src/ocr/illumination.ts): a page lit unevenly reads like
+ * the same page lit evenly, and pages lit evenly (including one with a shaded table head) are left
+ * exactly as they were. fixtures/ocr/unevenlight.pdf is the two pages of scanned.pdf with a book
+ * spine's shadow (make.mjs). Needs `npm run build` for the OCR pool.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../test-support/corpus.js';
+import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
+import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { evenLight, paperMap } from '../src/ocr/illumination.js';
+import { DEFAULT_PREPROCESS, otsuLevel } from '../src/ocr/preprocess.js';
+import { ParserRuntime } from '../src/runtime/runtime.js';
+import { recognizePages } from '../src/ocr/pool.js';
+import { ocrPlainText } from '../src/ocr/page.js';
+import { cer } from '../src/ocr/cer.js';
+
+const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
+
+/** The grey page image docmill reads for page `n` of a fixture (all of these are one grey JPEG). */
+async function pageGrey(file: string, n: number): Promise<{ data: Buffer; width: number; height: number }> {
+  const bytes = new Uint8Array(readFileSync(path.join(FIX, file)));
+  const doc = await openForRender(bytes);
+  try {
+    const im = await pageImageForOcr(doc, new PdfObjects(bytes), n);
+    expect(im.channels).toBe(1);
+    return { data: im.data, width: im.width, height: im.height };
+  } finally {
+    await doc.loadingTask.destroy();
+  }
+}
+
+describe('uneven light', () => {
+  it('leaves evenly lit pages alone, a shaded table head included', async () => {
+    for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['smallprint.pdf', 1]] as const) {
+      const p = await pageGrey(file, n);
+      const map = paperMap(p.data, p.width, p.height)!;
+      // Scanned paper varies by a few grey levels (noise, JPEG); the bound for uneven light is 40.
+      expect(map.range, `${file} p${n}`).toBeLessThan(10);
+      expect(evenLight(p.data, p.width, p.height), `${file} p${n}`).toBeNull();
+    }
+    // Too small to tell.
+    expect(evenLight(new Uint8Array(40 * 40).fill(200), 40, 40)).toBeNull();
+  });
+
+  it('leaves a large shaded area with a sharp edge to the shade finder', () => {
+    // White paper, the top third shaded mid grey (a table head or a box far larger than the median's reach).
+    const w = 1200;
+    const h = 1500;
+    const px = new Uint8Array(w * h).fill(245);
+    px.fill(160, 0, w * 500);
+    const map = paperMap(px, w, h)!;
+    expect(map.range).toBeGreaterThan(40);
+    expect(evenLight(px, w, h)).toBeNull();
+  });
+
+  it('whitens the paper of a page with a spine shadow and keeps its ink', async () => {
+    for (const n of [1, 2]) {
+      const p = await pageGrey('unevenlight.pdf', n);
+      const before = paperMap(p.data, p.width, p.height)!;
+      expect(before.range).toBeGreaterThan(100);
+      const even = evenLight(p.data, p.width, p.height)!;
+      expect(even).not.toBeNull();
+      expect(paperMap(even, p.width, p.height)!.range).toBeLessThan(15);
+    }
+    // The evenly lit page with the same shadow laid over it here: evened out, one threshold separates
+    // ink from paper as on the original (at most a few pixels a thousand differ).
+    const flat = await pageGrey('scanned.pdf', 1);
+    const { width: w, height: h } = flat;
+    const shaded = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const t = Math.min(1, x / (0.3 * w));
+        shaded[y * w + x] = Math.round(flat.data[y * w + x]! * (0.4 + 0.6 * t * t * (3 - 2 * t)));
+      }
+    }
+    const even = evenLight(shaded, w, h)!;
+    expect(even).not.toBeNull();
+    const ink = (img: Uint8Array) => {
+      const level = otsuLevel(img);
+      return Uint8Array.from(img, (v) => (v < level ? 1 : 0));
+    };
+    const a = ink(flat.data);
+    const b = ink(even);
+    const c = ink(shaded);
+    let differ = 0;
+    let differShaded = 0;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i]) differ++;
+      if (a[i] !== c[i]) differShaded++;
+    }
+    expect(differ / a.length).toBeLessThan(0.003);
+    // Without it, the shadow itself passes for ink.
+    expect(differShaded / a.length).toBeGreaterThan(0.05);
+  });
+});
+
+describe('recognition of unevenly lit pages', () => {
+  const runtime = new ParserRuntime({ ocrThreads: 1 });
+  afterAll(() => runtime.close());
+  const bytes = readFileSync(path.join(FIX, 'unevenlight.pdf'));
+  const truth = JSON.parse(readFileSync(path.join(FIX, 'unevenlight.truth.json'), 'utf8')) as { page: number; text: string }[];
+
+  it('reads a page with a spine shadow as well as the evenly lit scan (the bound of test/ocr.test.ts)', async () => {
+    const rates = async (evened: boolean) => {
+      const results = await recognizePages(runtime, bytes, [1, 2], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, evenLight: evened } });
+      return results.map((r) => cer(ocrPlainText(r.page!), truth[r.pageNumber - 1]!.text));
+    };
+    const on = await rates(true);
+    const off = await rates(false);
+    console.log(`CER with the light evened out ${on.map((r) => (r * 100).toFixed(2) + '%').join(', ')}; without ${off.map((r) => (r * 100).toFixed(2) + '%').join(', ')}`);
+    for (const r of on) expect(r).toBeLessThan(0.015);
+    // Without the step, text in the shadow is lost (measured 5.4% and 13.7%).
+    expect(Math.max(...off)).toBeGreaterThan(0.03);
+  });
+});
