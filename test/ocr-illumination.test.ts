@@ -7,10 +7,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
 import { REPO_ROOT } from '../test-support/corpus.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { evenLight, paperMap } from '../src/ocr/illumination.js';
+import { evenLight, isNegative, paperMap } from '../src/ocr/illumination.js';
 import { DEFAULT_PREPROCESS, otsuLevel } from '../src/ocr/preprocess.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
@@ -97,7 +99,24 @@ describe('uneven light', () => {
   });
 });
 
-describe('recognition of unevenly lit pages', () => {
+describe('negative pages', () => {
+  it('tells a negative from print, however dense or dim', async () => {
+    for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['largetable.pdf', 1], ['unevenlight.pdf', 1]] as const) {
+      const p = await pageGrey(file, n);
+      expect(isNegative(p.data, otsuLevel(p.data)), `${file} p${n}`).toBe(false);
+      const neg = Uint8Array.from(p.data, (v) => 255 - v);
+      expect(isNegative(neg, otsuLevel(neg)), `${file} p${n} negated`).toBe(true);
+    }
+    // Half the page a black photograph: still print.
+    const w = 600;
+    const h = 800;
+    const px = new Uint8Array(w * h).fill(240);
+    px.fill(20, 0, (w * h) / 2);
+    expect(isNegative(px, otsuLevel(px))).toBe(false);
+  });
+});
+
+describe('recognition of unevenly lit and negative pages', () => {
   const runtime = new ParserRuntime({ ocrThreads: 1 });
   afterAll(() => runtime.close());
   const bytes = readFileSync(path.join(FIX, 'unevenlight.pdf'));
@@ -114,5 +133,26 @@ describe('recognition of unevenly lit pages', () => {
     for (const r of on) expect(r).toBeLessThan(0.015);
     // Without the step, text in the shadow is lost (measured 5.4% and 13.7%).
     expect(Math.max(...off)).toBeGreaterThan(0.03);
+  });
+
+  it('reads a negative (white type on black) as the print it shows', async () => {
+    // The two-column page of scanned.pdf, negated, as a microfilm scan shows it.
+    const p = await pageGrey('scanned.pdf', 2);
+    const jpeg = await sharp(Buffer.from(p.data.map((v) => 255 - v)), { raw: { width: p.width, height: p.height, channels: 1 } }).jpeg({ quality: 85 }).toBuffer();
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([(p.width * 72) / 200, (p.height * 72) / 200]);
+    page.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+    const negative = Buffer.from(await doc.save());
+    const text = (JSON.parse(readFileSync(path.join(FIX, 'scanned.truth.json'), 'utf8')) as { text: string }[])[1]!.text;
+    const rate = async (turn: boolean) => {
+      const [r] = await recognizePages(runtime, negative, [1], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, evenLight: turn } });
+      return cer(r!.page ? ocrPlainText(r!.page) : '', text);
+    };
+    const on = await rate(true);
+    const off = await rate(false);
+    console.log(`negative page: CER ${(on * 100).toFixed(2)}% turned positive, ${(off * 100).toFixed(2)}% as it is`);
+    expect(on).toBeLessThan(0.015);
+    // As it is, tesseract's layout takes most of the black sheet for a picture (measured 70%).
+    expect(off).toBeGreaterThan(0.3);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Uneven light evened out before anything else reads the page.
+ * Uneven light evened out, and negatives turned positive, before anything else reads the page.
  *
  * Every later step thresholds the page at one grey level: the skew estimate, the shade and rule finders,
  * the type estimate and tesseract's own binarisation (Otsu's, global). A page lit unevenly (the dark
@@ -17,6 +17,22 @@
  * (interpolated between cell centres): paper becomes white everywhere and ink keeps its contrast. A page
  * evenly lit is left exactly as it was.
  */
+
+/**
+ * A page that is a negative (white type on black: a microfilm scan, a page scanned inverted) reads as
+ * nothing, since tesseract's layout takes the black sheet for one picture. When most of the page is
+ * darker than Otsu's threshold between its two levels, the dark level is the paper: the page is
+ * turned positive. A page of ordinary print has 5-20% ink; a page half covered by dark photographs
+ * stays below NEGATIVE_SHARE.
+ */
+const NEGATIVE_SHARE = 0.7;
+
+export function isNegative(grey: Uint8Array, otsu: number): boolean {
+  let dark = 0;
+  // Every third pixel is plenty for a share.
+  for (let i = 0; i < grey.length; i += 3) if (grey[i]! < otsu) dark++;
+  return dark > NEGATIVE_SHARE * Math.ceil(grey.length / 3);
+}
 
 /** Spread of the smoothed paper level (5th to 95th percentile of cells) that counts as uneven light. */
 const MIN_RANGE = 40;

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { applyMap, fillLevels, flattenMap, greyHistogram, shadeIsArea } from './fills.js';
 import { removeRules, type PixelRule } from './rules.js';
-import { evenLight } from './illumination.js';
+import { evenLight, isNegative } from './illumination.js';
 
 export interface PreprocessOptions {
   /** One grey channel: a third of the bytes to encode and hand over, and what tesseract reads anyway. */
@@ -17,7 +17,10 @@ export interface PreprocessOptions {
   threshold: number | 'otsu' | false;
   /** Estimate and undo small rotations (±5°) of the page. */
   deskew: boolean;
-  /** Even out light that fades across a grey page before anything thresholds it (src/ocr/illumination.ts). */
+  /**
+   * Turn a negative page (white type on black) positive, and even out light that fades across a grey
+   * page, before anything thresholds it (src/ocr/illumination.ts).
+   */
   evenLight?: boolean;
   /** Turn shaded areas of a grey page to paper white (src/ocr/fills.ts). */
   flattenFills?: boolean;
@@ -173,12 +176,18 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number; evenedLight: boolean }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number; evenedLight: boolean; negative: boolean }> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
   // First: the skew estimate already counts dark pixels at one level.
-  const evened = opts.evenLight && src.channels === 1 ? evenLight(src.data, src.width, src.height) : null;
-  if (evened) src = { ...src, data: evened };
+  let negative = false;
+  let evened: Buffer | null = null;
+  if (opts.evenLight && src.channels === 1) {
+    negative = isNegative(src.data, otsuLevel(src.data));
+    if (negative) src = { ...src, data: Buffer.from(src.data.map((v) => 255 - v)) };
+    evened = evenLight(src.data, src.width, src.height);
+    if (evened) src = { ...src, data: evened };
+  }
   const skew = opts.deskew ? await estimateSkew(src) : 0;
   if (skew !== 0) src = await rotateKeepingSize(src, -skew);
   let rules: PixelRule[] = [];
@@ -221,6 +230,7 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     rules,
     paper,
     evenedLight: evened !== null,
+    negative,
   };
 }
 
