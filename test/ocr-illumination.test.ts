@@ -7,11 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import sharp from 'sharp';
-import { PDFDocument } from 'pdf-lib';
-import { REPO_ROOT } from '../test-support/corpus.js';
-import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { OCR_FIXTURES, fixturePageGrey, fixtureTruth, scanPdf } from '../test-support/scans.js';
 import { evenLight, isNegative, paperMap } from '../src/ocr/illumination.js';
 import { DEFAULT_PREPROCESS, otsuLevel } from '../src/ocr/preprocess.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
@@ -19,25 +15,11 @@ import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
 
-const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
-
-/** The grey page image docmill reads for page `n` of a fixture (all of these are one grey JPEG). */
-async function pageGrey(file: string, n: number): Promise<{ data: Buffer; width: number; height: number }> {
-  const bytes = new Uint8Array(readFileSync(path.join(FIX, file)));
-  const doc = await openForRender(bytes);
-  try {
-    const im = await pageImageForOcr(doc, new PdfObjects(bytes), n);
-    expect(im.channels).toBe(1);
-    return { data: im.data, width: im.width, height: im.height };
-  } finally {
-    await doc.loadingTask.destroy();
-  }
-}
 
 describe('uneven light', () => {
   it('leaves evenly lit pages alone, a shaded table head included', async () => {
     for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['smallprint.pdf', 1]] as const) {
-      const p = await pageGrey(file, n);
+      const p = await fixturePageGrey(file, n);
       const map = paperMap(p.data, p.width, p.height)!;
       // Scanned paper varies by a few grey levels (noise, JPEG); the bound for uneven light is 40.
       expect(map.range, `${file} p${n}`).toBeLessThan(10);
@@ -60,7 +42,7 @@ describe('uneven light', () => {
 
   it('whitens the paper of a page with a spine shadow and keeps its ink', async () => {
     for (const n of [1, 2]) {
-      const p = await pageGrey('unevenlight.pdf', n);
+      const p = await fixturePageGrey('unevenlight.pdf', n);
       const before = paperMap(p.data, p.width, p.height)!;
       expect(before.range).toBeGreaterThan(100);
       const even = evenLight(p.data, p.width, p.height)!;
@@ -69,7 +51,7 @@ describe('uneven light', () => {
     }
     // The evenly lit page with the same shadow laid over it here: evened out, one threshold separates
     // ink from paper as on the original (at most a few pixels a thousand differ).
-    const flat = await pageGrey('scanned.pdf', 1);
+    const flat = await fixturePageGrey('scanned.pdf', 1);
     const { width: w, height: h } = flat;
     const shaded = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) {
@@ -102,7 +84,7 @@ describe('uneven light', () => {
 describe('negative pages', () => {
   it('tells a negative from print, however dense or dim', async () => {
     for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['largetable.pdf', 1], ['unevenlight.pdf', 1]] as const) {
-      const p = await pageGrey(file, n);
+      const p = await fixturePageGrey(file, n);
       expect(isNegative(p.data, otsuLevel(p.data)), `${file} p${n}`).toBe(false);
       const neg = Uint8Array.from(p.data, (v) => 255 - v);
       expect(isNegative(neg, otsuLevel(neg)), `${file} p${n} negated`).toBe(true);
@@ -119,8 +101,8 @@ describe('negative pages', () => {
 describe('recognition of unevenly lit and negative pages', () => {
   const runtime = new ParserRuntime({ ocrThreads: 1 });
   afterAll(() => runtime.close());
-  const bytes = readFileSync(path.join(FIX, 'unevenlight.pdf'));
-  const truth = JSON.parse(readFileSync(path.join(FIX, 'unevenlight.truth.json'), 'utf8')) as { page: number; text: string }[];
+  const bytes = readFileSync(path.join(OCR_FIXTURES, 'unevenlight.pdf'));
+  const truth = JSON.parse(readFileSync(path.join(OCR_FIXTURES, 'unevenlight.truth.json'), 'utf8')) as { page: number; text: string }[];
 
   it('reads a page with a spine shadow as well as the evenly lit scan (the bound of test/ocr.test.ts)', async () => {
     const rates = async (evened: boolean) => {
@@ -137,13 +119,9 @@ describe('recognition of unevenly lit and negative pages', () => {
 
   it('reads a negative (white type on black) as the print it shows', async () => {
     // The two-column page of scanned.pdf, negated, as a microfilm scan shows it.
-    const p = await pageGrey('scanned.pdf', 2);
-    const jpeg = await sharp(Buffer.from(p.data.map((v) => 255 - v)), { raw: { width: p.width, height: p.height, channels: 1 } }).jpeg({ quality: 85 }).toBuffer();
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([(p.width * 72) / 200, (p.height * 72) / 200]);
-    page.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
-    const negative = Buffer.from(await doc.save());
-    const text = (JSON.parse(readFileSync(path.join(FIX, 'scanned.truth.json'), 'utf8')) as { text: string }[])[1]!.text;
+    const p = await fixturePageGrey('scanned.pdf', 2);
+    const negative = await scanPdf({ ...p, data: Buffer.from(p.data.map((v) => 255 - v)) });
+    const text = fixtureTruth('scanned', 2);
     const rate = async (turn: boolean) => {
       const [r] = await recognizePages(runtime, negative, [1], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, evenLight: turn } });
       return cer(r!.page ? ocrPlainText(r!.page) : '', text);
