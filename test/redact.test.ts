@@ -166,7 +166,20 @@ describe('modes', () => {
     for (const mode of MODES) {
       expect(found('The minutes were taken by Orsolya K Várhelyi and approved.', 'PERSON', mode)).toEqual(['Orsolya K Várhelyi']);
       expect(found('Questions go to Tamsin R. Oyelaran-Hughes before noon.', 'PERSON', mode)).toEqual(['Tamsin R. Oyelaran-Hughes']);
+      // An initial that is also a word ("I", "A") is still an initial between two names.
+      expect(found('Hanne I. Kreutzmann from Can Capital is the keynote speaker.', 'PERSON', mode)).toEqual(['Hanne I. Kreutzmann']);
+      expect(found('The award went to Torvald A Ekdahl last year.', 'PERSON', mode)).toEqual(['Torvald A Ekdahl']);
+      // Between ordinary words it is no name.
+      expect(found('Vitamin A Supplements are sold here.', 'PERSON', mode)).toEqual([]);
     }
+  });
+  it('the model modes take lower-case words after "my name is" or "name:" as a name, listed or not', () => {
+    expect(found('hello! my name is vitoria', 'PERSON', 'accurate')).toEqual(['vitoria']);
+    expect(found('name:    hyuuma t. maida\naddress: unit 4526', 'PERSON', 'accurate')).toEqual(['hyuuma t. maida']);
+    expect(found('first name: dzhambek', 'PERSON', 'aggressive')).toEqual(['dzhambek']);
+    // Ordinary words there are not names.
+    expect(found('my name is not important', 'PERSON', 'accurate')).toEqual([]);
+    expect(found('name: unknown', 'PERSON', 'accurate')).toEqual([]);
   });
   it('a country named in ordinary words is a place without a word that says so', () => {
     expect(found('Ship to:\nAnna Kovacs\nDenver, CO 80202\nUnited States', 'LOCATION')).toContain('United States');

@@ -423,17 +423,22 @@ const MIDDLE_INITIAL = /^\p{Lu}\.?$/u;
  * (an ordinary word keeps out "Vitamin D Supplements", "Plan B Team").
  */
 function middleInitialName(run: readonly Tok[], at = 0): boolean {
+  return middleInitialLength(run, at) > 0;
+}
+
+/** Words in the middle-initial name shape starting at `at` (3 or 4), or 0. */
+function middleInitialLength(run: readonly Tok[], at: number): number {
   const n = run.length - at;
-  if (n < 3) return false;
+  if (n < 3) return 0;
   for (const len of [3, 4]) {
     if (n < len) break;
     const head = run[at]!, last = run[at + len - 1]!;
     if (!PROPER_WORD.test(head.raw) || !PROPER_WORD.test(last.raw.replace(/[.,;:]$/, '')) || commonAt(head) || commonAt(last)) continue;
     let ok = true;
     for (let k = at + 1; k < at + len - 1; k++) if (!MIDDLE_INITIAL.test(run[k]!.raw)) ok = false;
-    if (ok) return true;
+    if (ok) return len;
   }
-  return false;
+  return 0;
 }
 
 function summarise(run: Tok[]): RunSummary {
@@ -570,6 +575,16 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
         const e = toks[i + pl - 1]!.e;
         scorePlace(text, lex, s, e, toks.slice(i, i + pl), true);
         i += pl;
+        continue;
+      }
+      // A name with a middle initial is one run, even where the initial is also a word ("Hanne I. Kreutzmann",
+      // "Mark A Lewis").
+      const mid = middleInitialLength(toks, i);
+      if (mid > 0) {
+        const orgAfter = i + mid < toks.length && ORG_WORDS.has(toks[i + mid]!.low);
+        classify(toks.slice(i, i + mid), titled && i === 0, orgAfter);
+        titled = false;
+        i += mid;
         continue;
       }
       const t = toks[i]!;
@@ -805,6 +820,8 @@ function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s:
 }
 
 const LOWER_WORD = /(?<![\p{L}\p{M}\p{N}])\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
+/** A very strong name context followed by lower-case words (group 1: the words, up to the line's end). */
+const NAMED_LOWER = /(?:\b(?:my name is|my name's|call me)|(?:^|\n)[ \t]*>?[ \t]*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)[ \t]*:)[ \t]*(\p{Ll}[\p{Ll}\p{M}'’. -]*)/gu;
 
 /**
  * Names written in lower case ("follow up with patricia desrosiers"): a first and a last name from
@@ -831,6 +848,33 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
       if (!people.some((q) => q.start < e && s < q.end)) people.push({ start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
     }
     prev = cur;
+  }
+  // Right after "my name is", "name:" and the like, a name in lower case need not be in the lists
+  // ("my name is vitoria", "name: hyuuma t. maida"): up to three words that are not ordinary vocabulary,
+  // initials allowed between them.
+  NAMED_LOWER.lastIndex = 0;
+  while ((m = NAMED_LOWER.exec(text)) !== null) {
+    const words = m[1]!;
+    const start = m.index + m[0].length - words.length;
+    let end = start;
+    let count = 0;
+    const WORD = /(\p{Ll}\.?)(?=\s|$)|\p{Ll}[\p{Ll}\p{M}'’-]+/uy;
+    let at = 0;
+    while (count < 3) {
+      while (words[at] === ' ') at++;
+      WORD.lastIndex = at;
+      const w = WORD.exec(words);
+      if (!w) break;
+      const initial = w[1] !== undefined;
+      if (!initial && (flags(lex, w[0]) & COMMON)) break;
+      if (initial && count === 0) break;
+      at = WORD.lastIndex;
+      if (!initial) {
+        end = start + at;
+        count++;
+      }
+    }
+    if (count > 0 && !people.some((q) => q.start < end && start < q.end)) people.push({ start, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
   }
   // Lists of lower-case first names ("silvana, adam, christopher and caleb"): three or more items, most of
   // them first names that are not ordinary words.
