@@ -173,6 +173,14 @@ describe('modes', () => {
       expect(found('Vitamin A Supplements are sold here.', 'PERSON', mode)).toEqual([]);
     }
   });
+  it('letter and mail header labels are no speakers, and name the person after them', () => {
+    for (const mode of MODES) {
+      expect(found('Attn: Priyanka Raghunathan\nBcc: John Smith', 'PERSON', mode)).toEqual(['Priyanka Raghunathan', 'John Smith']);
+      expect(found('To: Priyanka Raghunathan\nCc: Oluwaseun Adebayo', 'PERSON', mode)).toEqual(['Priyanka Raghunathan', 'Oluwaseun Adebayo']);
+      // A speaker line stays a name.
+      expect(found('Ella: What a wife.', 'PERSON', mode)).toEqual(['Ella']);
+    }
+  });
   it('the model modes take lower-case words after "my name is" or "name:" as a name, listed or not', () => {
     expect(found('hello! my name is vitoria', 'PERSON', 'accurate')).toEqual(['vitoria']);
     expect(found('name:    hyuuma t. maida\naddress: unit 4526', 'PERSON', 'accurate')).toEqual(['hyuuma t. maida']);
