@@ -189,6 +189,16 @@ describe('modes', () => {
     expect(found('my name is not important', 'PERSON', 'accurate')).toEqual([]);
     expect(found('name: unknown', 'PERSON', 'accurate')).toEqual([]);
   });
+  it('a name with a postal code after it, where the text says a place follows, is a place', () => {
+    for (const mode of MODES) {
+      expect(found('Looking to support MysticWeb in Quinta de São Tiago 3610-114 in its mission.', 'LOCATION', mode)).toEqual(['Quinta de São Tiago 3610-114']);
+      expect(found('She moved to Wolverhampton WV1 last year and then to Bexley 19073.', 'LOCATION', mode)).toContain('Bexley 19073');
+      // Without a word for a place before it, a name and a number stay what they were.
+      expect(found('Jonathan Harrison 1978 was the first entry.', 'LOCATION', mode)).toEqual([]);
+      // Four digits that could be a year are a date's.
+      expect(found('The office opened in Carrollton 2021 after the merger.', 'LOCATION', mode)).not.toContain('Carrollton 2021');
+    }
+  });
   it('a country named in ordinary words is a place without a word that says so', () => {
     expect(found('Ship to:\nAnna Kovacs\nDenver, CO 80202\nUnited States', 'LOCATION')).toContain('United States');
     expect(found('Brno\nCzech Republic 60200', 'LOCATION')).toContain('Czech Republic');

@@ -148,6 +148,8 @@ const ORG_WORDS = new Set(['inc', 'llc', 'ltd', 'corp', 'corporation', 'company'
 
 const PLACE_BEFORE = /(?:\b(?:in|from|near|into|visit|visited|visiting|born in|based in|lives in|living in|live in|located in|(?:moved|move|moving|flew|fly|flying|travel(?:l?ing|led)?|trip|arrived|arriving|headed|heading|returned|return|welcome|relocated|relocating|went|going|go|came|coming|come|back|way|drive|drove|train|flight|bus|road)\s+(?:back\s+)?(?:here\s+)?(?:to|at|in|from|into)|towards|toward|around|across|outside|throughout|city of|town of|village of|province of|state of|region of|republic of|kingdom of|university of|capital of|southern|northern|eastern|western|central|downtown|home (?:city|town|country)|native)\s+(?:the\s+)?$)|(?:where|city|town|country|location|state|region|province|place of birth|birthplace|hometown|nationality|citizenship)\s*:\s*$/;
 const PERSON_BEFORE = /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i am|this is|it's|it is|hi|hello|hey|dear|thanks|thank you|by|with|said|says|say|told|tell|ask|asked|meet|met|contact|follow up with|ceo|cto|cfo|founder|director|manager|producer|songwriter|singer|author|writer|actor|actress|player|artist|father|mother|brother|sister|son|daughter|wife|husband|partner|friend|kid|child|boss|colleague|assistant|uncle|aunt|cousin|grandfather|grandmother|nephew|niece|under|to|from|for|and|or|&|,|with|starring|directed|featuring|feat\.?|vs\.?|cc:?|attn:?|signed|sincerely|regards|best|cheers|love|yours)\s*$)|(?:^|\n)\s*(?:name|full name|first name|last name|surname|contact|attn|attendee|patient|employee|customer|client|user|from|to|cc|signed|author|by|manager|owner|holder|beneficiary|recipient|sender|directed by|written by|starring)\s*:?\s*$/;
+/** A postal code right after a place's name: five digits (ZIP+4), four, or Portugal's and Poland's forms. */
+const POSTAL_AFTER = /^,?[ \t]+(?:\d{5}(?:-\d{4})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{4})(?![\d\p{L}])/u;
 /** Labels of letter, memo and mail headers ("Attn:", "Cc:"): a line starting so is no speaker's. */
 const HEADER_LABELS = new Set(['attn', 'cc', 'bcc', 're', 'fwd', 'fw', 'ps', 'encl', 'enc', 'ref', 'tel', 'fax', 'subj', 'nb', 'fyi', 'rsvp', 'tbd', 'eta', 'ext', 'mob', 'ph', 'dept', 'memo']);
 const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|to|cc|bcc|signed|author|directed by|prepared by|approved by|reviewed by|submitted by)\s*:\s*$/;
@@ -684,6 +686,16 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (opts.location && !titled && !orgAfter && sum.known === 0 && sum.common === 0 && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)) {
       found.push({ start: s, end: e, entity: 'LOCATION', score: 0.7, kind: 'place-context' });
       return;
+    }
+    // ---- a name with a postal code after it, where the text says a place follows ("support MysticWeb in
+    // Quinta de São Tiago 3610-114"): a place, the code with it.
+    if (opts.location && !titled && !orgAfter && n <= 5 && trigger && text.charCodeAt(e) <= 44 && placeCtx() && !inAddress(s, e)) {
+      const code = POSTAL_AFTER.exec(text.slice(e, e + 16));
+      // Four digits that could be a year are a date's ("in June 2021", "in Windows 2000").
+      if (code && !/^\D*(?:1[5-9]|20)\d\d$/.test(code[0])) {
+        found.push({ start: s, end: e + code[0].length, entity: 'LOCATION', score: 0.75, kind: 'place-postal' });
+        return;
+      }
     }
     if (!opts.person) return;
     if (inAddress(s, e) || inFirm(s, e)) return;
