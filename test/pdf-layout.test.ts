@@ -362,6 +362,20 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('## Section B');
   });
 
+  it('takes a formula set large for no heading, and headings with a sign or two for headings', () => {
+    const p1 = page([
+      item('C++ Basics', 72, 80, 16), ...column('x', 72, 110, 6),
+      // Display formulas set larger than the body, as a typewritten paper or a scan shows them.
+      item('= (f o g):<x, y>', 100, 200, 14), item('(p<CONS, f1, ..., fn>):x', 100, 230, 14),
+      item('Q&A', 72, 270, 16), ...column('y', 72, 300, 6),
+    ]);
+    const md = markdownOf([p1]);
+    expect(md).toContain('# C++ Basics');
+    expect(md).toContain('# Q&A');
+    expect(md).not.toMatch(/^#+ .*(?:f o g|CONS)/m);
+    expect(md).toContain('(p\\<CONS, f1, ..., fn>):x');
+  });
+
   it('never lets bboxes leave the page and keeps ids and order contiguous', () => {
     const items = [...column('q', -20, -5, 3), ...column('r', 500, 780, 3)];
     const layout = layoutPage(page(items));

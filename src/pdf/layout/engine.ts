@@ -26,6 +26,19 @@ const TYPED_RULE = /^([=\-_~*#·•─━═])\1{4,}$/u;
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
 const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 
+/**
+ * Whether a short block reads as words, as a heading does: it does not open with a relation or an
+ * operator, and it has at least twice as many letters as other signs (digits, dots and spaces aside),
+ * or one sign at most. An equation set large or a formula line read from a scan ("= (f o g):x",
+ * "(p<CONS, f1, ..., fn>):x") is not a heading; "1.2.3 Results", "C++ Basics" and "Q&A" are.
+ */
+function readsAsWords(t: string): boolean {
+  if (/^[=<>+±×÷→←≤≥≈≠∑∫√|*/\\^~-]/u.test(t)) return false;
+  const letters = t.match(/\p{L}/gu)?.length ?? 0;
+  const signs = t.match(/[^\p{L}\p{N}\s.]/gu)?.length ?? 0;
+  return letters >= 2 && (signs <= 1 || letters >= signs * 2);
+}
+
 /** Monospaced lines of which two in five or more look like program text. */
 function looksLikeCode(lines: readonly Line[]): boolean {
   return lines.length > 0 && lines.every((l) => l.mono) && lines.filter((l) => CODE_LINE.test(l.text)).length >= lines.length * 0.4;
@@ -1189,7 +1202,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       node = { kind: 'paragraph', content: blockInlines(e.lines, '') };
       const t = hints.text;
       hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
-        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t)
+        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t) && readsAsWords(t)
         // Two sentences in a row are text, not a title ("Sales rose. Costs fell.").
         && !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
       if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
