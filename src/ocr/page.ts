@@ -4,6 +4,7 @@
  * OCR-only layout used when no native layout engine is given: tesseract's own paragraphs, in its
  * reading order (mode 3 reads columns one after the other).
  */
+import { bulletLines } from './bullets.js';
 import type { Bbox } from 'tesseract.js';
 import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
@@ -211,6 +212,8 @@ export function toPageInput(page: OcrPage): PageInput {
     }
   }
   const merged = clusterSizes(weights);
+  // Misread bullets are given back as bullets (the page's words keep what was read).
+  const bullets = bulletLines(page);
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
       const paraFont = merged.get(paraSize.get(p)!) ?? paraSize.get(p)!;
@@ -229,8 +232,9 @@ export function toPageInput(page: OcrPage): PageInput {
           const em = fontSize * s;
           const y0 = base !== null ? base - 0.78 * em : Math.min(...run.map((w) => w.bbox.y0));
           const y1 = base !== null ? base + 0.22 * em : Math.max(...run.map((w) => w.bbox.y1));
+          const marker = run[0] === l.words[0] && bullets.has(l);
           items.push({
-            text: run.map((w) => w.text).join(' '),
+            text: run.map((w, k) => (k === 0 && marker ? '•' : w.text)).join(' '),
             x0: x0 / s,
             y0: y0 / s,
             x1: x1 / s,

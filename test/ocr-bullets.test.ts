@@ -1,0 +1,83 @@
+/**
+ * Bullets and check boxes misread by recognition (src/ocr/bullets.ts), on recognised pages built here
+ * word by word: a list whose markers came out as "=", "0", "C", "7" is a list again, and lines that
+ * really open with a letter, a numeral or a lone sign are left as they were read.
+ */
+import { describe, expect, it } from 'vitest';
+import { bulletLines } from '../src/ocr/bullets.js';
+import { layoutOcrPage } from '../src/ocr/layout.js';
+import { finishDocument } from '../src/pdf/layout/document.js';
+import { serialize } from '../src/markdown/serialize.js';
+import type { OcrLine, OcrPage, OcrWord } from '../src/ocr/page.js';
+
+const ROW = 30; // row height in pixels (about 10 pt at 200 dpi)
+
+/** One recognised line at (x, y): words separated by a space of 10 px, `gap` after the first. */
+function line(words: string[], x: number, y: number, gap = 14): OcrLine {
+  const out: OcrWord[] = [];
+  let at = x;
+  words.forEach((t, k) => {
+    const w = t.length * 12;
+    out.push({ text: t, bbox: { x0: at, y0: y, x1: at + w, y1: y + ROW }, confidence: 0.9 });
+    at += w + (k === 0 ? gap : 10);
+  });
+  return {
+    words: out,
+    bbox: { x0: x, y0: y, x1: at, y1: y + ROW },
+    confidence: 0.9,
+    rowHeight: ROW,
+    xHeight: 14,
+    baseline: { x0: x, y0: y + 24, x1: at, y1: y + 24 },
+  };
+}
+
+function pageOf(lines: OcrLine[]): OcrPage {
+  const bbox = { x0: 0, y0: 0, x1: 1700, y1: 2200 };
+  return {
+    pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.9,
+    blocks: [{ bbox, confidence: 0.9, paragraphs: lines.map((l) => ({ lines: [l], bbox: l.bbox, confidence: 0.9 })) }],
+  };
+}
+
+function markdown(page: OcrPage): string {
+  return serialize({ contentType: 'application/pdf', pages: finishDocument([layoutOcrPage(page)]), metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+}
+
+const ITEMS = ['Discussed medication changes', 'Reviewed warning signs', 'Provided written instructions', 'Dietary counseling for diet', 'Stress reduction techniques'];
+
+describe('misread bullets', () => {
+  it('turns a column of check boxes read as "=", "0", "C", "7", "0" back into a list', () => {
+    const marks = ['=', '0', 'C', '7', '0'];
+    const page = pageOf(marks.map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45)));
+    expect(bulletLines(page).size).toBe(5);
+    const md = markdown(page);
+    for (const item of ITEMS) expect(md).toContain(`- ${item}`);
+    // The recognised words themselves are kept as read.
+    expect(page.blocks[0]!.paragraphs[0]!.lines[0]!.words[0]!.text).toBe('=');
+  });
+
+  it('leaves lines that open with a word, a numeral or a lone sign as they were', () => {
+    const cases: string[][][] = [
+      // Sentences opening with "A" and "I".
+      [['A', 'new', 'approach'], ['I', 'think', 'so'], ['A', 'second', 'line']],
+      // A numbered list: numerals that are the text.
+      [['1', 'Apple', 'pie'], ['2', 'Banana', 'bread'], ['3', 'Cherry', 'tart']],
+      // Letters only, each different: could be the text's own.
+      [['o', 'Lorem', 'ipsum'], ['e', 'Dolor', 'sit'], ['C', 'Amet', 'elit']],
+      // Only two such lines.
+      [['=', 'Total', 'due'], ['=', 'Balance', 'left']],
+      // A chain of formulas.
+      [['=', 'p(apply:<<f,x>,<g,x>>)'], ['=', 'u(<MLAST>:<B>)'], ['=', 'p(1o2:<<MLAST>,<B>>)']],
+    ];
+    for (const lines of cases) {
+      const page = pageOf(lines.map((w, k) => line(w, 150, 400 + k * 45)));
+      expect(bulletLines(page).size, lines.map((w) => w[0]).join(' ')).toBe(0);
+    }
+    // A marker set tight against its word is part of it ("=Total").
+    const tight = pageOf(['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, 2)));
+    expect(bulletLines(tight).size).toBe(0);
+    // Lines far apart or out of line with each other are no list.
+    const scattered = pageOf(['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150 + k * 200, 400 + k * 45)));
+    expect(bulletLines(scattered).size).toBe(0);
+  });
+});
