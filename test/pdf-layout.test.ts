@@ -376,6 +376,19 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('(p\\<CONS, f1, ..., fn>):x');
   });
 
+  it('takes form fields set large (a signature box) for no headings, and titles with a colon for headings', () => {
+    const p1 = page([
+      item('BERT: Pre-training of Deep Transformers', 72, 80, 18), ...column('x', 72, 110, 6),
+      item('Name: Elizabeth A. Warren, MD', 72, 200, 13), item('License #: WA-MD-45782', 72, 220, 13),
+      item('Chapter 1: Origins', 72, 260, 16), ...column('y', 72, 290, 6),
+    ]);
+    const md = markdownOf([p1]);
+    expect(md).toMatch(/^# BERT: Pre-training of Deep Transformers$/m);
+    expect(md).toMatch(/^#+ Chapter 1: Origins$/m);
+    expect(md).toMatch(/^Name: Elizabeth A\. Warren, MD$/m);
+    expect(md).toMatch(/^License #: WA-MD-45782$/m);
+  });
+
   it('never lets bboxes leave the page and keeps ids and order contiguous', () => {
     const items = [...column('q', -20, -5, 3), ...column('r', 500, 780, 3)];
     const layout = layoutPage(page(items));

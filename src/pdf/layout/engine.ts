@@ -39,6 +39,14 @@ function readsAsWords(t: string): boolean {
   return letters >= 2 && (signs <= 1 || letters >= signs * 2);
 }
 
+/**
+ * A form field written out ("Name: Elizabeth A. Warren", "License #: WA-MD-45782", "Date: October 28"):
+ * one to three words ending in a word forms use for a field, a colon, the value. Such a line set larger
+ * than the body (a signature box, a letterhead) is no heading. Titles with a colon ("BERT: Pre-training
+ * of ...", "Chapter 1: Origins") do not end their first part in one of these words.
+ */
+const FIELD_LINE = /^(?:[\p{L}'’.&/-]+\s+){0,2}(?:name|date|time|address|phone|telephone|tel|fax|mobile|cell|e-?mail|license|licence|id|no\.?|number|#|signature|signed|position|department|dept\.?|company|account|invoice|order|reference|ref\.?|total|subtotal|amount|balance|due|status|patient|physician|doctor|dob|birth|age|sex|gender|customer|client|vendor|attn|subject|code|policy|member|group|claim|plan|insurance|provider|npi|ssn|zip|city|state|country|email|website|fein|ein|tax|vat|iban|swift|bic|routing|terms|ship|bill|sold|prepared|approved|reviewed|issued|expires|expiry|valid|room|bed|ward|unit|class|grade|score|rate|qty|quantity|price)\.?(?:\s*#)?\s*:\s+\S/iu;
+
 /** Monospaced lines of which two in five or more look like program text. */
 function looksLikeCode(lines: readonly Line[]): boolean {
   return lines.length > 0 && lines.every((l) => l.mono) && lines.filter((l) => CODE_LINE.test(l.text)).length >= lines.length * 0.4;
@@ -1202,7 +1210,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       node = { kind: 'paragraph', content: blockInlines(e.lines, '') };
       const t = hints.text;
       hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
-        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t) && readsAsWords(t)
+        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t) && readsAsWords(t) && !FIELD_LINE.test(t)
         // Two sentences in a row are text, not a title ("Sales rose. Costs fell.").
         && !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
       if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
