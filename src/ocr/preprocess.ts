@@ -185,14 +185,17 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
   // First: the skew estimate already counts dark pixels at one level.
   let negative = false;
   let evened: Buffer | null = null;
+  // Otsu's level of the page as it stands, while nothing has changed it.
+  let level = src.channels === 1 && (opts.evenLight || opts.despeckle) ? otsuLevel(src.data) : 0;
   if (opts.evenLight && src.channels === 1) {
-    negative = isNegative(src.data, otsuLevel(src.data));
+    negative = isNegative(src.data, level);
     if (negative) src = { ...src, data: Buffer.from(src.data.map((v) => 255 - v)) };
     evened = evenLight(src.data, src.width, src.height);
     if (evened) src = { ...src, data: evened };
+    if (negative || evened) level = otsuLevel(src.data);
   }
   let despeckled = false;
-  if (opts.despeckle && src.channels === 1 && speckled(src.data, src.width, src.height, otsuLevel(src.data))) {
+  if (opts.despeckle && src.channels === 1 && speckled(src.data, src.width, src.height, level)) {
     const { data } = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 1 } }).median(3).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
     src = { ...src, data };
     despeckled = true;
