@@ -379,7 +379,7 @@ describe('layout engine on synthetic pages', () => {
   it('takes form fields set large (a signature box) for no headings, and titles with a colon for headings', () => {
     const p1 = page([
       item('BERT: Pre-training of Deep Transformers', 72, 80, 18), ...column('x', 72, 110, 6),
-      item('Name: Elizabeth A. Warren, MD', 72, 200, 13), item('License #: WA-MD-45782', 72, 220, 13),
+      item('Name: Elizabeth A. Warren, MD', 72, 200, 13), item('License #: WA-MD-45782', 72, 220, 13), item('Prepared By: Sarah Martinez', 72, 240, 13),
       item('Chapter 1: Origins', 72, 260, 16), ...column('y', 72, 290, 6),
     ]);
     const md = markdownOf([p1]);
@@ -387,6 +387,7 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toMatch(/^#+ Chapter 1: Origins$/m);
     expect(md).toMatch(/^Name: Elizabeth A\. Warren, MD$/m);
     expect(md).toMatch(/^License #: WA-MD-45782$/m);
+    expect(md).toMatch(/^Prepared By: Sarah Martinez$/m);
   });
 
   it('never lets bboxes leave the page and keeps ids and order contiguous', () => {

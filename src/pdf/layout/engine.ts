@@ -41,11 +41,11 @@ function readsAsWords(t: string): boolean {
 
 /**
  * A form field written out ("Name: Elizabeth A. Warren", "License #: WA-MD-45782", "Date: October 28"):
- * one to three words ending in a word forms use for a field, a colon, the value. Such a line set larger
- * than the body (a signature box, a letterhead) is no heading. Titles with a colon ("BERT: Pre-training
- * of ...", "Chapter 1: Origins") do not end their first part in one of these words.
+ * one to three words ending in a word forms use for a field (or in "by": "Prepared By:"), a colon, the
+ * value. Such a line set larger than the body (a signature box, a letterhead) is no heading. Titles with
+ * a colon ("BERT: Pre-training of ...", "Chapter 1: Origins") do not end their first part so.
  */
-const FIELD_LINE = /^(?:[\p{L}'’.&/-]+\s+){0,2}(?:name|date|time|address|phone|telephone|tel|fax|mobile|cell|e-?mail|license|licence|id|no\.?|number|#|signature|signed|position|department|dept\.?|company|account|invoice|order|reference|ref\.?|total|subtotal|amount|balance|due|status|patient|physician|doctor|dob|birth|age|sex|gender|customer|client|vendor|attn|subject|code|policy|member|group|claim|plan|insurance|provider|npi|ssn|zip|city|state|country|email|website|fein|ein|tax|vat|iban|swift|bic|routing|terms|ship|bill|sold|prepared|approved|reviewed|issued|expires|expiry|valid|room|bed|ward|unit|class|grade|score|rate|qty|quantity|price)\.?(?:\s*#)?\s*:\s+\S/iu;
+const FIELD_LINE = /^(?:[\p{L}'’.&/-]+\s+){0,2}(?:name|date|time|address|phone|telephone|tel|fax|mobile|cell|e-?mail|license|licence|id|no\.?|number|#|signature|signed|position|department|dept\.?|company|account|invoice|order|reference|ref\.?|total|subtotal|amount|balance|due|status|patient|physician|doctor|dob|birth|age|sex|gender|customer|client|vendor|attn|subject|code|policy|member|group|claim|plan|insurance|provider|npi|ssn|zip|city|state|country|email|website|fein|ein|tax|vat|iban|swift|bic|routing|terms|ship|bill|sold|prepared|approved|reviewed|issued|expires|expiry|valid|room|bed|ward|unit|class|grade|score|rate|qty|quantity|price|by)\.?(?:\s*#)?\s*:\s+\S/iu;
 
 /** Monospaced lines of which two in five or more look like program text. */
 function looksLikeCode(lines: readonly Line[]): boolean {
