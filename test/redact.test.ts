@@ -189,6 +189,12 @@ describe('modes', () => {
     expect(found('my name is not important', 'PERSON', 'accurate')).toEqual([]);
     expect(found('name: unknown', 'PERSON', 'accurate')).toEqual([]);
   });
+  it('after "university of", "born in" and the like a name is a place, listed as a name or not, unless a possessive follows', () => {
+    for (const mode of MODES) {
+      expect(found('She studied journalism at the University of Vierhöf.', 'LOCATION', mode)).toEqual(['Vierhöf']);
+      expect(found('He lives in Anna\'s flat.', 'LOCATION', mode)).toEqual([]);
+    }
+  });
   it('a name with a postal code after it, where the text says a place follows, is a place', () => {
     for (const mode of MODES) {
       expect(found('Looking to support MysticWeb in Quinta de São Tiago 3610-114 in its mission.', 'LOCATION', mode)).toEqual(['Quinta de São Tiago 3610-114']);

@@ -160,7 +160,7 @@ const PERSON_AFTER = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied
 const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
 
 /** Contexts that announce a place more surely than a bare "in" or "from" (which also precede products and firms). */
-const PLACE_STRONG = /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
+const PLACE_STRONG = /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|university of|college of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
 
 const POSSESSIVE_HUMAN = /^['’]s\s+(?:new\s+|old\s+|own\s+)?(?:address|kids?|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|family|friends?|boss|phone|number|e-?mail|birthday|house|home|car|account|name|song|novel|book|killers?|death|life|office|desk|team|parents?|partner|girlfriend|boyfriend)\b/;
 
@@ -682,8 +682,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
         if (found.length > before) return;
       }
     }
-    // ---- an unlisted name where the text says a place follows ("grew up in Remniku", "flew to RYSSBY")
-    if (opts.location && !titled && !orgAfter && sum.known === 0 && sum.common === 0 && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)) {
+    // ---- a name where the text says a place follows ("grew up in Remniku", "flew to RYSSBY"): listed
+    // names too ("studied at the University of Vierhöf", "born in Florence"), unless a possessive makes it
+    // a person's ("lives in Anna's flat") or people are visited as well as places ("visited Maria").
+    if (opts.location && !titled && !orgAfter && sum.common === 0 && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)
+      && (sum.known === 0 || (!/^['’]s\b/.test(text.slice(e, e + 3)) && !/\bvisit(?:ed|ing)?\s+$/.test(ctx)))) {
       found.push({ start: s, end: e, entity: 'LOCATION', score: 0.7, kind: 'place-context' });
       return;
     }
