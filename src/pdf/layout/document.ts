@@ -203,6 +203,10 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     const localBody = p.stats.chars >= 300 && pageBodyN >= p.stats.chars * 0.4 ? Math.max(body, pageBody) : body;
     for (const b of p.blocks) {
       if (!b.hints.headingCandidate || furniture.has(b)) continue;
+      // Recognition that doubts what it read (under 0.5: often marks of a chart or a stamp taken for
+      // letters) is no ground for a heading.
+      const ocr = b.block.confidence?.ocr;
+      if (ocr != null && ocr < 0.5) continue;
       const s = Math.round(b.hints.fontSize * 2) / 2;
       const standsOut = isHeadingSize(s) && s >= localBody * 1.12 && s - localBody >= 0.9;
       // Bold at body size is a heading when short and not a list of names or terms (author lines).

@@ -1,7 +1,8 @@
 /**
- * Bullets and check boxes misread by recognition (src/ocr/bullets.ts), on recognised pages built here
- * word by word: a list whose markers came out as "=", "0", "C", "7" is a list again, and lines that
- * really open with a letter, a numeral or a lone sign are left as they were read.
+ * Recognised pages laid out, built here word by word. Bullets and check boxes misread by recognition
+ * (src/ocr/bullets.ts): a list whose markers came out as "=", "0", "C", "7" is a list again, and lines
+ * that really open with a letter, a numeral or a lone sign are left as they were read. Headings: a
+ * line recognised with low confidence is not made one, however large.
  */
 import { describe, expect, it } from 'vitest';
 import { bulletLines } from '../src/ocr/bullets.js';
@@ -13,21 +14,21 @@ import type { OcrLine, OcrPage, OcrWord } from '../src/ocr/page.js';
 const ROW = 30; // row height in pixels (about 10 pt at 200 dpi)
 
 /** One recognised line at (x, y): words separated by a space of 10 px, `gap` after the first. */
-function line(words: string[], x: number, y: number, gap = 14): OcrLine {
+function line(words: string[], x: number, y: number, gap = 14, row = ROW, confidence = 0.9): OcrLine {
   const out: OcrWord[] = [];
   let at = x;
   words.forEach((t, k) => {
-    const w = t.length * 12;
-    out.push({ text: t, bbox: { x0: at, y0: y, x1: at + w, y1: y + ROW }, confidence: 0.9 });
+    const w = t.length * 12 * (row / ROW);
+    out.push({ text: t, bbox: { x0: at, y0: y, x1: at + w, y1: y + row }, confidence });
     at += w + (k === 0 ? gap : 10);
   });
   return {
     words: out,
-    bbox: { x0: x, y0: y, x1: at, y1: y + ROW },
-    confidence: 0.9,
-    rowHeight: ROW,
-    xHeight: 14,
-    baseline: { x0: x, y0: y + 24, x1: at, y1: y + 24 },
+    bbox: { x0: x, y0: y, x1: at, y1: y + row },
+    confidence,
+    rowHeight: row,
+    xHeight: (14 * row) / ROW,
+    baseline: { x0: x, y0: y + (24 * row) / ROW, x1: at, y1: y + (24 * row) / ROW },
   };
 }
 
@@ -79,5 +80,21 @@ describe('misread bullets', () => {
     // Lines far apart or out of line with each other are no list.
     const scattered = pageOf(['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150 + k * 200, 400 + k * 45)));
     expect(bulletLines(scattered).size).toBe(0);
+  });
+});
+
+describe('headings on recognised pages', () => {
+  it('makes a large line a heading only when recognition is sure of it', () => {
+    const body = (y: number) => Array.from({ length: 6 }, (_, k) => line(['Body', 'text', 'of', 'the', 'page', 'goes', 'on', 'here'], 150, y + k * 40));
+    const page = pageOf([
+      line(['Quarterly', 'Summary'], 150, 200, 14, 60),
+      ...body(300),
+      // Marks of a chart taken for letters: large, and read with little confidence.
+      line(['SKU-9201'], 700, 600, 14, 60, 0.21),
+      ...body(700),
+    ]);
+    const md = markdown(page);
+    expect(md).toMatch(/^#+ Quarterly Summary$/m);
+    expect(md).toMatch(/^SKU-9201$/m);
   });
 });
