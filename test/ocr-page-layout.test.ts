@@ -98,3 +98,35 @@ describe('headings on recognised pages', () => {
     expect(md).toMatch(/^SKU-9201$/m);
   });
 });
+
+describe('text running up the margin of a recognised page', () => {
+  /** A line read up the page: a box taller than wide, words stacked upwards. */
+  function upward(words: string[], x: number, yBottom: number): OcrLine {
+    const out: OcrWord[] = [];
+    let at = yBottom;
+    for (const t of words) {
+      const h = t.length * 12;
+      out.push({ text: t, bbox: { x0: x, y0: at - h, x1: x + ROW, y1: at }, confidence: 0.8 });
+      at -= h + 10;
+    }
+    return { words: out, bbox: { x0: x, y0: at, x1: x + ROW, y1: yBottom }, confidence: 0.8, rowHeight: ROW, xHeight: 14 };
+  }
+
+  it('leaves out a stamp set sideways in the margin and the scraps read beside it, and keeps lone figures', () => {
+    // Two columns of running text, their lines at other heights and of other lengths.
+    const words = (tag: string, k: number) => ['Running', 'text', `${tag}${k}`, 'of', 'the', 'column', ...(k % 3 ? ['goes', 'on'] : [])];
+    const left = Array.from({ length: 8 }, (_, k) => line(words('L', k), 200, 300 + k * 40));
+    const right = Array.from({ length: 8 }, (_, k) => line(words('R', k), 900, 318 + k * 40));
+    const page = pageOf([
+      ...left, ...right,
+      upward(['arXiv:2004.04906v3', '[cs.CL]', '30', 'Sep', '2020'], 60, 1500),
+      line(['Pe', '|'], 62, 1005, 4),
+      // A figure alone on its line is taller than wide too, and stays.
+      line(['7'], 200, 700),
+    ]);
+    const md = markdown(page);
+    expect(md).not.toMatch(/arXiv|cs\.CL|Sep 2020|Pe \|/);
+    expect(md).toMatch(/^7$/m);
+    expect(md.indexOf('L7')).toBeLessThan(md.indexOf('R0'));
+  });
+});

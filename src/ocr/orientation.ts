@@ -19,6 +19,7 @@ import sharp from 'sharp';
 import type { OcrPage } from './page.js';
 import type { RawImage } from './preprocess.js';
 
+export { verticalShare } from './page.js';
 /** Below this mean word confidence a page is read again turned by 180 degrees. */
 export const LOW_CONFIDENCE = 0.6;
 /** A turned reading must beat the first by this much (confidence is noisy on poor scans). */
@@ -55,23 +56,6 @@ export function bandConfidence(page: OcrPage, top: number, bottom: number): { co
     }
   }
   return { confidence: n ? sum / n : 0, words: n };
-}
-
-/** Share of recognised characters on lines taller than wide (text running up or down the page). */
-export function verticalShare(page: OcrPage): number {
-  let all = 0;
-  let vertical = 0;
-  for (const b of page.blocks) {
-    for (const p of b.paragraphs) {
-      for (const l of p.lines) {
-        const chars = l.words.reduce((n, w) => n + w.text.length, 0);
-        all += chars;
-        // Single short words are square-ish either way; only lines of some length say which way they run.
-        if (l.bbox.y1 - l.bbox.y0 > 1.5 * (l.bbox.x1 - l.bbox.x0)) vertical += chars;
-      }
-    }
-  }
-  return all ? vertical / all : 0;
 }
 
 /** The image turned clockwise by a multiple of 90 degrees. */

@@ -179,6 +179,30 @@ const OWN_SIZE = 1.25;
  * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
  * of word gaps over a few short lines (a list) for a column gutter.
  */
+/**
+ * A line taller than wide: text running up or down the page. Single short words are square-ish either
+ * way; only lines of some length say which way they run.
+ */
+export function isVerticalLine(l: OcrLine): boolean {
+  return l.bbox.y1 - l.bbox.y0 > 1.5 * (l.bbox.x1 - l.bbox.x0);
+}
+
+/** Share of recognised characters on vertical lines. */
+export function verticalShare(page: OcrPage): number {
+  let all = 0;
+  let vertical = 0;
+  for (const b of page.blocks) {
+    for (const p of b.paragraphs) {
+      for (const l of p.lines) {
+        const chars = l.words.reduce((n, w) => n + w.text.length, 0);
+        all += chars;
+        if (isVerticalLine(l)) vertical += chars;
+      }
+    }
+  }
+  return all ? vertical / all : 0;
+}
+
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -214,10 +238,25 @@ export function toPageInput(page: OcrPage): PageInput {
   const merged = clusterSizes(weights);
   // Misread bullets are given back as bullets (the page's words keep what was read).
   const bullets = bulletLines(page);
+  const upright = verticalShare(page) < 0.5;
+  // Lines of four characters or more: a lone figure ("1", "7") is taller than wide too.
+  const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && l.words.reduce((n, w) => n + w.text.length, 0) >= 4;
+  const sideways: Bbox[] = [];
+  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) if (runsSideways(l)) sideways.push(l.bbox);
+  /** A few characters on a level line lying over the width of a vertical line: part of it. */
+  const sidewaysScrap = (l: OcrLine): boolean => {
+    if (!sideways.length || l.words.reduce((n, w) => n + w.text.length, 0) > 6) return false;
+    const w = l.bbox.x1 - l.bbox.x0;
+    return sideways.some((v) => Math.min(v.x1, l.bbox.x1) - Math.max(v.x0, l.bbox.x0) >= 0.5 * w && l.bbox.y0 < v.y1 + 3 * (v.x1 - v.x0) && l.bbox.y1 > v.y0 - 3 * (v.x1 - v.x0));
+  };
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
       const paraFont = merged.get(paraSize.get(p)!) ?? paraSize.get(p)!;
       for (const l of p.lines) {
+        // Text running up or down the margin of an upright page (an archive's stamp, a journal's
+        // sideways running head) is left out, as the text layer's rotated text is: laid out as a line
+        // it cuts across the columns beside it. So are the scraps of it read as short level lines.
+        if (upright && (runsSideways(l) || sidewaysScrap(l))) continue;
         const own = ownSize.get(l);
         const fontSize = own !== undefined ? merged.get(own) ?? own : paraFont;
         let run: OcrWord[] = [];
