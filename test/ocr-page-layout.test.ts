@@ -130,3 +130,29 @@ describe('text running up the margin of a recognised page', () => {
     expect(md.indexOf('L7')).toBeLessThan(md.indexOf('R0'));
   });
 });
+
+describe('marks that recognition doubts', () => {
+  it('leaves out short lines of signs read with little confidence, and keeps figures read with confidence', () => {
+    const text = Array.from({ length: 6 }, (_, k) => line(['Running', 'text', `T${k}`, 'of', 'the', 'page', 'goes', 'on'], 150, 300 + k * 40));
+    const page = pageOf([
+      ...text,
+      // A chart's marks: no word, little confidence.
+      line(['=', '—_—)'], 300, 700, 14, ROW, 0.05), line(['2-05'], 300, 760, 14, ROW, 0.44),
+      // A figure read with confidence, and a word read with little.
+      line(['1999'], 300, 820, 14, ROW, 0.95), line(['Control'], 300, 880, 14, ROW, 0.3),
+    ]);
+    const md = markdown(page);
+    expect(md).not.toMatch(/—_—|2-05/);
+    // The two kept lines stand close enough to make one paragraph.
+    expect(md).toMatch(/^1999 Control$/m);
+  });
+
+  it('keeps every line inside a ruled area, where a doubtful figure may be a cell', () => {
+    const page = pageOf([...Array.from({ length: 4 }, (_, k) => line(['Name', `N${k}`, 'value'], 150, 300 + k * 40)), line(['7'], 600, 340, 14, ROW, 0.4)]);
+    page.rules = [
+      { x0: 100, y0: 280, x1: 800, y1: 280, thickness: 2 },
+      { x0: 100, y0: 480, x1: 800, y1: 480, thickness: 2 },
+    ];
+    expect(markdown(page)).toMatch(/\b7\b/);
+  });
+});

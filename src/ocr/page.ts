@@ -203,6 +203,23 @@ export function verticalShare(page: OcrPage): number {
   return all ? vertical / all : 0;
 }
 
+/**
+ * A short line of marks that recognition doubts: no word of three letters, at most a dozen characters,
+ * mean confidence under 0.6. The tick labels and curve marks of a chart, a stamp's scraps and specks come
+ * out so ("1s", "= 2 0", "—_—)", "nee"); a line of figures that was really printed reads with
+ * confidence (a table's numbers at 0.85-0.96) and stays, and inside ruled tables nothing is dropped.
+ */
+function doubtfulMarks(l: OcrLine): boolean {
+  let chars = 0;
+  let conf = 0;
+  for (const w of l.words) {
+    if (/\p{L}{3}/u.test(w.text)) return false;
+    chars += w.text.length;
+    conf += w.confidence * w.text.length;
+  }
+  return chars > 0 && chars <= 12 && conf / chars < 0.6;
+}
+
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -236,6 +253,9 @@ export function toPageInput(page: OcrPage): PageInput {
     }
   }
   const merged = clusterSizes(weights);
+  // Where rules were found (a ruled table or form), a doubtful figure may be a cell's only content.
+  const ruled = page.rules?.length ? page.rules.reduce((a, r) => ({ x0: Math.min(a.x0, r.x0), y0: Math.min(a.y0, r.y0), x1: Math.max(a.x1, r.x1), y1: Math.max(a.y1, r.y1) }), { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }) : null;
+  const inRuledArea = (b: Bbox): boolean => ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
   // Misread bullets are given back as bullets (the page's words keep what was read).
   const bullets = bulletLines(page);
   const upright = verticalShare(page) < 0.5;
@@ -257,6 +277,7 @@ export function toPageInput(page: OcrPage): PageInput {
         // sideways running head) is left out, as the text layer's rotated text is: laid out as a line
         // it cuts across the columns beside it. So are the scraps of it read as short level lines.
         if (upright && (runsSideways(l) || sidewaysScrap(l))) continue;
+        if (doubtfulMarks(l) && !inRuledArea(l.bbox)) continue;
         const own = ownSize.get(l);
         const fontSize = own !== undefined ? merged.get(own) ?? own : paraFont;
         let run: OcrWord[] = [];
