@@ -156,3 +156,17 @@ describe('marks that recognition doubts', () => {
     expect(markdown(page)).toMatch(/\b7\b/);
   });
 });
+
+describe('headings inside a recognised paragraph', () => {
+  it('gives a short larger line inside a paragraph its own size (a form section head run into its fields)', () => {
+    const field = (k: number, y: number) => line(['Field', `F${k}:`, 'value', 'of', 'the', 'field'], 150, y);
+    const lines = [field(1, 300), field(2, 340), line(['Customers'], 150, 390, 14, 40), field(3, 450), field(4, 490), field(5, 530)];
+    const bbox = { x0: 0, y0: 0, x1: 1700, y1: 2200 };
+    const page: OcrPage = {
+      pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.9,
+      // tesseract put the head and the fields in one paragraph.
+      blocks: [{ bbox, confidence: 0.9, paragraphs: [{ lines, bbox, confidence: 0.9 }] }],
+    };
+    expect(markdown(page)).toMatch(/^#+ Customers$/m);
+  });
+});

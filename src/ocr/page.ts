@@ -220,6 +220,13 @@ function doubtfulMarks(l: OcrLine): boolean {
   return chars > 0 && chars <= 12 && conf / chars < 0.6;
 }
 
+/** A line inside a paragraph that may be a heading set in it: one to five words, five letters or more. */
+function headLike(l: OcrLine, last: boolean): boolean {
+  if (l.words.length > 5) return false;
+  const letters = l.words.reduce((n, w) => n + (w.text.match(/\p{L}/gu)?.length ?? 0), 0);
+  return letters >= (last ? 8 : 5);
+}
+
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -229,8 +236,9 @@ export function toPageInput(page: OcrPage): PageInput {
   // One size per recognised paragraph (the median of its lines), then sizes within 10% merged over the
   // page: line-to-line wobble of a pixel would otherwise read as a change of font and split paragraphs.
   // A first line set a quarter larger than the rest of its paragraph keeps its own size: tesseract
-  // often puts a heading into the paragraph under it. (Other lines' sizes wobble more than that: a
-  // last line of one short word measures what its letters allow.)
+  // often puts a heading into the paragraph under it. So does a short line of words inside a
+  // paragraph (a form's section heads, which tesseract runs together with the fields between them);
+  // a last line of one short word is not taken, its size wobbles with what its letters allow.
   const paraSize = new Map<OcrParagraph, number>();
   const ownSize = new Map<OcrLine, number>();
   const weights = new Map<number, number>();
@@ -244,7 +252,7 @@ export function toPageInput(page: OcrPage): PageInput {
       let chars = 0;
       p.lines.forEach((l, k) => {
         const own = lineSizes[k]!;
-        if (k === 0 && p.lines.length > 1 && own > size * OWN_SIZE) {
+        if (p.lines.length > 1 && own > size * OWN_SIZE && (k === 0 || headLike(l, k === p.lines.length - 1))) {
           ownSize.set(l, own);
           weights.set(own, (weights.get(own) ?? 0) + charsOf(l));
         } else chars += charsOf(l);
