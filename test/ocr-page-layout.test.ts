@@ -2,14 +2,16 @@
  * Recognised pages laid out, built here word by word. Bullets and check boxes misread by recognition
  * (src/ocr/bullets.ts): a list whose markers came out as "=", "0", "C", "7" is a list again, and lines
  * that really open with a letter, a numeral or a lone sign are left as they were read. Headings: a
- * line recognised with low confidence is not made one, however large.
+ * line recognised with low confidence is not made one, however large. Words: the pronoun "I" read as a
+ * stroke is given back.
  */
 import { describe, expect, it } from 'vitest';
 import { bulletLines } from '../src/ocr/bullets.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { finishDocument } from '../src/pdf/layout/document.js';
 import { serialize } from '../src/markdown/serialize.js';
-import type { OcrLine, OcrPage, OcrWord } from '../src/ocr/page.js';
+import { compactTesseractPage, type OcrLine, type OcrPage, type OcrWord } from '../src/ocr/page.js';
+import { parseHocr } from '../src/ocr/hocr.js';
 
 const ROW = 30; // row height in pixels (about 10 pt at 200 dpi)
 
@@ -168,5 +170,30 @@ describe('headings inside a recognised paragraph', () => {
       blocks: [{ bbox, confidence: 0.9, paragraphs: [{ lines, bbox, confidence: 0.9 }] }],
     };
     expect(markdown(page)).toMatch(/^#+ Customers$/m);
+  });
+});
+
+describe('the pronoun read as a stroke', () => {
+  const hocr = (words: string[]) => `<div class='ocr_page' id='page_1' title='bbox 0 0 1700 2200'>
+ <div class='ocr_carea' id='block_1_1' title="bbox 100 200 900 240">
+  <p class='ocr_par' id='par_1_1' lang='eng' title="bbox 100 200 900 240">
+   <span class='ocr_line' id='line_1_1' title="bbox 100 200 900 240; baseline 0 -8; x_size 40; x_descenders 8; x_ascenders 10">
+${words.map((w, k) => `    <span class='ocrx_word' id='word_1_${k}' title='bbox ${100 + k * 120} 200 ${200 + k * 120} 240; x_wconf 90'>${w}</span>`).join('\n')}
+   </span>
+  </p>
+ </div>
+</div>`;
+  const read = (words: string[]) => compactTesseractPage({ blocks: parseHocr(hocr(words)) }, { pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0 })
+    .blocks[0]!.paragraphs[0]!.lines[0]!.words.map((w) => w.text).join(' ');
+
+  it('gives "|" and "l" back as "I" before the words that follow the pronoun', () => {
+    expect(read(['|', 'am', 'writing', 'to'])).toBe('I am writing to');
+    expect(read(['Dear', 'Sir,', 'l', 'have', 'enclosed'])).toBe('Dear Sir, I have enclosed');
+    expect(read(['|', 'Am', 'A', 'Header'])).toBe('I Am A Header');
+  });
+
+  it('leaves a stroke before anything else as read (a table border, a letter l)', () => {
+    expect(read(['|', 'Mobility', '|', '3'])).toBe('| Mobility | 3');
+    expect(read(['Form', 'l', 'B'])).toBe('Form l B');
   });
 });

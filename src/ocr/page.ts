@@ -75,6 +75,9 @@ const conf = (c: number | undefined) => Math.max(0, Math.min(1, (c ?? 0) / 100))
  * The recognised tree as docmill keeps it (blocks, paragraphs, lines, words; from hOCR, see hocr.ts)
  * with its confidences scaled to 0..1. tesseract.js's own block tree has the same shape.
  */
+/** Words that follow the pronoun "I" (so a lone "|" or "l" before them is the pronoun). */
+const PRONOUN_NEXT = /^(?:am|have|had|was|will|would|can|could|cannot|can't|do|did|don't|didn't|think|thought|believe|hope|want|wanted|need|know|knew|feel|felt|also|just|should|must|may|might|shall|wish|like|love|agree|understand|see|saw|look|write|wrote|appreciate|recommend|remain|received|enclose|confirm|certify|declare)[.,;:!?]?$/i;
+
 export function compactTesseractPage(
   page: { blocks: HocrBlock[] | null },
   meta: { pageNumber: number; width: number; height: number; rotation: number; scale: number; skew: number },
@@ -91,6 +94,9 @@ export function compactTesseractPage(
           if (!text) continue;
           // A dash bullet is often read as two dashes; the layout engine knows single dashes as bullets.
           if (wi === 0 && /^[-\u2013\u2014]{2,3}$/.test(text) && (l.words?.length ?? 0) > 1) text = '-';
+          // The pronoun set as a plain stroke (sans-serif "I") comes out "|" or "l": given back before
+          // the words that follow it ("| am writing", "l have").
+          if ((text === '|' || text === 'l') && PRONOUN_NEXT.test(l.words?.[wi + 1]?.text ?? '')) text = 'I';
           words.push({ text, bbox: { ...w.bbox }, confidence: conf(w.confidence) });
         }
         if (words.length) {
