@@ -5,6 +5,9 @@
 import { describe, expect, it, afterAll } from 'vitest';
 import { corpusAvailable, readCorpus, CORPUS_SKIP_MESSAGE } from '../test-support/corpus.js';
 import { createParser } from '../src/parser.js';
+import sharp from 'sharp';
+import { openForRender, renderPage } from '../src/ocr/render.js';
+import { scanPdf } from '../test-support/scans.js';
 
 describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`, () => {
   const parser = createParser({ ocrThreads: 2 });
@@ -50,5 +53,25 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   it('auto keeps the text layer of a scan whose OCR layer is good', async () => {
     const doc = await parser.parseFile(readCorpus('unstructured', 'a1977-backus-p21.pdf'), { parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
     for (const b of doc.blocks![0]!.items) expect(b.source).toBe('native_text');
+  });
+
+  it('reads a two-column paper page scanned from the corpus column by column, its margin stamp left out', async () => {
+    // The first page of the DPR paper, rendered at 200 dpi and made a grey JPEG scan here: its arXiv
+    // stamp runs up the left margin, and its "1 Introduction" has the number set apart from the title.
+    const pdf = await openForRender(new Uint8Array(readCorpus('unstructured', 'multi-column.pdf')));
+    const page = await renderPage(pdf, 1, { dpi: 200, maxPixels: 40e6 });
+    await pdf.loadingTask.destroy();
+    const grey = await sharp(page.rgba, { raw: { width: page.width, height: page.height, channels: 4 } }).removeAlpha().grayscale().blur(0.6).toColourspace('b-w').raw().toBuffer();
+    const scan = await scanPdf({ data: grey, width: page.width, height: page.height }, 200, 70);
+    const doc = await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
+    const md = doc.markdown ?? '';
+    expect(md).not.toMatch(/arXiv:2004|\[cs\.CL\]/);
+    expect(md).toMatch(/^#+ 1 Introduction$/m);
+    // Left column (abstract, introduction, footnotes) before the right column.
+    const at = (s: string) => md.indexOf(s);
+    expect(at('Open-domain question answering relies')).toBeGreaterThan(-1);
+    expect(at('Open-domain question answering relies')).toBeLessThan(at('1 Introduction'));
+    expect(at('1 Introduction')).toBeLessThan(at('Retrieval in open-domain QA'));
+    expect(at('Retrieval in open-domain QA')).toBeLessThan(at('However, it is generally believed'));
   });
 });

@@ -197,3 +197,22 @@ ${words.map((w, k) => `    <span class='ocrx_word' id='word_1_${k}' title='bbox 
     expect(read(['Form', 'l', 'B'])).toBe('Form l B');
   });
 });
+
+describe('a section number set apart from its heading', () => {
+  it('stays with the heading on a larger line, and a numbered line of body size keeps its gap', () => {
+    const body = (y: number, tag: string) => Array.from({ length: 5 }, (_, k) => line(['Running', 'text', 'of', 'the', 'column', 'goes', 'on', `${tag}${k}`], 211, y + k * 40));
+    // An indented abstract above, as on a paper's first page: read alone, the "1" would stand left of
+    // everything above it and be taken for a column of its own.
+    const abstract = Array.from({ length: 5 }, (_, k) => line(['Indented', 'abstract', 'text', 'goes', 'on', `c${k}`], 260, 300 + k * 40));
+    const page = pageOf([
+      ...abstract,
+      // "1" then a gap of about an em and a half of this line's size, the title set larger.
+      line(['1', 'Introduction'], 212, 530, 48, 40),
+      ...body(600, 'b'),
+    ]);
+    const md = markdown(page);
+    expect(md).toMatch(/^#+ 1 Introduction$/m);
+    const rows = pageOf([...body(300, 'a'), line(['1', 'Apple'], 212, 530, 48), line(['2', 'Pear'], 212, 570, 48), line(['3', 'Plum'], 212, 610, 48), ...body(680, 'b')]);
+    expect(markdown(rows)).not.toMatch(/1 Apple/);
+  });
+});

@@ -233,6 +233,17 @@ function headLike(l: OcrLine, last: boolean): boolean {
   return letters >= (last ? 8 : 5);
 }
 
+/** A section number: "1", "2.3", "4.1.2.", "IV.", "A." */
+const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.|[A-Z]\.)$/;
+
+/** Whether the words after the line's first form one run (no gap wider than a run's). */
+function restIsOneRun(l: OcrLine, scale: number, fontSize: number): boolean {
+  for (let k = 2; k < l.words.length; k++) {
+    if ((l.words[k]!.bbox.x0 - l.words[k - 1]!.bbox.x1) / scale > RUN_GAP_EM * fontSize) return false;
+  }
+  return true;
+}
+
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -267,6 +278,15 @@ export function toPageInput(page: OcrPage): PageInput {
     }
   }
   const merged = clusterSizes(weights);
+  // The page's text size: the merged size that carries the most characters.
+  const bySize = new Map<number, number>();
+  for (const [k, n] of weights) {
+    const v = merged.get(k) ?? k;
+    bySize.set(v, (bySize.get(v) ?? 0) + n);
+  }
+  let pageBody = 0;
+  let most = -1;
+  for (const [v, n] of bySize) if (n > most) { most = n; pageBody = v; }
   // Where rules were found (a ruled table or form), a doubtful figure may be a cell's only content.
   const ruled = page.rules?.length ? page.rules.reduce((a, r) => ({ x0: Math.min(a.x0, r.x0), y0: Math.min(a.y0, r.y0), x1: Math.max(a.x1, r.x1), y1: Math.max(a.y1, r.y1) }), { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }) : null;
   const inRuledArea = (b: Bbox): boolean => ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
@@ -322,9 +342,14 @@ export function toPageInput(page: OcrPage): PageInput {
           });
           run = [];
         };
-        for (const w of l.words) {
+        for (const [k, w] of l.words.entries()) {
           const prev = run[run.length - 1];
-          if (prev && ((w.bbox.x0 - prev.bbox.x1) / s > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
+          const gap = prev ? (w.bbox.x0 - prev.bbox.x1) / s : 0;
+          // A section number set apart from its heading ("1   Introduction") stays on the heading's run
+          // when the line is a heading's: larger than the page's text or bold, and one run after the number.
+          const numbered = k === 1 && SECTION_NUMBER.test(prev?.text ?? '') && /^\p{Lu}/u.test(w.text) && gap <= 2.5 * fontSize
+            && (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) && restIsOneRun(l, s, fontSize);
+          if (prev && !numbered && (gap > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
           run.push(w);
         }
         flush();
