@@ -11,8 +11,8 @@ import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/r
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { otsuLevel, preprocess, scalePreprocessed, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
 import { bodyXHeight, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi, scaleFor } from '../src/ocr/type-scale.js';
-import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage, verticalShare } from '../src/ocr/orientation.js';
-import { compactTesseractPage, meanConfidence, type OcrPage } from '../src/ocr/page.js';
+import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from '../src/ocr/orientation.js';
+import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
 import { rereadGridCells } from '../src/ocr/cells.js';
@@ -85,9 +85,13 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       // What the image shows of its type before any reading (src/ocr/type-scale.ts): large type is
       // scaled down to the size tesseract reads best.
       const px = pre.pixels;
-      const guess = px.channels === 1 ? imageXHeight(px.data, px.width, px.height, otsuLevel(px.data)) : null;
+      let level = px.channels === 1 ? otsuLevel(px.data) : null;
+      const guess = level !== null ? imageXHeight(px.data, px.width, px.height, level) : null;
       const factor = scaleFor(guess);
-      if (factor !== 1) pre = await scalePreprocessed(pre, factor);
+      if (factor !== 1) {
+        pre = await scalePreprocessed(pre, factor);
+        level = pre.pixels.channels === 1 ? otsuLevel(pre.pixels.data) : null;
+      }
       const scale = rendered.scale * (pre.width / px.width);
       const b = performance.now();
       // Type small for the resolution the page declares: tesseract may erase lines of it as rules.
@@ -124,7 +128,8 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       });
       if (turn) page.turned = turn;
       if (pre.rules.length) page.rules = pre.rules;
-      return { page, pixels: pre.pixels, turn, paper: pre.paper, dpi, scale };
+      // The ink threshold of these pixels, for the bold test.
+      return { page, pixels: pre.pixels, level, turn, paper: pre.paper, dpi, scale };
     };
     let best = await readTurned(0);
     if (task.orientation !== false) {
@@ -178,7 +183,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       recognizeMs += performance.now() - t;
       page.confidence = meanConfidence(page);
     }
-    markBold(page, best.pixels);
+    markBold(page, best.pixels, best.level ?? undefined);
     return {
       ok: true,
       pageNumber: task.pageNumber,

@@ -18,10 +18,11 @@ type Line = OcrPage['blocks'][number]['paragraphs'][number]['lines'][number];
  * Judged per line, not per word: a short word has too few strokes for a steady measure, and a stray
  * bold word inside a sentence would split it (the layout engine treats a bold lead-in as a label).
  */
-export function markBold(page: OcrPage, img: RawImage): void {
+export function markBold(page: OcrPage, img: RawImage, greyLevel?: number): void {
   const { width, height, channels } = img;
   const grey = channels === 1 ? img.data : Uint8Array.from({ length: width * height }, (_, i) => img.data[i * channels + 1] ?? 255);
-  const level = otsuLevel(grey);
+  // The caller may know the grey image's Otsu level already (src/workers/ocr-worker.ts computes it).
+  const level = channels === 1 && greyLevel !== undefined ? greyLevel : otsuLevel(grey);
   const measured: { line: Line; ratio: number; chars: number }[] = [];
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {

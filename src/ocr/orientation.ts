@@ -19,7 +19,6 @@ import sharp from 'sharp';
 import type { OcrPage } from './page.js';
 import type { RawImage } from './preprocess.js';
 
-export { verticalShare } from './page.js';
 /** Below this mean word confidence a page is read again turned by 180 degrees. */
 export const LOW_CONFIDENCE = 0.6;
 /** A turned reading must beat the first by this much (confidence is noisy on poor scans). */

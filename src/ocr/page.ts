@@ -71,13 +71,13 @@ export interface OcrPage {
 
 const conf = (c: number | undefined) => Math.max(0, Math.min(1, (c ?? 0) / 100));
 
+/** Words that follow the pronoun "I" (so a lone "|" or "l" before them is the pronoun). */
+const PRONOUN_NEXT = /^(?:am|have|had|was|will|would|can|could|cannot|can't|do|did|don't|didn't|think|thought|believe|hope|want|wanted|need|know|knew|feel|felt|also|just|should|must|may|might|shall|wish|like|love|agree|understand|see|saw|look|write|wrote|appreciate|recommend|remain|received|enclose|confirm|certify|declare)[.,;:!?]?$/i;
+
 /**
  * The recognised tree as docmill keeps it (blocks, paragraphs, lines, words; from hOCR, see hocr.ts)
  * with its confidences scaled to 0..1. tesseract.js's own block tree has the same shape.
  */
-/** Words that follow the pronoun "I" (so a lone "|" or "l" before them is the pronoun). */
-const PRONOUN_NEXT = /^(?:am|have|had|was|will|would|can|could|cannot|can't|do|did|don't|didn't|think|thought|believe|hope|want|wanted|need|know|knew|feel|felt|also|just|should|must|may|might|shall|wish|like|love|agree|understand|see|saw|look|write|wrote|appreciate|recommend|remain|received|enclose|confirm|certify|declare)[.,;:!?]?$/i;
-
 export function compactTesseractPage(
   page: { blocks: HocrBlock[] | null },
   meta: { pageNumber: number; width: number; height: number; rotation: number; scale: number; skew: number },
@@ -180,11 +180,11 @@ const RUN_GAP_EM = 0.8;
 /** A paragraph's first line this much larger than the paragraph's median keeps its own size. */
 const OWN_SIZE = 1.25;
 
-/**
- * The page as the layout engine reads it: the words of each recognised line joined into runs, as a
- * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
- * of word gaps over a few short lines (a list) for a column gutter.
- */
+/** Characters recognised on a line. */
+export function lineChars(l: OcrLine): number {
+  return l.words.reduce((n, w) => n + w.text.length, 0);
+}
+
 /**
  * A line taller than wide: text running up or down the page. Single short words are square-ish either
  * way; only lines of some length say which way they run.
@@ -200,7 +200,7 @@ export function verticalShare(page: OcrPage): number {
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
       for (const l of p.lines) {
-        const chars = l.words.reduce((n, w) => n + w.text.length, 0);
+        const chars = lineChars(l);
         all += chars;
         if (isVerticalLine(l)) vertical += chars;
       }
@@ -244,6 +244,11 @@ function restIsOneRun(l: OcrLine, scale: number, fontSize: number): boolean {
   return true;
 }
 
+/**
+ * The page as the layout engine reads it: the words of each recognised line joined into runs, as a
+ * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
+ * of word gaps over a few short lines (a list) for a column gutter.
+ */
 export function toPageInput(page: OcrPage): PageInput {
   const s = page.scale;
   // A vertical rule between two words of a line (the border of two table cells) ends the run there:
@@ -259,7 +264,6 @@ export function toPageInput(page: OcrPage): PageInput {
   const paraSize = new Map<OcrParagraph, number>();
   const ownSize = new Map<OcrLine, number>();
   const weights = new Map<number, number>();
-  const charsOf = (l: OcrLine): number => l.words.reduce((m, w) => m + w.text.length, 0);
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
       const lineSizes = p.lines.map((l) => lineFontSize(l, s));
@@ -271,8 +275,8 @@ export function toPageInput(page: OcrPage): PageInput {
         const own = lineSizes[k]!;
         if (p.lines.length > 1 && own > size * OWN_SIZE && (k === 0 || headLike(l, k === p.lines.length - 1))) {
           ownSize.set(l, own);
-          weights.set(own, (weights.get(own) ?? 0) + charsOf(l));
-        } else chars += charsOf(l);
+          weights.set(own, (weights.get(own) ?? 0) + lineChars(l));
+        } else chars += lineChars(l);
       });
       weights.set(size, (weights.get(size) ?? 0) + chars);
     }
@@ -294,12 +298,12 @@ export function toPageInput(page: OcrPage): PageInput {
   const bullets = bulletLines(page);
   const upright = verticalShare(page) < 0.5;
   // Lines of four characters or more: a lone figure ("1", "7") is taller than wide too.
-  const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && l.words.reduce((n, w) => n + w.text.length, 0) >= 4;
+  const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && lineChars(l) >= 4;
   const sideways: Bbox[] = [];
   for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) if (runsSideways(l)) sideways.push(l.bbox);
   /** A few characters on a level line lying over the width of a vertical line: part of it. */
   const sidewaysScrap = (l: OcrLine): boolean => {
-    if (!sideways.length || l.words.reduce((n, w) => n + w.text.length, 0) > 6) return false;
+    if (!sideways.length || lineChars(l) > 6) return false;
     const w = l.bbox.x1 - l.bbox.x0;
     return sideways.some((v) => Math.min(v.x1, l.bbox.x1) - Math.max(v.x0, l.bbox.x0) >= 0.5 * w && l.bbox.y0 < v.y1 + 3 * (v.x1 - v.x0) && l.bbox.y1 > v.y0 - 3 * (v.x1 - v.x0));
   };

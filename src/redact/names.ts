@@ -154,7 +154,9 @@ const POSTAL_AFTER = /^,?[ \t]+(?:\d{5}(?:-\d{4})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{4}
 const HEADER_LABELS = new Set(['attn', 'cc', 'bcc', 're', 'fwd', 'fw', 'ps', 'encl', 'enc', 'ref', 'tel', 'fax', 'subj', 'nb', 'fyi', 'rsvp', 'tbd', 'eta', 'ext', 'mob', 'ph', 'dept', 'memo']);
 const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|to|cc|bcc|signed|author|directed by|prepared by|approved by|reviewed by|submitted by)\s*:\s*$/;
 const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
-const PERSON_BEFORE_VERY_STRONG = /(?:\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\s*[?:])\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)\s*:\s*$/;
+/** Labels at a line's start after which what follows is a name. */
+const NAME_LABELS = 'name|full name|first name|last name|surname|patient|employee|attn|attendee';
+const PERSON_BEFORE_VERY_STRONG = new RegExp(`(?:\\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\\s*[?:])\\s*[:?]?\\s*$)|(?:^|\\n)\\s*>?\\s*(?:${NAME_LABELS})\\s*:\\s*$`);
 const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
 const PERSON_AFTER = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
 const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
@@ -426,11 +428,6 @@ const MIDDLE_INITIAL = /^\p{Lu}\.?$/u;
  * a capitalised word, neither ordinary vocabulary. People are written so; other things rarely are
  * (an ordinary word keeps out "Vitamin D Supplements", "Plan B Team").
  */
-function middleInitialName(run: readonly Tok[], at = 0): boolean {
-  return middleInitialLength(run, at) > 0;
-}
-
-/** Words in the middle-initial name shape starting at `at` (3 or 4), or 0. */
 function middleInitialLength(run: readonly Tok[], at: number): number {
   const n = run.length - at;
   if (n < 3) return 0;
@@ -562,7 +559,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       let listed = false;
       for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || t.ps || TITLES.has(t.low)) { listed = true; break; }
       // The shape of a name with a middle initial is evidence enough to look further.
-      for (let k = 0; !listed && k + 3 <= toks.length; k++) if (middleInitialName(toks, k)) listed = true;
+      for (let k = 0; !listed && k + 3 <= toks.length; k++) if (middleInitialLength(toks, k) > 0) listed = true;
       if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
     }
     // Titles open the name but are not part of it.
@@ -715,7 +712,7 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       if (k === n && n <= 4) score += 0.1;
       if (sum.initial) score += 0.1;
       if (n > 4) score -= 0.3;
-      if (n <= 4 && middleInitialName(run)) score = Math.max(score, 0.7);
+      if (n <= 4 && middleInitialLength(run, 0) > 0) score = Math.max(score, 0.7);
     } else {
       const known = sum.known > 0;
       if (known && !commonAt(head)) score = headIsFirstName ? 0.5 : 0.4;
@@ -838,7 +835,9 @@ function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s:
 
 const LOWER_WORD = /(?<![\p{L}\p{M}\p{N}])\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
 /** A very strong name context followed by lower-case words (group 1: the words, up to the line's end). */
-const NAMED_LOWER = /(?:\b(?:my name is|my name's|call me)|(?:^|\n)[ \t]*>?[ \t]*(?:name|full name|first name|last name|surname|patient|employee|attn|attendee)[ \t]*:)[ \t]*(\p{Ll}[\p{Ll}\p{M}'’. -]*)/gu;
+const NAMED_LOWER = new RegExp(`(?:\\b(?:my name is|my name's|call me)|(?:^|\\n)[ \\t]*>?[ \\t]*(?:${NAME_LABELS})[ \\t]*:)[ \\t]*(\\p{Ll}[\\p{Ll}\\p{M}'’. -]*)`, 'gu');
+/** One word of such a name, or an initial between its words (group 1). */
+const NAMED_WORD = /(\p{Ll}\.?)(?=\s|$)|\p{Ll}[\p{Ll}\p{M}'’-]+/uy;
 
 /**
  * Names written in lower case ("follow up with patricia desrosiers"): a first and a last name from
@@ -875,17 +874,16 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
     const start = m.index + m[0].length - words.length;
     let end = start;
     let count = 0;
-    const WORD = /(\p{Ll}\.?)(?=\s|$)|\p{Ll}[\p{Ll}\p{M}'’-]+/uy;
     let at = 0;
     while (count < 3) {
       while (words[at] === ' ') at++;
-      WORD.lastIndex = at;
-      const w = WORD.exec(words);
+      NAMED_WORD.lastIndex = at;
+      const w = NAMED_WORD.exec(words);
       if (!w) break;
       const initial = w[1] !== undefined;
       if (!initial && (flags(lex, w[0]) & COMMON)) break;
       if (initial && count === 0) break;
-      at = WORD.lastIndex;
+      at = NAMED_WORD.lastIndex;
       if (!initial) {
         end = start + at;
         count++;
