@@ -112,6 +112,22 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(loc).toContain('New Zealand');
     expect(loc).toContain('94107');
   });
+  it('LOCATION: an address runs on over unit numbers, multi-word countries and place names, not into the next sentence', () => {
+    expect(found('Scott had given Belle his address: 975 3968 Bay Street, Toronto', 'LOCATION', mode)).toEqual(['975 3968 Bay Street, Toronto']);
+    expect(found('Send it to 12/345 Main Street, Perth', 'LOCATION', mode)).toEqual(['12/345 Main Street, Perth']);
+    // A year before a house number is the sentence's, not the address's.
+    expect(found('In 2019 45 Baker Street was sold.', 'LOCATION', mode)).toEqual(['45 Baker Street']);
+    // The street ends on its type word when a sentence goes on after it.
+    expect(found('He lives at 45 Baker Street with his wife.', 'LOCATION', mode)).toEqual(['45 Baker Street']);
+    const lines = 'Harry Sheppard\n\n385 Gemsbok St\n Apt. 460\n Pietersburg\n South Africa 89082\n085 175 7641-Office';
+    expect(found(lines, 'LOCATION', mode)).toEqual(['385 Gemsbok St\n Apt. 460\n Pietersburg\n South Africa 89082']);
+    const czech = '4596 Tylova 285\n Suite 578\n Ostrov nad Ohří\n Czech Republic 56655';
+    expect(found(czech, 'LOCATION', mode)).toEqual([czech]);
+    expect(found('217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896', 'LOCATION', mode)).toEqual(['217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896']);
+    // Kind-of-place words alone are no place; a sentence after a question mark is not the address.
+    expect(found('12 Baker Street\nNew Station\nwas opened.', 'LOCATION', mode)).toEqual(['12 Baker Street']);
+    expect(found('071 Ditscheinergasse 80 Suite 000 Hundshagen Upper Austria? I am in town', 'LOCATION', mode).join('|')).not.toContain('I am');
+  });
 });
 
 describe('no false alarms on ordinary text', () => {

@@ -1033,7 +1033,8 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
     const capNext = ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
     // "5 Main Street" / "5 Main Street 12"
     STREET_AFTER_NUMBER.lastIndex = i;
-    const a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
+    let a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
+    if (a && !words.has(a[2]!.toLowerCase())) a = streetTypeWithin(a, words);
     if (a && words.has(a[2]!.toLowerCase()) && (a[1]!.length > 0 && CAP.test(a[1]!) || LED_WORDS.has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!)) && !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])) {
       let e = i + a[0].length;
       if (text[e - 1] === ',') e--;
@@ -1156,6 +1157,10 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       continue;
     }
     if (prev && s < prev[1]) { prev[1] = Math.max(prev[1], e); continue; }
+    // A number just before the house number is the building's or the unit's ("975 3968 Bay Street",
+    // "12/345 Main St"), unless it reads as a year ("in 2019 45 Main Street was sold").
+    const lead = /(?:^|[^\p{L}\p{N}.,\-/])(\d{1,6})([ \t]+|\/)$/u.exec(text.slice(Math.max(0, s - 10), s));
+    if (lead && !(lead[2] !== '/' && /^(?:1[89]|20)\d\d$/.test(lead[1]!))) s -= lead[1]!.length + lead[2]!.length;
     // Continue forward.
     for (let steps = 0; steps < 8; steps++) {
       const rest = text.slice(e, e + 80);
@@ -1164,7 +1169,7 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       const sepLen = seg[1]!.length;
       let body = seg[2]!;
       // Do not run into the sentence after the address.
-      const cut = /\s+(?:\p{Ll}{2,}|I|I'm|It|The|This|Please|For|And|But|Is|Are|Can|Could|Was)\b[\s\S]*$/u.exec(body);
+      const cut = /(?:\s+\p{Ll}{2,}|(?:^|\s+)(?:I|I'm|It|The|This|Please|For|And|But|Is|Are|Can|Could|Was))\b[\s\S]*$/u.exec(body);
       if (cut) body = body.slice(0, cut.index);
       body = body.replace(/[.\s]+$/u, '');
       if (!body) break;
@@ -1178,20 +1183,71 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
   return out;
 }
 
+/**
+ * Words that name the kind of place in a place name ("Port Whangarei", "Pines Beach", "Mount Barker"):
+ * ordinary vocabulary, but a part of the name on an address line beside a word that is not.
+ */
+const TOPONYM_WORDS = new Set(['port', 'fort', 'mount', 'mt', 'saint', 'st', 'san', 'santa', 'santo', 'sao', 'são', 'new', 'old', 'north', 'south', 'east', 'west', 'upper', 'lower', 'great', 'little', 'lake', 'bay', 'beach', 'park', 'point', 'city', 'village', 'town', 'heights', 'springs', 'falls', 'island', 'islands', 'valley', 'hill', 'hills', 'creek', 'harbour', 'harbor', 'bridge', 'field', 'fields', 'green', 'grove', 'rock', 'river', 'vale', 'wood', 'woods', 'downs', 'cross', 'station', 'junction', 'centre', 'center', 'county', 'district']);
+/** Lower-case words inside place names of many languages ("Ostrov nad Ohří", "Turkovice u Přelouče", "Frankfurt am Main"). */
+const PLACE_PARTICLES = /^(?:de|du|des|la|le|les|do|da|dos|das|del|di|della|of|the|am|an|im|sur|sous|upon|on|nad|pod|u|na|bei|van|von|der|den|aan|op|en|y|e|i)$/i;
+
+/**
+ * STREET_AFTER_NUMBER takes as many capitalised words as it can and then one more word, so "45 Baker
+ * Street was sold" ends on "was". The street is then the run up to its last street-type word ("45 Baker
+ * Street"), in the same shape as the match: [text, words before the type word, the type word].
+ */
+function streetTypeWithin(a: RegExpExecArray, words: Set<string>): RegExpExecArray | null {
+  const lead = /^\d{1,6}[A-Za-z]?,?[ \t]+/.exec(a[0])![0];
+  const run = a[1]!;
+  const re = /\S+/g;
+  let m: RegExpExecArray | null;
+  let best: [number, number] | null = null;
+  while ((m = re.exec(run)) !== null) {
+    const w = m[0].replace(/\.$/, '');
+    if (m.index > 0 && words.has(w.toLowerCase())) best = [m.index, m.index + w.length];
+  }
+  if (!best) return null;
+  const out = [lead + run.slice(0, best[1]), run.slice(0, best[0]), run.slice(best[0], best[1])] as unknown as RegExpExecArray;
+  out.index = a.index;
+  return out;
+}
+
 /** A segment that can follow a street line: a place, region code, postal code, unit, country. */
 function continuesAddress(seg: string, lex: Lexicon): boolean {
   const words = seg.trim().split(/\s+/);
   if (words.length > 6) return false;
   let ok = 0;
-  for (const w of words) {
+  let plain = 0;
+  for (let j = 0; j < words.length; j++) {
+    const w = words[j]!;
     const low = lower(w.replace(/[.,]$/, ''));
+    // A listed place of several words ("South Africa", "Czech Republic") counts whole.
+    if (j + 1 < words.length && /^\p{Lu}/u.test(w)) {
+      const len = phraseLength(lex, words, j);
+      if (len > 0) { ok += len; plain++; j += len - 1; continue; }
+    }
     if (/^\d{2,6}(?:-\d{3,4})?$/.test(w) || /^[A-Z]{1,2}\d[A-Z\d]?$/.test(w) || /^\d[A-Z]{2}$/.test(w)) ok++;
     else if (/^\p{Lu}{2,3}\.?$/u.test(w)) ok++;
-    else if (/^\p{Lu}/u.test(w) && (isPlace(lex, low) || !lex.common.has(low) || STREET_WORDS.includes(low))) ok++;
-    else if (/^(?:de|du|des|la|le|do|da|del|di|of|the|am|an|im|sur|upon|on)$/i.test(w)) ok += 0.5;
+    else if (/^\p{Lu}/u.test(w) && (isPlace(lex, low) || !lex.common.has(low) || STREET_WORDS.includes(low))) { ok++; plain++; }
+    else if (/^\p{Lu}/u.test(w) && TOPONYM_WORDS.has(low)) ok++;
+    else if (PLACE_PARTICLES.test(w)) ok += 0.5;
     else if (/^(?:apt|suite|ste|unit|box|floor|bldg|flat)\.?$/i.test(w)) ok++;
     else if (/^\d{1,5}[A-Za-z]?$/.test(w)) ok++;
     else return false;
   }
+  // Kind-of-place words alone ("New Station") are no place name.
+  if (plain === 0 && words.some((w) => TOPONYM_WORDS.has(lower(w.replace(/[.,]$/, ''))) && /^\p{Lu}/u.test(w))) return false;
   return ok >= words.length - 0.5;
+}
+
+/** Length in words of the listed multi-word place that starts at words[j] (0 when none does). */
+function phraseLength(lex: Lexicon, words: string[], j: number): number {
+  const lows = words.map((w) => lower(w.replace(/[.,]$/, '')));
+  const cands = lex.placePhrases.get(`${lows[j]} ${lows[j + 1]}`);
+  let best = 0;
+  for (const p of cands ?? []) {
+    if (p.length <= best || j + p.length > lows.length) continue;
+    if (p.every((x, k) => lows[j + k] === x)) best = p.length;
+  }
+  return best;
 }
