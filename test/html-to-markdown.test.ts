@@ -151,6 +151,8 @@ describe('htmlToMarkdown: escaping', () => {
     expect(htmlToMarkdown('<p>&lt;b&gt; not html</p>')).toBe('\\<b> not html');
     expect(htmlToMarkdown('<p>[a](b) not a link</p>')).toBe('\\[a](b) not a link');
     expect(htmlToMarkdown('<p>_under_</p>')).toBe('\\_under\\_');
+    // Every underscore of a blank or a dunder name, not every other one.
+    expect(htmlToMarkdown('<p>Sign: ____ __init__</p>')).toBe('Sign: \\_\\_\\_\\_ \\_\\_init\\_\\_');
   });
 });
 

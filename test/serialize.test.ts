@@ -15,6 +15,15 @@ describe('inlines', () => {
     expect(renderInlines([text('- not a bullet')])).toBe('\\- not a bullet');
   });
 
+  it('keeps runs of underscores literal: fill-in blanks, rules, dunder names', async () => {
+    const { marked } = await import('marked');
+    for (const t of ['For deposit only to ________.', 'Name: ______ Date: ___', '__init__ and ___', '_x_']) {
+      const html = await marked.parseInline(renderInlines([text(t)]));
+      expect(html).not.toMatch(/<em>|<strong>/);
+      expect(html.replace(/&amp;/g, '&')).toBe(t);
+    }
+  });
+
   it('writes links, code, strike, images and hard breaks', () => {
     expect(renderInlines([text('site', { href: 'https://e.x/a b' })])).toBe('[site](<https://e.x/a b>)');
     expect(renderInlines([text('a`b', { code: true })])).toBe('``a`b``');

@@ -60,7 +60,7 @@ export function escapeMarkdownText(s: string): string {
     .replace(/`/g, '\\`')
     // `*` only matters when it touches a non-space on at least one side.
     .replace(/\*(?=\S)|(?<=\S)\*/g, '\\*')
-    .replace(/(^|[^\p{L}\p{N}\\])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
     .replace(/\[(?=[^\]]*\][([])/g, '\\[')
     .replace(/~~/g, '\\~\\~')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')

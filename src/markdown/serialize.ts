@@ -26,7 +26,7 @@ export function escapeText(s: string): string {
     .replace(/\\/g, '\\\\')
     .replace(/([*`])/g, '\\$1')
     // `_` only triggers emphasis at word boundaries; intraword underscores (snake_case) stay readable.
-    .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
     .replace(/\[([^\]]*)\](?=[(\[:])/g, '\\[$1\\]')
     // As the HTML path writes it: a backslash keeps `<tag` from reading as raw HTML.
     .replace(/<(?=[A-Za-z/!?])/g, '\\<');
