@@ -421,6 +421,28 @@ describe('text that starts at the top edge of the page', () => {
   });
 });
 
+  it('reads the tail of a paragraph at the head of each column with its column, not before both', () => {
+    // Each column opens with the last two lines of a paragraph the page broke, in the top band, a
+    // paragraph gap above the column's next paragraph.
+    const words = 'the of retrieval passages question dense model training answer with encoder results'.split(' ');
+    const prose = (tag: string, x: number, y: number, lines: number): TextItem[] => Array.from({ length: lines }, (_, l) => {
+      const ws = [`${tag}${l + 1}`];
+      for (let k = 0; ws.join(' ').length < 36 + ((l * 7) % 9); k++) ws.push(words[(l * 5 + k) % words.length]!);
+      // Justified: every line but a paragraph's last runs to the column's edge.
+      return item(ws.join(' ') + (l === lines - 1 ? '.' : ''), x, y + l * 12, 10, l === lines - 1 ? {} : { x1: x + 230 });
+    });
+    const md = markdownOf([page([...prose('atail', 72, 60, 2), ...prose('abody', 72, 96, 40), ...prose('btail', 330, 60, 2), ...prose('bbody', 330, 96, 40)])], false);
+    expect(md).not.toContain('|');
+    const at = (w: string): number => md.search(new RegExp(`\\b${w}\\b`));
+    expect(at('atail1')).toBeLessThan(at('abody1'));
+    expect(at('abody40')).toBeLessThan(at('btail1'));
+    expect(at('btail2')).toBeLessThan(at('bbody1'));
+    // Running heads over the columns (one short line each, set smaller) still come first.
+    const heads = [item('Journal of Examples', 72, 40, 8), item('Page 3', 500, 40, 8)];
+    const md2 = markdownOf([page([...heads, ...prose('left', 72, 60, 40), ...prose('right', 330, 60, 40)])], false);
+    expect(md2.indexOf('Page 3')).toBeLessThan(md2.indexOf('left1 '));
+  });
+
 describe('contents set in columns', () => {
   it('reads a two-column table of contents column by column, not as a table', () => {
     const entries = (side: string, x: number): TextItem[] => Array.from({ length: 14 }, (_, k) =>

@@ -1003,7 +1003,17 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const apart = (e: El): boolean => zoneOf(e) === 'top'
     ? bodyEls.every((b) => b.y0 >= e.y1 - 1)
     : zoneOf(e) === 'bottom' ? bodyEls.every((b) => b.y1 <= e.y0 + 1) : false;
-  const top = els.filter((e) => zoneOf(e) === 'top' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  // The tail of a paragraph at the head of a column (the page broke it) is short and sits in the top band
+  // like a running head, but it is set in the body face, fills its column and runs on to the text
+  // below at paragraph spacing, with another column beside it: it is read with its column.
+  const columnHead = (e: El): boolean => {
+    if (e.kind !== 'text' || e.size < pageBody - 0.5) return false;
+    const below = nextTo(e, 1);
+    if (!below || below.gap > e.size * 2 || e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.8) return false;
+    if (e.lines.length < 2 && e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.9) return false;
+    return els.some((o) => o !== e && hOverlap(o, e) <= 0 && o.y0 < below.el.y0 && o.y1 > e.y0);
+  };
+  const top = els.filter((e) => zoneOf(e) === 'top' && apart(e) && !columnHead(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const bottom = els.filter((e) => zoneOf(e) === 'bottom' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   // A caption travels with its table or figure: ordered as one element, so that a caption line
   // narrower than the table it names is not read as part of a column beside it.
