@@ -421,6 +421,21 @@ describe('text that starts at the top edge of the page', () => {
   });
 });
 
+  it('reads a run-in heading before the paragraph it opens, whichever top is a hair higher', () => {
+    for (const shift of [0.01, -0.01]) {
+      const lines = [
+        item('In-batch negatives', 72, 200 + shift, 10, { bold: true }),
+        item('assume that we have many questions in a', 172, 200, 10, { x1: 300 }),
+        item('mini-batch and each one is associated with a', 72, 212, 10, { x1: 300 }),
+        item('relevant passage that we use for training the', 72, 224, 10, { x1: 300 }),
+        item('encoders of the model.', 72, 236),
+      ];
+      const md = markdownOf([page([item('Some earlier text of the page that ends here.', 72, 150), ...lines])]);
+      expect(md.indexOf('In-batch negatives')).toBeGreaterThan(-1);
+      expect(md.indexOf('In-batch negatives')).toBeLessThan(md.indexOf('assume that we'));
+    }
+  });
+
   it('reads the tail of a paragraph at the head of each column with its column, not before both', () => {
     // Each column opens with the last two lines of a paragraph the page broke, in the top band, a
     // paragraph gap above the column's next paragraph.

@@ -484,14 +484,21 @@ function rowsInOrder(els: El[], rtl: boolean): El[] {
   const byY = [...els].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const out: El[] = [];
   let row: El[] = [];
+  // Where a text's first line starts: a paragraph that runs on after a run-in heading ("In-batch
+  // negatives. We ...") has its block's left edge at the margin, but its first line starts after the heading.
+  const start = (e: El): number => (e.kind === 'text' && e.lines.length ? (rtl ? -e.lines[0]!.x1 : e.lines[0]!.x0) : rtl ? -e.x1 : e.x0);
   const flush = (): void => {
-    row.sort((a, b) => (rtl ? b.x1 - a.x1 : a.x0 - b.x0));
+    row.sort((a, b) => start(a) - start(b));
     out.push(...row);
     row = [];
   };
+  // Two texts whose first lines share a line are level whatever their heights: a one-line run-in
+  // heading and the tall paragraph it opens, whose tops differ by a hundredth of a point either way.
+  const sameFirstLine = (a: El, b: El): boolean => a.kind === 'text' && b.kind === 'text'
+    && Math.abs(a.y0 - b.y0) < Math.min(a.size, b.size) * 0.4 && Math.abs(a.lines[0]!.y1 - b.lines[0]!.y1) < Math.min(a.size, b.size) * 0.4;
   for (const e of byY) {
     const mid = (e.y0 + e.y1) / 2;
-    const level = row.length > 0 && row.every((r) => mid > r.y0 && mid < r.y1 && (r.y0 + r.y1) / 2 > e.y0 && (r.y0 + r.y1) / 2 < e.y1);
+    const level = row.length > 0 && row.every((r) => (mid > r.y0 && mid < r.y1 && (r.y0 + r.y1) / 2 > e.y0 && (r.y0 + r.y1) / 2 < e.y1) || sameFirstLine(r, e));
     if (!level) flush();
     row.push(e);
   }
