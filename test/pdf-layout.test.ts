@@ -136,6 +136,18 @@ describe('layout engine on synthetic pages', () => {
     expect(md).toContain('- First item\n  - Nested item\n- Second item');
   });
 
+  it('keeps a numbered item\'s wrapped line in the item when the marker and its first words are one run', () => {
+    // pdf.js gives "1. An o" as one run and the rest of the line ("ff-the-shelf ...", after a ligature)
+    // as another: the item's text starts inside the first run, where the wrapped line is indented to.
+    const md = markdownOf([page([
+      item('Our contributions are as follows.', 72, 280),
+      item('1. An o', 72, 300), item('ff-the-shelf toolkit for applying models to layout', 107, 300, 10, { x1: 380 }),
+      item('detection, character recognition and other tasks', 87, 312),
+      item('2. A rich repository of pre-trained models', 72, 324),
+    ])]);
+    expect(md).toContain('1. An off-the-shelf toolkit for applying models to layout detection, character recognition and other tasks\n2. A rich');
+  });
+
   it('keeps the hyphen of a compound split at a line end and joins a word split for the break', () => {
     // Lines of about the same length, so that every line break is inside one paragraph.
     const lines = [

@@ -408,11 +408,21 @@ function startsItem(L: Line): boolean {
 }
 
 function textStart(line: Line, marker: Marker): number {
-  // Position of the first word after the marker text.
-  let acc = '';
+  // Position of the first character after the marker text. pdf.js often gives the marker and the
+  // first words as one run ("1. An o"): then the position inside that run is estimated by characters.
+  const need = marker.text.replace(/\s+/g, '').length;
+  let acc = 0;
   for (const w of line.words) {
-    if (acc.replace(/\s+/g, '').length >= marker.text.replace(/\s+/g, '').length) return w.x0;
-    acc += w.text;
+    if (acc >= need) return w.x0;
+    const t = w.text;
+    const chars = t.replace(/\s+/g, '').length;
+    if (acc + chars > need) {
+      let k = 0;
+      for (let seen = 0; k < t.length && seen < need - acc; k++) if (!/\s/.test(t[k]!)) seen++;
+      while (k < t.length && /\s/.test(t[k]!)) k++;
+      return w.x0 + (w.x1 - w.x0) * (k / t.length);
+    }
+    acc += chars;
   }
   const frac = marker.text.length / Math.max(1, line.text.length);
   return line.x0 + (line.x1 - line.x0) * frac;
