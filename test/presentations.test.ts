@@ -7,6 +7,7 @@ import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serialize } from '../src/markdown/serialize.js';
+import { slidePage } from '../src/office/presentations/common.js';
 import { formatNumber } from '../src/office/presentations/pptx.js';
 import { read } from '../src/office/presentations/reader.js';
 import { createParser } from '../src/parser.js';
@@ -90,6 +91,20 @@ describe('pptx: conventions on the project fixture', () => {
     const a = serialize(await read(readerContext(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     const b = serialize(await read(readerContext(fixture('sample.pptm'), 'pptm')), { onlyMainContent: true }).markdown;
     expect(b).toBe(a);
+  });
+});
+
+describe('slides without a title', () => {
+  it('start after a rule, so their text does not read as the notes of the slide before', () => {
+    const para = (t: string) => ({ kind: 'paragraph' as const, content: [{ type: 'text' as const, text: t }] });
+    const size = { width: 960, height: 540 };
+    const pages = [
+      slidePage(1, [{ box: { x: 0, y: 0, w: 900, h: 80 }, title: true, nodes: [para('Plan')], seq: 0 }], [para('Speaker note.')], size),
+      slidePage(2, [{ box: { x: 0, y: 100, w: 900, h: 300 }, nodes: [para('A picture slide caption.')], seq: 0 }], [], size),
+      slidePage(3, [{ box: { x: 0, y: 0, w: 900, h: 80 }, title: true, nodes: [para('Next')], seq: 0 }], [], size),
+    ];
+    const md = serialize({ contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', pages, metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+    expect(md).toBe('## Plan\n\n### Notes\n\nSpeaker note.\n\n---\n\nA picture slide caption.\n\n## Next\n');
   });
 });
 

@@ -154,6 +154,9 @@ export function slidePage(
       blocks.push({ node, bbox, ...(item.title && node.kind === 'heading' ? { type: 'title' as const } : {}), ...(item.furniture ? { furniture: true, type: 'page_footer' as const } : {}) });
     }
   }
+  // A slide without a title has nothing to mark where it starts: without a rule its text would read as
+  // part of the slide before (as that slide's notes, when it has some).
+  if (!titled && pageNumber > 1 && blocks.some((b) => !b.furniture)) blocks.unshift({ node: { kind: 'rule' } });
   if (notes.length) {
     blocks.push({ node: { kind: 'heading', level: 3, content: [{ type: 'text', text: 'Notes' }] } });
     for (const node of notes) blocks.push({ node });
