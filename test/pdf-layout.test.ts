@@ -433,6 +433,23 @@ describe('text that starts at the top edge of the page', () => {
   });
 });
 
+  it('reads a number and a date set right of a letterhead with the lines they stand level with', () => {
+    const md = markdownOf([page([
+      item('MANUAL TRANSMITTAL', 72, 60, 14), item('2.3.59', 480, 60, 12, { bold: true }),
+      item('Department of the Treasury', 72, 80), item('DECEMBER 12, 2022', 450, 80, 12),
+      item('Internal Revenue Service', 72, 94),
+      item('EFFECTIVE DATE', 72, 140, 12, { bold: true }), item('(01-17-2023)', 80, 156),
+      item('PURPOSE', 72, 190, 12, { bold: true }),
+      item('This transmits revised instructions for the terminal responses of the codes and', 80, 210, 10, { x1: 540 }),
+      item('their displays.', 80, 222),
+    ])]);
+    const at = (t: string): number => md.indexOf(t);
+    expect(at('2.3.59')).toBeGreaterThan(at('MANUAL TRANSMITTAL'));
+    expect(at('DECEMBER 12, 2022')).toBeLessThan(at('EFFECTIVE DATE'));
+    expect(at('PURPOSE')).toBeLessThan(at('This transmits'));
+    expect(at('DECEMBER 12, 2022')).toBeGreaterThan(at('Department of the Treasury'));
+  });
+
   it('reads a run-in heading before the paragraph it opens, whichever top is a hair higher', () => {
     for (const shift of [0.01, -0.01]) {
       const lines = [

@@ -571,6 +571,35 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
       out.push(...rowsInOrder(g.els, rtl));
       continue;
     }
+    // A few single lines on one side, each level with a short line of the other (a reference number
+    // and a date set right of a letterhead, above a body that runs on at the left): read where they
+    // stand, with the lines they are level with, not after everything the other side holds.
+    const beside = (xs: El[], other: El[]): boolean => {
+      if (!shortSide(xs)) return false;
+      // The other side runs on well below them (two short columns side by side are columns).
+      const top = Math.min(...other.map((o) => o.y0)), bottom = Math.max(...other.map((o) => o.y1));
+      return Math.max(...xs.map((e) => e.y1)) < top + (bottom - top) / 2
+        && xs.every((e) => other.some((o) => o.kind === 'text' && o.lines.length <= 3 && Math.min(o.y1, e.y1) > Math.max(o.y0, e.y0)));
+    };
+    const aside = beside(rightEls, leftEls) ? rightEls : beside(leftEls, rightEls) ? leftEls : null;
+    if (aside) {
+      const main = order(aside === leftEls ? rightEls : leftEls, rtl, depth + 1);
+      // Reading direction decides whether the side lines come after or before the lines they are level with.
+      const after = (aside === rightEls) !== rtl;
+      for (const e of [...aside].sort((a, b) => a.y0 - b.y0)) {
+        let at: number;
+        if (after) {
+          at = 0;
+          main.forEach((o, k) => { if (o.y0 < e.y1 && !aside.includes(o)) at = k + 1; });
+        } else {
+          at = main.findIndex((o) => o.y1 > e.y0 && !aside.includes(o));
+          if (at < 0) at = main.length;
+        }
+        main.splice(at, 0, e);
+      }
+      out.push(...main);
+      continue;
+    }
     const heads = sideHeads(leftEls, rightEls) ? leftEls : sideHeads(rightEls, leftEls) ? rightEls : null;
     if (heads) {
       // Side heads (short labels in a margin column, each stack level with the text it introduces)
