@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from '../src/parser.js';
-import { REPO_ROOT } from '../test-support/corpus.js';
+import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
 
 const parser = createParser();
 afterAll(() => parser.close());
@@ -582,5 +582,37 @@ describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
   it('a run-in bold lead stays in its paragraph', () => {
     present(md, '**Limitations.** Plastic pipes carry sound poorly, so acoustic surveys miss many leaks');
     expect(md).not.toMatch(/^#+ Limitations/m);
+  });
+});
+
+describe.skipIf(!corpusAvailable)(`corpus: a manual's contents and a borderless table with wrapped cells (${corpusAvailable ? 'IRS manual, first ten pages' : CORPUS_SKIP_MESSAGE})`, () => {
+  let md = '';
+  beforeAll(async () => {
+    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf2image-memory-error-test-400p.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const, maxPages: 10 }] }, { filename: 'irm.pdf' });
+    md = doc.markdown ?? '';
+  });
+
+  it('the contents rows that end pages 3 to 5 stay, and the footer under them goes', () => {
+    for (const k of ['2.3.59-18', '2.3.59-57', '2.3.59-96']) present(md, k);
+    absent(md, 'Display Cat. No.');
+    absent(md, 'Display Internal Revenue Manual');
+    absent(md, 'Internal Revenue Manual');
+  });
+
+  it('page 10: four columns under heads set over three lines, the result column\'s cells whole', () => {
+    cellRelation(md, 'A', 'row', 'Adjustment transactions including trans code, posted date, among, cycle, DLN, codes and other dates');
+    cellRelation(md, 'Re-establishes retention tax module back to the active Master File.', 'header', 'Result');
+    cellRelation(md, 'Definer', 'right', 'Display File Source');
+    expect(standalone(md, 'MFT & Tax Per Result')).toBe(false);
+  });
+});
+
+describe.skipIf(!corpusAvailable)(`corpus: a booking order whose rows carry a smaller sub-line (${corpusAvailable ? 'movie-theater-booking-2024.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
+  it('each sub-line stays with its title, and every row keeps its cells', async () => {
+    const doc = await parser.parseFile(readCorpus('markitdown', 'movie-theater-booking-2024.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'booking.pdf' });
+    const md = doc.markdown ?? '';
+    cellRelation(md, 'Winter Wonderland (Runtime: 98 min); Matinee Special', 'right', 'Standard');
+    cellRelation(md, 'New Year Mystery (Runtime: 116 min); Premium Experience', 'right', '4DX');
+    cellRelation(md, 'SCR-2', 'row', '$3,600');
   });
 });

@@ -640,3 +640,144 @@ describe('numbered badges', () => {
     expect(row).not.toContain('1 Widget');
   });
 });
+
+describe('borderless tables whose cells wrap over several lines', () => {
+  const bold = { bold: true } as Partial<TextItem>;
+  /** Rows of [cells...], each cell its lines; lines `lead` apart, rows `rowGap` further apart. */
+  function table(xs: number[], head: string[], rows: string[][][], y0: number, lead = 12, rowGap = 4, size = 10): TextItem[] {
+    const out = head.map((t, i) => item(t, xs[i]!, y0, size, bold));
+    let y = y0 + lead + rowGap;
+    for (const r of rows) {
+      r.forEach((cell, i) => cell.forEach((t, k) => out.push(item(t, xs[i]!, y + k * lead, size))));
+      y += Math.max(...r.map((c) => c.length)) * lead + rowGap;
+    }
+    return out;
+  }
+  const meaning = [
+    [['A'], ['Yes'], ['Adjustment transactions including the', 'code, posted date and other dates']],
+    [['B'], ['No'], ['Re-establishes the retention module', 'back to the active master file']],
+    [['C'], ['Yes'], ['Help screen']],
+    [['D'], ['No'], ['Entity information including the', 'freeze codes, indicators and posted', 'transactions']],
+    [['E'], ['Yes'], ['Payment summary']],
+  ];
+
+  it('a wrapped description column is a column of the table, each cell whole, when rows stand further apart than lines', () => {
+    const md = markdownOf([page([item('The codes in use:', 72, 80), ...table([72, 140, 200], ['Code', 'Active', 'Meaning'], meaning, 110)])]);
+    expect(md).toContain('| **Code** | **Active** | **Meaning** |');
+    expect(md).toContain('| A | Yes | Adjustment transactions including the code, posted date and other dates |');
+    expect(md).toContain('| D | No | Entity information including the freeze codes, indicators and posted transactions |');
+    expect(md).not.toMatch(/^#+ Meaning/m);
+  });
+
+  it('rows set as tight as lines: a cell goes on where its lines go on in lower case and no row starts so', () => {
+    const md = markdownOf([page(table([72, 140, 200], ['Code', 'Active', 'Meaning'], meaning, 110, 12, 0))]);
+    expect(md).toContain('| B | No | Re-establishes the retention module back to the active master file |');
+    expect(md).toContain('| E | Yes | Payment summary |');
+  });
+
+  it('two cells of a row wrapped together go on together', () => {
+    const rows = [
+      [['X1'], ['Primary pump assembly for the', 'north cooling loop'], ['Replaced in March after', 'the bearing failed']],
+      [['X2'], ['Secondary valve'], ['Inspected yearly']],
+      [['X3'], ['Pressure sensor mounted on', 'the return line'], ['Calibrate before each', 'season starts']],
+      [['X4'], ['Control panel'], ['None']],
+    ];
+    const md = markdownOf([page(table([72, 120, 330], ['Code', 'Description', 'Remarks'], rows, 110, 12, 6))]);
+    expect(md).toContain('| X1 | Primary pump assembly for the north cooling loop | Replaced in March after the bearing failed |');
+    expect(md).toContain('| X3 | Pressure sensor mounted on the return line | Calibrate before each season starts |');
+  });
+
+  it('a row that leaves its first cell empty in a table of tight rows stays a row of its own', () => {
+    const rows = [[['Smith'], ['Sales'], ['London']], [[], ['Marketing'], ['Paris']], [['Jones'], ['Finance'], ['Leeds']], [['Brown'], ['Legal'], ['York']]];
+    const md = markdownOf([page(table([72, 160, 260], ['Name', 'Team', 'Office'], rows, 110, 12, 0))]);
+    expect(md).toContain('|  | Marketing | Paris |');
+  });
+
+  it('heads over three lines, one of them set closer to the next head than the columns stand', () => {
+    // "Tax Per" and "Result" are a word space apart in the head line, but every body row keeps the
+    // column boundary between them; "Display" stands alone over "File" / "Source".
+    const head = [
+      item('Display', 235, 100, 10, bold),
+      item('File', 235, 112, 10, bold), item('MFT &', 281, 112, 10, bold),
+      item('Definer', 190, 124, 10, bold), item('Source', 235, 124, 10, bold), item('Tax Per', 281, 124, 10, bold), item('Result', 321, 124, 10, bold),
+    ];
+    const body: TextItem[] = [];
+    const rows: Array<[string, string, string, string[]]> = [['A', 'Y', 'Y', ['Adjustment transactions including', 'code, posted date and cycle']], ['B', 'Y', 'N', ['Retention tax module']], ['C', 'N', 'N', ['Tax module screen associated', 'with the check number']], ['D', 'Y', 'N', ['Deposit schedules']]];
+    let y = 143;
+    for (const [a, b, c, d] of rows) {
+      body.push(item(a, 190, y), item(b, 235, y), item(c, 281, y));
+      d.forEach((t, k) => body.push(item(t, 326, y + k * 12)));
+      y += d.length * 12 + 7;
+    }
+    const md = markdownOf([page([...head, ...body])]);
+    expect(md).toContain('| **Definer** | **Display File Source** | **MFT & Tax Per** | **Result** |');
+    expect(md).toContain('| A | Y | Y | Adjustment transactions including code, posted date and cycle |');
+    expect(md).toContain('| C | N | N | Tax module screen associated with the check number |');
+  });
+
+  it('a smaller sub-line under each row, across the columns, stays with its row, the last row\'s too', () => {
+    const xs = [50, 100, 215, 250, 300];
+    const items = [item('Invoice 2024-001', 50, 60, 16, bold), ...['Item', 'Description', 'Qty', 'Unit', 'Amount'].map((t, i) => item(t, xs[i]!, 100, 9, bold))];
+    const rows = [['A-100', 'Widget, large', '2', '$10.00', '$20.00', 'Includes mounting kit, brackets, screws and a warranty'], ['B-200', 'Gadget', '1', '$35.50', '$35.50', 'Refurbished unit, tested and certified by the factory'], ['C-300', 'Cable set', '4', '$2.25', '$9.00', 'Assorted lengths with gold plated connectors at the ends']];
+    let y = 116;
+    for (const r of rows) {
+      r.slice(0, 5).forEach((t, i) => items.push(item(t, xs[i]!, y, 9)));
+      items.push(item(r[5]!, 110, y + 11, 7));
+      y += 25;
+    }
+    items.push(item('Total: $64.50', 460, y + 10, 10, bold));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| A-100 | Widget, large Includes mounting kit, brackets, screws and a warranty | 2 | $10.00 | $20.00 |');
+    expect(md).toContain('| C-300 | Cable set Assorted lengths with gold plated connectors at the ends | 4 | $2.25 | $9.00 |');
+    expect(md.match(/^\| --- /gm)).toHaveLength(1);
+  });
+
+  it('two columns of running text are no table, however their lines line up', () => {
+    const left = column('left', 72, 130, 10), right = column('right', 320, 130, 7);
+    const md = markdownOf([page([...left, ...right])]);
+    expect(md).not.toContain('|');
+  });
+});
+
+describe('margin text told from the body\'s first and last lines', () => {
+  it('numbered rows ending each page stay; a footer repeated with its page number goes; a footer taken into the last row is cut off', () => {
+    const pages = [18, 57, 96].map((k, n) => {
+      const rows: TextItem[] = [];
+      // Contents rows at even spacing down to the page foot; the last one ends each page.
+      for (let r = 0; r < 12; r++) rows.push(item(`2.3.59-${k - 12 + r}`, 72, 572 + r * 14), item(`Command Code BMFOL Display ${r}`, 140, 572 + r * 14));
+      // The footer on the line under the last row; on the middle page right under its text, so that
+      // the two come as one block.
+      const foot = [item('Internal Revenue Manual', n === 1 ? 140 : 400, 751)];
+      return page([...column(`p${n}w`, 72, 100, 30), ...rows, item(`2.3.59-${k}`, 72, 740), item('Command Code BMFOL Tax Module Display', 140, 740), ...foot, item(`Page ${n + 1}`, 500, 775, 8)], { pageNumber: n + 1 });
+    });
+    const md = markdownOf(pages);
+    for (const k of [18, 57, 96]) expect(md).toContain(`2.3.59-${k}`);
+    expect(md).not.toContain('Internal Revenue Manual');
+    expect(md).not.toMatch(/Page \d/);
+    expect(md).toContain('Command Code BMFOL Tax Module Display');
+    expect(markdownOf(pages, false)).toContain('Internal Revenue Manual');
+  });
+});
+
+describe('hyphens at line ends', () => {
+  const para = (lines: string[], y = 100): TextItem[] => lines.map((t, i) => item(t, 72, y + i * 12));
+
+  it('keeps the hyphens of a compound that goes on after the break, and after a prefix before a word', () => {
+    const md = markdownOf([page(para(['Modern systems reach state-', 'of-the-art results with a simple dual-', 'encoder model, and the multi-', 'dataset setting and the co-', 'operation of both help with self-', 'attention as the main part here.']))]);
+    expect(md).toContain('state-of-the-art');
+    expect(md).toContain('dual-encoder');
+    expect(md).toContain('multi-dataset');
+    expect(md).toContain('cooperation');
+    expect(md).toContain('self-attention');
+  });
+
+  it('follows the document\'s own spelling of a word split at a line end', () => {
+    const split = para(['We report results on the bench-', 'mark set and on a data-', 'driven model of the task here.']);
+    expect(markdownOf([page(split)])).toContain('the bench-mark set');
+    // Written closed up elsewhere in the document: closed up at the break too.
+    const md = markdownOf([page([...split, ...para(['The benchmark has three parts.'], 200)])]);
+    expect(md).toContain('the benchmark set');
+    expect(md).toContain('data-driven');
+    expect(md).not.toContain('\u00AD');
+  });
+});

@@ -1,10 +1,12 @@
 /**
  * Document-wide passes over the compact per-page layouts, run on the main thread once every page is
- * back: heading levels from font statistics over all pages, and running headers, footers and page
- * numbers found by repetition across pages and by position.
+ * back: heading levels from font statistics over all pages, running headers, footers and page
+ * numbers found by repetition across pages and by position, and hyphens at line ends settled by
+ * the document's own spellings.
  */
-import { inlinesText, type DocBlock, type DocPage, type HeadingNode, type Inline, type TextInline } from '../../model/document.js';
+import { inlinesText, type DocBlock, type DocPage, type HeadingNode, type Inline, type Node, type TextInline } from '../../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
+import { collectSpellings, settleLineEndHyphens, type Spellings } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
@@ -12,6 +14,38 @@ const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?
 
 function keyOf(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().slice(0, 120);
+}
+
+/** The numbers in a text, in order ("2.3.59-18" → 2, 3, 59, 18). */
+function numbersOf(text: string): number[] {
+  return (text.match(/\d+/g) ?? []).map(Number);
+}
+
+/**
+ * Two margin texts of one shape that read the same but for the page number: every number that
+ * differs between them differs as their pages do ("Page 3 of 9" on page 3 and "Page 5 of 9" on page
+ * 5, or a printed number a fixed step ahead of the page's place). Numbered rows ending a page
+ * ("2.3.59-18", "2.3.59-57") share the shape, not this.
+ */
+function sameButPageNumber(a: string, pageA: number, b: string, pageB: number): boolean {
+  const na = numbersOf(a), nb = numbersOf(b);
+  return na.length === nb.length && na.every((x, i) => x === nb[i] || x - pageA === nb[i]! - pageB);
+}
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100, d: 500, m: 1000 };
+
+/** The value of a page number's figure, arabic or roman; NaN when it has none. */
+function pageNumberValue(text: string): number {
+  const m = PAGE_NUMBER_RE.exec(text.trim());
+  const f = m?.[1]?.toLowerCase();
+  if (!f) return NaN;
+  if (/^\d+$/.test(f)) return Number(f);
+  let v = 0;
+  for (let i = 0; i < f.length; i++) {
+    const a = ROMAN[f[i]!]!, b = ROMAN[f[i + 1] ?? ''] ?? 0;
+    v += a < b ? -a : a;
+  }
+  return v;
 }
 
 export interface DocumentPassOptions {
@@ -42,27 +76,59 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   for (const p of pages) for (const b of p.blocks) if (b.hints.lineNumbers) out.set(b, 'page_number');
   const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' => (b.hints.zone !== 'body' ? b.hints.zone : b.hints.band ?? 'body');
   const counts = new Map<string, Set<number>>();
+  // The margin texts of each shape (digits aside), with their pages.
+  const shapes = new Map<string, Array<{ b: LaidOutBlock; page: number }>>();
   for (const p of pages) {
     for (const b of p.blocks) {
       const band = bandOf(b);
       if (band === 'body' || !b.hints.text) continue;
       const k = `${band}|${keyOf(b.hints.text)}`;
       (counts.get(k) ?? counts.set(k, new Set()).get(k)!).add(p.pageNumber);
+      (shapes.get(k) ?? shapes.set(k, []).get(k)!).push({ b, page: p.pageNumber });
     }
   }
   const n = pages.length;
   // Repeated on three pages (two in a short document) at the same edge: running text. Chapter
   // headers change every few pages, so the bar is not a share of the whole document.
   const need = Math.min(3, Math.max(2, Math.ceil(n * 0.25)));
+  const midY = (b: LaidOutBlock): number => ((b.block.bbox?.[1] ?? 0) + (b.block.bbox?.[3] ?? 0)) / 2;
+  // Text in the margin band that no space sets apart from the body (zone 'body') may be the body's
+  // last or first lines: the same shape on other pages is no evidence there (the last rows of a
+  // numbered list or a contents page end every page the same way). It is running text when other
+  // pages show the same words at that edge (a masthead set larger than the text, so never a margin
+  // zone), or the same words but for the page number at the same height.
+  const repeated = (b: LaidOutBlock, k: string, page: number): boolean => {
+    if (b.hints.zone !== 'body') return (counts.get(k)?.size ?? 0) >= need;
+    const t = b.hints.text.trim();
+    const on = new Set<number>();
+    for (const o of shapes.get(k) ?? []) {
+      const u = o.b.hints.text.trim();
+      if (o.b === b || u.toLowerCase() === t.toLowerCase() || (Math.abs(midY(o.b) - midY(b)) < 0.025 && sameButPageNumber(u, o.page, t, page))) on.add(o.page);
+    }
+    return on.size >= need;
+  };
+  // How far printed page numbers stand from the pages' places, in the margins set apart from the
+  // body: a lone number in the band at the body's edge is a page number only when it keeps one of
+  // those steps (the last entry of a column of figures or of page references does not).
+  const steps = new Set<string>();
+  for (const p of pages) for (const b of p.blocks) {
+    const band = bandOf(b), t = b.hints.text.trim();
+    if (band !== 'body' && PAGE_NUMBER_RE.test(t) && t.length <= 20) steps.add(`${band}|${b.hints.zone === 'body' ? p.pageNumber : 'zone'}|${pageNumberValue(t) - p.pageNumber}`);
+  }
+  const numberStep = (b: LaidOutBlock, band: string, page: number): boolean => {
+    if (b.hints.zone !== 'body') return true;
+    const step = pageNumberValue(b.hints.text) - page;
+    return [...steps].some((s) => { const [bd, where, v] = s.split('|'); return bd === band && where !== String(page) && Number(v) === step; });
+  };
   const fallback: Array<{ b: LaidOutBlock; band: 'top' | 'bottom' }> = [];
   for (const p of pages) {
     for (const b of p.blocks) {
       const band = bandOf(b);
       if (band === 'body' || !b.hints.text) continue;
       const t = b.hints.text.trim();
-      if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || n >= 2)) { out.set(b, 'page_number'); continue; }
+      if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || (n >= 2 && numberStep(b, band, p.pageNumber)))) { out.set(b, 'page_number'); continue; }
       const k = `${band}|${keyOf(t)}`;
-      if (n >= 2 && (counts.get(k)?.size ?? 0) >= need) { out.set(b, band === 'top' ? 'page_header' : 'page_footer'); continue; }
+      if (n >= 2 && repeated(b, k, p.pageNumber)) { out.set(b, band === 'top' ? 'page_header' : 'page_footer'); continue; }
       fallback.push({ b, band });
     }
   }
@@ -72,7 +138,6 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // chapter titles that change).
   // Repeated running text by height on the page (buckets of 0.012 page heights: a lookup per block,
   // not a scan of every page's running text).
-  const midY = (b: LaidOutBlock): number => ((b.block.bbox?.[1] ?? 0) + (b.block.bbox?.[3] ?? 0)) / 2;
   const byHeight = new Map<number, LaidOutBlock[]>();
   for (const [b, f] of out) {
     if (f === 'page_number') continue;
@@ -176,11 +241,107 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   return out;
 }
 
+/** Whitespace collapsed. */
+const squeeze = (t: string): string => t.replace(/\s+/g, ' ').trim();
+
+/**
+ * A running footer set right under the body's last line is taken into the body's last block (a
+ * contents entry "Command Code BMFOL Tax Module Display" over the footer "Cat. No. 28171E
+ * (12-12-2022)"): the block, in the bottom band, ends with the words of a footer that other pages
+ * show on its own, or with the first words of one (the footer's first line, when its second went
+ * into the block too), and the block's last line stands where that footer's first line stands on
+ * the other pages. Returns how many characters at the end of each such block are the footer's: at
+ * least two words and a dozen characters, and never the whole block.
+ */
+function footerTails(pages: PageLayout[], furniture: Map<LaidOutBlock, string>): Map<LaidOutBlock, number> {
+  const out = new Map<LaidOutBlock, number>();
+  // Each footer's leading runs of words (a first line may end after any of them), with the pages
+  // and heights of the footers they open.
+  const heads = new Map<string, Array<{ page: number; y0: number }>>();
+  for (const p of pages) for (const b of p.blocks) {
+    if (furniture.get(b) !== 'page_footer' || !b.block.bbox) continue;
+    const words = squeeze(b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content) : b.hints.text).split(' ');
+    for (let k = 2; k <= words.length; k++) {
+      const h = words.slice(0, k).join(' ');
+      if (h.length >= 12) (heads.get(h) ?? heads.set(h, []).get(h)!).push({ page: p.pageNumber, y0: b.block.bbox[1] });
+    }
+  }
+  if (!heads.size) return out;
+  for (const p of pages) for (const b of p.blocks) {
+    if (furniture.has(b) || b.hints.band !== 'bottom' || b.hints.lineCount < 2 || b.block.node.kind !== 'paragraph' || !b.block.bbox) continue;
+    const t = squeeze(inlinesText(b.block.node.content));
+    const [, y0, , y1] = b.block.bbox;
+    const lastLine = y1 - (y1 - y0) / b.hints.lineCount;
+    let best = 0;
+    for (const [h, at] of heads) {
+      if (h.length > best && t.length > h.length + 1 && t.endsWith(` ${h}`) && at.some((f) => f.page !== p.pageNumber && Math.abs(f.y0 - lastLine) < 0.012)) best = h.length;
+    }
+    if (best) out.set(b, best);
+  }
+  return out;
+}
+
+/**
+ * Content split before its last `n` characters of text, counted as `squeeze` counts them (a run of
+ * spaces as one, none at the end); the spaces at the cut are dropped.
+ */
+function splitTail(content: Inline[], n: number): [Inline[], Inline[]] {
+  const text = inlinesText(content).replace(/\s+$/, '');
+  let at = text.length;
+  for (let seen = 0; at > 0 && seen < n; at--) if (!/\s/.test(text[at - 1]!) || !/\s/.test(text[at - 2] ?? '')) seen++;
+  const head: Inline[] = [], tail: Inline[] = [];
+  let pos = 0;
+  for (const i of content) {
+    if (i.type !== 'text') { (pos < at ? head : tail).push(i); continue; }
+    const end = pos + i.text.length;
+    if (end <= at) head.push(i);
+    else if (pos >= at) tail.push(i);
+    else { head.push({ ...i, text: i.text.slice(0, at - pos) }); tail.push({ ...i, text: i.text.slice(at - pos) }); }
+    pos = end;
+  }
+  const h = head.at(-1), t = tail[0];
+  if (h?.type === 'text') head[head.length - 1] = { ...h, text: h.text.replace(/\s+$/, '') };
+  if (t?.type === 'text') tail[0] = { ...t, text: t.text.replace(/^\s+/, '') };
+  const kept = (xs: Inline[]): Inline[] => xs.filter((x) => x.type !== 'text' || x.text !== '');
+  return [kept(head), kept(tail)];
+}
+
+/** Every run of inline content in a node (paragraphs, headings, list items, table cells, nested nodes). */
+function inlineLists(node: Node): Inline[][] {
+  switch (node.kind) {
+    case 'paragraph':
+    case 'heading':
+      return [node.content];
+    case 'list':
+      return node.items.flatMap((i) => [i.content, ...(i.children ?? []).flatMap(inlineLists)]);
+    case 'table':
+      return node.rows.flatMap((r) => r.map((c) => c.content));
+    case 'quote':
+    case 'note':
+      return node.children.flatMap(inlineLists);
+    default:
+      return [];
+  }
+}
+
+/**
+ * Line ends on a hyphen, settled by the document's own spellings (inlines.ts): "bench-" over "mark"
+ * closes up in a document that writes "benchmark", "multi-" over "dataset" keeps its hyphen in one
+ * that writes "multi-dataset". In place, before anything reads the blocks' text.
+ */
+function settleHyphens(pages: PageLayout[]): void {
+  const lists = pages.flatMap((p) => p.blocks.flatMap((b) => inlineLists(b.block.node)));
+  const spellings: Spellings = { words: new Set(), pairs: new Set() };
+  for (const l of lists) collectSpellings(inlinesText(l), spellings);
+  for (const l of lists) settleLineEndHyphens(l, spellings);
+}
+
 /**
  * Turns per-page layouts into model pages: headings get levels, the largest heading on the first
  * page may become the title, and margin text repeated across pages becomes furniture.
  */
 export function finishDocument(pages: PageLayout[]): DocPage[] {
+  settleHyphens(pages);
   const body = bodyFontSize(pages);
   const furniture = markFurniture(pages, body);
   const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);
@@ -243,9 +404,22 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
 
   const { runsOn, continues } = pageBreakContinuations(pages, furniture, heading);
 
+  const tails = footerTails(pages, furniture);
+
   return pages.map((p): DocPage => {
-    const blocks: DocBlock[] = p.blocks.map((lb) => {
+    const blocks: DocBlock[] = p.blocks.flatMap((lb): DocBlock | DocBlock[] => {
       const f = furniture.get(lb);
+      const cut = tails.get(lb);
+      if (cut && lb.block.node.kind === 'paragraph') {
+        // The footer goes out as a block of its own, over the block's last line.
+        const [body, foot] = splitTail(lb.block.node.content, cut);
+        const [x0, y0, x1, y1] = lb.block.bbox ?? [0, 0, 0, 0];
+        const split = y1 - (y1 - y0) / lb.hints.lineCount;
+        return [
+          { ...lb.block, node: { kind: 'paragraph', content: body }, ...(lb.block.bbox ? { bbox: [x0, y0, x1, split] as typeof lb.block.bbox } : {}) },
+          { ...lb.block, node: { kind: 'paragraph', content: foot }, type: 'page_footer', label: 'page_footer', furniture: true, ...(lb.block.bbox ? { bbox: [x0, split, x1, y1] as typeof lb.block.bbox } : {}) },
+        ];
+      }
       if (f) return { ...lb.block, type: f, label: f, furniture: true };
       const level = heading.get(lb);
       if (level !== undefined) {

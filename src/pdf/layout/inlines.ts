@@ -66,10 +66,13 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
       const prev = out[out.length - 1]!;
       const first = runs[0]!;
       const hyphen = /\p{L}-$/u.test(prev.text) ? lineEndHyphen(prev.text, first.text) : 'none';
+      // Either way the break is marked, for the document's own spellings to settle (see
+      // settleLineEndHyphens).
       if (hyphen === 'join') {
-        prev.text = prev.text.slice(0, -1);
+        prev.text = prev.text.slice(0, -1) + BREAK_MARK;
       } else if (hyphen === 'keep') {
         // A compound's own hyphen: the parts stay joined by it, with no space.
+        prev.text += BREAK_MARK;
       } else if (!(CJK.test(prev.text.slice(-1)) && CJK.test(first.text[0] ?? ''))) {
         out.push({ type: 'text', text: ' ' });
       }
@@ -94,6 +97,28 @@ function known(word: string): boolean {
 }
 
 /**
+ * A word on its own, as far as a common vocabulary tells: listed, or an inflection or agent noun of
+ * a listed word ("encoder", "datasets"), or two listed words of three letters or more run together
+ * ("dataset"). Technical words are often missing from a common vocabulary but built that way.
+ */
+function wordOnItsOwn(word: string): boolean {
+  const compound = (w: string): boolean => {
+    for (let i = 3; i <= w.length - 3; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
+    return false;
+  };
+  if (known(word) || compound(word)) return true;
+  const stems = [/s$/, /es$/, /e?d$/, /ing$/, /e?rs?$/].map((re) => word.replace(re, '')).filter((w) => w !== word && w.length >= 3);
+  return stems.some((w) => known(w) || known(`${w}e`) || compound(w));
+}
+
+/**
+ * Prefixes that stand before a word with a hyphen as often as closed up ("multi-dataset",
+ * "dual-encoder", "self-attention", "co-occurrence"): before a word on its own the hyphen is kept
+ * unless the closed form is a known word ("multiple", "cooperation").
+ */
+const HYPHEN_PREFIX = /^(?:anti|auto|bi|co|counter|cross|dual|extra|hyper|inter|intra|macro|meta|micro|mid|mini|multi|non|post|pre|pseudo|quasi|semi|self|sub|super|tri|ultra)$/;
+
+/**
  * A hyphen ending a line either splits a word for the line break (joined: "con-" + "sider") or is
  * the word's own (kept: "chat-" + "optimized", "Knight-" + "Commander", "question-to-" + "positive").
  * `none`: a suspended hyphen ("children- and adults") or not a word break; a space follows.
@@ -102,7 +127,10 @@ function lineEndHyphen(before: string, after: string): 'join' | 'keep' | 'none' 
   const head = /(\p{L}+(?:-\p{L}+)*)-$/u.exec(before)?.[1] ?? '';
   const tail = /^\p{L}+/u.exec(after)?.[0] ?? '';
   if (!head || !tail) return 'none';
-  if (/^(?:and|or|to|und|oder)$/.test(tail)) return 'none';
+  // The word after the break goes on with a hyphen of its own: a compound of three parts or more
+  // ("state-" + "of-the-art", "end-" + "to-end").
+  const compoundGoesOn = /^\p{L}+-\p{L}/u.test(after);
+  if (!compoundGoesOn && /^(?:and|or|to|und|oder)$/.test(tail)) return 'none';
   // A capitalised part after the break is a name or a title-cased compound, never a word's second half.
   if (/^\p{Lu}/u.test(tail)) return 'keep';
   if (!/^\p{Ll}/u.test(tail)) return 'none';
@@ -110,12 +138,78 @@ function lineEndHyphen(before: string, after: string): 'join' | 'keep' | 'none' 
   if (head.includes('-')) return 'keep';
   const first = head.toLowerCase();
   if (known(first + tail)) return 'join';
+  if (compoundGoesOn) return 'keep';
+  if (HYPHEN_PREFIX.test(first) && tail.length >= 3 && wordOnItsOwn(tail)) return 'keep';
   // Particles that close up with what follows ("out-" + "perform" is "outperform" even where the
   // word list lacks it).
   if (/^(?:out|over|under|up|down|with|back|fore|through)$/.test(first)) return 'join';
   // Both parts whole words while their join is none: a compound. Capitalised first parts need longer
   // parts, as names split across lines ("Red-field", "Mar-jan") are often pairs of short words.
   const min = /^\p{Lu}/u.test(head) ? 4 : 3;
-  if (first.length >= min && tail.length >= min && known(first) && known(tail)) return 'keep';
+  if (first.length >= min && tail.length >= min && known(first) && wordOnItsOwn(tail)) return 'keep';
   return 'join';
+}
+
+/**
+ * Marks where a line ended on a hyphen between letters that was closed up or kept: the decision
+ * above rests on a common vocabulary, and the document's own spelling elsewhere ("benchmark" or
+ * "data-driven" in the middle of a line) is better evidence. A soft hyphen: extraction drops the
+ * ones in the source text (lines.ts), so every one in a block's content is such a mark, and if one
+ * were left it would show nothing.
+ */
+export const BREAK_MARK = '\u00AD';
+
+/** Letters of the compound before a mark and of the word after it. */
+const BEFORE_MARK = /(\p{L}+)(-?)$/u;
+const AFTER_MARK = /^\p{L}+/u;
+
+/** Spellings seen in a document's text away from line ends: words, and pairs of parts joined by a hyphen. */
+export interface Spellings {
+  words: Set<string>;
+  pairs: Set<string>;
+}
+
+/**
+ * Adds the spellings of a text to `into`. It is cut at the marks first: the pieces either side of a
+ * marked line end never count as a spelling of the whole word.
+ */
+export function collectSpellings(text: string, into: Spellings): void {
+  for (const piece of text.split(BREAK_MARK)) {
+    for (const m of piece.toLowerCase().matchAll(/\p{L}+(?:-\p{L}+)*/gu)) {
+      const parts = m[0].split('-');
+      for (const p of parts) into.words.add(p);
+      for (let k = 1; k < parts.length; k++) into.pairs.add(`${parts[k - 1]}-${parts[k]}`);
+    }
+  }
+}
+
+/**
+ * Settles the marked line ends of some content, in place: closed up where the document spells the
+ * word closed up elsewhere and never with the hyphen, kept where it spells it with the hyphen and
+ * never closed up; otherwise as decided at the line end. The marks go.
+ */
+export function settleLineEndHyphens(content: Inline[], spellings: Spellings): void {
+  const texts = content.map((i) => (i.type === 'text' ? i.text : ''));
+  const all = texts.join('');
+  if (!all.includes(BREAK_MARK)) return;
+  let offset = 0;
+  content.forEach((inline, k) => {
+    const t = texts[k]!;
+    if (inline.type === 'text' && t.includes(BREAK_MARK)) {
+      let out = '';
+      for (let i = 0; i < t.length; i++) {
+        if (t[i] !== BREAK_MARK) { out += t[i]; continue; }
+        const before = BEFORE_MARK.exec(out);
+        const after = AFTER_MARK.exec(all.slice(offset + i + 1))?.[0] ?? '';
+        if (!before || !after) continue;
+        const head = before[1]!.toLowerCase(), tail = after.toLowerCase();
+        const closed = spellings.words.has(head + tail), hyphened = spellings.pairs.has(`${head}-${tail}`);
+        const kept = before[2] === '-';
+        if (kept && closed && !hyphened) out = out.slice(0, -1);
+        else if (!kept && hyphened && !closed) out += '-';
+      }
+      inline.text = out;
+    }
+    offset += t.length;
+  });
 }

@@ -628,7 +628,9 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       if (!inner.length || (kept.length < before.length && members.length > 1)) {
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
-        const next = rows[j + 1];
+        // (Cut at the gutters, as it will be when its turn comes: its cells may stand closer than a
+        // line split allows. Only for the test: the row may be no row of this table.)
+        const next = rows[j + 1] && resplit(rows[j + 1]!, bodyGutters ?? gutters);
         // (A line set larger than the rows is a heading over the next table, not a note.)
         if (members.length >= 1 && row.length === 1 && row[0]!.size <= largest * 1.1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
           const nextGaps = rowGaps(next, left, right);
@@ -658,12 +660,23 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       prevBottom = Math.max(...row.map((l) => l.y1));
       j++;
     }
+    // The last row's note (a sub-line under its cell, "(Runtime: 98 min)"): no row follows to take
+    // the columns up again, but it is set as the table's other notes are.
+    if (rows[j] && noteLike(rows[j]!, members, notes, prevBottom)) {
+      notes.add(rows[j]!);
+      members.push(rows[j]!);
+      j++;
+    }
     gutters = innerOf(bodyGutters ?? gutters, ex0, ex1);
+    // Column boundaries that every body row keeps but a head line runs over ("Tax Per Result" over
+    // two columns whose heads are set a word space apart).
+    if (members.length >= 4) gutters = reopenUnderHead(members, gutters, notes, left, right, minGap, ex0, ex1);
     // The row above, when it is the table's column heads set as one line: it had no gutter of its own
     // to start the table with.
     const above = members.length >= 2 && i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
     const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
     if (head) members.unshift(head);
+    else if (above.length === 1 && members.length >= 3 && stackedHead(above[0]!, members[0]!, gutters)) members[0] = [above[0]!, ...members[0]!];
     const captions = rows[i - (head ? 2 : 1)];
     const built = members.length >= 2
       ? besideCaptions(members, gutters, captions, notes).map((p) => buildAligned(p.members, p.gutters, !!inRegion, p.notes, hRules)).filter((x): x is FoundTable => x !== null)
@@ -676,6 +689,97 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     else i++;
   }
   return out;
+}
+
+/**
+ * A single line under the last row set like the table's notes so far: a note row of its own (one line
+ * that sets aside the columns) follows each of them at the same distance from its row, starting where
+ * this one starts, in the same size and face. Two notes like it are needed: one could be the first
+ * line of what follows the table.
+ */
+function noteLike(row: Line[], members: Line[][], notes: Set<Line[]>, prevBottom: number): boolean {
+  if (row.length !== 1 || notes.has(row) || notes.size < 2) return false;
+  const l = row[0]!;
+  const tol = Math.max(2, l.size * 0.3);
+  const seen = members.filter((r) => notes.has(r) && r.length === 1);
+  if (seen.length < 2) return false;
+  // Each note's distance from the row above it.
+  const gaps = seen.map((r) => { const k = members.indexOf(r); return r[0]!.y0 - Math.max(...members[k - 1]!.map((x) => x.y1)); });
+  const gap = l.y0 - prevBottom;
+  if (gap < -1 || gap > Math.max(...gaps) + tol) return false;
+  return seen.every((r) => {
+    const n = r[0]!;
+    return Math.abs(n.x0 - l.x0) <= tol && Math.abs(n.size - l.size) <= l.size * 0.1 && n.bold === l.bold && n.italic === l.italic;
+  });
+}
+
+/**
+ * The first line of a head set over three lines ("Display" over "File" over "Source") stands alone
+ * above the row that starts the table, which holds the head's other lines: right over one of that
+ * row's heads, at line spacing, flush with it, in its face, inside its column. Not over the first
+ * column, where a title or a heading above the table stands.
+ */
+function stackedHead(l: Line, start: Line[], gutters: Interval[]): boolean {
+  if (CAPTION_RE.test(l.text) || /[.:;]$/.test(l.text) || gutters.some((g) => l.x0 < g.a && l.x1 > g.b)) return false;
+  const tol = Math.max(2, l.size * 0.3);
+  return start.some((h) => {
+    const gap = h.y0 - l.y1;
+    if (gap < -1 || gap >= (h.y1 - h.y0) * 0.6 || !gutters.some((g) => g.b <= h.x0 + 1)) return false;
+    if (h.bold !== l.bold || h.italic !== l.italic || Math.abs(h.size - l.size) > l.size * 0.1) return false;
+    return Math.abs(h.x0 - l.x0) <= tol || Math.abs(h.x1 - l.x1) <= tol || Math.abs(h.x0 + h.x1 - l.x0 - l.x1) <= tol * 2;
+  });
+}
+
+/**
+ * The gutters of a table with one more wherever the body rows (all rows but the first one or two,
+ * the heads) leave a space open down the table that only head lines run over, each at a space of
+ * half an em or more between two runs ("Tax Per" and "Result", set close because the heads are wider
+ * than the cells under them). The head lines are cut there (the head rows of `members` replaced); a
+ * head that only reaches into the space narrows it. A space the body keeps has text on both sides in three rows or more: it is a
+ * column boundary, not the ragged end of one.
+ */
+function reopenUnderHead(members: Line[][], gutters: Interval[], notes: Set<Line[]>, left: number, right: number, minGap: number, ex0: number, ex1: number): Interval[] {
+  for (const h of [1, 2]) {
+    const body = members.slice(h).filter((r) => !notes.has(r));
+    if (body.length < 3) break;
+    let open = rowGaps(body[0]!, left, right);
+    for (const r of body.slice(1)) open = intersect(open, rowGaps(r, left, right), minGap * 0.6);
+    const fresh = open.filter((g) => g.b - g.a >= minGap && g.a > ex0 && g.b < ex1 && !gutters.some((v) => v.a < g.b && v.b > g.a)
+      && body.filter((r) => r.some((l) => l.x1 <= g.a) && r.some((l) => l.x0 >= g.b)).length >= 3);
+    if (!fresh.length) continue;
+    const cutsOf = new Map<Line, number[]>();
+    const added: Interval[] = [];
+    for (const g of fresh) {
+      let a = g.a, b = g.b;
+      for (const l of members.slice(0, h).flat()) {
+        if (l.x1 <= a || l.x0 >= b) continue;
+        if (l.x0 > a) { b = l.x0; continue; }
+        if (l.x1 < b) { a = l.x1; continue; }
+        // Across the space: cut at the space between two runs inside it.
+        const k = l.rtl ? -1 : l.words.findIndex((w, n) => n > 0 && l.words[n - 1]!.x1 < b && w.x0 > a && w.x0 - l.words[n - 1]!.x1 >= l.size * 0.5);
+        if (k < 0) return gutters;
+        a = Math.max(a, l.words[k - 1]!.x1);
+        b = Math.min(b, l.words[k]!.x0);
+        cutsOf.set(l, [...(cutsOf.get(l) ?? []), k]);
+      }
+      if (b - a < minGap * 0.6) return gutters;
+      added.push({ a, b });
+    }
+    // New rows in place of the head rows (the page's rows stay as they are for the scans after
+    // this one, should this table come to nothing).
+    for (let r = 0; r < h; r++) {
+      const row = members[r]!.flatMap((l) => {
+        const at = cutsOf.get(l);
+        if (!at) return [l];
+        const edges = [0, ...[...new Set(at)].sort((p, q) => p - q), l.words.length];
+        return edges.slice(1).map((e, n) => makeLine(l.words.slice(edges[n]!, e), false));
+      }).sort((p, q) => p.x0 - q.x0);
+      if (notes.has(members[r]!)) notes.add(row);
+      members[r] = row;
+    }
+    return [...gutters, ...added].sort((p, q) => p.a - q.a);
+  }
+  return gutters;
 }
 
 /**
@@ -900,6 +1004,74 @@ function joinWrappedFirstCells(grid: Line[][][], by: 'spacing' | 'text'): void {
 }
 
 /**
+ * A column whose cells wrap over several lines (a description beside short codes) reads like running
+ * text line by line: long lines, many of them going on in lower case. It is a column of the table
+ * when its lines group into cells: each row of the table starts a cell, and the lines in rows of
+ * their own under it (nothing in the other columns) go on with it. Told by spacing, where rows stand
+ * further apart than a cell's lines, or, where rows are set as tight as lines, by the text: the
+ * further lines go on from the line above, the lines that start a row never do (in running text
+ * beside a table, the lines level with its rows go on as often as any). The first row (the heads)
+ * tells nothing.
+ */
+function wrappedCellsColumn(grid: Line[][][], c: number): boolean {
+  const top = (ls: Line[]): number => Math.min(...ls.map((l) => l.y0));
+  const bottom = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1));
+  const startGaps: number[] = [], wrapGaps: number[] = [];
+  let startsGoOn = 0, wrapsGoOn = 0;
+  for (let k = 2; k < grid.length; k++) {
+    const r = grid[k]!, up = grid[k - 1]!;
+    const cell = r[c]!;
+    if (!cell.length) continue;
+    const first = cell.reduce((m, l) => (l.y0 < m.y0 ? l : m));
+    if (filledCells(r) >= 2) {
+      startGaps.push(top(r.flat()) - bottom(up.flat()));
+      if (GOES_ON.test(first.text)) startsGoOn++;
+    } else if (up[c]!.length) {
+      const last = up[c]!.reduce((m, l) => (l.y1 > m.y1 ? l : m));
+      if (first.bold !== last.bold || first.italic !== last.italic || Math.abs(first.size - last.size) > first.size * 0.1) return false;
+      wrapGaps.push(top(cell) - bottom(up[c]!));
+      if (GOES_ON.test(first.text) || openEnd(last.text)) wrapsGoOn++;
+    }
+  }
+  if (!wrapGaps.length || startGaps.length < 2) return false;
+  const lineH = Math.max(...grid.flatMap((r) => r[c]!.map((l) => l.y1 - l.y0)));
+  const spaced = Math.min(...startGaps) > Math.max(...wrapGaps) + Math.max(1, lineH * 0.15) && Math.max(...wrapGaps) < lineH * 0.6;
+  const byText = startGaps.length >= 3 && startsGoOn === 0 && wrapsGoOn > 0;
+  return spaced || byText;
+}
+
+/** The least space above a body row that starts with a label (first cell filled): the rows' spacing. */
+function spaceBeforeRows(grid: Line[][][]): number {
+  let least = Infinity;
+  for (let k = 2; k < grid.length; k++) {
+    const r = grid[k]!, up = grid[k - 1]!.flat();
+    if (!r[0]!.length || !up.length) continue;
+    least = Math.min(least, Math.min(...r.flat().map((l) => l.y0)) - Math.max(...up.map((l) => l.y1)));
+  }
+  return least;
+}
+
+/**
+ * A row holding the further lines of several cells wrapped together (a description and a remark
+ * beside it, both over two lines): the first cell empty, every filled cell under a filled cell of the
+ * row above, at line spacing, in its face, and reading as its next line (`wrapsInto`). Rows set
+ * further apart than that (`rowSpace`) say it is no row; where rows are as tight as lines, every cell
+ * must say it goes on (lower case, or the line above ends on "and" or a comma): a row that leaves its
+ * first cell empty because the value above still holds ("Sales" over "Marketing") reads as a row.
+ */
+function goesOnInCells(r: Line[][], prev: Line[][], grid: Line[][][], rowSpace: number): boolean {
+  const filled = r.flatMap((c, k) => (c.length ? [k] : []));
+  if (r[0]!.length || filled.length < 2 || filled.some((k) => !prev[k]!.length)) return false;
+  return filled.every((k) => {
+    const first = r[k]!.reduce((m, l) => (l.y0 < m.y0 ? l : m)), last = prev[k]!.reduce((m, l) => (l.y1 > m.y1 ? l : m));
+    const gap = first.y0 - last.y1, h = first.y1 - first.y0;
+    if (gap < -1 || gap >= h * 0.6 || first.bold !== last.bold || first.italic !== last.italic || Math.abs(first.size - last.size) > first.size * 0.1) return false;
+    if (!wrapsInto(last, first, grid.flatMap((row) => row[k]!))) return false;
+    return gap < rowSpace - Math.max(1, h * 0.15) || openEnd(last.text) || GOES_ON.test(first.text);
+  });
+}
+
+/**
  * A row label set once, centred beside the two rows of its group ("North" halfway between "Retail"
  * and "Wholesale"): a row of its own between rows without labels, half a row pitch from each. It
  * goes with the first row of the group, where a spanning cell starts. Rows are changed in place.
@@ -1081,7 +1253,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const flows = t.length > 1 && t.slice(1).filter(goesOn).length >= (t.length - 1) * 0.25;
     return med > 60 || (med > 25 && wordy && flows) || (t.length <= 2 && med > 45);
   };
-  const isProse = Array.from({ length: nC }, (_, c) => prose(c));
+  const isProse = Array.from({ length: nC }, (_, c) => prose(c) && !wrappedCellsColumn(grid, c));
   if (isProse.every(Boolean)) return null;
   // Two or more columns of contents entries ("Title ....... 48" in each): a table of contents set in
   // columns, read column by column like any text in columns, not row by row across them.
@@ -1118,9 +1290,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     if (!c.length || !above || !(figures(above) || above.bold)) return true;
     return (c[0]!.italic === above.italic && c[0]!.bold === above.bold) || c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5;
   });
+  const rowSpace = spaceBeforeRows(grid);
   for (const r of grid) {
     const prev = merged[merged.length - 1];
-    if (prev && filledCells(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) {
+    if (prev && ((filledCells(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) || goesOnInCells(r, prev, grid, rowSpace))) {
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
