@@ -203,6 +203,6 @@ describe.skipIf(!corpusAvailable)('presentations: corpus', () => {
     const malformed = await parser.parseFile(readCorpus('unstructured', 'fake-power-point-malformed.pptx'), {}, { filename: 'x.pptx' });
     expect(malformed.markdown).toContain('## Test Slide');
     const ppt = await parser.parseFile(readCorpus('unstructured', 'fake-power-point.ppt'), {}, { filename: 'fake-power-point.ppt' });
-    expect(ppt.markdown).toBe('## Adding a Bullet Slide\n\n- Find the bullet slide layout\n  - Use \\_TextFrame.text for first bullet\n    - Use \\_TextFrame.add_paragraph() for subsequent bullets\n\nHere is a lot of text!\n\nHere is some text in a text box!\n');
+    expect(ppt.markdown).toBe('## Adding a Bullet Slide\n\n- Find the bullet slide layout\n  - Use _TextFrame.text for first bullet\n    - Use _TextFrame.add_paragraph() for subsequent bullets\n\nHere is a lot of text!\n\nHere is some text in a text box!\n');
   });
 });
