@@ -1,6 +1,7 @@
 /**
  * CSV: decoded like HTML (BOM, UTF-16 without BOM, Shift-JIS and other legacy encodings),
- * parsed by papaparse with delimiter sniffing, emitted as one table whose first row is the header.
+ * parsed by papaparse with delimiter sniffing (or the delimiter an Excel `sep=` first line names),
+ * emitted as one table whose first row is the header.
  */
 import Papa from 'papaparse';
 import { decodeText } from '../html/charset.js';
@@ -58,11 +59,22 @@ export function sniffDelimiter(text: string): string {
   return best;
 }
 
+/**
+ * Excel's delimiter hint: a first line `sep=;` (or `sep=,`, `sep=<tab>`, `sep=|`) names the
+ * delimiter and is not part of the data. The delimiter and the length of the line, or undefined.
+ */
+export function separatorHint(text: string): { delimiter: string; length: number } | undefined {
+  const m = /^sep=([^\r\n"])[ \t]*(?:\r\n|\n|\r|$)/i.exec(text);
+  return m ? { delimiter: m[1]!, length: m[0].length } : undefined;
+}
+
 export function parseCsv(bytes: Uint8Array): CsvTable {
   const decoded = decodeText(bytes);
+  const hint = separatorHint(decoded.text);
+  const text = hint ? decoded.text.slice(hint.length) : decoded.text;
   // Papaparse counts preview rows after the header; ask for one more than the cap to know it was hit.
-  const result = Papa.parse<string[]>(decoded.text, {
-    delimiter: sniffDelimiter(decoded.text),
+  const result = Papa.parse<string[]>(text, {
+    delimiter: hint?.delimiter ?? sniffDelimiter(text),
     header: false,
     skipEmptyLines: false,
     dynamicTyping: false,
