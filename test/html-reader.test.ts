@@ -61,6 +61,94 @@ describe('HTML: onlyMainContent', () => {
   });
 });
 
+describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
+  it('keeps the questions of an accordion, which sit in buttons', async () => {
+    const doc = await parse(`<body><nav><button class="navbar-toggler">Menu</button></nav><main><h1>FAQ</h1>
+<div class="accordion-item"><h2 class="accordion-header"><button class="accordion-button" type="button">How do I reset my password?</button></h2>
+<div class="accordion-collapse collapse show"><div class="accordion-body">Use the login page.</div></div></div></main></body>`);
+    expect(doc.markdown).toBe('# FAQ\n\n## How do I reset my password?\n\nUse the login page.\n');
+  });
+
+  it('keeps a button in a heading and drops a stray one when there is no main element', async () => {
+    const doc = await parse('<body><h1>FAQ</h1><h2><button>Can I pay later?</button></h2><p>Yes, within 30 days.</p><button class="back-to-top">Top</button></body>');
+    expect(doc.markdown).toBe('# FAQ\n\n## Can I pay later?\n\nYes, within 30 days.\n');
+  });
+
+  it('keeps page-builder sections classed "widget" inside the article, drops the sidebar outside it', async () => {
+    const doc = await parse(`<body><header class="site-header"><p>Acme</p><nav><a href="/">Home</a></nav></header>
+<main id="main"><article><header class="entry-header"><h1>Our Services</h1></header><div class="entry-content">
+<div class="so-panel widget widget_sow-editor"><h3 class="widget-title">Consulting</h3><p>Expert consulting in many areas.</p></div>
+<div class="so-panel widget widget_sow-editor"><h3 class="widget-title">Training</h3><p>Hands-on training for your staff.</p></div>
+<p>Contact us today.</p></div></article></main>
+<aside id="secondary" class="widget-area"><section class="widget"><h2>Recent Posts</h2></section></aside><footer><p>© Acme</p></footer></body>`);
+    expect(doc.markdown).toBe('# Our Services\n\n### Consulting\n\nExpert consulting in many areas.\n\n### Training\n\nHands-on training for your staff.\n\nContact us today.\n');
+  });
+
+  const blogger = (mainId: string): string => `<body><div class="content-outer">
+<div class="header-outer"><div class="header section" id="header"><div class="widget Header"><h1 class="title">My Blog</h1><p>Notes and thoughts</p></div></div></div>
+<div class="main section" id="${mainId}"><div class="widget Blog" id="Blog1"><h3 class="post-title">The Real Post Title</h3>
+<div class="post-body"><p>This is the actual content of the blog post, which is long and important.</p><p>Second paragraph of the post.</p></div></div></div>
+<div class="sidebar section"><div class="widget Profile"><h2>About Me</h2><p>I am a blogger.</p></div></div>
+<div class="footer-outer"><p>Powered by Blogger.</p></div></div></body>`;
+
+  it('keeps a Blogger post, which sits in a "widget Blog" container', async () => {
+    expect((await parse(blogger('main'))).markdown).toBe('### The Real Post Title\n\nThis is the actual content of the blog post, which is long and important.\n\nSecond paragraph of the post.\n');
+    // Without a main element the page's title stays (its only h1, in the header) and the sidebar goes.
+    const md = (await parse(blogger('column'))).markdown;
+    expect(md).toContain('# My Blog\n\n### The Real Post Title\n\nThis is the actual content');
+    expect(md).not.toContain('Notes and thoughts');
+    expect(md).not.toContain('About Me');
+  });
+
+  it('never removes table header rows, headings, callouts or words for their class names', async () => {
+    const doc = await parse(`<body><div class="site-header"><a href="/">Logo</a> <a href="/about">About</a></div><div id="content">
+<h1>Real Title</h1><aside class="note"><p>Important callout: do not skip this step.</p></aside>
+<table class="tablesorter"><thead><tr><th class="header">Name</th><th class="header">Score</th></tr></thead><tbody><tr><td>Ann</td><td>10</td></tr></tbody></table>
+<table><tr class="header"><td>Col A</td><td>Col B</td></tr><tr><td>1</td><td>2</td></tr></table>
+<p>Text about <span class="side">side effects</span> of the drug.</p><h2 class="header">Section Two</h2><p>Para.</p></div><footer>Copyright</footer></body>`);
+    expect(doc.markdown).toBe('# Real Title\n\nImportant callout: do not skip this step.\n\n| Name | Score |\n| --- | --- |\n| Ann | 10 |\n\n| Col A | Col B |\n| --- | --- |\n| 1 | 2 |\n\nText about side effects of the drug.\n\n## Section Two\n\nPara.\n');
+  });
+
+  it('keeps the only h1 of a page-level header, a menu that is not navigation and a cell classed "ad"', async () => {
+    const doc = await parse(`<body><header><h1>Article Title Here</h1><p class="byline">By Jane</p><nav><a href="/">Home</a></nav></header>
+<div class="post"><p>Body paragraph one.</p><div class="menu"><h3>Lunch menu</h3><ul><li>Soup 5 EUR</li></ul></div>
+<table><tr><td class="ad">Ad-hoc value</td><td>x</td></tr><tr><td>1</td><td>2</td></tr></table></div><nav><a href="/a">A</a></nav></body>`);
+    expect(doc.markdown).toBe('# Article Title Here\n\nBody paragraph one.\n\n### Lunch menu\n\n- Soup 5 EUR\n\n| Ad-hoc value | x |\n| --- | --- |\n| 1 | 2 |\n');
+  });
+
+  it('keeps a header and an aside that belong to a section', async () => {
+    const doc = await parse(`<body><section id="page"><header><a href="/">Logo</a><p>Just another site</p></header>
+<section><header><h2>Latest features</h2></header><p>Exports to many formats, markdown included, are now supported.</p><aside>Tip: exports run in the background.</aside></section>
+<section><h2>Pricing</h2><p>Plans start at five dollars per month for individual users.</p></section><footer><p>© 2024 Acme</p></footer></section></body>`);
+    expect(doc.markdown).toBe('## Latest features\n\nExports to many formats, markdown included, are now supported.\n\nTip: exports run in the background.\n\n## Pricing\n\nPlans start at five dollars per month for individual users.\n');
+  });
+
+  it('matches class names as whole tokens: "ad" is not "shadow" or "header"', async () => {
+    const doc = await parse('<body><main><h1>T</h1><div class="shadow">Shadowed box text.</div><div class="ad">Buy now!</div><div class="card-header">Card head</div><p>End.</p></main></body>');
+    expect(doc.markdown).toBe('# T\n\nShadowed box text.\n\nCard head\n\nEnd.\n');
+  });
+
+  it('refuses a class-based removal that would take most of the text', async () => {
+    const doc = await parse('<body><main><div class="share"><p>This long paragraph is the article, whatever its container is called by the theme.</p></div><p>Short.</p></main></body>');
+    expect(doc.markdown).toContain('This long paragraph is the article');
+  });
+
+  it('still drops navigation inside the main content: nav, link lists classed as menus or sidebars, navboxes', async () => {
+    const doc = await parse(`<body><main><h1>Title</h1><p>Body text of the page.</p>
+<ul class="menu"><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul>
+<table class="sidebar"><tr><td>Part of a series on <a href="/x">X</a></td></tr><tr><td><a href="/y">Y history</a> <a href="/z">Z people</a></td></tr></table>
+<div class="navbox" role="navigation"><a href="/n">Navbox link</a></div><div class="sidebar"><p>A boxed note in prose, classed sidebar.</p></div>
+<p>Edit<span class="mw-editsection">[<a href="/e">edit</a>]</span>.</p><nav><a href="/next">Next post</a></nav></main></body>`);
+    expect(doc.markdown).toBe('# Title\n\nBody text of the page.\n\nA boxed note in prose, classed sidebar.\n\nEdit.\n');
+  });
+
+  it('keeps everything when onlyMainContent is off', async () => {
+    const doc = await parse(`<body><header><h1>Site</h1><nav><a href="/">Home</a></nav></header><main><h2><button>Question?</button></h2>
+<div class="widget Blog"><p>Post.</p></div><aside>Related</aside><div class="cookie-banner">Cookies</div></main><footer>Foot</footer></body>`, { onlyMainContent: false });
+    for (const s of ['Site', 'Home', 'Question?', 'Post.', 'Related', 'Cookies', 'Foot']) expect(doc.markdown).toContain(s);
+  });
+});
+
 describe('HTML: includeTags and excludeTags', () => {
   const html = '<body><div id="a"><p class="x">first</p></div><p class="y">second</p><div class="x"><p class="x">third</p><span>t2</span></div></body>';
 

@@ -9,43 +9,107 @@ import { ParseError } from '../errors.js';
 /** Elements that never carry document content (spec: script, style, noscript, meta and head). */
 const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'template', 'link', 'base', 'frameset', 'frame']);
 
-// Page chrome removed when `onlyMainContent` is on: landmarks and common boilerplate conventions.
-// Matched by one walk over the elements rather than CSS selectors, which are slow on large pages.
-const BOILERPLATE_TAGS = new Set(['header', 'footer', 'nav', 'aside', 'button', 'dialog']);
-const BOILERPLATE_ROLES = new Set(['banner', 'navigation', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog']);
-const BOILERPLATE_CLASSES = new Set([
-  'header', 'footer', 'navbar', 'nav', 'navigation', 'menu', 'sidebar', 'side', 'aside', 'breadcrumb', 'breadcrumbs',
-  'share', 'social', 'social-media', 'social-links', 'sharing', 'related-posts', 'modal', 'popup', 'overlay',
-  'newsletter', 'subscribe', 'ad', 'ads', 'advert', 'advertisement', 'sponsored', 'lang-selector', 'language',
-  'widget', 'gdpr', 'skip-link', 'skip-to-content',
+// Page chrome removed when `onlyMainContent` is on. Matched by one walk over the elements rather than
+// CSS selectors, which are slow on large pages. Two zones are told apart:
+//
+// - the content zone (inside the chosen main element, or inside a main/article landmark): only
+//   navigation and landmark furniture goes, and class names only when they are unmistakable
+//   (wiki navigation boxes, edit links, share bars, adverts, consent banners);
+// - the page zone (the body, when no main element was found): page headers, footers, sidebars and
+//   widgets go too, by element or by class.
+//
+// Whatever the zone, a class or id never removes a table part, heading, paragraph or list item, and
+// no removal but navigation's takes one element that holds most of the text of the page or article
+// unless that element is mostly links: class names lie (Blogger puts the post in "widget Blog", page
+// builders put sections in "so-panel widget", tablesorter marks header cells "header").
+
+/** Roles of navigation furniture, removed wherever they are. */
+const NAVIGATION_ROLES = new Set(['navigation', 'search', 'dialog', 'alertdialog']);
+/** Class tokens and ids of furniture, removed in both zones (matched as whole tokens). */
+const FURNITURE_TOKENS = new Set([
+  'breadcrumb', 'breadcrumbs', 'share', 'sharing', 'social', 'social-media', 'social-links', 'related-posts',
+  'modal', 'popup', 'overlay', 'newsletter', 'subscribe', 'ad', 'ads', 'advert', 'advertisement', 'sponsored',
+  'lang-selector', 'language-selector', 'gdpr', 'skip-link', 'skip-to-content',
   // Wiki and documentation conventions: edit links, tables of contents, navigation boxes, print-hidden parts.
   'mw-editsection', 'mw-jump-link', 'toc', 'navbox', 'vertical-navbox', 'noprint', 'catlinks', 'printfooter',
 ]);
-const BOILERPLATE_IDS = new Set(['header', 'footer', 'nav', 'menu', 'sidebar', 'breadcrumbs', 'share', 'modal', 'ad', 'language-selector', 'widget', 'toc']);
+/** Class tokens and ids of navigation blocks: removed in both zones when the block is mostly links (a "menu" may be a restaurant's). */
+const NAVIGATION_TOKENS = new Set(['nav', 'navbar', 'navigation', 'menu']);
+/** Class tokens and ids of page chrome, removed in the page zone only. */
+const PAGE_TOKENS = new Set(['header', 'footer', 'sidebar', 'side', 'aside', 'widget', 'language']);
 /** Substrings of class or id that mark consent banners and drop-down menus whatever their exact name. */
 const BOILERPLATE_SUBSTRINGS = /cookie|consent|dropdown|skiplink/i;
+/** Class tokens of an aside that is part of the text (a note, a tip, a pull quote), with any suffix ("callout-info"). */
+const CALLOUT_CLASS = /^(?:note|notes|tip|tips|hint|warning|caution|important|info|information|notice|callout|admonition|example|definition|pullquote|pull-quote|quote|summary|highlight|key-?points?|box|boxout|textbox)(?:[-_].*)?$/i;
 
-function isBoilerplate(el: Element): boolean {
-  if (BOILERPLATE_TAGS.has(el.tagName)) return true;
-  const a = el.attribs;
-  const role = a['role']?.trim().toLowerCase();
-  if (role && BOILERPLATE_ROLES.has(role)) return true;
-  if (el.tagName === 'form' && role === 'search') return true;
-  const id = a['id'];
-  if (id && (BOILERPLATE_IDS.has(id) || BOILERPLATE_SUBSTRINGS.test(id))) return true;
-  const cls = a['class'];
-  if (cls) {
-    if (BOILERPLATE_SUBSTRINGS.test(cls)) return true;
-    for (const token of cls.split(/\s+/)) if (BOILERPLATE_CLASSES.has(token)) return true;
-  }
-  return false;
-}
+/** Elements a class name never removes: table parts, headings, paragraphs, list items, quotations, code. */
+const CLASS_PROOF = new Set(['thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'dt', 'dd', 'blockquote', 'pre', 'figure', 'figcaption']);
+/** Whole tables and lists: removed by class only as furniture or as link lists (a wiki's navigation table, a "menu" list of links). */
+const CLASS_SHY = new Set(['table', 'ul', 'ol', 'dl']);
+/** Inline elements: removed by class only as furniture (edit links, print-hidden notes), never as page chrome ("side effects"). */
+const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Elements whose headers and footers are theirs rather than the page's landmarks (HTML-AAM); sections are weighed apart. */
+const SECTIONING = new Set(['article', 'aside', 'main', 'nav']);
+
+/** The most of the page's (or article's) text one class-based removal may take. */
+const MAX_REMOVED_SHARE = 0.5;
+/** Share of the page's text from which a section outside the content is the page's wrapper, not a section of it. */
+const WRAPPER_SHARE = 0.9;
+/** Share of a navigation-classed block's text that must be link text for it to count as navigation. */
+const MIN_NAVIGATION_LINK_SHARE = 0.5;
 
 function isMainLandmark(el: Element): boolean {
   return el.tagName === 'main' || el.tagName === 'article' || el.attribs['role'] === 'main';
 }
 
-const SCOPED = new Set(['header', 'footer']);
+function tokensOf(el: Element): string[] {
+  const a = el.attribs;
+  const tokens = (a['class'] ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (a['id']) tokens.push(a['id'].toLowerCase());
+  return tokens;
+}
+
+/**
+ * Why an element is removed: navigation (its element or role says so; always removed), a landmark
+ * of the page (header, footer, sidebar), or page chrome guessed from a class name. The last two are
+ * weighed against the text they would take.
+ */
+type Verdict = 'navigation' | 'landmark' | 'class' | 'navigation-class' | undefined;
+
+function verdictOf(el: Element, contentZone: boolean, isWrapper: (section: Element) => boolean): Verdict {
+  const tag = el.tagName;
+  const role = el.attribs['role']?.trim().toLowerCase() ?? '';
+  if (tag === 'nav' || tag === 'dialog' || NAVIGATION_ROLES.has(role)) return 'navigation';
+  // Headers and footers inside a section, an article or the main landmark belong to it (title, byline,
+  // captions); only page-level ones are chrome. ARIA scopes banner/contentinfo the same way. A section
+  // that wraps the whole page outside the content is no section.
+  const section = (p: Element): boolean => p.tagName === 'article' || (p.tagName === 'section' && (contentZone || !isWrapper(p)));
+  if ((tag === 'header' || tag === 'footer') && !hasAncestor(el, null, (p) => section(p) || SECTIONING.has(p.tagName) || isMainLandmark(p))) return 'landmark';
+  if ((role === 'banner' || role === 'contentinfo') && !hasAncestor(el, null, isMainLandmark)) return 'landmark';
+  const tokens = tokensOf(el);
+  if (tag === 'aside' || role === 'complementary') {
+    // An aside inside a section or article is a note of that text; a callout class says the same.
+    if (tag === 'aside' && role !== 'complementary' && hasAncestor(el, null, section)) return undefined;
+    if (tokens.some((t) => CALLOUT_CLASS.test(t))) return undefined;
+    return 'landmark';
+  }
+  // A button's label is content inside the article (an accordion's questions) and in a heading.
+  if (tag === 'button') return contentZone || hasAncestor(el, null, (p) => HEADINGS.has(p.tagName)) ? undefined : 'navigation';
+  if (CLASS_PROOF.has(tag) || tokens.length === 0) return undefined;
+  const a = el.attribs;
+  if (tokens.some((t) => FURNITURE_TOKENS.has(t)) || BOILERPLATE_SUBSTRINGS.test(a['class'] ?? '') || BOILERPLATE_SUBSTRINGS.test(a['id'] ?? '')) return 'class';
+  if (INLINE.has(tag)) return undefined;
+  if (tokens.some((t) => NAVIGATION_TOKENS.has(t))) return 'navigation-class';
+  if (tokens.includes('sidebar')) return contentZone || CLASS_SHY.has(tag) ? 'navigation-class' : 'class';
+  if (!contentZone && !CLASS_SHY.has(tag) && tokens.some((t) => PAGE_TOKENS.has(t))) return 'class';
+  return undefined;
+}
+
+/** Page headers: the element, the banner role, or a header class or id. */
+function isHeaderLike(el: Element): boolean {
+  return el.tagName === 'header' || el.attribs['role']?.trim().toLowerCase() === 'banner' || tokensOf(el).includes('header');
+}
 
 /** Landmarks of the main content, in order of preference. */
 const MAIN_CANDIDATES: Array<(el: Element) => boolean> = [
@@ -257,29 +321,82 @@ function hasAncestor(el: AnyNode, stop: AnyNode | null, test: (e: Element) => bo
   return false;
 }
 
-/** The outermost boilerplate elements below `root` (not yet removed). */
-function boilerplateOf(root: Cheerio<AnyNode>): AnyNode[] {
+/** Characters of text (white space left out) below each element of `all`, and how many of them are inside links. */
+function textCounts(all: Element[]): Map<AnyNode, { text: number; links: number }> {
+  const counts = new Map<AnyNode, { text: number; links: number }>();
+  // Children follow their parent in document order: going backwards, each child is counted before its parent.
+  for (let i = all.length - 1; i >= 0; i--) {
+    const el = all[i]!;
+    const c = { text: 0, links: 0 };
+    for (const child of el.children) {
+      if (child.type === 'text') c.text += child.data.replace(/\s+/g, '').length;
+      else {
+        const sub = counts.get(child);
+        if (sub) {
+          c.text += sub.text;
+          c.links += sub.links;
+        }
+      }
+    }
+    if (el.tagName === 'a') c.links = c.text;
+    counts.set(el, c);
+  }
+  return counts;
+}
+
+/** The document's h1 when it has exactly one (the page title a page-level header may hold). */
+function onlyH1($: CheerioAPI): Element | undefined {
+  const h1s = elementsOf($.root().get(0)!).filter((el) => el.tagName === 'h1');
+  return h1s.length === 1 ? h1s[0] : undefined;
+}
+
+/** Everything of `container` except `keep` and the elements that lead to it. */
+function allBut(container: AnyNode, keep: AnyNode): AnyNode[] {
+  const out: AnyNode[] = [];
+  for (let node: AnyNode = keep; node !== container && node.parent; node = node.parent) {
+    for (const sibling of node.parent.children) if (sibling !== node) out.push(sibling);
+  }
+  return out;
+}
+
+/**
+ * The outermost boilerplate nodes below `root` (not yet removed). `contentZone` says that `root` is
+ * the main content (the chosen main element, or elements the caller picked); else it is the page and
+ * only main/article landmarks inside it are content.
+ */
+function boilerplateOf($: CheerioAPI, root: Cheerio<AnyNode>, contentZone: boolean): AnyNode[] {
   const plan: AnyNode[] = [];
+  const h1 = onlyH1($);
   for (const top of root.toArray()) {
     const all = elementsOf(top);
+    const counts = textCounts(all);
+    const rootText = counts.get(top)?.text ?? 0;
     // Containers of the main content are never removed (a site that wraps everything in a "side" div).
     const holdsMain = new Set<AnyNode>();
     for (const el of all) {
       if (!isMainLandmark(el)) continue;
       for (let p = el.parent; p && !holdsMain.has(p); p = p.parent) holdsMain.add(p);
     }
-    const removed = new Set<AnyNode>();
+    // Elements below these are decided already (removed, or reduced to the page title).
+    const decided = new Set<AnyNode>();
     for (const el of all) {
-      if (el === top || !isBoilerplate(el) || holdsMain.has(el)) continue;
-      // Headers and footers inside an article or the main landmark belong to the content (title, byline,
-      // captions); only the page-level ones are chrome. ARIA scopes banner/contentinfo the same way.
-      if (SCOPED.has(el.tagName) || /^(?:banner|contentinfo)$/.test(el.attribs['role'] ?? '')) {
-        if (hasAncestor(el, null, isMainLandmark)) continue;
+      if (el === top || holdsMain.has(el) || hasAncestor(el, top, (p) => decided.has(p))) continue;
+      const inContent = contentZone || hasAncestor(el, null, isMainLandmark);
+      const verdict = verdictOf(el, inContent, (section) => rootText > 0 && (counts.get(section)?.text ?? 0) >= rootText * WRAPPER_SHARE);
+      if (!verdict) continue;
+      if (verdict !== 'navigation') {
+        // Landmarks and class names are weighed: a block that is mostly links is navigation whatever
+        // its size; one that is not never takes most of the text, and a navigation class needs links.
+        const { text, links } = counts.get(el)!;
+        const linkList = text > 0 && links >= text * MIN_NAVIGATION_LINK_SHARE;
+        if (verdict === 'navigation-class' && text > 0 && !linkList) continue;
+        if (text > rootText * MAX_REMOVED_SHARE && !linkList) continue;
       }
-      if (hasAncestor(el, top, (p) => removed.has(p))) continue;
-      removed.add(el);
+      decided.add(el);
+      // A page header that holds the document's only h1 holds the title of what follows: keep the heading.
+      if (h1 && isHeaderLike(el) && hasAncestor(h1, el.parent, (p) => p === el)) plan.push(...allBut(el, h1));
+      else plan.push(el);
     }
-    plan.push(...removed);
   }
   return plan;
 }
@@ -294,8 +411,8 @@ function visualCount(nodes: AnyNode[]): number {
  * Removes the boilerplate below `root` when something is left afterwards; returns whether it did.
  * Deciding before removing spares a copy of the whole page for the fallback.
  */
-function removeBoilerplateKeepingContent($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
-  const plan = boilerplateOf(root);
+function removeBoilerplateKeepingContent($: CheerioAPI, root: Cheerio<AnyNode>, contentZone: boolean): boolean {
+  const plan = boilerplateOf($, root, contentZone);
   const text = textLength(root) - plan.reduce((sum, n) => sum + textLength($(n)), 0);
   if (text <= 0 && visualCount(root.toArray()) - visualCount(plan) <= 0) return false;
   $(plan).remove();
@@ -343,11 +460,12 @@ export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNo
 
   if (options.onlyMainContent && options.includeTags.length === 0) {
     const main = mainElement($, body);
-    if (main && removeBoilerplateKeepingContent($, main)) return main;
+    if (main && removeBoilerplateKeepingContent($, main, true)) return main;
     // Better the whole page than nothing: some pages put their text inside landmarks only.
-    removeBoilerplateKeepingContent($, body);
+    removeBoilerplateKeepingContent($, body, false);
     return body;
   }
-  if (options.onlyMainContent) $(boilerplateOf(body)).remove();
+  // Picked elements are the content the caller asked for: only furniture inside them goes.
+  if (options.onlyMainContent) $(boilerplateOf($, body, true)).remove();
   return body;
 }
