@@ -35,6 +35,17 @@ describe('htmlToMarkdown: blocks', () => {
     expect(md).toBe('- a\n  - a1\n  - a2\n    7. x\n    8. y\n- b');
   });
 
+  it('numbers items from <li value>, starting a new list (other delimiter) where the count jumps', () => {
+    // Calibre's EPUBs and Word's HTML continue a list interrupted by other blocks with value on its first item.
+    expect(htmlToMarkdown('<ol><li value="3">We now resume</li><li>Four</li></ol>')).toBe('3. We now resume\n4. Four');
+    // Markdown numbers a list from its first item only: a different delimiter starts a list of its own.
+    expect(htmlToMarkdown('<ol><li>One</li><li value="5">Five</li><li>Six</li><li value="9">Nine</li></ol>')).toBe('1. One\n5) Five\n6) Six\n9. Nine');
+    expect(htmlToMarkdown('<ol start="2"><li>Two</li><li value="3">Three</li></ol>')).toBe('2. Two\n3. Three');
+    expect(htmlToMarkdown('<ul><li>a<ol><li>x</li><li value="7">y</li></ol></li></ul>')).toBe('- a\n  1. x\n  7) y');
+    // Values markdown cannot write (negative, not a number) leave the count as it was; value means nothing in <ul>.
+    expect(htmlToMarkdown('<ol><li>a</li><li value="-2">b</li><li value="x">c</li></ol><ul><li value="4">d</li></ul>')).toBe('1. a\n2. b\n3. c\n\n- d');
+  });
+
   it('keeps multi-paragraph list items together (indented continuation)', () => {
     expect(htmlToMarkdown('<ol><li><p>one</p><p>more</p></li><li>two</li></ol>')).toBe('1. one\n\n   more\n2. two');
   });

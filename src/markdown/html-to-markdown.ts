@@ -396,11 +396,7 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   add('listItem', is('LI'), (content, node) => {
     const parent = node.parentNode;
     const position = listPosition(node);
-    let prefix = '- ';
-    if (parent?.nodeName === 'OL') {
-      const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
-      prefix = `${(Number.isFinite(start) ? start : 1) + position.index}. `;
-    }
+    const prefix = parent?.nodeName === 'OL' ? `${position.number}${position.delimiter} ` : '- ';
     let body = content.replace(/^\s+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
     body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n[ \t]+(?=\n)/g, '\n');
     return `${prefix}${body}${position.last ? '' : '\n'}`;
@@ -433,21 +429,47 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   return service;
 }
 
-const listPositions = new WeakMap<object, Map<DomNode, { index: number; last: boolean }>>();
+interface ListPosition {
+  last: boolean;
+  /** The item's number in an ordered list: `<ol start>`, then one more per item, or the item's own `<li value>`. */
+  number: number;
+  /** `.`, switched to `)` and back wherever the numbering jumps, so that the item starts a new markdown list. */
+  delimiter: '.' | ')';
+}
 
-/** Position of a list item among its parent's items, computed once per list (long lists stay linear). */
-function listPosition(node: DomNode): { index: number; last: boolean } {
+const listPositions = new WeakMap<object, Map<DomNode, ListPosition>>();
+
+/** An ordered-list number markdown can write (one to nine digits), from an HTML integer attribute. */
+function listNumber(value: string | null): number | undefined {
+  const m = value === null ? null : /^\s*\+?(\d{1,9})(?!\d)/.exec(value);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Position and number of a list item among its parent's items, computed once per list (long lists
+ * stay linear). Markdown numbers a list from its first item only, so where an item's `value` breaks
+ * the count (Word's HTML and Calibre's EPUBs number items that way) the item starts a new list: a
+ * different delimiter is what separates two adjacent lists in CommonMark.
+ */
+function listPosition(node: DomNode): ListPosition {
   const parent = node.parentNode;
-  if (!parent) return { index: 0, last: true };
+  if (!parent) return { last: true, number: 1, delimiter: '.' };
   let positions = listPositions.get(parent);
   if (!positions) {
-    const map = new Map<DomNode, { index: number; last: boolean }>();
+    const map = new Map<DomNode, ListPosition>();
     const items = Array.from(parent.childNodes).filter((c) => c.nodeName === 'LI');
-    items.forEach((item, index) => map.set(item, { index, last: index === items.length - 1 }));
+    let number = (listNumber(parent.getAttribute('start')) ?? 1) - 1;
+    let delimiter: '.' | ')' = '.';
+    items.forEach((item, index) => {
+      const value = listNumber(item.getAttribute('value'));
+      if (value !== undefined && index > 0 && value !== number + 1) delimiter = delimiter === '.' ? ')' : '.';
+      number = value ?? number + 1;
+      map.set(item, { last: index === items.length - 1, number, delimiter });
+    });
     listPositions.set(parent, map);
     positions = map;
   }
-  return positions.get(node) ?? { index: 0, last: true };
+  return positions.get(node) ?? { last: true, number: 1, delimiter: '.' };
 }
 
 function wrapInline(content: string, marker: string): string {
