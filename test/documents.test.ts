@@ -43,6 +43,25 @@ function docx(documentXml: string, extra: Record<string, string> = {}): Uint8Arr
   return zipSync(files);
 }
 
+const ODT_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
+
+function odt(body: string, automaticStyles = '', fontFaces = ''): Uint8Array {
+  return zipSync({
+    mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
+    'content.xml': strToU8(`<?xml version="1.0"?><office:document-content ${ODT_NS}><office:font-face-decls>${fontFaces}</office:font-face-decls><office:automatic-styles>${automaticStyles}</office:automatic-styles><office:body><office:text>${body}</office:text></office:body></office:document-content>`),
+  });
+}
+
+/** The .doc fixture with its WordDocument stream changed by `patch`. */
+function patchedDoc(patch: (wordDocument: Buffer) => void): Buffer {
+  const container = CFB.read(fixture('field-report.doc'), { type: 'buffer' });
+  const entry = CFB.find(container, 'WordDocument')!;
+  const content = Buffer.from(entry.content as Uint8Array);
+  patch(content);
+  entry.content = content;
+  return CFB.write(container, { type: 'buffer' }) as Buffer;
+}
+
 describe('Word (.docx)', () => {
   it('reads headings, lists, tables, notes and comments of the fixture the same way as its ODT twin', async () => {
     const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
@@ -143,6 +162,28 @@ describe('Word (.docx)', () => {
     const out = await md(docx(body), 'f.docx');
     expect(out).toBe('[site](https://example.com/a) page\n\n| wide |  |\n| --- | --- |\n| a | b |\n');
   });
+
+  it('keeps the words around a page or column break apart: the text after it starts a new line', async () => {
+    const run = (t: string): string => `<w:r><w:t>${t}</w:t></w:r>`;
+    const body = `<w:document xmlns:w="${W}"><w:body>`
+      + `<w:p>${run('End of page one.')}<w:r><w:br w:type="page"/></w:r>${run('Start of page two.')}</w:p>`
+      + `<w:p>${run('Col A')}<w:r><w:br w:type="column"/></w:r>${run('Col B')}</w:p>`
+      + `<w:p><w:r><w:br w:type="page"/></w:r>${run('Next page')}</w:p>`
+      + `</w:body></w:document>`;
+    expect(await md(docx(body), 'b.docx')).toBe('End of page one.\\\nStart of page two.\n\nCol A\\\nCol B\n\nNext page\n');
+  });
+
+  it('maps Symbol and Wingdings characters (w:sym) to Unicode and drops typed soft hyphens', async () => {
+    const sym = (font: string, char: string): string => `<w:r><w:sym w:font="${font}" w:char="${char}"/></w:r>`;
+    const body = `<w:document xmlns:w="${W}"><w:body><w:p>`
+      + `<w:r><w:t xml:space="preserve">x </w:t></w:r>${sym('Symbol', 'F0B1')}${sym('Symbol', 'F061')}<w:r><w:t xml:space="preserve"> </w:t></w:r>`
+      + `${sym('Symbol', 'F0A3')}${sym('Symbol', 'F0A5')}${sym('Symbol', 'F0E5')}${sym('Symbol', 'F0D6')}<w:r><w:t xml:space="preserve"> </w:t></w:r>`
+      + `${sym('Wingdings', 'F0FC')}${sym('Wingdings', 'F0FE')}${sym('MS Gothic', '2610')}${sym('Webdings', 'F061')}`
+      + `<w:r><w:t xml:space="preserve"> hy\u00adphen </w:t></w:r>`
+      + `<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>abg\uf0b3</w:t></w:r>`
+      + `</w:p></w:body></w:document>`;
+    expect(await md(docx(body), 's.docx')).toBe('x ±α ≤∞∑√ ✓☑☐ hyphen αβγ≥\n');
+  });
 });
 
 describe('legacy Word (.doc)', () => {
@@ -151,6 +192,38 @@ describe('legacy Word (.doc)', () => {
     const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
     const norm = (s: string): string => s.replace('**A. Reviewer:** ', '');
     expect(norm(fromDoc)).toEqual(norm(fromDocx));
+  });
+
+  it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {
+    const plain = await md(fixture('field-report.doc'), 'field-report.doc');
+    // "Calibrate the probe at the base camp." ends with a paragraph mark; as a section mark (0x0C)
+    // it still ends the paragraph, whose properties end there.
+    const sectionEnd = patchedDoc((wd) => {
+      const at = wd.indexOf(Buffer.from('at the base camp.', 'utf16le')) + 'at the base camp.'.length * 2;
+      expect(wd.readUInt16LE(at)).toBe(0x0d);
+      wd.writeUInt16LE(0x0c, at);
+    });
+    expect(await md(sectionEnd, 'section.doc')).toBe(plain);
+    // A page break inside a paragraph: the text after it starts a new line.
+    const pageBreak = patchedDoc((wd) => {
+      const at = wd.indexOf(Buffer.from('The survey covered', 'utf16le')) + 'The survey'.length * 2;
+      wd.writeUInt16LE(0x0c, at);
+    });
+    expect(await md(pageBreak, 'page.doc')).toBe(plain.replace('The survey covered', 'The survey\\\ncovered'));
+  });
+
+  it('shows an inserted symbol (sprmCSymbol) as its Unicode character', async () => {
+    const plain = await md(fixture('field-report.doc'), 'field-report.doc');
+    // The site map picture becomes a Symbol-font "a" (F061): its special character 0x01 turns into
+    // 0x28 and its picture location sprm (0x6A03) into sprmCSymbol (0x6A09: font 1, Symbol).
+    const symbol = patchedDoc((wd) => {
+      const chpx = wd.indexOf(Buffer.from([0x55, 0x08, 0x01, 0x03, 0x6a, 0xc8, 0x00, 0x00, 0x00]));
+      expect(chpx).toBeGreaterThan(0);
+      Buffer.from([0x09, 0x6a, 0x01, 0x00, 0x61, 0xf0]).copy(wd, chpx + 3);
+      const ch = wd.indexOf(Buffer.from('\u0001\rNotice board', 'utf16le'));
+      wd.writeUInt16LE(0x28, ch);
+    });
+    expect(await md(symbol, 'symbol.doc')).toBe(plain.replace('Site map: ![](data:image/png;base64...)', 'Site map: α'));
   });
 
   it('reports a document with the encryption flag as ENCRYPTED', async () => {
@@ -175,6 +248,18 @@ describe('RTF', () => {
       + String.raw`\pard\f1 \'cf\'f0\'e8\'e2\'e5\'f2\par`
       + String.raw`\pard\f2 \'93\'fa\'96\'7b\par}`;
     expect(await md(Buffer.from(rtf, 'latin1'), 'x.rtf')).toBe('Café **bold** *it* ~~gone~~ €\n\nПривет\n\n日本\n');
+  });
+
+  it('ends the paragraph at \\sect and breaks the line at \\page and \\column', async () => {
+    const rtf = String.raw`{\rtf1\ansi End of page one.\page Start of page two.\par Sec end\sect Next sec\par Col A\column Col B\par Last\par\sect\sectd After\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'b.rtf')).toBe('End of page one.\\\nStart of page two.\n\nSec end\n\nNext sec\n\nCol A\\\nCol B\n\nLast\n\nAfter\n');
+  });
+
+  it('maps text in Symbol and Wingdings fonts to Unicode and drops soft hyphens', async () => {
+    const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f2\fnil\fcharset2 Symbol;}{\f3\fnil\fcharset2 Wingdings;}{\f4\fnil\fcharset2 Webdings;}}`
+      + String.raw`\pard\f0 x{\f2 \'61\'62 abc \u-3999\'61\'b1}{\f3 \'fc}{\f4 \'61} hy\'adphen\par`
+      + String.raw`{\pntext\f2\'b7\tab}{\*\pn\pnlvlblt\pnf2{\pntxtb\'b7}}\pard\f0 Old style bullet\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 's.rtf')).toBe('xαβ αβχ α±✓ hyphen\n\n- Old style bullet\n');
   });
 
   it('refuses group nesting deeper than the limit with RESOURCE_LIMIT', async () => {
@@ -215,6 +300,31 @@ describe('OpenDocument text (.odt)', () => {
       'content.xml': strToU8('garbage'),
     });
     expect(await codeOf(zip, 'locked.odt')).toBe('ENCRYPTED');
+  });
+
+  it('keeps headings numbered through a list as headings, the items after them numbered on', async () => {
+    const styles = '<text:list-style style:name="L"><text:list-level-style-number text:level="1" style:num-format="1"/><text:list-level-style-number text:level="2" style:num-format="1"/></text:list-style>';
+    const body = '<text:list text:style-name="L"><text:list-item><text:h text:outline-level="1">Scope</text:h>'
+      + '<text:list><text:list-item><text:h text:outline-level="2">Sites</text:h></text:list-item></text:list></text:list-item>'
+      + '<text:list-item><text:p>first point</text:p></text:list-item><text:list-item><text:p>second point</text:p></text:list-item></text:list>';
+    expect(await md(odt(body, styles), 'h.odt')).toBe('# Scope\n\n## Sites\n\n2. first point\n3. second point\n');
+  });
+
+  it('maps text in Symbol and Wingdings fonts to Unicode', async () => {
+    const styles = '<style:style style:name="T1" style:family="text"><style:text-properties style:font-name="Symbol1"/></style:style>'
+      + '<style:style style:name="T2" style:family="text"><style:text-properties style:font-name="Wingdings"/></style:style>';
+    // Styles name font faces, which the declarations tie to font families (as LibreOffice writes them).
+    const faces = '<style:font-face style:name="Symbol1" svg:font-family="Symbol"/><style:font-face style:name="Wingdings" svg:font-family="Wingdings"/>';
+    const body = '<text:p>x <text:span text:style-name="T1">abg \uf0b1</text:span> <text:span text:style-name="T2">\uf0fc</text:span></text:p>';
+    expect(await md(odt(body, styles, faces), 'sym.odt')).toBe('x αβγ ± ✓\n');
+  });
+
+  it('reads numbered paragraphs, keeps a written heading number and drops soft hyphens', async () => {
+    const body = '<text:numbered-paragraph text:list-id="x" text:level="1"><text:number>1.</text:number><text:p>Numbered paragraph</text:p></text:numbered-paragraph>'
+      + '<text:numbered-paragraph text:list-id="x" text:level="1"><text:number>2.</text:number><text:p>Next one</text:p></text:numbered-paragraph>'
+      + '<text:h text:outline-level="1"><text:number>3.</text:number>Heading with its number</text:h>'
+      + '<text:p>hy\u00adphen text</text:p>';
+    expect(await md(odt(body), 'n.odt')).toBe('1. Numbered paragraph\n2. Next one\n\n# 3. Heading with its number\n\nhyphen text\n');
   });
 });
 

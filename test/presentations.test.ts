@@ -120,6 +120,18 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
     expect(ascending(order(md, 'Group top', 'Group bottom left', 'Group bottom right'))).toBe(true);
   });
 
+  it('odp shows chart values that the data table writes as office:value alone, with no paragraph', async () => {
+    const files = unzipSync(fixture('sample.odp'));
+    const part = Object.keys(files).find((name) => /^Object[^/]*\/content\.xml$/.test(name) && new TextDecoder().decode(files[name]).includes('local-table'))!;
+    const chart = new TextDecoder().decode(files[part]);
+    // As LibreOffice writes most charts: the number cells keep only their value attribute.
+    const stripped = chart.replace(/(<table:table-cell [^>]*office:value-type="float"[^>]*)><text:p>[^<]*<\/text:p><\/table:table-cell>/g, '$1/>');
+    expect(stripped).not.toBe(chart);
+    files[part] = strToU8(stripped);
+    const md = serialize(await read(readerContext(zipSync(files), 'odp')), { onlyMainContent: true }).markdown;
+    expect(md).toContain('**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |\n| Q2 | 1.5 | 0.8 |');
+  });
+
   it('ppt gives slides in order with titles, nested and numbered lists, emphasis, text boxes, tables and notes', async () => {
     const doc = await read(readerContext(fixture('sample.ppt'), 'ppt'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
@@ -197,6 +209,14 @@ describe.skipIf(!corpusAvailable)('presentations: corpus', () => {
       const doc = await parser.parseFile(readCorpus(dir, file), {}, { filename: file });
       expect((doc.markdown ?? '').trim().length, file).toBeGreaterThan(0);
     }
+  });
+
+  it('shows the chart data of test.odp as test.pptx does', async () => {
+    const table = (md: string): string => /\| Category 1 [^\n]*\n(?:\| Category [^\n]*\n)*/.exec(md)?.[0] ?? '';
+    const odp = await parser.parseFile(readCorpus('officeparser', 'test.odp'), {}, { filename: 'test.odp' });
+    const pptx = await parser.parseFile(readCorpus('officeparser', 'test.pptx'), {}, { filename: 'test.pptx' });
+    expect(table(odp.markdown ?? '')).toContain('| Category 1 | 4.3 | 2.4 | 2 |\n| Category 2 | 2.5 | 4.4 | 2 |');
+    expect(table(odp.markdown ?? '')).toBe(table(pptx.markdown ?? ''));
   });
 
   it('reads the damaged deck of the corpus, and legacy .ppt text with its bullet levels', async () => {

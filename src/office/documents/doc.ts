@@ -15,6 +15,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { OleFile } from '../ole.js';
 import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, collapseSpaces, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
+import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
 interface Piece {
   cpStart: number;
@@ -51,6 +52,12 @@ interface CharProps {
   special?: boolean;
   /** Offset of the picture (PICF) in the Data stream. */
   pic?: number;
+  /** Fonts (indexes into the font table) of ASCII text and of other text (sprmCRgFtc0/2). */
+  ftcAscii?: number;
+  ftcOther?: number;
+  /** An inserted symbol (sprmCSymbol): its font and character, shown in place of the special character. */
+  symFtc?: number;
+  symChar?: number;
 }
 
 interface Run<T> {
@@ -241,6 +248,12 @@ function applyChpSprms(page: Uint8Array, start: number, end: number, props: Char
       case 0x0800: props.deleted = flag; break;
       case 0x0855: props.special = b !== 0; break;
       case 0x6a03: props.pic = page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! * 0x1000000); break;
+      case 0x4a4f: props.ftcAscii = page[at]! | (page[at + 1]! << 8); break;
+      case 0x4a51: props.ftcOther = page[at]! | (page[at + 1]! << 8); break;
+      case 0x6a09:
+        props.symFtc = page[at]! | (page[at + 1]! << 8);
+        props.symChar = page[at + 2]! | (page[at + 3]! << 8);
+        break;
       default: break;
     }
   });
@@ -300,6 +313,8 @@ interface Story {
   chars: Uint32Array;
   /** FC of each character, for paragraph property lookups. */
   fcs: Float64Array;
+  /** Bytes of each character in the WordDocument stream: 1 (compressed piece) or 2. */
+  widths: Uint8Array;
 }
 
 class DocReader {
@@ -387,12 +402,14 @@ class DocReader {
     const len = Math.max(0, cpEnd - cpStart);
     const chars = new Uint32Array(len);
     const fcs = new Float64Array(len);
+    const widths = new Uint8Array(len);
     const propIndex = new Map<Run<CharProps>, number>();
     for (const piece of this.pieces) {
       const s = Math.max(cpStart, piece.cpStart);
       const e = Math.min(cpEnd, piece.cpEnd);
       if (e <= s) continue;
       const w = piece.compressed ? 1 : 2;
+      widths.fill(w, s - cpStart, e - cpStart);
       const fc0 = piece.fc + (s - piece.cpStart) * w;
       const bytes = this.wordDoc.subarray(fc0, Math.min(this.wordDoc.length, fc0 + (e - s) * w));
       let text = piece.compressed ? iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp1252') : UTF16.decode(bytes);
@@ -415,11 +432,68 @@ class DocReader {
         }
       }
     }
-    return { text: parts.join(''), chars, fcs };
+    return { text: parts.join(''), chars, fcs, widths };
   }
 
   paraAt(fc: number): ParaProps {
     return findRun(this.papx, fc)?.props ?? DEFAULT_PARA;
+  }
+
+  /**
+   * Whether the character at `fc` (`width` bytes) is the last of its paragraph: paragraph property
+   * runs end right after a paragraph's end mark.
+   */
+  endsParagraph(fc: number, width: number): boolean {
+    return findRun(this.papx, fc)?.fcEnd === fc + width;
+  }
+
+  private fontNames: string[] | undefined;
+
+  /** Font names by index (ftc), from the font table (SttbfFfn: FFN records, the name at byte 39). */
+  private fonts(): string[] {
+    if (this.fontNames) return this.fontNames;
+    const names: string[] = [];
+    this.fontNames = names;
+    const [fc, lcb] = this.fcLcb(15);
+    const t = this.table;
+    if (lcb < 4 || fc + lcb > t.length) return names;
+    const end = fc + lcb;
+    const cData = t[fc]! | (t[fc + 1]! << 8);
+    let p = fc + 4;
+    for (let k = 0; k < cData && p < end; k++) {
+      const ffn = p + 1;
+      const stop = Math.min(end, ffn + t[p]!);
+      let name = '';
+      for (let q = ffn + 39; q + 1 < stop; q += 2) {
+        const c = t[q]! | (t[q + 1]! << 8);
+        if (!c) break;
+        name += String.fromCharCode(c);
+      }
+      names.push(name);
+      p = stop;
+    }
+    return names;
+  }
+
+  private readonly symbolFontCache = new Map<number, SymbolFont | undefined>();
+
+  symbolFont(ftc: number | undefined): SymbolFont | undefined {
+    if (ftc === undefined) return undefined;
+    if (!this.symbolFontCache.has(ftc)) this.symbolFontCache.set(ftc, symbolFontOf(this.fonts()[ftc]));
+    return this.symbolFontCache.get(ftc);
+  }
+
+  /** Text of a run as Unicode when its fonts are symbol fonts. */
+  fontText(cp: CharProps, text: string): string {
+    return symbolRunText(text, this.symbolFont(cp.ftcAscii), this.symbolFont(cp.ftcOther ?? cp.ftcAscii));
+  }
+
+  /** An inserted symbol (sprmCSymbol): its character in its font. */
+  symbol(ftc: number, code: number): string {
+    const font = this.symbolFont(ftc);
+    if (font) return symbolChar(font, code);
+    if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff) || (code >= 0xe000 && code <= 0xf8ff)) return '';
+    return String.fromCharCode(code);
   }
 
   /** Reads a PLC of CPs with `cbData`-byte entries: returns the n+1 CPs. */
@@ -498,7 +572,7 @@ class DocReader {
 
   private blocks(cpStart: number, cpEnd: number, refs: Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>, type?: BlockType): DocBlock[] {
     const story = this.story(cpStart, cpEnd);
-    const { text, chars, fcs } = story;
+    const { text, chars, fcs, widths } = story;
     const sink = new BlockSink();
     const extra = type ? { type } : undefined;
     let para: Inline[] = [];
@@ -629,7 +703,10 @@ class DocReader {
         if (!visible() || cp.deleted || cp.hidden) continue;
         if (bufProps !== cp && buf) flushText();
         bufProps = cp;
-        buf += slice;
+        let shown = cp.ftcAscii !== undefined || cp.ftcOther !== undefined ? this.fontText(cp, slice) : slice;
+        // A soft hyphen typed as the character (not Word's 0x1F): shown only where a line breaks.
+        if (shown.includes('\u00ad')) shown = shown.replace(/\u00ad/g, '');
+        buf += shown;
         continue;
       }
       const ch = text[i]!;
@@ -664,13 +741,16 @@ class DocReader {
         continue;
       }
       if (!visible()) continue;
-      if (code === 0x0d || code === 0x07) {
+      // A paragraph ends at its mark, a cell or row end mark, or an end-of-section mark (0x0C where a
+      // paragraph's properties end; elsewhere 0x0C is a page break).
+      if (code === 0x0d || code === 0x07 || (code === 0x0c && this.endsParagraph(fcs[i]!, widths[i]!))) {
         endParagraph(i, code === 0x07);
         continue;
       }
       if (cp.deleted || cp.hidden) continue;
       let out = ch;
-      if (code === 0x0b) {
+      if (code === 0x0b || code === 0x0c || code === 0x0e) {
+        // A line break, or a page or column break inside a paragraph: the text after it starts a new line.
         flushText();
         para.push({ type: 'break' });
         continue;
@@ -701,7 +781,11 @@ class DocReader {
         if (code === 0x09) out = '\u0000';
         else if (code === 0x1e) out = '-';
         else if (code < 0x20) continue;
-        else if (cp.special) continue;
+        else if (code === 0x28 && cp.symChar !== undefined) {
+          // An inserted symbol: the special character stands for the character of sprmCSymbol.
+          out = this.symbol(cp.symFtc ?? 0, cp.symChar);
+          if (!out) continue;
+        } else if (cp.special) continue;
       }
       if (code === 0xa0) out = '\u00a0';
       if (bufProps !== cp && buf) flushText();

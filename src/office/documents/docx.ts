@@ -18,12 +18,13 @@ import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
 import { ommlToLatex } from './omml.js';
+import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
 const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
 
 /** Formatting and layout elements the reader never looks at: not built at all. */
 const IGNORE = new Set([
-  'w:rFonts', 'w:sz', 'w:szCs', 'w:lang', 'w:color', 'w:kern', 'w:spacing', 'w:ind', 'w:jc', 'w:pBdr', 'w:shd',
+  'w:sz', 'w:szCs', 'w:lang', 'w:color', 'w:kern', 'w:spacing', 'w:ind', 'w:jc', 'w:pBdr', 'w:shd',
   'w:tabs', 'w:keepNext', 'w:keepLines', 'w:widowControl', 'w:contextualSpacing', 'w:proofErr', 'w:bookmarkStart',
   'w:bookmarkEnd', 'w:lastRenderedPageBreak', 'w:noProof', 'w:tcW', 'w:tcBorders', 'w:tblBorders', 'w:tblW', 'w:tblLook',
   'w:tblLayout', 'w:tblCellMar', 'w:tblInd', 'w:tblGrid', 'w:rtl', 'w:cs', 'w:highlight', 'w:effect', 'w:w', 'w:position',
@@ -133,6 +134,9 @@ interface RunProps {
   underline?: boolean;
   vertAlign?: string;
   hidden?: boolean;
+  /** Symbol fonts (Symbol, Wingdings) the run's ASCII and other text is set in, from w:rFonts. */
+  symAscii?: SymbolFont | undefined;
+  symOther?: SymbolFont | undefined;
 }
 
 interface StyleDef {
@@ -160,6 +164,14 @@ function runPropsOf(rPr: XmlElement | undefined): RunProps {
       case 'w:vertAlign': { const va = wval(c); if (va) p.vertAlign = va; break; }
       case 'w:vanish': p.hidden = onOff(c)!; break;
       case 'w:webHidden': if (p.hidden === undefined) p.hidden = onOff(c)!; break;
+      case 'w:rFonts': {
+        // Set even when not a symbol font: a run's own font replaces its style's.
+        const ascii = c.attrs['w:ascii'];
+        const other = c.attrs['w:hAnsi'];
+        if (ascii !== undefined) p.symAscii = symbolFontOf(ascii);
+        if (other !== undefined) p.symOther = symbolFontOf(other);
+        break;
+      }
       default: break;
     }
   }
@@ -653,28 +665,37 @@ class DocxConverter {
     };
     for (const c of children(r)) {
       switch (c.name) {
-        case 'w:t':
-          text(textContent(c));
+        case 'w:t': {
+          // A soft hyphen typed as the character, not as w:softHyphen: invisible inside a line too.
+          let t = textContent(c);
+          if (t.includes('\u00ad')) t = t.replace(/\u00ad/g, '');
+          text(props.symAscii || props.symOther ? symbolRunText(t, props.symAscii, props.symOther) : t);
           break;
+        }
         case 'w:tab':
         case 'w:ptab':
           text('\t');
           break;
         case 'w:br':
-        case 'w:cr': {
-          const t = attr(c, 'w:type');
-          if (!t || t === 'textWrapping') {
-            if (!this.inInstruction()) out.inlines.push({ type: 'break' });
-          }
+        case 'w:cr':
+          // Page and column breaks too: the text after one starts a new line (on the next page or
+          // column) but stays in the same paragraph, with its style and numbering, so it is a line
+          // break here. At a paragraph's start or end it is trimmed away.
+          if (!this.inInstruction()) out.inlines.push({ type: 'break' });
           break;
-        }
         case 'w:noBreakHyphen':
           text('-');
           break;
         case 'w:sym': {
           const code = parseInt(attr(c, 'w:char') ?? '', 16);
-          if (Number.isFinite(code) && !(code >= 0xe000 && code <= 0xf8ff)) text(String.fromCodePoint(code));
-          else if (code >= 0xf020 && code <= 0xf0ff) text(symbolFontChar(code - 0xf000));
+          if (!Number.isFinite(code) || code < 0 || code > 0x10ffff) break;
+          const font = attr(c, 'w:font');
+          // A code of a symbol font's own 8-bit encoding, written as is or in the U+F0xx private-use
+          // range (what Word writes); a private-use code without a font is taken as Symbol's.
+          const pua = code >= 0xf020 && code <= 0xf0ff;
+          const table = font === undefined ? (pua ? 'symbol' : undefined) : pua || (code >= 0x20 && code <= 0xff) ? symbolFontOf(font) : undefined;
+          if (table) text(symbolChar(table, code));
+          else if (!(code >= 0xe000 && code <= 0xf8ff)) text(String.fromCodePoint(code));
           break;
         }
         case 'w:fldChar': {
@@ -871,12 +892,6 @@ function hyperlinkOf(instr: string): string | undefined {
   if (!quoted || quoted[1]!.startsWith('\\')) return undefined;
   const anchor = /\\l\s+"([^"]*)"/.exec(args);
   return quoted[1]! + (anchor ? `#${anchor[1]}` : '');
-}
-
-const SYMBOL_FONT: Record<number, string> = { 0xb7: '•', 0xa7: '§', 0xd8: '¬', 0xe0: '◊', 0xae: '→', 0xac: '←', 0xb4: '×', 0xb1: '±', 0xa3: '≤', 0xb3: '≥' };
-
-function symbolFontChar(code: number): string {
-  return SYMBOL_FONT[code] ?? '';
 }
 
 /** Tabs written as the marker `dropPageNumbers` looks for. */

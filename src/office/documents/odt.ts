@@ -13,12 +13,13 @@ import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { BlockSink, blocksToCellInlines, boundTable, cell, collapseSpaces, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
 /** Layout properties and declarations the reader never looks at: not built at all. */
 const IGNORE = new Set([
-  'office:font-face-decls', 'office:settings', 'office:scripts', 'office:forms', 'text:sequence-decls', 'text:variable-decls',
+  'office:settings', 'office:scripts', 'office:forms', 'text:sequence-decls', 'text:variable-decls',
   'text:user-field-decls', 'style:paragraph-properties', 'style:table-properties', 'style:table-column-properties',
   'style:table-row-properties', 'style:table-cell-properties', 'style:graphic-properties', 'style:list-level-properties',
   'style:page-layout', 'style:default-style', 'table:table-column', 'table:table-columns', 'text:bookmark',
@@ -40,6 +41,10 @@ interface TextStyle {
   strike?: boolean;
   position?: 'super' | 'sub';
   code?: boolean;
+  /** The font (a font face name or a family), as the style sets it. */
+  font?: string;
+  /** Resolved from `font`: a symbol font whose codes are glyphs (Symbol, Wingdings). */
+  symbol?: SymbolFont | undefined;
 }
 
 interface ParaStyle {
@@ -53,11 +58,20 @@ type ListLevels = Map<number, { ordered: boolean; start: number }>;
 
 class OdfStyles {
   readonly text = new Map<string, TextStyle>();
+  /** Font face declarations: face name → font family. */
+  readonly faces = new Map<string, string>();
   readonly para = new Map<string, ParaStyle>();
   readonly lists = new Map<string, ListLevels>();
 
   /** Automatic paragraph styles: direct formatting of a paragraph, as opposed to named styles. */
   readonly automatic = new Set<string>();
+
+  addFontFaces(container: XmlElement | undefined): void {
+    for (const f of children(container, 'style:font-face')) {
+      const name = f.attrs['style:name'];
+      if (name) this.faces.set(name, (f.attrs['svg:font-family'] ?? name).replace(/^['"]|['"]$/g, ''));
+    }
+  }
 
   add(container: XmlElement | undefined, automatic = false): void {
     for (const s of children(container)) {
@@ -80,6 +94,8 @@ class OdfStyles {
             if (pos.startsWith('sub') || pos.startsWith('-')) ts.position = 'sub';
             if (pos.startsWith('0%') || pos === '0') delete ts.position;
           }
+          const font = tp.attrs['style:font-name'] ?? tp.attrs['fo:font-family'];
+          if (font) ts.font = font;
         }
         if (family === 'text' || family === 'paragraph') this.text.set(`${family}:${name}`, ts);
         if (automatic && family === 'paragraph') this.automatic.add(name);
@@ -119,7 +135,13 @@ class OdfStyles {
   ownTextProps(name: string): TextStyle {
     const own = { ...(this.text.get(`paragraph:${name}`) ?? {}) };
     delete own.parent;
+    if (own.font !== undefined) own.symbol = this.symbolFont(own.font);
     return own;
+  }
+
+  /** The symbol font a style's font stands for (a face name is looked up in the declarations). */
+  private symbolFont(font: string): SymbolFont | undefined {
+    return symbolFontOf(this.faces.get(font) ?? font.replace(/^['"]|['"]$/g, ''));
   }
 
   private computeTextProps(family: 'text' | 'paragraph', name: string | undefined): TextStyle {
@@ -133,8 +155,10 @@ class OdfStyles {
       cur = s.parent;
     }
     for (const s of chain.reverse()) {
-      for (const k of ['bold', 'italic', 'strike', 'position', 'code'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
+      for (const k of ['bold', 'italic', 'strike', 'position', 'code', 'font'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
     }
+    // Set even when not a symbol font: a span's own font replaces the one around it.
+    if (out.font !== undefined) out.symbol = this.symbolFont(out.font);
     return out;
   }
 
@@ -212,7 +236,9 @@ class OdtConverter {
             let level: number | undefined;
             if (el.name === 'text:h') level = Number(el.attrs['text:outline-level'] ?? 1) || 1;
             else level = this.styles.headingLevel(styleName);
-            if (level !== undefined && !type && !listCtx) {
+            // A text:h is a heading also inside a list (headings numbered through a list style); a
+            // paragraph with a heading style there stays a list item.
+            if (level !== undefined && !type && (!listCtx || el.name === 'text:h')) {
               sink.add({ kind: 'heading', level: Math.min(6, Math.max(1, level)) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
             } else if (this.styles.isCode(styleName)) {
               const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
@@ -230,6 +256,9 @@ class OdtConverter {
         }
         case 'text:list':
           this.list(el, sink, type, listCtx);
+          break;
+        case 'text:numbered-paragraph':
+          this.numberedParagraph(el, sink, type, listCtx);
           break;
         case 'table:table':
           this.table(el, sink, type);
@@ -286,38 +315,82 @@ class OdtConverter {
       // Paragraphs of the item: the first becomes the item's text, nested lists its children.
       const first: Inline[] = [];
       const rest: Node[] = [];
+      // A heading numbered through the list (its own or one of a deeper list) leaves the list: it and
+      // everything after it in the item are blocks of their own.
+      let after: Node[] | undefined;
+      let ownHeading = false;
+      const take = (node: Node): void => {
+        if (after) after.push(node);
+        else if (node.kind === 'heading') after = [node];
+        else if (first.length === 0 && rest.length === 0 && node.kind === 'paragraph') first.push(...node.content);
+        else rest.push(node);
+      };
       const startValue = item.attrs['text:start-value'];
       if (startValue) n = Number(startValue) || n;
       for (const c of children(item)) {
         if (c.name === 'text:list') {
           const sub = new BlockSink();
           this.list(c, sub, type, { style, level });
-          rest.push(...sub.nodes());
+          for (const node of sub.nodes()) take(node);
         } else {
           inner.blocks.length = 0;
           this.blocks({ name: '#', attrs: {}, children: [c] }, inner, type, { style, level });
           for (const node of inner.nodes()) {
-            if (first.length === 0 && rest.length === 0 && (node.kind === 'paragraph' || node.kind === 'heading')) first.push(...node.content);
-            else rest.push(node);
+            if (!after && node.kind === 'heading') ownHeading = true;
+            take(node);
           }
         }
       }
-      if (first.length === 0 && rest.length === 0) continue;
-      if (item.name === 'text:list-header' || (first.length === 0 && rest.every((r) => r.kind === 'list'))) {
+      let numbered = false;
+      if (first.length === 0 && (item.name === 'text:list-header' || rest.every((r) => r.kind === 'list'))) {
         // An item that only holds a deeper list: its sub-lists continue at their own level.
-        if (first.length === 0) {
-          for (const r of rest) if (r.kind === 'list') sink.add(r);
-          continue;
-        }
+        for (const r of rest) if (r.kind === 'list') sink.add(r);
+      } else if (first.length || rest.length) {
+        sink.addListItem(level, info.ordered, info.ordered ? n : undefined, first, rest);
+        numbered = true;
       }
-      sink.addListItem(level, info.ordered, info.ordered ? n : undefined, first, rest);
-      n++;
+      if (after) for (const node of after) sink.add(node);
+      // A heading item takes its number too: the items after it keep theirs.
+      if (numbered || ownHeading) n++;
     }
     if (!parent) {
       sink.endList();
       if (style) this.listCounters.set(style, n);
     }
   }
+
+  /**
+   * A paragraph numbered on its own (text:numbered-paragraph): a list item at its level, numbered as
+   * its formatted number (text:number) says; a heading stays a heading, its number text in front.
+   */
+  private numberedParagraph(el: XmlElement, sink: BlockSink, type: BlockType | undefined, listCtx?: { style: string | undefined; level: number }): void {
+    const level = Math.min(8, Math.max(0, (Number(el.attrs['text:level'] ?? 1) || 1) - 1));
+    const number = textContent(child(el, 'text:number')).trim();
+    const inner = new BlockSink();
+    this.blocks(el, inner, type, listCtx);
+    const nodes = inner.nodes();
+    const head = nodes[0];
+    const extra = type ? { type } : undefined;
+    if (head?.kind === 'heading' && number) head.content = [{ type: 'text', text: `${number} ` }, ...head.content];
+    const style = el.attrs['text:style-name'];
+    const info = style ? this.styles.lists.get(style)?.get(level + 1) : undefined;
+    if (head?.kind !== 'paragraph' || type || (!info && !number)) {
+      for (const node of nodes) sink.add(node, extra);
+      return;
+    }
+    const ordered = info ? info.ordered : /\d/.test(number);
+    let n: number | undefined;
+    if (ordered) {
+      const key = el.attrs['text:list-id'] ?? style ?? '';
+      const written = /(\d+)\D*$/.exec(number);
+      n = written ? Number(written[1]) : Number(el.attrs['text:start-value'] ?? 0) || (this.numberedCounters.get(key) ?? info?.start ?? 1);
+      this.numberedCounters.set(key, n + 1);
+    }
+    sink.addListItem(level, ordered, n, head.content, nodes.slice(1));
+  }
+
+  /** Next number of each list of numbered paragraphs (by list id). */
+  private readonly numberedCounters = new Map<string, number>();
 
   private table(tbl: XmlElement, sink: BlockSink, type?: BlockType): void {
     const rows: TableCell[][] = [];
@@ -371,7 +444,11 @@ class OdtConverter {
     };
     for (const c of el.children) {
       if (typeof c === 'string') {
-        push(/[\r\n\t]/.test(c) ? c.replace(/[\r\n\t]+/g, ' ') : c);
+        let t = /[\r\n\t]/.test(c) ? c.replace(/[\r\n\t]+/g, ' ') : c;
+        if (marks.symbol) t = symbolText(marks.symbol, t);
+        // A soft hyphen shows only where a line is broken (as Word's w:softHyphen and RTF's \-).
+        if (t.includes('\u00ad')) t = t.replace(/\u00ad/g, '');
+        if (t) push(t);
         continue;
       }
       switch (c.name) {
@@ -443,6 +520,12 @@ class OdtConverter {
         case 'text:ruby':
           this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
           break;
+        case 'text:number': {
+          // A heading's formatted number, written in the document: kept, apart from the text.
+          const number = textContent(c).trim();
+          if (number) push(`${number} `);
+          break;
+        }
         default:
           // Fields (page numbers, dates, references, ...) show their current text.
           this.inlines(c, out, marks, href);
@@ -522,9 +605,11 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const stylesText = optional('styles.xml');
   const stylesRoot = stylesText ? parse(stylesText) : undefined;
   const stylesDoc = child(stylesRoot, 'office:document-styles');
+  styles.addFontFaces(child(stylesDoc, 'office:font-face-decls'));
   styles.add(child(stylesDoc, 'office:styles'));
   styles.add(child(stylesDoc, 'office:automatic-styles'), true);
   const content = child(parse(contentText), 'office:document-content');
+  styles.addFontFaces(child(content, 'office:font-face-decls'));
   styles.add(child(content, 'office:automatic-styles'), true);
   const text = child(child(content, 'office:body'), 'office:text');
   if (!text) throw new ParseError('MALFORMED', 'The OpenDocument file has no text body (is it a spreadsheet or presentation?).');

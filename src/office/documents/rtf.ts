@@ -4,13 +4,15 @@
  * (\trowd ... \cell ... \row, with horizontal and vertical merges), bold/italic/strike/super/sub,
  * hyperlink fields, footnotes as GFM notes, headers before the body and footers after it, pictures.
  * Text: \uN escapes (with \ucN fallback skipping) and \'hh bytes decoded in the code page of the
- * current font's charset or the document's \ansicpg (through iconv-lite).
+ * current font's charset or the document's \ansicpg (through iconv-lite); text in a Symbol or
+ * Wingdings font through `symbol-fonts.ts`.
  */
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
+import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const CHARSET_CP: Record<number, string> = {
   0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
@@ -19,6 +21,9 @@ const CHARSET_CP: Record<number, string> = {
 };
 
 const MAX_DEPTH = 1000;
+
+/** Destinations whose text goes into paragraphs. */
+const TEXT_DESTS: ReadonlySet<Dest> = new Set<Dest>(['body', 'fldrslt', 'header', 'footer', 'footnote', 'annotation', 'textbox']);
 
 interface State {
   bold: boolean;
@@ -61,10 +66,12 @@ class RtfReader {
   private stack: State[] = [];
   private st: State;
   private fonts = new Map<number, string>();
+  /** Fonts whose codes are glyphs (Symbol, Wingdings), by font number. */
+  private symbolFonts = new Map<number, SymbolFont>();
   private ansiCp = 'cp1252';
   private styles = new Map<number, string>();
   private styleGroup: { num: number; name: string } | null = null;
-  private fontGroup: { num: number; charset: number } | null = null;
+  private fontGroup: { num: number; charset: number; name: string } | null = null;
   // Paragraph state.
   private para: Inline[] = [];
   private parStyle = -1;
@@ -113,11 +120,31 @@ class RtfReader {
     return cs || this.ansiCp;
   }
 
+  /** The symbol font the current text is set in, if any (style names and field instructions stay as written). */
+  private symbolFont(): SymbolFont | undefined {
+    const d = this.st.dest;
+    return TEXT_DESTS.has(d) || d === 'listtext' ? this.symbolFonts.get(this.st.font) : undefined;
+  }
+
+  /** The font table entry being read is complete: its code page and whether it is a symbol font. */
+  private commitFont(): void {
+    const g = this.fontGroup;
+    if (!g) return;
+    this.fonts.set(g.num, CHARSET_CP[g.charset] ?? '');
+    const sym = symbolFontOf(g.name.replace(/;[\s\S]*$/, ''));
+    if (sym) this.symbolFonts.set(g.num, sym);
+    else this.symbolFonts.delete(g.num);
+  }
+
   private flushBytes(): void {
     if (!this.bytes.length) return;
     const cp = this.codepage();
+    const sym = this.symbolFont();
     let s: string;
-    if (cp === 'symbol') s = '';
+    if (sym) {
+      s = '';
+      for (const b of this.bytes) s += symbolChar(sym, b);
+    } else if (cp === 'symbol') s = '';
     else {
       try {
         s = iconv.decode(Buffer.from(this.bytes), iconv.encodingExists(cp) ? cp : 'cp1252');
@@ -130,6 +157,8 @@ class RtfReader {
   }
 
   private emit(text: string): void {
+    // A soft hyphen (\'ad, \u173) shows only where a line is broken, like \-.
+    if (text.includes('\u00ad')) text = text.replace(/\u00ad/g, '');
     if (!text) return;
     const st = this.st;
     switch (st.dest) {
@@ -361,7 +390,7 @@ class RtfReader {
           this.styleGroup = null;
         }
         if (st.dest === 'fonttbl' && this.fontGroup) {
-          this.fonts.set(this.fontGroup.num, CHARSET_CP[this.fontGroup.charset] ?? '');
+          this.commitFont();
           if (this.stack[this.stack.length - 1]?.dest === 'fonttbl') this.fontGroup = null;
         }
         if (st.dest === 'infoField' && this.stack[this.stack.length - 1]?.dest !== 'infoField') {
@@ -441,7 +470,8 @@ class RtfReader {
           this.flushBytes();
           let code = param ?? 0;
           if (code < 0) code += 65536;
-          this.emit(String.fromCharCode(code));
+          const sym = code >= 0xf020 && code <= 0xf0ff ? this.symbolFont() : undefined;
+          this.emit(sym ? symbolChar(sym, code) : String.fromCharCode(code));
           skipChars = this.st.uc;
           continue;
         }
@@ -469,6 +499,7 @@ class RtfReader {
         continue;
       }
       if (this.st.dest === 'fonttbl') {
+        if (this.fontGroup) this.fontGroup.name += text;
         continue;
       }
       this.flushBytes();
@@ -476,7 +507,10 @@ class RtfReader {
       if (/[\x80-\xff]/.test(text)) {
         for (let q = 0; q < text.length; q++) this.bytes.push(text.charCodeAt(q));
         this.flushBytes();
-      } else this.emit(text);
+      } else {
+        const sym = this.symbolFont();
+        this.emit(sym ? symbolText(sym, text) : text);
+      }
     }
     this.flushBytes();
     while (this.sinkStack.length) this.popSink();
@@ -487,8 +521,7 @@ class RtfReader {
   }
 
   private par(): void {
-    const d = this.st.dest;
-    if (d === 'body' || d === 'fldrslt' || d === 'header' || d === 'footer' || d === 'footnote' || d === 'annotation' || d === 'textbox') this.endParagraph();
+    if (TEXT_DESTS.has(this.st.dest)) this.endParagraph();
   }
 
   private control(word: string, param: number | undefined, opened: boolean[]): void {
@@ -595,9 +628,14 @@ class RtfReader {
         return;
       case 'f':
         if (st.dest === 'fonttbl') {
-          this.fontGroup = { num: param ?? 0, charset: 0 };
+          // Fonts listed without a group of their own each start at their \f.
+          this.commitFont();
+          this.fontGroup = { num: param ?? 0, charset: 0, name: '' };
           this.fonts.set(param ?? 0, '');
-        } else st.font = param ?? 0;
+        } else {
+          this.flushBytes();
+          st.font = param ?? 0;
+        }
         return;
       case 'fcharset':
         if (this.fontGroup) {
@@ -695,7 +733,15 @@ class RtfReader {
       case 'ldblquote': this.flushBytes(); this.emit('“'); return;
       case 'rdblquote': this.flushBytes(); this.emit('”'); return;
       case 'emspace': case 'enspace': case 'qmspace': this.flushBytes(); this.emit(' '); return;
-      case 'page': case 'sect': case 'column':
+      case 'sect':
+        // A section break ends the paragraph it is in (Word writes \par before it, then nothing is open).
+        this.flushBytes();
+        if (this.para.length) this.par();
+        return;
+      case 'page': case 'column':
+        // The text after a page or column break starts a new line of the same paragraph.
+        this.flushBytes();
+        if (TEXT_DESTS.has(st.dest)) this.para.push({ type: 'break' });
         return;
       default:
         if (SKIP_DESTS.has(word)) st.dest = 'skip';

@@ -8,6 +8,7 @@
 import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
+import { odfCellValue } from '../workbooks/ods.js';
 import { ZipPackage } from '../zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 import { attr, child, childrenNamed, descendants, elements, parseXml, textOf, type XmlElement } from './xml.js';
@@ -253,6 +254,11 @@ class OdpReader {
               if (!t.length) continue;
               if (content.length) content.push({ type: 'break' });
               content.push(...t);
+            }
+            // Chart data tables write numbers as `office:value` alone, with no paragraph.
+            if (!content.length) {
+              const value = odfCellValue(cell).trim();
+              if (value) content.push({ type: 'text', text: value });
             }
             const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
             const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
