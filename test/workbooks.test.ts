@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +79,145 @@ describe('workbooks: conventions on the project fixtures', () => {
     const table = result.blocks[1]!.node as TableNode;
     expect(table.rows).toHaveLength(10);
     expect(result.cells).toBeLessThanOrEqual(40);
+  });
+});
+
+/** A minimal .xlsx of one sheet: `rows` is the sheetData body, `xfs` the numFmtId of each cell style. */
+function miniXlsx(rows: string, xfs: number[], opts: { numFmts?: [number, string][]; date1904?: boolean } = {}): Uint8Array {
+  const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+  const rel = (id: string, type: string, target: string): string => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  const fmts = opts.numFmts?.length ? `<numFmts>${opts.numFmts.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${code.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"/>`).join('')}</numFmts>` : '';
+  return zipSync({
+    '[Content_Types].xml': strToU8('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>'),
+    '_rels/.rels': strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`),
+    'xl/workbook.xml': strToU8(`<workbook ${ns} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${opts.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    'xl/_rels/workbook.xml.rels': strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}${rel('rId2', 'styles', 'styles.xml')}</Relationships>`),
+    'xl/styles.xml': strToU8(`<styleSheet ${ns}>${fmts}<cellXfs>${xfs.map((f) => `<xf numFmtId="${f}" applyNumberFormat="1"/>`).join('')}</cellXfs></styleSheet>`),
+    'xl/worksheets/sheet1.xml': strToU8(`<worksheet ${ns}><sheetData>${rows}</sheetData></worksheet>`),
+  });
+}
+
+/** Rows of label and value cells: `[label, cell attributes and body]`. */
+function labelled(cells: [string, string][]): string {
+  return cells.map(([label, cell], i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${label}</t></is></c><c r="B${i + 1}"${cell}</c></row>`).join('');
+}
+
+/** The label and value of each table row of a one-sheet workbook, as markdown cells. */
+async function values(bytes: Uint8Array, kind: 'xlsx' | 'xls' = 'xlsx'): Promise<Record<string, string>> {
+  const md = serialize(await read(readerContext(bytes, kind)), { onlyMainContent: true }).markdown;
+  const out: Record<string, string> = {};
+  for (const line of md.split('\n')) {
+    const m = /^\| (.*?) \| (.*) \|$/.exec(line);
+    if (m) out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+describe('workbooks: number formats', () => {
+  it('shows the locale-dependent built-in currency and accounting formats (5-8, 41-44) as Excel does', async () => {
+    // xf i has numFmtId ids[i]; none of them is spelled out in the file, as openpyxl-style writers leave them.
+    const ids = [5, 6, 7, 8, 41, 42, 43, 44];
+    const cells: [string, string][] = [];
+    for (const [i, id] of ids.entries()) {
+      for (const [name, v] of [['pos', '1234.5'], ['neg', '-1234.5'], ['zero', '0']]) cells.push([`f${id} ${name}`, ` s="${i}"><v>${v}</v>`]);
+    }
+    cells.push(['f44 text', ' s="7" t="inlineStr"><is><t>n/a</t></is>']);
+    const v = await values(miniXlsx(labelled(cells), ids));
+    expect(v).toMatchObject({
+      'f5 pos': '$1,235', 'f5 neg': '($1,235)', 'f5 zero': '$0',
+      'f6 pos': '$1,235', 'f6 neg': '($1,235)',
+      'f7 pos': '$1,234.50', 'f7 neg': '($1,234.50)', 'f7 zero': '$0.00',
+      'f8 pos': '$1,234.50', 'f8 neg': '($1,234.50)',
+      // Padding (`_)`) and fill (`* `) show as nothing; the quoted dash of the zero section as itself.
+      'f41 pos': '1,235', 'f41 neg': '(1,235)', 'f41 zero': '-',
+      'f42 pos': '$1,235', 'f42 neg': '$(1,235)', 'f42 zero': '$-',
+      'f43 pos': '1,234.50', 'f43 neg': '(1,234.50)', 'f43 zero': '-',
+      'f44 pos': '$1,234.50', 'f44 neg': '$(1,234.50)', 'f44 zero': '$-',
+      'f44 text': 'n/a',
+    });
+  });
+
+  it('keeps a format the file spells out for a locale-dependent id', async () => {
+    const v = await values(miniXlsx(labelled([['eur', ' s="0"><v>-1234.5</v>']]), [44], { numFmts: [[44, '#,##0.00 "EUR";-#,##0.00 "EUR"']] }));
+    expect(v['eur']).toBe('-1,234.50 EUR');
+  });
+
+  it('shows date cells (t="d", ISO text) in their number format like serial dates', async () => {
+    const rows = labelled([
+      ['iso', ' s="1" t="d"><v>2024-01-01T00:00:00</v>'],
+      ['short', ' s="2" t="d"><v>2024-01-01</v>'],
+      ['datetime', ' s="3" t="d"><v>2024-03-05T18:30:00Z</v>'],
+      ['time', ' s="4" t="d"><v>10:30:00</v>'],
+      ['leap-bug era', ' s="1" t="d"><v>1900-02-01</v>'],
+      ['general', ' s="0" t="d"><v>2024-01-01T00:00:00</v>'],
+      ['general time', ' s="0" t="d"><v>2024-03-05T18:30:00</v>'],
+      ['serial', ' s="1"><v>45292</v>'],
+    ]);
+    const xfs = [0, 164, 14, 22, 20];
+    const numFmts: [number, string][] = [[164, 'yyyy-mm-dd']];
+    const expected = {
+      iso: '2024-01-01', short: '1/1/2024', datetime: '3/5/2024 18:30', time: '10:30', 'leap-bug era': '1900-02-01',
+      // No date format: the ISO text, without a midnight time.
+      general: '2024-01-01', 'general time': '2024-03-05 18:30:00', serial: '2024-01-01',
+    };
+    expect(await values(miniXlsx(rows, xfs, { numFmts }))).toMatchObject(expected);
+    // The 1904 date system shows the same dates (the serial cell aside, which means another day there).
+    const in1904 = await values(miniXlsx(rows, xfs, { numFmts, date1904: true }));
+    expect(in1904).toMatchObject({ ...expected, serial: '2028-01-02' });
+  });
+
+  it('writes out General integers of up to 15 digits (IDs, barcodes) and keeps the General rules otherwise', async () => {
+    const cases: [string, string, string][] = [
+      ['id12', '123456789012', '123456789012'],
+      ['id15', '123456789012345', '123456789012345'],
+      ['negative', '-4006381333931', '-4006381333931'],
+      ['exponent in the file', '1.23456789012E+11', '123456789012'],
+      ['id16', '1234567890123456', '1.23457E+15'],
+      ['huge', '1E+20', '1E+20'],
+      ['tiny', '1.5E-20', '1.5E-20'],
+      ['long fraction', '3.14159265358979', '3.141592654'],
+      ['big fraction', '123456789012.5', '1.23457E+11'],
+      ['float noise', '0.30000000000000004', '0.3'],
+    ];
+    const v = await values(miniXlsx(labelled(cases.map(([label, num]) => [label, ` s="0"><v>${num}</v>`])), [0]));
+    for (const [label, , shown] of cases) expect(v[label], label).toBe(shown);
+  });
+
+  it('writes out long General integers on the SheetJS path too (.xls, .xlsb)', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['id', 4006381333931], ['price', 1.5], ['huge', 1e20]]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'S');
+    for (const bookType of ['xls', 'xlsb'] as const) {
+      const bytes = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
+      const md = serialize(await read(readerContext(bytes, bookType)), { onlyMainContent: true }).markdown;
+      expect(md, bookType).toContain('| id | 4006381333931 |');
+      expect(md, bookType).toContain('| price | 1.5 |');
+      expect(md, bookType).toContain('| huge | 1E+20 |');
+    }
+  });
+});
+
+describe('workbooks: OpenDocument cells without text', () => {
+  it('shows the value of cells written with office:value and no paragraph', async () => {
+    const files = unzipSync(fixture('sample.ods'));
+    const cell = (attrs: string): string => `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell ${attrs}/></table:table-row>`;
+    const rows = [
+      'office:value-type="float" office:value="4.4000000000000004"',
+      'office:value-type="float" office:value="123456789012"',
+      'office:value-type="percentage" office:value="0.07"',
+      'office:value-type="currency" office:currency="EUR" office:value="12.5"',
+      'office:value-type="date" office:date-value="2024-01-01T00:00:00"',
+      'office:value-type="date" office:date-value="2024-03-05T18:30:00"',
+      'office:value-type="time" office:time-value="PT36H05M09S"',
+      'office:value-type="boolean" office:boolean-value="true"',
+      'office:value-type="string" office:string-value="from the attribute"',
+    ].map(cell).join('');
+    const content = new TextDecoder().decode(files['content.xml']);
+    // A sheet of its own, first, holding the value-only cells.
+    files['content.xml'] = strToU8(content.replace(/<table:table /, `<table:table table:name="Values"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `));
+    const md = serialize(await read(readerContext(zipSync(files), 'ods')), { onlyMainContent: true }).markdown;
+    const values = md.split('\n## ')[0]!.split('\n').filter((l) => l.startsWith('| label')).map((l) => l.slice('| label | '.length, -2));
+    expect(values).toEqual(['4.4', '123456789012', '7%', '12.5 EUR', '2024-01-01', '2024-03-05 18:30:00', '36:05:09', 'TRUE', 'from the attribute']);
   });
 });
 

@@ -36,14 +36,22 @@ import { abortReason, readerPool, workerFile } from '../../runtime/worker-pool.j
 import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
 import { ZipPackage } from '../zip.js';
 import { readOds } from './ods.js';
-import { readXlsxFast, type FastWorkbook } from './xlsx.js';
+import { BUILTIN_FORMATS, formatGeneral, readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
 XLSX.set_cptable(cptable);
-// Built-in formats 14 and 22 are the system short date (and date-time); current Excel shows them with
-// a four-digit year in en-US, where SheetJS's table still has the two-digit form of old Excel.
-XLSX.SSF.load('m/d/yyyy', 14);
-XLSX.SSF.load('m/d/yyyy h:mm', 22);
+/**
+ * Sets SheetJS's shared format table to the built-in formats alone (./xlsx.ts BUILTIN_FORMATS: the
+ * short dates 14 and 22 with a four-digit year as current Excel shows them in en-US, the currency and
+ * accounting formats 5-8 and 41-44). SheetJS loads every workbook's own formats into that table; reset
+ * before each read, one workbook's formats never show in the next.
+ */
+function resetFormatTable(): void {
+  const table = XLSX.SSF.get_table() as Record<string, string>;
+  for (const id of Object.keys(table)) if (!(id in BUILTIN_FORMATS)) delete table[id];
+  XLSX.SSF.load_table(BUILTIN_FORMATS);
+}
+resetFormatTable();
 
 /** Table cells written for one workbook before sheets are cut. */
 export const MAX_CELLS = 500_000;
@@ -116,6 +124,7 @@ function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<
   // SheetJS reports some format guesses on console.error; a library must not write to the console.
   const consoleError = console.error;
   console.error = () => {};
+  resetFormatTable();
   try {
     // As a Buffer: SheetJS's 'array' input path is many times slower, and slower still on damaged files.
     const wb = XLSX.read(Buffer.from(safe.bytes.buffer, safe.bytes.byteOffset, safe.bytes.byteLength), {
@@ -125,6 +134,8 @@ function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<
       cellHTML: false,
       cellStyles: false,
       cellText: true,
+      // The format code of each cell, to tell General numbers (see cellText).
+      cellNF: true,
       cellDates: false,
       sheetRows: MAX_SHEET_ROWS,
       bookVBA: false,
@@ -142,8 +153,15 @@ function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<
   }
 }
 
+function isLongInteger(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) >= 1e11 && Math.abs(v) < 1e15;
+}
+
 function cellText(cell: XLSX.CellObject | undefined): string {
   if (!cell || cell.t === 'z') return '';
+  // Long integers (IDs, account numbers) in General format in full, as the fast path shows them,
+  // where SheetJS wrote the narrow-column form `1.23457E+11`.
+  if (cell.t === 'n' && cell.z === 'General' && isLongInteger(cell.v) && /E\+/.test(String(cell.w ?? ''))) return formatGeneral(cell.v);
   if (cell.w !== undefined) return String(cell.w);
   if (cell.v === undefined || cell.v === null) return '';
   if (cell.v instanceof Date) return cell.v.toISOString();

@@ -189,16 +189,84 @@ function rels(zip: ZipPackage, part: string, text: (p: string) => string | undef
   return map;
 }
 
-/** Built-in number formats SSF's table lacks: locale-dependent ids fall back to sensible codes. */
+/**
+ * Built-in number formats whose code depends on the locale, so that ECMA-376 Part 1 §18.8.30 leaves
+ * them out of its table for all languages and SSF's table lacks them: currency (5-8) and accounting
+ * (41-44), as Excel defines them for en-US. Files that use them need not spell them out.
+ */
+const LOCALE_BUILTIN_FORMATS: Readonly<Record<number, string>> = {
+  5: '$#,##0_);($#,##0)',
+  6: '$#,##0_);[Red]($#,##0)',
+  7: '$#,##0.00_);($#,##0.00)',
+  8: '$#,##0.00_);[Red]($#,##0.00)',
+  41: '_(* #,##0_);_(* (#,##0);_(* "-"_);_(@_)',
+  42: '_($* #,##0_);_($* (#,##0);_($* "-"_);_(@_)',
+  43: '_(* #,##0.00_);_(* (#,##0.00);_(* "-"??_);_(@_)',
+  44: '_($* #,##0.00_);_($* (#,##0.00);_($* "-"??_);_(@_)',
+};
+
+/**
+ * The built-in number formats: SSF's table as it comes (taken before anything loads into it: SheetJS
+ * loads the formats of every workbook it reads into that shared table), with the short date formats
+ * 14 and 22 as current Excel shows them in en-US (a four-digit year; SSF's table still has the
+ * two-digit form of old Excel) and the locale-dependent ones.
+ */
+export const BUILTIN_FORMATS: Readonly<Record<number, string>> = {
+  ...(XLSX.SSF.get_table() as Record<number, string>),
+  14: 'm/d/yyyy',
+  22: 'm/d/yyyy h:mm',
+  ...LOCALE_BUILTIN_FORMATS,
+};
+
+/** The code of a built-in number format; ids without one fall back to sensible codes. */
 function builtinFormat(id: number): string {
-  const table = XLSX.SSF.get_table() as Record<number, string>;
-  const known = table[id];
+  const known = BUILTIN_FORMATS[id];
   if (known !== undefined) return known;
   if ((id >= 27 && id <= 31) || id === 36 || (id >= 50 && id <= 58)) return 'm/d/yy';
   if (id >= 32 && id <= 35) return 'h:mm:ss';
-  if (id >= 5 && id <= 8) return '#,##0.00';
-  if (id >= 41 && id <= 44) return '#,##0.00';
   return 'General';
+}
+
+/**
+ * A number as the General format shows it. Integers up to 15 digits (the precision Excel keeps)
+ * are written out in full: IDs, account numbers and barcodes of 12 digits or more would otherwise
+ * read as `1.23457E+11`, the form Excel falls back to in a narrow column, and a markdown table has
+ * no column width. Other numbers follow SSF's General rules (scientific for huge and tiny values).
+ */
+export function formatGeneral(num: number): string {
+  if (Number.isInteger(num) && Math.abs(num) < 1e15) return String(num);
+  return XLSX.SSF.format('General', num) as string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * An ISO 8601 date, date-time or time (the text of a `t="d"` cell) as a spreadsheet serial number in
+ * the workbook's date system; undefined when it is not one or falls before the epoch. Any zone
+ * offset is ignored: a spreadsheet date has no zone.
+ */
+function isoToSerial(iso: string, date1904: boolean): number | undefined {
+  const m = /^(?:(\d{4})-(\d{2})-(\d{2}))?(?:(?:^|[T ])(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(iso.trim());
+  if (!m || (m[1] === undefined && m[4] === undefined)) return undefined;
+  const time = m[4] !== undefined ? (Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6] ?? 0)) / 86400 : 0;
+  if (m[1] === undefined) return time;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const utc = Date.UTC(Number(m[1]), month - 1, day);
+  let days: number;
+  if (date1904) days = (utc - Date.UTC(1904, 0, 1)) / DAY_MS;
+  else {
+    days = (utc - Date.UTC(1899, 11, 30)) / DAY_MS;
+    // Serial 60 is the 29 February 1900 that never was: the days before it count one less.
+    if (days < 61) days -= 1;
+  }
+  return days < (date1904 ? 0 : 1) ? undefined : days + time;
+}
+
+/** The text of a `t="d"` cell where no date format applies: the ISO text, without a midnight time. */
+function isoText(iso: string): string {
+  return iso.trim().replace(/T00:00(?::00(?:\.0+)?)?(?:Z)?$/, '').replace('T', ' ');
 }
 
 export interface FastLimits {
@@ -317,6 +385,22 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     if (creator) out.author = decode(creator);
   }
   return out;
+}
+
+/** Whether `fmt` shows a date or time (memoised: SSF parses the code each time). */
+const DATE_FORMATS = new Map<string, boolean>();
+function isDateFormat(fmt: string): boolean {
+  const known = DATE_FORMATS.get(fmt);
+  if (known !== undefined) return known;
+  let d = false;
+  try {
+    d = XLSX.SSF.is_date(fmt) === true;
+  } catch {
+    // An unparsable code shows no date.
+  }
+  if (DATE_FORMATS.size >= 1000) DATE_FORMATS.clear();
+  DATE_FORMATS.set(fmt, d);
+  return d;
 }
 
 /** Formatted numbers by format code, shared across parses (formatting is pure); bounded. */
@@ -460,12 +544,13 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
       else if (t === 'inlineStr') w = runText(/<(?:\w+:)?is>([\s\S]*?)<\/(?:\w+:)?is>/.exec(body)?.[1] ?? '');
       else if (t === 'str' || t === 'e') w = v === undefined ? undefined : decode(v);
       else if (t === 'b') w = v === undefined ? undefined : v.trim() === '1' || v.trim() === 'true' ? 'TRUE' : 'FALSE';
-      else if (t === 'd') w = v === undefined ? undefined : decode(v);
       else if (v !== undefined) {
-        const num = Number(v);
-        if (!Number.isFinite(num)) w = decode(v);
+        // A date cell holds ISO text; it shows in its number format as the serial date it stands for.
+        const iso = t === 'd' ? decode(v) : undefined;
+        const fmt = formats()[Number((plainAttrs ? a.s : attr(attrs, 's')) ?? 0)] ?? 'General';
+        const num = iso === undefined ? Number(v) : isDateFormat(fmt) ? isoToSerial(iso, date1904) : undefined;
+        if (num === undefined || !Number.isFinite(num)) w = iso === undefined ? decode(v) : isoText(iso);
         else {
-          const fmt = formats()[Number((plainAttrs ? a.s : attr(attrs, 's')) ?? 0)] ?? 'General';
           let cache = formatCache.get(fmt);
           if (!cache) {
             if (formatCache.size >= 1000) formatCache.clear();
@@ -474,9 +559,9 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
           w = cache.get(num);
           if (w === undefined) {
             try {
-              w = XLSX.SSF.format(fmt, num, { date1904 }) as string;
+              w = /^general$/i.test(fmt) ? formatGeneral(num) : (XLSX.SSF.format(fmt, num, { date1904 }) as string);
             } catch {
-              w = XLSX.SSF.format('General', num) as string;
+              w = formatGeneral(num);
             }
             if (cache.size < 10000) cache.set(num, w);
           }
