@@ -216,7 +216,9 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         if (B.lines.length >= 2 && L.x1 > B.x1 + slack) continue;
         if (B.lines.length >= 2 && L.x0 < B.x0 - slack) continue;
         // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
-        if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold))) continue;
+        // (Not a bold lead-in wrapped mid-phrase: "Organizational roles, responsibilities, and" over
+        // "coordination. While ..." — a title does not end on a comma or a joining word.)
+        if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold)) && !(last.bold && endsOpen(last.text) && /^\p{Ll}/u.test(L.text))) continue;
         // Bold lines of two sizes are two headings ("EXPERIENCE" over "Senior Engineer, ..."), not one
         // heading over two lines.
         if (L.bold && last.bold && Math.abs(L.size - last.size) > Math.max(L.size, last.size) * 0.06) continue;
