@@ -781,3 +781,28 @@ describe('hyphens at line ends', () => {
     expect(md).not.toContain('\u00AD');
   });
 });
+
+describe('bold lead-ins', () => {
+  const bold = { bold: true } as Partial<TextItem>;
+  it('a bold lead-in wrapped mid-phrase stays in one paragraph with the plain text that goes on from it', () => {
+    const items = [
+      item('Organizational roles, responsibilities, and', 72, 100, 10, bold),
+      item('coordination. While the framework sets out who does what, the', 72, 112),
+      item('agencies agree on the details among themselves each year.', 72, 124),
+    ];
+    const md = markdownOf([page(items)]);
+    expect(md).not.toMatch(/^#/m);
+    expect(md.trim().split('\n\n')).toHaveLength(1);
+    expect(md).toContain('**Organizational roles, responsibilities, and** coordination.');
+  });
+
+  it('a bold title line that ends a phrase is still a block of its own', () => {
+    const items = [
+      item('Organizational Roles', 72, 100, 10, bold),
+      item('While the framework sets out who does what, the agencies', 72, 112),
+      item('agree on the details among themselves each year.', 72, 124),
+    ];
+    const md = markdownOf([page(items)]);
+    expect(md.trim().split('\n\n')).toHaveLength(2);
+  });
+});
