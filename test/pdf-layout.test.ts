@@ -806,3 +806,62 @@ describe('bold lead-ins', () => {
     expect(md.trim().split('\n\n')).toHaveLength(2);
   });
 });
+
+describe('tables of dashes and marks', () => {
+  // A sheet printed with rules between rows: row labels, four value columns set flush right, most
+  // cells an em dash for nothing.
+  const labels = ['Zone NA', 'Zone EUR', 'Zone AOA', 'Zone LATAM', 'Zone GC', 'Nestlé Health Science', 'Nespresso', 'Total'];
+  const values = [['—', '(9)', '—', '(285)'], ['—', '(23)', '—', '—'], ['—', '(6)', '—', '—'], ['—', '(14)', '—', '—'], ['—', '—', '—', '—'],
+    ['(16)', '(3)', '—', '(314)'], ['—', '—', '—', '—'], ['(16)', '(55)', '—', '(599)']];
+  const rights = [306, 382, 470, 545];
+  function dashTable(y0: number): TextItem[] {
+    return labels.flatMap((label, r) => [
+      item(label, 50, y0 + r * 12.7, 8),
+      ...values[r]!.map((v, c) => item(v, rights[c]! - v.length * 4, y0 + r * 12.7, 8)),
+    ]);
+  }
+  // A rule over each row and one under the last.
+  const rules = [...labels, ''].map((_, r) => ({ x0: 48, x1: 546, y0: 227 + r * 12.7, y1: 227 + r * 12.7, width: 0.1 }));
+
+  it('a ruled sheet whose cells are mostly em dashes is a table, the dashes its values', () => {
+    const md = markdownOf([page([item('Other information', 50, 90, 9, { bold: true }), ...dashTable(236)], { lines: rules })]);
+    expect(md).toContain('| Zone NA | — | (9) | — | (285) |');
+    expect(md).toContain('| Zone GC | — | — | — | — |');
+    expect(md).toContain('| Total | (16) | (55) | — | (599) |');
+    expect(md).not.toMatch(/^#+ Zone/m);
+  });
+
+  it('a units line and a period set apart under a table are the next table\'s heads, not its last row; its shaded rows are no chart', () => {
+    // Two sheets one above the other, the second's units and period set a blank line or two under
+    // the first's last row; each value column group shaded, the shading a box per row as tall as it.
+    const sheet = (y0: number): TextItem[] => labels.flatMap((label, r) => [
+      item(label, 50, y0 + r * 12.7, 8),
+      ...values[r]!.map((v, c) => item(v.replace('—', String(100 + r * 7 + c)), rights[c]! - v.length * 4, y0 + r * 12.7, 8)),
+    ]);
+    const shading = labels.flatMap((_, r) => [0, 1].map((g) => ({ x0: 260 + g * 150, x1: 390 + g * 150, y0: 227 + r * 12.7, y1: 227 + (r + 1) * 12.7 + (r === 3 ? 12.7 : 0), filled: true, stroked: false })));
+    const md = markdownOf([page([
+      ...sheet(236), item('In millions of CHF', 50, 360, 8), item('January–June', 494, 365, 8), item('2022', 525, 374, 8), ...sheet(400),
+    ], { rects: shading })]);
+    const tables = md.split('\n\n').filter((b) => b.startsWith('|'));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]).not.toContain('In millions');
+    expect(md).toMatch(/\| Total \| \(16\) \| \(55\) \| 151 \| \(599\) \|\n\nIn millions of CHF\n\nJanuary–June 2022\n\n\| Zone NA/);
+  });
+
+  it('a grid of single letters, every cell filled, is a table', () => {
+    const items: TextItem[] = [];
+    for (let r = 0; r < 12; r++) for (let c = 0; c < 6; c++) items.push(item('x', 55 + c * 80, 80 + r * 15.7, 11));
+    const md = markdownOf([page(items)]);
+    expect(md.trim().split('\n')).toHaveLength(12 + 1);
+    expect(md).toContain('| x | x | x | x | x | x |\n| --- | --- | --- | --- | --- | --- |');
+  });
+
+  it('formula pieces set apart are still no table', () => {
+    // A displayed formula whose operators and variables the line builder set apart, over two rows.
+    const parts = [['x', '=', 'a', '+', 'b'], ['y', '−', 'c', '·', 'd'], ['z', '=', 'e', '×', 'f']];
+    const items = parts.flatMap((row, r) => row.map((t, c) => item(t, 200 + c * 30, 300 + r * 14, 10)));
+    const md = markdownOf([page([...column('text', 72, 100, 8), ...items])]);
+    expect(md).not.toContain('|');
+  });
+
+});

@@ -812,15 +812,20 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
       if (w < 60 || h < 40 || w * h < W * H * 0.015) continue;
       // Bars: three or more filled boxes standing on one base line (vertical or horizontal bars).
       const bars = c.filter((g) => g.filled && g.x1 - g.x0 >= 2 && g.y1 - g.y0 >= 2);
-      const baseCount = (key: (g: G) => number): number => {
-        const m = new Map<number, number>();
-        for (const g of bars) { const k = Math.round(key(g)); m.set(k, (m.get(k) ?? 0) + 1); }
-        return Math.max(0, ...m.values());
+      // Bars of one height on one base are a row of boxes (a form, a header band, a table's shaded
+      // cells, each row of them as tall as its row), not data: three bars or more on one base, of
+      // two lengths or more.
+      const standOnBase = (base: (g: G) => number, length: (g: G) => number): boolean => {
+        const m = new Map<number, Set<number>>();
+        const count = new Map<number, number>();
+        for (const g of bars) {
+          const k = Math.round(base(g));
+          (m.get(k) ?? m.set(k, new Set()).get(k)!).add(Math.round(length(g)));
+          count.set(k, (count.get(k) ?? 0) + 1);
+        }
+        return [...m].some(([k, lengths]) => count.get(k)! >= 3 && lengths.size >= 2);
       };
-      // Bars of one height on one base are a row of boxes (a form, a header band), not data.
-      const barLike = bars.length >= 3 && (
-        (baseCount((g) => g.y1) >= 3 && new Set(bars.map((g) => Math.round(g.y1 - g.y0))).size >= 2)
-        || (baseCount((g) => g.x0) >= 3 && new Set(bars.map((g) => Math.round(g.x1 - g.x0))).size >= 2));
+      const barLike = bars.length >= 3 && (standOnBase((g) => g.y1, (g) => g.y1 - g.y0) || standOnBase((g) => g.x0, (g) => g.x1 - g.x0));
       // An axis: a long rule with three or more short tick marks across it.
       const segs = c.filter((g) => g.seg);
       const ticks = (axis: G): number => {

@@ -1201,6 +1201,39 @@ function joinCentredRows(grid: Line[][][]): void {
   }
 }
 
+/**
+ * The last row stands apart from the table: further below the row above than a line and twice the
+ * rows' usual spacing, it fills no more than half the columns and holds no figures. It is the head
+ * of what follows (a units line and a period over the next table, "In millions of CHF ...
+ * January–June 2022"), not a row; a total set after a blank line holds figures.
+ */
+function setApartTail(merged: Line[][][]): boolean {
+  const top = (r: Line[][]): number => Math.min(...r.flat().map((l) => l.y0));
+  const bottom = (r: Line[][]): number => Math.max(...r.flat().map((l) => l.y1));
+  const last = merged[merged.length - 1]!;
+  if (!last.flat().length || filledCells(last) > last.length / 2) return false;
+  if (last.some((c) => c.length > 0 && cellFigures(c) !== null)) return false;
+  const gaps: number[] = [];
+  for (let k = 1; k + 1 < merged.length; k++) if (merged[k]!.flat().length && merged[k - 1]!.flat().length) gaps.push(top(merged[k]!) - bottom(merged[k - 1]!));
+  if (gaps.length < 2) return false;
+  gaps.sort((a, b) => a - b);
+  const usual = Math.max(0, gaps[gaps.length >> 1]!);
+  const lineH = Math.max(...last.flat().map((l) => l.y1 - l.y0));
+  const gap = top(last) - bottom(merged[merged.length - 2]!);
+  return gap > lineH && gap > usual * 2 + 1;
+}
+
+/**
+ * A full grid: four rows or more, and nearly every row with every column filled. The pieces of a
+ * displayed formula set apart come as a few ragged rows (a line, its sub- and superscripts, a row
+ * of brackets); a sheet's cells, even where they hold only dashes or single letters, come as rows
+ * that fill the columns one after the other.
+ */
+function fullGrid(rows: TableCell[][]): boolean {
+  const complete = rows.filter((r) => r.length >= 2 && r.every((c) => c.content.length > 0)).length;
+  return complete >= 4 && complete >= rows.length * 0.8;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1473,6 +1506,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     last[c]!.push(merged[k]![c]![0]!);
   }
   merged.length = tail;
+  if (merged.length >= 4 && setApartTail(merged)) merged.pop();
   if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
@@ -1497,7 +1531,12 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
   const texts = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
   // Tall brackets drawn as glyphs come as rows of their own ("( )") above and below each line.
-  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t)).length;
+  const operator = (t: string): boolean => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t);
+  // A sign or a lone letter is a formula's piece (a minus, a variable set apart), except in a full
+  // grid, where it is a value: a dash for nothing, a tick, an "x" marking a cell.
+  const piece = (t: string): boolean => /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t);
+  const full = fullGrid(rows);
+  const mathy = texts.filter((t) => operator(t) || (!full && piece(t))).length;
   if (texts.length && mathy >= texts.length * 0.3) return null;
   // An aligned set of equations: one column holds nothing but the relation sign of each line.
   const relation = /^(?:=|:=|≤|≥|<|>|≈|≡|∝|∼|≃|≠)$/u;
