@@ -807,7 +807,7 @@ describe('bold lead-ins', () => {
   });
 });
 
-describe('tables of dashes and marks', () => {
+describe('tables of dashes and marks, turned heads', () => {
   // A sheet printed with rules between rows: row labels, four value columns set flush right, most
   // cells an em dash for nothing.
   const labels = ['Zone NA', 'Zone EUR', 'Zone AOA', 'Zone LATAM', 'Zone GC', 'Nestlé Health Science', 'Nespresso', 'Total'];
@@ -864,4 +864,40 @@ describe('tables of dashes and marks', () => {
     expect(md).not.toContain('|');
   });
 
+  /** A head turned to read upwards over the column whose right edge is `right`: its lines left to right. */
+  function turnedHead(lines: string[], right: number, foot: number, size = 8): TextItem[] {
+    const lead = size * 1.16;
+    const x0 = right - lines.length * lead;
+    return lines.map((t, k) => ({
+      text: t, x0: x0 + k * lead, x1: x0 + (k + 1) * lead, y0: foot - t.length * size * CHAR_W, y1: foot,
+      fontSize: size, fontName: 'Test', bold: false, italic: false, dir: 'ltr' as const, angle: 270 as const,
+    }));
+  }
+
+  it('heads turned upright over the columns are the table\'s head row, read in their own direction; a turned stamp in the margin stays out', () => {
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 309, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 472, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 545, 222),
+      // An identifier up the left margin, as arXiv stamps its papers.
+      ...turnedHead(['arXiv:2401.00001v1 [cs.CL] 1 Jan 2024'], 30, 600, 20),
+    ];
+    const md = markdownOf([page([item('Other information', 50, 90, 9, { bold: true }), ...dashTable(236)], { lines: rules, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+    expect(rows[2]).toBe('| Zone NA | — | (9) | — | (285) |');
+    expect(md).not.toContain('arXiv');
+  });
+
+  it('heads turned to read downwards are read top to bottom, their lines right to left', () => {
+    const down = (lines: string[], left: number, top: number, size = 8): TextItem[] => lines.map((t, k) => ({
+      text: t, x0: left + (lines.length - 1 - k) * size * 1.16, x1: left + (lines.length - k) * size * 1.16, y0: top, y1: top + t.length * size * CHAR_W,
+      fontSize: size, fontName: 'Test', bold: false, italic: false, dir: 'ltr' as const, angle: 90 as const,
+    }));
+    // Set to the top of their row of cells: the short ones end well above the figures.
+    const turned = [...down(['Sales', 'in CHF'], 290, 190), ...down(['Profit'], 370, 190), ...down(['Costs'], 458, 190), ...down(['Other'], 530, 190)];
+    const md = markdownOf([page(dashTable(236), { lines: rules, turned })]);
+    expect(md.trim().split('\n')[0]).toBe('|  | Sales in CHF | Profit | Costs | Other |');
+  });
 });

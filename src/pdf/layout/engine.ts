@@ -10,6 +10,7 @@ import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js
 import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
+import { attachTurnedHeads } from './turned.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
 export interface LayoutOptions {
@@ -962,6 +963,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
   }
   const tables = [...ruled, ...aligned];
+  // Heads turned upright over a table's columns are its head row (other turned text stays out).
+  if (!heavy) attachTurnedHeads(tables, page.turned ?? []);
   // Lines an aligned table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();
   for (const t of aligned) for (const w of t.words) tableWords.add(w);

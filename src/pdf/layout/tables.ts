@@ -14,6 +14,10 @@ export interface FoundTable extends Box {
   lines: Set<Line>;
   ruled: boolean;
   confidence: number;
+  /** Where each column of `rows` stands across the page (its cells' text, or its rules), left to right. */
+  columns?: Interval[];
+  /** Where each row of `rows` stands down the page (its text, or its rules), top to bottom. */
+  rowBands?: Interval[];
 }
 
 function clusterValues(values: number[], tol: number): number[] {
@@ -53,7 +57,7 @@ function cellLines(words: Word[]): Line[] {
  * A cell's content, with the same inline marks as a paragraph's (emphasis of some of its words,
  * footnote marks as superscripts, subscripts) and its lines joined as a paragraph's are.
  */
-function cellInlines(words: Word[]): TableCell['content'] {
+export function cellInlines(words: Word[]): TableCell['content'] {
   if (!words.length) return [];
   const runs = blockInlines(cellLines(words), '') as TextInline[];
   // Dot leaders running from a label towards its number are layout, not content.
@@ -475,7 +479,9 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   }
   // A ruled box around a few paragraphs (a sidebar, a form) is not a table.
   if (filledCells < 2 || totalChars / filledCells > 250) return null;
-  return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9 };
+  const columns = xs.slice(0, -1).flatMap((x, c) => (colIdx[c]! >= 0 ? [{ a: x, b: xs[c + 1]! }] : []));
+  const rowBands = ys.slice(0, -1).flatMap((y, r) => (rowIdx[r]! >= 0 ? [{ a: y, b: ys[r + 1]! }] : []));
+  return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9, columns, rowBands };
 }
 
 // ---------------------------------------------------------------- aligned-text tables
@@ -1547,5 +1553,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
   if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
-  return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6 };
+  const extent = (ls: Line[], lo: (l: Line) => number, hi: (l: Line) => number): Interval =>
+    ls.length ? { a: Math.min(...ls.map(lo)), b: Math.max(...ls.map(hi)) } : { a: NaN, b: NaN };
+  const columns = (merged[0] ?? []).map((_, c) => extent(merged.flatMap((r) => r[c] ?? []), (l) => l.x0, (l) => l.x1));
+  const rowBands = merged.map((r) => extent(r.flat(), (l) => l.y0, (l) => l.y1));
+  return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6, columns, rowBands };
 }
