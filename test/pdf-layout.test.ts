@@ -901,3 +901,59 @@ describe('tables of dashes and marks, turned heads', () => {
     expect(md.trim().split('\n')[0]).toBe('|  | Sales in CHF | Profit | Costs | Other |');
   });
 });
+
+describe('bulleted lists side by side, nested by indent', () => {
+  // A slide's two columns (as LibreOffice prints sample-presentation.pptx), each a subtitle and a list
+  // whose levels are set further in with other bullets (● ○ ■), the bullet a run of its own before the
+  // text. The right list starts a line higher (its subtitle has one line, the left one two), so its
+  // items stand almost level with the left list's items.
+  const box = (text: string, x0: number, y0: number, x1: number, y1: number, size: number): TextItem => item(text, x0, y1, size, { x1, y0, y1 });
+  const slide = [
+    box("This is the second content slide", 31.7, 42.2, 446.6, 72.8, 26.3),
+    box("What happens when there’s one", 31.7, 101.0, 323.5, 121.9, 18),
+    box("here", 31.7, 125.0, 72.2, 145.9, 18),
+    box("●", 40.7, 161.0, 56.4, 181.9, 18),
+    box("Topic 1", 67.7, 161.0, 130.1, 181.9, 18),
+    box("○", 78.7, 184.5, 90.9, 200.8, 14),
+    box("Subtopic 1", 103.7, 184.5, 178.2, 200.8, 14),
+    box("○", 78.7, 203.4, 90.9, 219.7, 14),
+    box("Subtopic 2", 103.7, 203.4, 178.2, 219.7, 14),
+    box("■", 114.7, 222.3, 127.9, 238.6, 14),
+    box("Subtopic 1 of subtopic 2", 139.7, 222.3, 309.7, 238.6, 14),
+    box("●", 40.7, 241.7, 56.4, 262.7, 18),
+    box("Topic 2", 67.7, 241.8, 130.1, 262.7, 18),
+    box("What happens when there’s 2", 367.2, 101.0, 637.0, 121.9, 18),
+    box("●", 376.2, 137.0, 391.9, 157.9, 18),
+    box("Details 1", 403.2, 137.0, 482.8, 157.9, 18),
+    box("○", 414.2, 160.5, 426.4, 176.8, 14),
+    box("Sub-details 1", 439.2, 160.5, 531.0, 176.8, 14),
+    box("○", 414.2, 179.4, 426.4, 195.7, 14),
+    box("Sub-details 2", 439.2, 179.4, 531.0, 195.7, 14),
+    box("■", 450.2, 198.3, 463.4, 214.6, 14),
+    box("This one is a sub-sub-detail", 475.2, 198.3, 667.2, 214.6, 14),
+    box("●", 376.2, 217.7, 391.9, 238.6, 18),
+    box("Details 2", 403.2, 217.8, 482.8, 238.8, 18),
+  ];
+
+  it('two columns of bulleted lists are read column by column, each list nested by its indents, not as a table', () => {
+    const md = markdownOf([page(slide, { width: 720, height: 405 })]);
+    expect(md).not.toContain('|');
+    expect(md).toContain('What happens when there’s one here\n\n- Topic 1\n  - Subtopic 1\n  - Subtopic 2\n    - Subtopic 1 of subtopic 2\n- Topic 2\n');
+    expect(md).toContain('What happens when there’s 2\n\n- Details 1\n  - Sub-details 1\n  - Sub-details 2\n    - This one is a sub-sub-detail\n- Details 2\n');
+    expect(md.indexOf('Topic 2')).toBeLessThan(md.indexOf('What happens when there’s 2'));
+  });
+
+  it('a table whose cells open with bullets under a head row stays a table', () => {
+    const rows = [['Option', 'Pros', 'Cons'], ['Rent', '• No upkeep', '• Rising rents'], ['Buy', '• Equity builds', '• Large deposit'], ['Lease', '• Fixed term', '• Early exit fees']];
+    const items = rows.flatMap((r, k) => r.map((t, c) => item(t, 72 + c * 150, 100 + k * 16)));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| Option | Pros | Cons |');
+    expect(md).toContain('| Buy | • Equity builds | • Large deposit |');
+  });
+
+  it('bullets of several kinds at growing indents make nested lists', () => {
+    const levels: Array<[string, number, string]> = [['▪', 72, 'First'], ['–', 90, 'Second'], ['•', 108, 'Third'], ['–', 90, 'Back to second'], ['▪', 72, 'Back to first']];
+    const md = markdownOf([page(levels.flatMap(([b, x, t], k) => [item(b, x, 100 + k * 14), item(t, x + 12, 100 + k * 14)]))]);
+    expect(md).toBe('- First\n  - Second\n    - Third\n  - Back to second\n- Back to first\n');
+  });
+});

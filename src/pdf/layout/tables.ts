@@ -1207,6 +1207,26 @@ function joinCentredRows(grid: Line[][][]): void {
   }
 }
 
+/** A line that opens with a bullet and goes on with its text ("● Topic 1", "- item"). */
+const BULLETED = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·➢➤❖]|[-–—*](?=\s))\s*\S/u;
+
+/**
+ * Bulleted lists set side by side (a slide's two columns of points): every cell of every column
+ * opens with a bullet, so the "rows" are only items that happen to stand level, not records. A
+ * table with bulleted cells has a head, or a column of labels, that is not bulleted.
+ */
+function listsSideBySide(grid: Line[][][]): boolean {
+  const cols = grid[0]?.length ?? 0;
+  if (cols < 2 || grid.length < 2) return false;
+  for (let c = 0; c < cols; c++) {
+    const cells = grid.map((r) => r[c]!).filter((cell) => cell.length > 0);
+    if (cells.length < 2) return false;
+    // The cell's first line: a cell may hold an item's wrapped lines too.
+    if (!cells.every((cell) => BULLETED.test(cell.reduce((m, l) => (l.y0 < m.y0 ? l : m)).text))) return false;
+  }
+  return true;
+}
+
 /**
  * The last row stands apart from the table: further below the row above than a line and twice the
  * rows' usual spacing, it fills no more than half the columns and holds no figures. It is the head
@@ -1306,6 +1326,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
   // Only now, clear of running text (whose lines starting in lower case tell it from a column).
   joinWrappedFirstCells(grid, 'text');
+  if (listsSideBySide(grid)) return null;
   const cols = hi - lo + 1;
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const anchored = grid.filter((r) => filledCells(r) >= 2).length;
