@@ -957,3 +957,26 @@ describe('bulleted lists side by side, nested by indent', () => {
     expect(md).toBe('- First\n  - Second\n    - Third\n  - Back to second\n- Back to first\n');
   });
 });
+
+describe('bullets Word sets: a fixed-pitch "o", a picture', () => {
+  it('nests an item under a picture bullet and one under an "o" set in a fixed-pitch face, as Word\'s levels go', () => {
+    const md = markdownOf([page([
+      item('A multi-level list with bullets:', 90, 430, 12),
+      item('\uF0A7', 90, 447, 12), item('One', 108, 447, 12),
+      item('\uF0A7', 108, 463, 12), item('Two', 126, 463, 12),
+      item('This bullet uses an image as the bullet item', 144, 479, 12),
+      item('o', 144, 495, 12, { monospace: true }), item('Four', 162, 495, 12),
+      item('\uF0A7', 90, 511, 12), item('Five', 108, 511, 12),
+    ], { images: [{ x0: 126.5, y0: 470.6, x1: 134.4, y1: 478.5 }] })]);
+    expect(md).toBe('A multi-level list with bullets:\n\n- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five\n');
+  });
+
+  it('an "o" in the text face, or an icon before a line among no list, is no bullet', () => {
+    const md = markdownOf([page([
+      item('o', 72, 100, 12), item('meu caro amigo, escrevo-lhe de longe.', 86, 100, 12),
+      item('+44 20 7946 0958', 90, 140, 12),
+    ], { images: [{ x0: 74, y0: 131, x1: 84, y1: 141 }] })]);
+    expect(md).not.toContain('- ');
+    expect(md).toContain('+44 20 7946 0958');
+  });
+});

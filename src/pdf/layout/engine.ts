@@ -55,6 +55,45 @@ function looksLikeCode(lines: readonly Line[]): boolean {
 
 interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
 
+/**
+ * Word's second-level bullet: a lone "o" set in a fixed-pitch face (Courier New) before the item's
+ * text in another face, a tab away (more than half an em; a word space is a quarter).
+ */
+function letterBullet(L: Line): Marker | null {
+  const [o, next] = L.words;
+  if (!o || !next || o.text.trim() !== 'o' || !o.mono || next.mono || next.x0 - o.x1 < L.size * 0.5) return null;
+  return { kind: 'bullet', text: 'o ', value: 0 };
+}
+
+/**
+ * Picture bullets: a small image (no larger than the line's type, no smaller than a third of it)
+ * standing level with a line, just before its first word. An icon before a line (a phone beside a
+ * number) looks the same, so it is a bullet only among list items: another line bulleted so at the
+ * same place, or an item with a marker within two lines above or below. The box of each bullet,
+ * by its line.
+ */
+function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<Line, Box> {
+  const found = new Map<Line, Box>();
+  if (!pictures.length || lines.length > 3000) return found;
+  for (const L of lines) {
+    for (const p of pictures) {
+      const w = p.x1 - p.x0, h = p.y1 - p.y0, cy = (p.y0 + p.y1) / 2;
+      if (w > L.size * 1.2 || h > L.size * 1.2 || w < L.size * 0.3 || h < L.size * 0.3) continue;
+      if (cy < L.y0 || cy > L.y1 || p.x1 > L.x0 + 0.5 || L.x0 - p.x1 > L.size * 2) continue;
+      found.set(L, p);
+      break;
+    }
+  }
+  const out = new Map<Line, Box>();
+  for (const [L, p] of found) {
+    const twin = [...found].some(([M, q]) => M !== L && Math.abs(q.x0 - p.x0) < 1 && Math.abs(M.y0 - L.y0) < L.size * 10);
+    const amongItems = lines.some((M) => M !== L && Math.abs(M.y0 - L.y0) < (M.y1 - M.y0 + L.y1 - L.y0) * 1.25 && hOverlap(M, L) > -L.size * 4
+      && (listMarker(M.text) ?? letterBullet(M)));
+    if (twin || amongItems) out.set(L, p);
+  }
+  return out;
+}
+
 function listMarker(text: string): Marker | null {
   const b = BULLET_RE.exec(text);
   if (b && text.length > b[0].length) return { kind: 'bullet', text: b[0], value: 0 };
@@ -94,7 +133,7 @@ function grow(b: Box, o: Box): void {
 
 // ---------------------------------------------------------------- paragraphs
 
-function buildBlocks(lines: Line[]): TextBlock[] {
+function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] {
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const blocks: TextBlock[] = [];
   // The line directly below each line (same column, normal leading).
@@ -181,8 +220,12 @@ function buildBlocks(lines: Line[]): TextBlock[] {
   }
   const sequenceAt = (L: Line, value: number): boolean => [value - 1, value + 1].some((v) => (numbered.get(v) ?? [])
     .some((M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40));
+  const pictured = pictureBullets(sorted, pictures);
   for (const L of sorted) {
-    let marker = listMarker(L.text);
+    let marker = listMarker(L.text) ?? letterBullet(L);
+    // A picture bullet stands where the item starts (its level goes by it).
+    const picture = marker ? null : pictured.get(L) ?? null;
+    if (picture) marker = { kind: 'bullet', text: '', value: 0 };
     let flushItem = false;
     if (marker && marker.kind !== 'bullet') {
       // "(1) ..." wrapped back to the margin at full width is an enumeration inside running text,
@@ -261,8 +304,8 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       const width = best.x1 - best.x0;
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
     } else {
-      const textX0 = marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
+      const textX0 = picture ? L.x0 : marker ? textStart(L, marker) : L.x0;
+      blocks.push({ kind: 'text', x0: picture?.x0 ?? L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
     }
   }
   return blocks;
@@ -975,7 +1018,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const textLines = numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines;
   const figures = mergeImages(page.images, W, H, textLines);
 
-  let blocks = splitStackedItems(buildBlocks(textLines), textLines);
+  let blocks = splitStackedItems(buildBlocks(textLines, page.images), textLines);
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
     const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };

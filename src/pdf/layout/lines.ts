@@ -366,7 +366,8 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
-      const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
+      // (Or Word's second-level bullet, an "o" in a fixed-pitch face before text in another.)
+      const markerLead = cur.length === 1 && (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) && gap < size * 8;
       // A section number set larger before its heading on the same baseline (a numbered badge): one line.
       const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
