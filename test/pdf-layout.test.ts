@@ -980,3 +980,42 @@ describe('bullets Word sets: a fixed-pitch "o", a picture', () => {
     expect(md).toContain('+44 20 7946 0958');
   });
 });
+
+describe('drop caps', () => {
+  it('a paragraph whose first lines are indented past a large initial is one paragraph, the initial its first letter', () => {
+    const cap = item('D', 72, 259, 38.8, { y0: 223.2, y1: 266.7, x1: 99.8 });
+    const md = markdownOf([page([
+      item('Dropcaps', 72, 226, 13, { bold: true }),
+      item('rop caps are used to emphasize the leading paragraph at the start of a section. In', 99.8, 243),
+      item('Word it is possible to specify how many lines of text a drop-cap should use, and', 99.8, 259),
+      item('the lines after those go back to the margin as the paragraph goes on to its end.', 72, 275),
+      cap,
+      item('A second paragraph follows.', 72, 300),
+    ])]);
+    expect(md).toContain('Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use, and the lines after those go back to the margin');
+    expect(md).not.toMatch(/^D$/m);
+  });
+
+  it('a drop cap three lines deep whose top rises beside the heading above leaves the heading alone', () => {
+    // As Word sets it: the cap's box reaches up beside the short heading, and its middle is level
+    // with the paragraph's second line.
+    const md = markdownOf([page([
+      item('Dropcaps', 72, 227, 13, { bold: true, x1: 130.6 }),
+      item('rop caps are used to emphasize the leading paragraph at the start of a', 135.3, 243),
+      item('section. In Word it is possible to specify how many lines of text a drop-cap', 135.3, 259),
+      item('should use.', 135.3, 275),
+      item('D', 93.6, 275, 58.5, { y0: 220.8, y1: 286.4, x1: 135.3 }),
+      item('Links', 72, 301, 13, { bold: true }),
+    ])]);
+    expect(md).toContain('Dropcaps\n\nDrop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.\n');
+  });
+
+  it('a capital initial before a word of its own is set apart from it', () => {
+    const md = markdownOf([page([
+      item('A', 72, 131, 36, { y0: 102, y1: 138, x1: 96 }),
+      item('long time ago the valley was empty of people, and the river ran', 102, 112),
+      item('wide and slow through the woods where the town now stands today.', 102, 126),
+    ])]);
+    expect(md).toContain('A long time ago the valley was empty of people, and the river ran wide and slow');
+  });
+});
