@@ -644,3 +644,20 @@ describe.skipIf(!corpusAvailable)(`corpus: a booking order whose rows carry a sm
     cellRelation(md, 'SCR-2', 'row', '$3,600');
   });
 });
+
+describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's bullets (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
+  let md = '';
+  beforeAll(async () => {
+    const doc = await parser.parseFile(readCorpus('officeparser', 'test.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'test.pdf' });
+    md = doc.markdown ?? '';
+  });
+
+  it('the paragraph under a drop cap three lines deep is whole, after its heading', () => {
+    inOrder(md, 'Dropcaps', 'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.', 'Links');
+    absent(md, 'Dropcaps section');
+  });
+
+  it('a picture bullet and Word\'s "o" bullet nest their items under the bullet above', () => {
+    expect(md).toContain('- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five');
+  });
+});
