@@ -890,6 +890,47 @@ describe('tables of dashes and marks, turned heads', () => {
     expect(md).not.toContain('arXiv');
   });
 
+  it('a units line and periods stacked right over the turned heads are the head\'s upper row; a title across the columns is not', () => {
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 309, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 472, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 545, 222),
+    ];
+    const upper = [
+      item('In millions of CHF', 50, 124, 8), item('January–June', 331, 130, 8), item('2023', 362, 140, 8),
+      item('January–June', 494, 130, 8), item('2022', 525, 140, 8),
+    ];
+    const md = markdownOf([page([item('Other information', 50, 88, 9, { bold: true }), ...upper, ...dashTable(236)], { lines: rules, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| In millions of CHF |  | January–June 2023 |  | January–June 2022 |');
+    expect(rows[2]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+    expect(md.startsWith('**Other information**\n\n|') || md.startsWith('# Other information\n\n|')).toBe(true);
+
+    // A title set across the columns right over the heads stays a paragraph, and so does all above it.
+    const titled = markdownOf([page([item('Impairment charges by zone and by half-year period', 200, 140, 8), ...upper.slice(0, 1), ...dashTable(236)], { lines: rules, turned })]);
+    expect(titled).toContain('Impairment charges by zone and by half-year period\n');
+    expect(titled.trim().split('\n').filter((l) => l.startsWith('|'))[0]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+  });
+
+  it('turned heads inside the ruled head cells of a fully ruled table fill those cells', () => {
+    // Rules round every cell, the head row 90 pt tall with the turned heads in it.
+    const xs = [48, 200, 310, 390, 475, 546];
+    const ys = [132, ...labels.map((_, r) => 227 + r * 12.7), 227 + labels.length * 12.7];
+    const grid = [
+      ...ys.map((y) => ({ x0: 48, x1: 546, y0: y, y1: y, width: 0.5 })),
+      ...xs.map((x) => ({ x0: x, x1: x, y0: 132, y1: ys[ys.length - 1]!, width: 0.5 })),
+    ];
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill'], 306, 222), ...turnedHead(['Impairment'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill'], 470, 222), ...turnedHead(['Impairment'], 545, 222),
+    ];
+    const md = markdownOf([page([item('Region', 50, 220, 8), ...dashTable(236)], { lines: grid, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| Region | Impairment of goodwill | Impairment | Impairment of goodwill | Impairment |');
+    expect(rows[2]).toBe('| Zone NA | — | (9) | — | (285) |');
+  });
+
   it('heads turned to read downwards are read top to bottom, their lines right to left', () => {
     const down = (lines: string[], left: number, top: number, size = 8): TextItem[] => lines.map((t, k) => ({
       text: t, x0: left + (lines.length - 1 - k) * size * 1.16, x1: left + (lines.length - k) * size * 1.16, y0: top, y1: top + t.length * size * CHAR_W,

@@ -1006,11 +1006,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
   }
   const tables = [...ruled, ...aligned];
-  // Heads turned upright over a table's columns are its head row (other turned text stays out).
-  if (!heavy) attachTurnedHeads(tables, page.turned ?? []);
-  // Lines an aligned table took (or split into its cells) leave the text flow.
+  // Heads turned upright over a table's columns are its head row (other turned text stays out),
+  // and the lines stacked over them its upper head rows.
+  if (!heavy) attachTurnedHeads(tables, page.turned ?? [], lineRows.flat());
+  // Lines a table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();
-  for (const t of aligned) for (const w of t.words) tableWords.add(w);
+  for (const t of tables) for (const w of t.words) tableWords.add(w);
   const flowLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
   // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
   const numberColumns = heavy ? [] : lineNumberColumns(flowLines);

@@ -6,8 +6,8 @@
  * joined as a cell's are, and goes in the column it stands over.
  */
 import type { TableCell } from '../../model/document.js';
-import { buildRows } from './lines.js';
-import { cellInlines, type FoundTable, type Interval } from './tables.js';
+import { buildRows, type Line } from './lines.js';
+import { CAPTION_RE, cellInlines, type FoundTable, type Interval } from './tables.js';
 import type { Box, TextItem } from './types.js';
 
 /** A turned cell: runs of one direction standing together, and where they stand. */
@@ -68,7 +68,7 @@ function turnedContent(cell: TurnedCell): TableCell['content'] {
  * its neighbours) holds the cell's middle, when the cell reaches over the column's text or comes
  * within an em of it. -1 otherwise.
  */
-function columnUnder(cell: TurnedCell, columns: Interval[]): number {
+function columnUnder(cell: Pick<TurnedCell, 'x0' | 'x1' | 'size'>, columns: Interval[]): number {
   const mid = (cell.x0 + cell.x1) / 2;
   for (let c = 0; c < columns.length; c++) {
     const col = columns[c]!;
@@ -86,11 +86,14 @@ function columnUnder(cell: TurnedCell, columns: Interval[]): number {
  * within the table's width, over one column, above a row of the table; the heads over that row stand
  * in one band, the lowest foot among them just above the row (within two of its lines), and the head
  * row goes above it. Two such heads or more, over different columns, are needed: a lone turned line
- * near a table may be a margin note. Tables are changed in place; the runs taken are returned.
+ * near a table may be a margin note. Over heads that open a table, the lines of the page (`lines`)
+ * stacked just above them, each over one column, are the head's upper row (`rowsAbove`); their
+ * words join the table's. Tables are changed in place; the runs taken are returned.
  */
-export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem[]): Set<TextItem> {
+export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem[], lines: readonly Line[] = []): Set<TextItem> {
   const taken = new Set<TextItem>();
   if (!items.length || !tables.length) return taken;
+  const inTables = (l: Line): boolean => tables.some((t) => t.lines.has(l) || l.words.some((w) => t.words.has(w)));
   const cells = turnedCells(items.filter((it) => it.angle === 90 || it.angle === 270));
   for (const t of tables) {
     const { columns, rowBands } = t;
@@ -135,10 +138,48 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
     if (fill) {
       const band = rowBands[row - 1]!;
       rowBands[row - 1] = { a: Math.min(band.a, top), b: Math.max(band.b, foot) };
-    } else {
-      t.rows.splice(row, 0, headRow);
-      rowBands.splice(row, 0, { a: top, b: foot });
+      continue;
     }
+    t.rows.splice(row, 0, headRow);
+    rowBands.splice(row, 0, { a: top, b: foot });
+    // Over heads that open the table, the head's upper rows (a units line, a period over a group
+    // of columns) stand in the text above it.
+    const size = Math.max(...[...heads.values()].map((h) => h.cell.size));
+    const above = row === 0 ? rowsAbove(lines, top, size, t, columns, inTables) : [];
+    if (!above.length) continue;
+    const upper: TableCell[] = columns.map((_, c) => ({ content: cellInlines(above.filter((a) => a.col === c).flatMap((a) => a.line.words)) }));
+    t.rows.unshift(upper);
+    const y0 = Math.min(...above.map((a) => a.line.y0));
+    rowBands.unshift({ a: y0, b: Math.max(...above.map((a) => a.line.y1)) });
+    t.y0 = Math.min(t.y0, y0);
+    for (const a of above) { t.lines.add(a.line); for (const w of a.line.words) t.words.add(w); }
   }
   return taken;
+}
+
+/**
+ * The lines over a table's turned heads that belong to its head: stacked at line spacing from
+ * within two lines above the heads' top, in the heads' size or smaller, each within one column
+ * (clear of the other columns' text) and none a caption. A line across the columns (a title) means
+ * the text above is no part of the head, and none is taken.
+ */
+function rowsAbove(lines: readonly Line[], top: number, size: number, t: FoundTable, columns: Interval[], inTables: (l: Line) => boolean): Array<{ line: Line; col: number }> {
+  const candidates = lines.filter((l) => l.y1 <= top + l.size * 0.3 && l.x0 >= t.x0 - size * 2 && l.x1 <= t.x1 + size * 2 && !inTables(l))
+    .sort((a, b) => b.y1 - a.y1);
+  const stack: Line[] = [];
+  let reach = top;
+  for (const l of candidates) {
+    const gap = reach - l.y1;
+    if (gap > (stack.length ? l.size * 0.6 : l.size * 2.5)) break;
+    stack.push(l);
+    reach = Math.min(reach, l.y0);
+  }
+  const out: Array<{ line: Line; col: number }> = [];
+  for (const l of stack) {
+    if (l.size > size * 1.15 || CAPTION_RE.test(l.text)) return [];
+    const col = columnUnder({ x0: l.x0, x1: l.x1, size: l.size }, columns);
+    if (col < 0 || columns.some((c, k) => k !== col && Number.isFinite(c.a) && l.x0 < c.b && l.x1 > c.a)) return [];
+    out.push({ line: l, col });
+  }
+  return out;
 }
