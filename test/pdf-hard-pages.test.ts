@@ -645,7 +645,7 @@ describe.skipIf(!corpusAvailable)(`corpus: a booking order whose rows carry a sm
   });
 });
 
-describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's bullets (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
+describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's lists (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
   let md = '';
   beforeAll(async () => {
     const doc = await parser.parseFile(readCorpus('officeparser', 'test.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'test.pdf' });
@@ -659,5 +659,9 @@ describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's bullets (${corp
 
   it('a picture bullet and Word\'s "o" bullet nest their items under the bullet above', () => {
     expect(md).toContain('- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five');
+  });
+
+  it('a multi-level numbered list ("1.", "1.1.", "1.1.1.") nests by its numbers, a wrapped item whole', () => {
+    expect(md).toContain('1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six');
   });
 });

@@ -1060,3 +1060,38 @@ describe('drop caps', () => {
     expect(md).toContain('A long time ago the valley was empty of people, and the river ran wide and slow');
   });
 });
+
+describe('multi-level numbered lists', () => {
+  it('"1.1." under "1." and "1.1.2." under "1.1." nest, numbered by their last part; a line wrapped back between a wide number and its text stays in its item', () => {
+    // As Word sets a multi-level list: each level further in, the number a run of its own and the
+    // text at the next tab stop, wrapped lines back at the level's hanging indent.
+    const md = markdownOf([page([
+      item('Multi-level Lists', 72, 300, 13, { bold: true }),
+      item('1.', 90, 318, 12), item('One', 108, 318, 12),
+      item('1.1. Two', 108, 334, 12),
+      item('1.1.1.', 126, 350, 12), item('Three', 180, 350, 12),
+      item('1.1.2.', 126, 366, 12), item('Four with a very long line to demonstrate that the hanging indent', 180, 366, 12, { x1: 536 }),
+      item('for the list is working correctly.', 151, 382, 12),
+      item('1.1.3.', 126, 398, 12), item('Five', 180, 398, 12),
+      item('2.', 90, 414, 12), item('Six', 108, 414, 12),
+    ])]);
+    expect(md).toContain('1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six\n');
+  });
+
+  it('numbered section headings at one margin, clauses numbered at the margin and contents entries indented by level keep their numbers', () => {
+    const md = markdownOf([page([
+      item('2 Introduction', 72, 100, 14, { bold: true }),
+      ...column('intro', 72, 124, 3, 8),
+      item('2.1 Methods', 72, 176, 12, { bold: true }),
+      ...column('methods', 72, 196, 3, 8),
+      item('3. Definitions', 72, 250),
+      item('3.1 The Contractor shall deliver the goods named in the order.', 72, 264),
+      // Contents entries indented by level, the first level no list item.
+      item('2.3.59.1 Program Scope and Objectives', 72, 300), item('2.3.59.1.1 Background', 90, 314), item('2.3.59.1.2 Authority', 90, 328),
+    ])]);
+    expect(md).not.toMatch(/^\s*[12]\. /m);
+    expect(md).toContain('2.1 Methods');
+    expect(md).toContain('3.1 The Contractor shall deliver');
+    expect(md).toContain('2.3.59.1.2 Authority');
+  });
+});

@@ -94,6 +94,30 @@ function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<L
   return out;
 }
 
+const MULTILEVEL_RE = /^((\d{1,3})(?:\.(\d{1,3})){1,4})\.?\s+(?=\S)/;
+
+/**
+ * An item of a multi-level numbered list ("1.1." under "1.", "1.1.2." under "1.1."): its number
+ * goes on from the number of a numbered list item above it (`items`) set further left, in the same
+ * column, and it is numbered by its last part, as the list it is nested in counts. Under no such
+ * item, a number of several parts opens a section ("2.1 Methods" under "2 Introduction", at one
+ * margin), a clause or a contents entry ("2.3.59.1.2 Authority" under "2.3.59.1 Program Scope"),
+ * and stays text with its number. `above` holds the lines before it in reading order, nearest last.
+ */
+function nestedNumber(L: Line, above: readonly Line[], items: ReadonlyMap<Line, Marker>): Marker | null {
+  const m = MULTILEVEL_RE.exec(L.text);
+  if (!m) return null;
+  const parent = m[1]!.replace(/\.\d{1,3}$/, '');
+  for (let k = above.length - 1; k >= 0 && k >= above.length - 60; k--) {
+    const M = above[k]!;
+    if (L.y0 - M.y1 > L.size * 20) break;
+    if (M.x1 <= L.x0 - L.size * 20 || M.x0 >= L.x1 || !(M.x0 < L.x0 - L.size * 0.6) || items.get(M)?.kind !== 'number') continue;
+    const own = /^(\d{1,3}(?:\.\d{1,3}){0,4})[.)]?\s/.exec(M.text);
+    if (own && own[1] === parent) return { kind: 'number', text: m[0], value: Number(m[1]!.split('.').pop()) };
+  }
+  return null;
+}
+
 function listMarker(text: string): Marker | null {
   const b = BULLET_RE.exec(text);
   if (b && text.length > b[0].length) return { kind: 'bullet', text: b[0], value: 0 };
@@ -221,8 +245,11 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] 
   const sequenceAt = (L: Line, value: number): boolean => [value - 1, value + 1].some((v) => (numbered.get(v) ?? [])
     .some((M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40));
   const pictured = pictureBullets(sorted, pictures);
-  for (const L of sorted) {
-    let marker = listMarker(L.text) ?? letterBullet(L);
+  // Lines found to open numbered items so far (the parents of a multi-level list's items).
+  const items = new Map<Line, Marker>();
+  for (const [i, L] of sorted.entries()) {
+    let marker = listMarker(L.text) ?? letterBullet(L) ?? nestedNumber(L, sorted.slice(Math.max(0, i - 60), i), items);
+    if (marker) items.set(L, marker);
     // A picture bullet stands where the item starts (its level goes by it).
     const picture = marker ? null : pictured.get(L) ?? null;
     if (picture) marker = { kind: 'bullet', text: '', value: 0 };
@@ -273,7 +300,11 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] 
         // short of it, and another paragraph may be wider.
         if ((isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
-        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
+        // (A number wider than the hanging indent pushes the first line's text to the next tab stop;
+        // the item's lines wrap back to the indent, between the number and its text, going on in
+        // lower case.)
+        const underNumber = B.marker?.kind === 'number' && L.x0 > B.x0 + size * 0.6 && (/^\p{Ll}/u.test(L.text) || endsOpen(last.text));
+        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5) && !underNumber) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         if (fieldRow.has(last)) continue;
