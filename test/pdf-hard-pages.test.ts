@@ -509,6 +509,34 @@ describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
   });
 });
 
+describe('hard pages: turned heads, side-by-side lists, a drop cap (sheets.pdf)', () => {
+  let md = '';
+  beforeAll(async () => { md = await markdownOf('sheets.pdf'); });
+
+  it('heads turned upwards over the columns are the table\'s head row, each read as one cell; the margin stamp stays out', () => {
+    cellRelation(md, '(9)', 'header', 'Impairment of intangible assets');
+    cellRelation(md, '(285)', 'header', 'Impairment of intangible assets');
+    cellRelation(md, '(16)', 'header', 'Impairment of goodwill and intangible assets');
+    absent(md, 'Internal draft');
+  });
+
+  it('a sheet whose cells are mostly em dashes is one table, the dashes its values', () => {
+    cellRelation(md, 'Zone GC', 'right', '—');
+    cellRelation(md, 'Zone NA', 'row', '(285)');
+    expect(standalone(md, 'Zone EUR')).toBe(false);
+  });
+
+  it('two bulleted lists side by side are read one after the other, each nested by its indents', () => {
+    expect(md).toContain('What happens when there is one here\n\n- Topic 1\n  - Subtopic 1\n  - Subtopic 2\n    - Subtopic 1 of subtopic 2\n- Topic 2\n');
+    expect(md).toContain('What happens when there are 2\n\n- Details 1\n  - Sub-details 1\n  - Sub-details 2\n    - A sub-sub-detail\n- Details 2\n');
+    expect(tablesOf(md)).toHaveLength(1);
+  });
+
+  it('a paragraph opening with a drop cap is one paragraph, the cap its first letter', () => {
+    present(md, 'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop cap should use, and the lines after those go back to the margin');
+  });
+});
+
 describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () => {
   let md = '';
   beforeAll(async () => { md = await markdownOf('inset.pdf'); });
@@ -614,5 +642,26 @@ describe.skipIf(!corpusAvailable)(`corpus: a booking order whose rows carry a sm
     cellRelation(md, 'Winter Wonderland (Runtime: 98 min); Matinee Special', 'right', 'Standard');
     cellRelation(md, 'New Year Mystery (Runtime: 116 min); Premium Experience', 'right', '4DX');
     cellRelation(md, 'SCR-2', 'row', '$3,600');
+  });
+});
+
+describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's lists (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
+  let md = '';
+  beforeAll(async () => {
+    const doc = await parser.parseFile(readCorpus('officeparser', 'test.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'test.pdf' });
+    md = doc.markdown ?? '';
+  });
+
+  it('the paragraph under a drop cap three lines deep is whole, after its heading', () => {
+    inOrder(md, 'Dropcaps', 'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.', 'Links');
+    absent(md, 'Dropcaps section');
+  });
+
+  it('a picture bullet and Word\'s "o" bullet nest their items under the bullet above', () => {
+    expect(md).toContain('- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five');
+  });
+
+  it('a multi-level numbered list ("1.", "1.1.", "1.1.1.") nests by its numbers, a wrapped item whole', () => {
+    expect(md).toContain('1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six');
   });
 });

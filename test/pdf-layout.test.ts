@@ -806,3 +806,292 @@ describe('bold lead-ins', () => {
     expect(md.trim().split('\n\n')).toHaveLength(2);
   });
 });
+
+describe('tables of dashes and marks, turned heads', () => {
+  // A sheet printed with rules between rows: row labels, four value columns set flush right, most
+  // cells an em dash for nothing.
+  const labels = ['Zone NA', 'Zone EUR', 'Zone AOA', 'Zone LATAM', 'Zone GC', 'Nestlé Health Science', 'Nespresso', 'Total'];
+  const values = [['—', '(9)', '—', '(285)'], ['—', '(23)', '—', '—'], ['—', '(6)', '—', '—'], ['—', '(14)', '—', '—'], ['—', '—', '—', '—'],
+    ['(16)', '(3)', '—', '(314)'], ['—', '—', '—', '—'], ['(16)', '(55)', '—', '(599)']];
+  const rights = [306, 382, 470, 545];
+  function dashTable(y0: number): TextItem[] {
+    return labels.flatMap((label, r) => [
+      item(label, 50, y0 + r * 12.7, 8),
+      ...values[r]!.map((v, c) => item(v, rights[c]! - v.length * 4, y0 + r * 12.7, 8)),
+    ]);
+  }
+  // A rule over each row and one under the last.
+  const rules = [...labels, ''].map((_, r) => ({ x0: 48, x1: 546, y0: 227 + r * 12.7, y1: 227 + r * 12.7, width: 0.1 }));
+
+  it('a ruled sheet whose cells are mostly em dashes is a table, the dashes its values', () => {
+    const md = markdownOf([page([item('Other information', 50, 90, 9, { bold: true }), ...dashTable(236)], { lines: rules })]);
+    expect(md).toContain('| Zone NA | — | (9) | — | (285) |');
+    expect(md).toContain('| Zone GC | — | — | — | — |');
+    expect(md).toContain('| Total | (16) | (55) | — | (599) |');
+    expect(md).not.toMatch(/^#+ Zone/m);
+  });
+
+  it('a units line and a period set apart under a table are the next table\'s heads, not its last row; its shaded rows are no chart', () => {
+    // Two sheets one above the other, the second's units and period set a blank line or two under
+    // the first's last row; each value column group shaded, the shading a box per row as tall as it.
+    const sheet = (y0: number): TextItem[] => labels.flatMap((label, r) => [
+      item(label, 50, y0 + r * 12.7, 8),
+      ...values[r]!.map((v, c) => item(v.replace('—', String(100 + r * 7 + c)), rights[c]! - v.length * 4, y0 + r * 12.7, 8)),
+    ]);
+    const shading = labels.flatMap((_, r) => [0, 1].map((g) => ({ x0: 260 + g * 150, x1: 390 + g * 150, y0: 227 + r * 12.7, y1: 227 + (r + 1) * 12.7 + (r === 3 ? 12.7 : 0), filled: true, stroked: false })));
+    const md = markdownOf([page([
+      ...sheet(236), item('In millions of CHF', 50, 360, 8), item('January–June', 494, 365, 8), item('2022', 525, 374, 8), ...sheet(400),
+    ], { rects: shading })]);
+    const tables = md.split('\n\n').filter((b) => b.startsWith('|'));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]).not.toContain('In millions');
+    expect(md).toMatch(/\| Total \| \(16\) \| \(55\) \| 151 \| \(599\) \|\n\nIn millions of CHF\n\nJanuary–June 2022\n\n\| Zone NA/);
+  });
+
+  it('a grid of single letters, every cell filled, is a table', () => {
+    const items: TextItem[] = [];
+    for (let r = 0; r < 12; r++) for (let c = 0; c < 6; c++) items.push(item('x', 55 + c * 80, 80 + r * 15.7, 11));
+    const md = markdownOf([page(items)]);
+    expect(md.trim().split('\n')).toHaveLength(12 + 1);
+    expect(md).toContain('| x | x | x | x | x | x |\n| --- | --- | --- | --- | --- | --- |');
+  });
+
+  it('formula pieces set apart are still no table', () => {
+    // A displayed formula whose operators and variables the line builder set apart, over two rows.
+    const parts = [['x', '=', 'a', '+', 'b'], ['y', '−', 'c', '·', 'd'], ['z', '=', 'e', '×', 'f']];
+    const items = parts.flatMap((row, r) => row.map((t, c) => item(t, 200 + c * 30, 300 + r * 14, 10)));
+    const md = markdownOf([page([...column('text', 72, 100, 8), ...items])]);
+    expect(md).not.toContain('|');
+  });
+
+  /** A head turned to read upwards over the column whose right edge is `right`: its lines left to right. */
+  function turnedHead(lines: string[], right: number, foot: number, size = 8): TextItem[] {
+    const lead = size * 1.16;
+    const x0 = right - lines.length * lead;
+    return lines.map((t, k) => ({
+      text: t, x0: x0 + k * lead, x1: x0 + (k + 1) * lead, y0: foot - t.length * size * CHAR_W, y1: foot,
+      fontSize: size, fontName: 'Test', bold: false, italic: false, dir: 'ltr' as const, angle: 270 as const,
+    }));
+  }
+
+  it('heads turned upright over the columns are the table\'s head row, read in their own direction; a turned stamp in the margin stays out', () => {
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 309, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 472, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 545, 222),
+      // An identifier up the left margin, as arXiv stamps its papers.
+      ...turnedHead(['arXiv:2401.00001v1 [cs.CL] 1 Jan 2024'], 30, 600, 20),
+    ];
+    const md = markdownOf([page([item('Other information', 50, 90, 9, { bold: true }), ...dashTable(236)], { lines: rules, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+    expect(rows[2]).toBe('| Zone NA | — | (9) | — | (285) |');
+    expect(md).not.toContain('arXiv');
+  });
+
+  it('a units line and periods stacked right over the turned heads are the head\'s upper row; a title across the columns is not', () => {
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 309, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill and', 'intangible assets'], 472, 222),
+      ...turnedHead(['Impairment of', 'intangible assets'], 545, 222),
+    ];
+    const upper = [
+      item('In millions of CHF', 50, 124, 8), item('January–June', 331, 130, 8), item('2023', 362, 140, 8),
+      item('January–June', 494, 130, 8), item('2022', 525, 140, 8),
+    ];
+    const md = markdownOf([page([item('Other information', 50, 88, 9, { bold: true }), ...upper, ...dashTable(236)], { lines: rules, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| In millions of CHF |  | January–June 2023 |  | January–June 2022 |');
+    expect(rows[2]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+    expect(md.startsWith('**Other information**\n\n|') || md.startsWith('# Other information\n\n|')).toBe(true);
+
+    // A title set across the columns right over the heads stays a paragraph, and so does all above it.
+    const titled = markdownOf([page([item('Impairment charges by zone and by half-year period', 200, 140, 8), ...upper.slice(0, 1), ...dashTable(236)], { lines: rules, turned })]);
+    expect(titled).toContain('Impairment charges by zone and by half-year period\n');
+    expect(titled.trim().split('\n').filter((l) => l.startsWith('|'))[0]).toBe('|  | Impairment of goodwill and intangible assets | Impairment of intangible assets | Impairment of goodwill and intangible assets | Impairment of intangible assets |');
+  });
+
+  it('turned heads inside the ruled head cells of a fully ruled table fill those cells', () => {
+    // Rules round every cell, the head row 90 pt tall with the turned heads in it.
+    const xs = [48, 200, 310, 390, 475, 546];
+    const ys = [132, ...labels.map((_, r) => 227 + r * 12.7), 227 + labels.length * 12.7];
+    const grid = [
+      ...ys.map((y) => ({ x0: 48, x1: 546, y0: y, y1: y, width: 0.5 })),
+      ...xs.map((x) => ({ x0: x, x1: x, y0: 132, y1: ys[ys.length - 1]!, width: 0.5 })),
+    ];
+    const turned = [
+      ...turnedHead(['Impairment of', 'goodwill'], 306, 222), ...turnedHead(['Impairment'], 382, 222),
+      ...turnedHead(['Impairment of', 'goodwill'], 470, 222), ...turnedHead(['Impairment'], 545, 222),
+    ];
+    const md = markdownOf([page([item('Region', 50, 220, 8), ...dashTable(236)], { lines: grid, turned })]);
+    const rows = md.trim().split('\n').filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| Region | Impairment of goodwill | Impairment | Impairment of goodwill | Impairment |');
+    expect(rows[2]).toBe('| Zone NA | — | (9) | — | (285) |');
+  });
+
+  it('heads turned to read downwards are read top to bottom, their lines right to left', () => {
+    const down = (lines: string[], left: number, top: number, size = 8): TextItem[] => lines.map((t, k) => ({
+      text: t, x0: left + (lines.length - 1 - k) * size * 1.16, x1: left + (lines.length - k) * size * 1.16, y0: top, y1: top + t.length * size * CHAR_W,
+      fontSize: size, fontName: 'Test', bold: false, italic: false, dir: 'ltr' as const, angle: 90 as const,
+    }));
+    // Set to the top of their row of cells: the short ones end well above the figures.
+    const turned = [...down(['Sales', 'in CHF'], 290, 190), ...down(['Profit'], 370, 190), ...down(['Costs'], 458, 190), ...down(['Other'], 530, 190)];
+    const md = markdownOf([page(dashTable(236), { lines: rules, turned })]);
+    expect(md.trim().split('\n')[0]).toBe('|  | Sales in CHF | Profit | Costs | Other |');
+  });
+});
+
+describe('bulleted lists side by side, nested by indent', () => {
+  // A slide's two columns (as LibreOffice prints sample-presentation.pptx), each a subtitle and a list
+  // whose levels are set further in with other bullets (● ○ ■), the bullet a run of its own before the
+  // text. The right list starts a line higher (its subtitle has one line, the left one two), so its
+  // items stand almost level with the left list's items.
+  const box = (text: string, x0: number, y0: number, x1: number, y1: number, size: number): TextItem => item(text, x0, y1, size, { x1, y0, y1 });
+  const slide = [
+    box("This is the second content slide", 31.7, 42.2, 446.6, 72.8, 26.3),
+    box("What happens when there’s one", 31.7, 101.0, 323.5, 121.9, 18),
+    box("here", 31.7, 125.0, 72.2, 145.9, 18),
+    box("●", 40.7, 161.0, 56.4, 181.9, 18),
+    box("Topic 1", 67.7, 161.0, 130.1, 181.9, 18),
+    box("○", 78.7, 184.5, 90.9, 200.8, 14),
+    box("Subtopic 1", 103.7, 184.5, 178.2, 200.8, 14),
+    box("○", 78.7, 203.4, 90.9, 219.7, 14),
+    box("Subtopic 2", 103.7, 203.4, 178.2, 219.7, 14),
+    box("■", 114.7, 222.3, 127.9, 238.6, 14),
+    box("Subtopic 1 of subtopic 2", 139.7, 222.3, 309.7, 238.6, 14),
+    box("●", 40.7, 241.7, 56.4, 262.7, 18),
+    box("Topic 2", 67.7, 241.8, 130.1, 262.7, 18),
+    box("What happens when there’s 2", 367.2, 101.0, 637.0, 121.9, 18),
+    box("●", 376.2, 137.0, 391.9, 157.9, 18),
+    box("Details 1", 403.2, 137.0, 482.8, 157.9, 18),
+    box("○", 414.2, 160.5, 426.4, 176.8, 14),
+    box("Sub-details 1", 439.2, 160.5, 531.0, 176.8, 14),
+    box("○", 414.2, 179.4, 426.4, 195.7, 14),
+    box("Sub-details 2", 439.2, 179.4, 531.0, 195.7, 14),
+    box("■", 450.2, 198.3, 463.4, 214.6, 14),
+    box("This one is a sub-sub-detail", 475.2, 198.3, 667.2, 214.6, 14),
+    box("●", 376.2, 217.7, 391.9, 238.6, 18),
+    box("Details 2", 403.2, 217.8, 482.8, 238.8, 18),
+  ];
+
+  it('two columns of bulleted lists are read column by column, each list nested by its indents, not as a table', () => {
+    const md = markdownOf([page(slide, { width: 720, height: 405 })]);
+    expect(md).not.toContain('|');
+    expect(md).toContain('What happens when there’s one here\n\n- Topic 1\n  - Subtopic 1\n  - Subtopic 2\n    - Subtopic 1 of subtopic 2\n- Topic 2\n');
+    expect(md).toContain('What happens when there’s 2\n\n- Details 1\n  - Sub-details 1\n  - Sub-details 2\n    - This one is a sub-sub-detail\n- Details 2\n');
+    expect(md.indexOf('Topic 2')).toBeLessThan(md.indexOf('What happens when there’s 2'));
+  });
+
+  it('a table whose cells open with bullets under a head row stays a table', () => {
+    const rows = [['Option', 'Pros', 'Cons'], ['Rent', '• No upkeep', '• Rising rents'], ['Buy', '• Equity builds', '• Large deposit'], ['Lease', '• Fixed term', '• Early exit fees']];
+    const items = rows.flatMap((r, k) => r.map((t, c) => item(t, 72 + c * 150, 100 + k * 16)));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| Option | Pros | Cons |');
+    expect(md).toContain('| Buy | • Equity builds | • Large deposit |');
+  });
+
+  it('bullets of several kinds at growing indents make nested lists', () => {
+    const levels: Array<[string, number, string]> = [['▪', 72, 'First'], ['–', 90, 'Second'], ['•', 108, 'Third'], ['–', 90, 'Back to second'], ['▪', 72, 'Back to first']];
+    const md = markdownOf([page(levels.flatMap(([b, x, t], k) => [item(b, x, 100 + k * 14), item(t, x + 12, 100 + k * 14)]))]);
+    expect(md).toBe('- First\n  - Second\n    - Third\n  - Back to second\n- Back to first\n');
+  });
+});
+
+describe('bullets Word sets: a fixed-pitch "o", a picture', () => {
+  it('nests an item under a picture bullet and one under an "o" set in a fixed-pitch face, as Word\'s levels go', () => {
+    const md = markdownOf([page([
+      item('A multi-level list with bullets:', 90, 430, 12),
+      item('\uF0A7', 90, 447, 12), item('One', 108, 447, 12),
+      item('\uF0A7', 108, 463, 12), item('Two', 126, 463, 12),
+      item('This bullet uses an image as the bullet item', 144, 479, 12),
+      item('o', 144, 495, 12, { monospace: true }), item('Four', 162, 495, 12),
+      item('\uF0A7', 90, 511, 12), item('Five', 108, 511, 12),
+    ], { images: [{ x0: 126.5, y0: 470.6, x1: 134.4, y1: 478.5 }] })]);
+    expect(md).toBe('A multi-level list with bullets:\n\n- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five\n');
+  });
+
+  it('an "o" in the text face, or an icon before a line among no list, is no bullet', () => {
+    const md = markdownOf([page([
+      item('o', 72, 100, 12), item('meu caro amigo, escrevo-lhe de longe.', 86, 100, 12),
+      item('+44 20 7946 0958', 90, 140, 12),
+    ], { images: [{ x0: 74, y0: 131, x1: 84, y1: 141 }] })]);
+    expect(md).not.toContain('- ');
+    expect(md).toContain('+44 20 7946 0958');
+  });
+});
+
+describe('drop caps', () => {
+  it('a paragraph whose first lines are indented past a large initial is one paragraph, the initial its first letter', () => {
+    const cap = item('D', 72, 259, 38.8, { y0: 223.2, y1: 266.7, x1: 99.8 });
+    const md = markdownOf([page([
+      item('Dropcaps', 72, 226, 13, { bold: true }),
+      item('rop caps are used to emphasize the leading paragraph at the start of a section. In', 99.8, 243),
+      item('Word it is possible to specify how many lines of text a drop-cap should use, and', 99.8, 259),
+      item('the lines after those go back to the margin as the paragraph goes on to its end.', 72, 275),
+      cap,
+      item('A second paragraph follows.', 72, 300),
+    ])]);
+    expect(md).toContain('Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use, and the lines after those go back to the margin');
+    expect(md).not.toMatch(/^D$/m);
+  });
+
+  it('a drop cap three lines deep whose top rises beside the heading above leaves the heading alone', () => {
+    // As Word sets it: the cap's box reaches up beside the short heading, and its middle is level
+    // with the paragraph's second line.
+    const md = markdownOf([page([
+      item('Dropcaps', 72, 227, 13, { bold: true, x1: 130.6 }),
+      item('rop caps are used to emphasize the leading paragraph at the start of a', 135.3, 243),
+      item('section. In Word it is possible to specify how many lines of text a drop-cap', 135.3, 259),
+      item('should use.', 135.3, 275),
+      item('D', 93.6, 275, 58.5, { y0: 220.8, y1: 286.4, x1: 135.3 }),
+      item('Links', 72, 301, 13, { bold: true }),
+    ])]);
+    expect(md).toContain('Dropcaps\n\nDrop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.\n');
+  });
+
+  it('a capital initial before a word of its own is set apart from it', () => {
+    const md = markdownOf([page([
+      item('A', 72, 131, 36, { y0: 102, y1: 138, x1: 96 }),
+      item('long time ago the valley was empty of people, and the river ran', 102, 112),
+      item('wide and slow through the woods where the town now stands today.', 102, 126),
+    ])]);
+    expect(md).toContain('A long time ago the valley was empty of people, and the river ran wide and slow');
+  });
+});
+
+describe('multi-level numbered lists', () => {
+  it('"1.1." under "1." and "1.1.2." under "1.1." nest, numbered by their last part; a line wrapped back between a wide number and its text stays in its item', () => {
+    // As Word sets a multi-level list: each level further in, the number a run of its own and the
+    // text at the next tab stop, wrapped lines back at the level's hanging indent.
+    const md = markdownOf([page([
+      item('Multi-level Lists', 72, 300, 13, { bold: true }),
+      item('1.', 90, 318, 12), item('One', 108, 318, 12),
+      item('1.1. Two', 108, 334, 12),
+      item('1.1.1.', 126, 350, 12), item('Three', 180, 350, 12),
+      item('1.1.2.', 126, 366, 12), item('Four with a very long line to demonstrate that the hanging indent', 180, 366, 12, { x1: 536 }),
+      item('for the list is working correctly.', 151, 382, 12),
+      item('1.1.3.', 126, 398, 12), item('Five', 180, 398, 12),
+      item('2.', 90, 414, 12), item('Six', 108, 414, 12),
+    ])]);
+    expect(md).toContain('1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six\n');
+  });
+
+  it('numbered section headings at one margin, clauses numbered at the margin and contents entries indented by level keep their numbers', () => {
+    const md = markdownOf([page([
+      item('2 Introduction', 72, 100, 14, { bold: true }),
+      ...column('intro', 72, 124, 3, 8),
+      item('2.1 Methods', 72, 176, 12, { bold: true }),
+      ...column('methods', 72, 196, 3, 8),
+      item('3. Definitions', 72, 250),
+      item('3.1 The Contractor shall deliver the goods named in the order.', 72, 264),
+      // Contents entries indented by level, the first level no list item.
+      item('2.3.59.1 Program Scope and Objectives', 72, 300), item('2.3.59.1.1 Background', 90, 314), item('2.3.59.1.2 Authority', 90, 328),
+    ])]);
+    expect(md).not.toMatch(/^\s*[12]\. /m);
+    expect(md).toContain('2.1 Methods');
+    expect(md).toContain('3.1 The Contractor shall deliver');
+    expect(md).toContain('2.3.59.1.2 Authority');
+  });
+});

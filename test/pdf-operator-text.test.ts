@@ -137,6 +137,8 @@ describe('operator-list text against pdf.js text content on the project\'s PDFs'
         // Word for word, in the same places (runs may be cut differently: compare the words).
         const words = (items: typeof fromOps.items) => items.flatMap((i) => i.text.split(/\s+/).filter(Boolean));
         expect(words(fromOps.items)).toEqual(words(fromContent.items));
+        // Runs turned at a right angle too (heads over a sheet's columns).
+        expect(words(fromOps.turned ?? [])).toEqual(words(fromContent.turned ?? []));
         expect(fromOps.lines).toEqual(fromContent.lines);
         page.cleanup();
       }

@@ -133,8 +133,12 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const toView = mul(extra, vt);
 
   const items: TextItem[] = [];
+  const turned: TextItem[] = [];
   for (const { item, q } of raws) {
-    if (q !== dominant) continue;
+    // Runs at a right angle to the page's text are kept apart (heads turned over narrow columns);
+    // upside-down runs are left out.
+    const angle = (q - dominant + 360) % 360;
+    if (angle === 180) continue;
     const m = mul(toView, item.transform as Matrix);
     const style = content.styles[item.fontName];
     const font = fontInfo(page, item.fontName, style?.fontFamily, fonts);
@@ -147,21 +151,28 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     const x0 = m[4];
     const baseline = m[5];
     if (!Number.isFinite(x0) || !Number.isFinite(baseline) || !Number.isFinite(w)) continue;
-    // TeX's math extension fonts (tall brackets, big operators) hang their glyphs from the origin:
-    // their box lies under the baseline, over the formula's line, not a line above it.
-    const hanging = EXTENSION_FONT.test(font.name);
-    items.push({
+    const common = {
       text: item.str,
-      x0: Math.min(x0, x0 + w),
-      x1: Math.max(x0, x0 + w),
-      y0: hanging ? baseline - 0.05 * size : baseline - ascent * size,
-      y1: hanging ? baseline + 1.15 * size : baseline + descent * size,
       fontSize: Math.round(size * 10) / 10,
       fontName: font.name,
       bold: font.bold,
       italic: font.italic,
-      dir: item.dir === 'rtl' ? 'rtl' : 'ltr',
       ...(font.monospace ? { monospace: true } : {}),
+    };
+    if (angle !== 0) {
+      turned.push({ ...common, ...turnedBox(m, w, ascent, descent), dir: 'ltr', angle: angle as 90 | 270 });
+      continue;
+    }
+    // TeX's math extension fonts (tall brackets, big operators) hang their glyphs from the origin:
+    // their box lies under the baseline, over the formula's line, not a line above it.
+    const hanging = EXTENSION_FONT.test(font.name);
+    items.push({
+      ...common,
+      x0: Math.min(x0, x0 + w),
+      x1: Math.max(x0, x0 + w),
+      y0: hanging ? baseline - 0.05 * size : baseline - ascent * size,
+      y1: hanging ? baseline + 1.15 * size : baseline + descent * size,
+      dir: item.dir === 'rtl' ? 'rtl' : 'ltr',
     });
   }
 
@@ -169,7 +180,27 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const rects: Rect[] = [];
   const images: ImageBox[] = [];
   const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
-  return { pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, lines, rects, images, source: 'native_text', ...(paints !== undefined ? { paints } : {}) };
+  return {
+    pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, ...(turned.length ? { turned } : {}), lines, rects, images,
+    source: 'native_text', ...(paints !== undefined ? { paints } : {}),
+  };
+}
+
+/**
+ * The upright-view box of a run set at a right angle to the page's text, from its transform in the
+ * view (`m`), its advance `w` and its font's ascent and descent: the run reaches `w` along its
+ * baseline from the origin, and from its descent below the baseline to its ascent above it.
+ */
+function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0: number; y0: number; x1: number; y1: number } {
+  const len = Math.hypot(m[0], m[1]) || 1;
+  const along = [m[0] / len, m[1] / len];
+  // Text space's y axis (up from the baseline) in the view is (m[2], m[3]), scaled by the font size.
+  const xs: number[] = [], ys: number[] = [];
+  for (const a of [0, w]) for (const h of [-descent, ascent]) {
+    xs.push(m[4] + along[0]! * a + m[2] * h);
+    ys.push(m[5] + along[1]! * a + m[3] * h);
+  }
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
 }
 
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */

@@ -10,6 +10,7 @@ import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js
 import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
+import { attachTurnedHeads } from './turned.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
 export interface LayoutOptions {
@@ -54,6 +55,69 @@ function looksLikeCode(lines: readonly Line[]): boolean {
 
 interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
 
+/**
+ * Word's second-level bullet: a lone "o" set in a fixed-pitch face (Courier New) before the item's
+ * text in another face, a tab away (more than half an em; a word space is a quarter).
+ */
+function letterBullet(L: Line): Marker | null {
+  const [o, next] = L.words;
+  if (!o || !next || o.text.trim() !== 'o' || !o.mono || next.mono || next.x0 - o.x1 < L.size * 0.5) return null;
+  return { kind: 'bullet', text: 'o ', value: 0 };
+}
+
+/**
+ * Picture bullets: a small image (no larger than the line's type, no smaller than a third of it)
+ * standing level with a line, just before its first word. An icon before a line (a phone beside a
+ * number) looks the same, so it is a bullet only among list items: another line bulleted so at the
+ * same place, or an item with a marker within two lines above or below. The box of each bullet,
+ * by its line.
+ */
+function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<Line, Box> {
+  const found = new Map<Line, Box>();
+  if (!pictures.length || lines.length > 3000) return found;
+  for (const L of lines) {
+    for (const p of pictures) {
+      const w = p.x1 - p.x0, h = p.y1 - p.y0, cy = (p.y0 + p.y1) / 2;
+      if (w > L.size * 1.2 || h > L.size * 1.2 || w < L.size * 0.3 || h < L.size * 0.3) continue;
+      if (cy < L.y0 || cy > L.y1 || p.x1 > L.x0 + 0.5 || L.x0 - p.x1 > L.size * 2) continue;
+      found.set(L, p);
+      break;
+    }
+  }
+  const out = new Map<Line, Box>();
+  for (const [L, p] of found) {
+    const twin = [...found].some(([M, q]) => M !== L && Math.abs(q.x0 - p.x0) < 1 && Math.abs(M.y0 - L.y0) < L.size * 10);
+    const amongItems = lines.some((M) => M !== L && Math.abs(M.y0 - L.y0) < (M.y1 - M.y0 + L.y1 - L.y0) * 1.25 && hOverlap(M, L) > -L.size * 4
+      && (listMarker(M.text) ?? letterBullet(M)));
+    if (twin || amongItems) out.set(L, p);
+  }
+  return out;
+}
+
+const MULTILEVEL_RE = /^((\d{1,3})(?:\.(\d{1,3})){1,4})\.?\s+(?=\S)/;
+
+/**
+ * An item of a multi-level numbered list ("1.1." under "1.", "1.1.2." under "1.1."): its number
+ * goes on from the number of a numbered list item above it (`items`) set further left, in the same
+ * column, and it is numbered by its last part, as the list it is nested in counts. Under no such
+ * item, a number of several parts opens a section ("2.1 Methods" under "2 Introduction", at one
+ * margin), a clause or a contents entry ("2.3.59.1.2 Authority" under "2.3.59.1 Program Scope"),
+ * and stays text with its number. `above` holds the lines before it in reading order, nearest last.
+ */
+function nestedNumber(L: Line, above: readonly Line[], items: ReadonlyMap<Line, Marker>): Marker | null {
+  const m = MULTILEVEL_RE.exec(L.text);
+  if (!m) return null;
+  const parent = m[1]!.replace(/\.\d{1,3}$/, '');
+  for (let k = above.length - 1; k >= 0 && k >= above.length - 60; k--) {
+    const M = above[k]!;
+    if (L.y0 - M.y1 > L.size * 20) break;
+    if (M.x1 <= L.x0 - L.size * 20 || M.x0 >= L.x1 || !(M.x0 < L.x0 - L.size * 0.6) || items.get(M)?.kind !== 'number') continue;
+    const own = /^(\d{1,3}(?:\.\d{1,3}){0,4})[.)]?\s/.exec(M.text);
+    if (own && own[1] === parent) return { kind: 'number', text: m[0], value: Number(m[1]!.split('.').pop()) };
+  }
+  return null;
+}
+
 function listMarker(text: string): Marker | null {
   const b = BULLET_RE.exec(text);
   if (b && text.length > b[0].length) return { kind: 'bullet', text: b[0], value: 0 };
@@ -93,7 +157,7 @@ function grow(b: Box, o: Box): void {
 
 // ---------------------------------------------------------------- paragraphs
 
-function buildBlocks(lines: Line[]): TextBlock[] {
+function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] {
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const blocks: TextBlock[] = [];
   // The line directly below each line (same column, normal leading).
@@ -180,8 +244,15 @@ function buildBlocks(lines: Line[]): TextBlock[] {
   }
   const sequenceAt = (L: Line, value: number): boolean => [value - 1, value + 1].some((v) => (numbered.get(v) ?? [])
     .some((M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40));
-  for (const L of sorted) {
-    let marker = listMarker(L.text);
+  const pictured = pictureBullets(sorted, pictures);
+  // Lines found to open numbered items so far (the parents of a multi-level list's items).
+  const items = new Map<Line, Marker>();
+  for (const [i, L] of sorted.entries()) {
+    let marker = listMarker(L.text) ?? letterBullet(L) ?? nestedNumber(L, sorted.slice(Math.max(0, i - 60), i), items);
+    if (marker) items.set(L, marker);
+    // A picture bullet stands where the item starts (its level goes by it).
+    const picture = marker ? null : pictured.get(L) ?? null;
+    if (picture) marker = { kind: 'bullet', text: '', value: 0 };
     let flushItem = false;
     if (marker && marker.kind !== 'bullet') {
       // "(1) ..." wrapped back to the margin at full width is an enumeration inside running text,
@@ -229,7 +300,11 @@ function buildBlocks(lines: Line[]): TextBlock[] {
         // short of it, and another paragraph may be wider.
         if ((isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
         if (L.mono !== last.mono) continue;
-        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5)) continue;
+        // (A number wider than the hanging indent pushes the first line's text to the next tab stop;
+        // the item's lines wrap back to the indent, between the number and its text, going on in
+        // lower case.)
+        const underNumber = B.marker?.kind === 'number' && L.x0 > B.x0 + size * 0.6 && (/^\p{Ll}/u.test(L.text) || endsOpen(last.text));
+        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5) && !underNumber) continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         if (fieldRow.has(last)) continue;
@@ -260,8 +335,8 @@ function buildBlocks(lines: Line[]): TextBlock[] {
       const width = best.x1 - best.x0;
       if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
     } else {
-      const textX0 = marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
+      const textX0 = picture ? L.x0 : marker ? textStart(L, marker) : L.x0;
+      blocks.push({ kind: 'text', x0: picture?.x0 ?? L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
     }
   }
   return blocks;
@@ -812,15 +887,20 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
       if (w < 60 || h < 40 || w * h < W * H * 0.015) continue;
       // Bars: three or more filled boxes standing on one base line (vertical or horizontal bars).
       const bars = c.filter((g) => g.filled && g.x1 - g.x0 >= 2 && g.y1 - g.y0 >= 2);
-      const baseCount = (key: (g: G) => number): number => {
-        const m = new Map<number, number>();
-        for (const g of bars) { const k = Math.round(key(g)); m.set(k, (m.get(k) ?? 0) + 1); }
-        return Math.max(0, ...m.values());
+      // Bars of one height on one base are a row of boxes (a form, a header band, a table's shaded
+      // cells, each row of them as tall as its row), not data: three bars or more on one base, of
+      // two lengths or more.
+      const standOnBase = (base: (g: G) => number, length: (g: G) => number): boolean => {
+        const m = new Map<number, Set<number>>();
+        const count = new Map<number, number>();
+        for (const g of bars) {
+          const k = Math.round(base(g));
+          (m.get(k) ?? m.set(k, new Set()).get(k)!).add(Math.round(length(g)));
+          count.set(k, (count.get(k) ?? 0) + 1);
+        }
+        return [...m].some(([k, lengths]) => count.get(k)! >= 3 && lengths.size >= 2);
       };
-      // Bars of one height on one base are a row of boxes (a form, a header band), not data.
-      const barLike = bars.length >= 3 && (
-        (baseCount((g) => g.y1) >= 3 && new Set(bars.map((g) => Math.round(g.y1 - g.y0))).size >= 2)
-        || (baseCount((g) => g.x0) >= 3 && new Set(bars.map((g) => Math.round(g.x1 - g.x0))).size >= 2));
+      const barLike = bars.length >= 3 && (standOnBase((g) => g.y1, (g) => g.y1 - g.y0) || standOnBase((g) => g.x0, (g) => g.x1 - g.x0));
       // An axis: a long rule with three or more short tick marks across it.
       const segs = c.filter((g) => g.seg);
       const ticks = (axis: G): number => {
@@ -957,9 +1037,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
   }
   const tables = [...ruled, ...aligned];
-  // Lines an aligned table took (or split into its cells) leave the text flow.
+  // Heads turned upright over a table's columns are its head row (other turned text stays out),
+  // and the lines stacked over them its upper head rows.
+  if (!heavy) attachTurnedHeads(tables, page.turned ?? [], lineRows.flat());
+  // Lines a table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();
-  for (const t of aligned) for (const w of t.words) tableWords.add(w);
+  for (const t of tables) for (const w of t.words) tableWords.add(w);
   const flowLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
   // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
   const numberColumns = heavy ? [] : lineNumberColumns(flowLines);
@@ -967,7 +1050,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const textLines = numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines;
   const figures = mergeImages(page.images, W, H, textLines);
 
-  let blocks = splitStackedItems(buildBlocks(textLines), textLines);
+  let blocks = splitStackedItems(buildBlocks(textLines, page.images), textLines);
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
     const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };

@@ -134,10 +134,58 @@ export function buildRows(items: TextItem[]): Word[][] {
       best.words.push(w);
     } else rows.push({ cy, h, words: [w], size: w.size });
   }
+  // (Drop caps first: a row anchored on one, as tall as its lines, would draw the lines around it in
+  // as its raised or lowered runs.)
+  placeDropCaps(rows);
   reattachScripts(rows);
   mergeScriptRows(rows);
   mergeFenceRows(rows);
   return rows.filter((r) => r.words.length).map((r) => joinAccents(dedupe(r.words.sort((a, b) => a.x0 - b.x0))));
+}
+
+/**
+ * A drop cap: a paragraph's first letter set large, sunk into the paragraph's first lines, which are
+ * indented past it. Its box reaches down over those lines, so it would stand as a tall line of its
+ * own, or make the line it joined as tall as itself and part it from the lines it spans. A capital
+ * alone, set at least twice the size of the text beside it, with two rows or more of that text
+ * starting just right of it at one indent, goes into the first of them as that line's first letter,
+ * set in the line's size and height: joined to the line's first word when that word goes on from it,
+ * in lower case with no space between ("D" + "rop caps"), a word of its own otherwise ("A" + "long
+ * time ago"). Rows are changed in place.
+ */
+function placeDropCaps(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
+  // (Only a letter set at least twice the size of the smallest rows is looked at further.)
+  let least = Infinity;
+  for (const r of rows) least = Math.min(least, r.size);
+  for (const row of rows) {
+    for (const cap of [...row.words]) {
+      if (cap.size < least * 2 || !/^\p{Lu}$/u.test(cap.text.trim())) continue;
+      // The rows the cap stands beside, each with its text starting right of it at one indent.
+      const beside: Array<{ row: (typeof rows)[number]; first: Word }> = [];
+      for (const r of rows) {
+        if (r.cy < cap.y0 || r.cy > cap.y1) continue;
+        let first: Word | null = null;
+        for (const w of r.words) {
+          if (w === cap || w.size * 2 > cap.size || w.x0 < cap.x1 - w.size * 0.2 || w.x0 - cap.x1 > w.size * 1.5) continue;
+          if (!first || w.x0 < first.x0) first = w;
+        }
+        if (!first || first.y0 < cap.y0 - first.size * 0.3 || first.y1 > cap.y1 + first.size * 0.3) continue;
+        // Nothing of the row between the cap and its text.
+        if (r.words.some((w) => w !== cap && w.x1 <= first.x0 && w.x0 >= cap.x0)) continue;
+        beside.push({ row: r, first });
+      }
+      if (beside.length < 2) continue;
+      const indent = beside[0]!.first.x0;
+      if (!beside.every((b) => Math.abs(b.first.x0 - indent) < b.first.size * 0.5)) continue;
+      beside.sort((a, b) => a.first.y0 - b.first.y0);
+      const { row: target, first } = beside[0]!;
+      row.words.splice(row.words.indexOf(cap), 1);
+      if (/^\p{Ll}/u.test(first.text) && first.x0 - cap.x1 < first.size * 0.2) {
+        first.text = cap.text.trim() + first.text;
+        first.x0 = cap.x0;
+      } else target.words.push({ ...cap, text: cap.text.trim(), y0: first.y0, y1: first.y1, size: first.size });
+    }
+  }
 }
 
 /** A letter with a combining accent as one precomposed character, or null when Unicode has none. */
@@ -366,7 +414,8 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       const gap = w.x0 - prev.x1;
       const size = Math.max(4, Math.min(prev.size, w.size));
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
-      const markerLead = cur.length === 1 && isMarkerOnly(prev.text) && gap < size * 8;
+      // (Or Word's second-level bullet, an "o" in a fixed-pitch face before text in another.)
+      const markerLead = cur.length === 1 && (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) && gap < size * 8;
       // A section number set larger before its heading on the same baseline (a numbered badge): one line.
       const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.

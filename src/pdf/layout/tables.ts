@@ -14,6 +14,10 @@ export interface FoundTable extends Box {
   lines: Set<Line>;
   ruled: boolean;
   confidence: number;
+  /** Where each column of `rows` stands across the page (its cells' text, or its rules), left to right. */
+  columns?: Interval[];
+  /** Where each row of `rows` stands down the page (its text, or its rules), top to bottom. */
+  rowBands?: Interval[];
 }
 
 function clusterValues(values: number[], tol: number): number[] {
@@ -53,7 +57,7 @@ function cellLines(words: Word[]): Line[] {
  * A cell's content, with the same inline marks as a paragraph's (emphasis of some of its words,
  * footnote marks as superscripts, subscripts) and its lines joined as a paragraph's are.
  */
-function cellInlines(words: Word[]): TableCell['content'] {
+export function cellInlines(words: Word[]): TableCell['content'] {
   if (!words.length) return [];
   const runs = blockInlines(cellLines(words), '') as TextInline[];
   // Dot leaders running from a label towards its number are layout, not content.
@@ -475,7 +479,9 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   }
   // A ruled box around a few paragraphs (a sidebar, a form) is not a table.
   if (filledCells < 2 || totalChars / filledCells > 250) return null;
-  return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9 };
+  const columns = xs.slice(0, -1).flatMap((x, c) => (colIdx[c]! >= 0 ? [{ a: x, b: xs[c + 1]! }] : []));
+  const rowBands = ys.slice(0, -1).flatMap((y, r) => (rowIdx[r]! >= 0 ? [{ a: y, b: ys[r + 1]! }] : []));
+  return { ...box, rows, words: used, lines: new Set(), ruled: true, confidence: 0.9, columns, rowBands };
 }
 
 // ---------------------------------------------------------------- aligned-text tables
@@ -1201,6 +1207,59 @@ function joinCentredRows(grid: Line[][][]): void {
   }
 }
 
+/** A line that opens with a bullet and goes on with its text ("● Topic 1", "- item"). */
+const BULLETED = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·➢➤❖]|[-–—*](?=\s))\s*\S/u;
+
+/**
+ * Bulleted lists set side by side (a slide's two columns of points): every cell of every column
+ * opens with a bullet, so the "rows" are only items that happen to stand level, not records. A
+ * table with bulleted cells has a head, or a column of labels, that is not bulleted.
+ */
+function listsSideBySide(grid: Line[][][]): boolean {
+  const cols = grid[0]?.length ?? 0;
+  if (cols < 2 || grid.length < 2) return false;
+  for (let c = 0; c < cols; c++) {
+    const cells = grid.map((r) => r[c]!).filter((cell) => cell.length > 0);
+    if (cells.length < 2) return false;
+    // The cell's first line: a cell may hold an item's wrapped lines too.
+    if (!cells.every((cell) => BULLETED.test(cell.reduce((m, l) => (l.y0 < m.y0 ? l : m)).text))) return false;
+  }
+  return true;
+}
+
+/**
+ * The last row stands apart from the table: further below the row above than a line and twice the
+ * rows' usual spacing, it fills no more than half the columns and holds no figures. It is the head
+ * of what follows (a units line and a period over the next table, "In millions of CHF ...
+ * January–June 2022"), not a row; a total set after a blank line holds figures.
+ */
+function setApartTail(merged: Line[][][]): boolean {
+  const top = (r: Line[][]): number => Math.min(...r.flat().map((l) => l.y0));
+  const bottom = (r: Line[][]): number => Math.max(...r.flat().map((l) => l.y1));
+  const last = merged[merged.length - 1]!;
+  if (!last.flat().length || filledCells(last) > last.length / 2) return false;
+  if (last.some((c) => c.length > 0 && cellFigures(c) !== null)) return false;
+  const gaps: number[] = [];
+  for (let k = 1; k + 1 < merged.length; k++) if (merged[k]!.flat().length && merged[k - 1]!.flat().length) gaps.push(top(merged[k]!) - bottom(merged[k - 1]!));
+  if (gaps.length < 2) return false;
+  gaps.sort((a, b) => a - b);
+  const usual = Math.max(0, gaps[gaps.length >> 1]!);
+  const lineH = Math.max(...last.flat().map((l) => l.y1 - l.y0));
+  const gap = top(last) - bottom(merged[merged.length - 2]!);
+  return gap > lineH && gap > usual * 2 + 1;
+}
+
+/**
+ * A full grid: four rows or more, and nearly every row with every column filled. The pieces of a
+ * displayed formula set apart come as a few ragged rows (a line, its sub- and superscripts, a row
+ * of brackets); a sheet's cells, even where they hold only dashes or single letters, come as rows
+ * that fill the columns one after the other.
+ */
+function fullGrid(rows: TableCell[][]): boolean {
+  const complete = rows.filter((r) => r.length >= 2 && r.every((c) => c.content.length > 0)).length;
+  return complete >= 4 && complete >= rows.length * 0.8;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1267,6 +1326,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
   // Only now, clear of running text (whose lines starting in lower case tell it from a column).
   joinWrappedFirstCells(grid, 'text');
+  if (listsSideBySide(grid)) return null;
   const cols = hi - lo + 1;
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const anchored = grid.filter((r) => filledCells(r) >= 2).length;
@@ -1473,6 +1533,7 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     last[c]!.push(merged[k]![c]![0]!);
   }
   merged.length = tail;
+  if (merged.length >= 4 && setApartTail(merged)) merged.pop();
   if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
@@ -1497,7 +1558,12 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
   const texts = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
   // Tall brackets drawn as glyphs come as rows of their own ("( )") above and below each line.
-  const mathy = texts.filter((t) => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t)).length;
+  const operator = (t: string): boolean => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t);
+  // A sign or a lone letter is a formula's piece (a minus, a variable set apart), except in a full
+  // grid, where it is a value: a dash for nothing, a tick, an "x" marking a cell.
+  const piece = (t: string): boolean => /^[^\p{L}\p{N}$%]{1,2}$/u.test(t) || /^\p{Ll}$/u.test(t);
+  const full = fullGrid(rows);
+  const mathy = texts.filter((t) => operator(t) || (!full && piece(t))).length;
   if (texts.length && mathy >= texts.length * 0.3) return null;
   // An aligned set of equations: one column holds nothing but the relation sign of each line.
   const relation = /^(?:=|:=|≤|≥|<|>|≈|≡|∝|∼|≃|≠)$/u;
@@ -1508,5 +1574,9 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Mostly empty grids are scattered text, not tables.
   const cellsFilled = rows.flat().filter((c) => c.content.length > 0).length;
   if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
-  return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6 };
+  const extent = (ls: Line[], lo: (l: Line) => number, hi: (l: Line) => number): Interval =>
+    ls.length ? { a: Math.min(...ls.map(lo)), b: Math.max(...ls.map(hi)) } : { a: NaN, b: NaN };
+  const columns = (merged[0] ?? []).map((_, c) => extent(merged.flatMap((r) => r[c] ?? []), (l) => l.x0, (l) => l.x1));
+  const rowBands = merged.map((r) => extent(r.flat(), (l) => l.y0, (l) => l.y1));
+  return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6, columns, rowBands };
 }

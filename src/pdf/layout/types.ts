@@ -34,6 +34,12 @@ export interface TextItem extends Box {
   confidence?: number;
   /** Fixed-pitch font (code listings). */
   monospace?: boolean;
+  /**
+   * Runs of `PageInput.turned` only: the angle, clockwise on screen, from the page's reading direction
+   * to the run's (270: read bottom to top, 90: top to bottom). The box is the run's box in the
+   * upright view.
+   */
+  angle?: 90 | 270;
 }
 
 /** A stroked line or a thin filled rectangle that may rule a table. */
@@ -70,6 +76,12 @@ export interface PageInput {
   /** Rotation applied to reach the upright view, degrees (0, 90, 180, 270). */
   rotation: number;
   items: TextItem[];
+  /**
+   * Runs set at a right angle to the page's text: column heads turned to stand over narrow columns,
+   * stamps and notes up a margin. Not part of the text flow; the engine takes those standing over a
+   * table's columns as its heads. Absent when the source has none (OCR input).
+   */
+  turned?: TextItem[];
   lines: Segment[];
   rects: Rect[];
   images: ImageBox[];
