@@ -262,6 +262,47 @@ describe('RTF', () => {
     expect(await md(Buffer.from(rtf, 'latin1'), 's.rtf')).toBe('xαβ αβχ α±✓ hyphen\n\n- Old style bullet\n');
   });
 
+  it('tells bullets from numbers by the list table and numbers items as their labels show', async () => {
+    // Level 0 of list 1 is decimal, level 1 a bullet ("o" in Courier New), level 2 "1.1.1." style;
+    // list 2 is lower roman and continues after a plain paragraph; list 3's level shows no label.
+    const rtf = String.raw`{\rtf1\ansi{\*\listtable`
+      + String.raw`{\list{\listlevel\levelnfc0\levelstartat1{\leveltext\'02\'00.;}}{\listlevel\levelnfc23{\leveltext\'01o;}}{\listlevel\levelnfc0\levelstartat1{\leveltext\'06\'00.\'01.\'02.;}}\listid10}`
+      + String.raw`{\list{\listlevel\levelnfc2\levelstartat1{\leveltext\'02\'00.;}}\listid20}`
+      + String.raw`{\list{\listlevel\levelnfc255{\leveltext\'00;}}\listid30}}`
+      + String.raw`{\*\listoverridetable{\listoverride\listid10\listoverridecount0\ls1}{\listoverride\listid20\listoverridecount0\ls2}{\listoverride\listid30\listoverridecount0\ls3}}`
+      + String.raw`\pard{\listtext 1.\tab}\ls1\ilvl0 One\par`
+      + String.raw`\pard{\listtext o\tab}\ls1\ilvl1 Sub bullet\par`
+      + String.raw`\pard{\listtext 1.1.1.\tab}\ls1\ilvl2 Deep one\par`
+      + String.raw`\pard{\listtext 1.1.2.\tab}\ls1\ilvl2 Deep two\par`
+      + String.raw`\pard{\listtext i.\tab}\ls2\ilvl0 First\par`
+      + String.raw`\pard{\listtext ii.\tab}\ls2\ilvl0 Second\par`
+      + String.raw`\pard Between\par`
+      + String.raw`\pard{\listtext iii.\tab}\ls2\ilvl0 Third\par`
+      + String.raw`\pard{\listtext \tab}\ls3\ilvl0 Unnumbered\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'l.rtf')).toBe(
+      '1. One\n   - Sub bullet\n     1. Deep one\n     2. Deep two\n1. First\n2. Second\n\nBetween\n\n3. Third\n\nUnnumbered\n',
+    );
+  });
+
+  it('reads labels without a list table: multi-level, roman and lettered numbers', async () => {
+    const rtf = String.raw`{\rtf1\ansi\pard{\pntext 2.3.\tab}Item\par\pard Gap\par\pard{\pntext iv)\tab}Fourth\par\pard Gap\par\pard{\pntext (c)\tab}Third\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'p.rtf')).toBe('3. Item\n\nGap\n\n4. Fourth\n\nGap\n\n3. Third\n');
+  });
+
+  it('reads text raised or lowered with \\up and \\dn as superscript and subscript', async () => {
+    const rtf = String.raw`{\rtf1\ansi\pard E = mc{\up6 2} and H{\dn4 2}O, {\up0 level}\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'u.rtf')).toBe('E = mc<sup>2</sup> and H<sub>2</sub>O, level\n');
+  });
+
+  it('keeps a table in a header or footer there, apart from the tables of the body', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\header\pard Head\par}`
+      + String.raw`{\footer\trowd\cellx2000\cellx4000\pard\intbl Acme\cell Memo\cell\row\pard Page foot\par}`
+      + String.raw`\pard Body text\par\trowd\cellx2000\cellx4000\pard\intbl A\cell B\cell\row\pard After\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'h.rtf')).toBe(
+      'Head\n\nBody text\n\n| A | B |\n| --- | --- |\n\nAfter\n\n| Acme | Memo |\n| --- | --- |\n\nPage foot\n',
+    );
+  });
+
   it('refuses group nesting deeper than the limit with RESOURCE_LIMIT', async () => {
     const rtf = `{\\rtf1 ${'{'.repeat(5000)}x${'}'.repeat(5000)}}`;
     expect(await codeOf(Buffer.from(rtf), 'deep.rtf')).toBe('RESOURCE_LIMIT');

@@ -158,7 +158,9 @@ export class BlockSink {
   addListItem(level: number, ordered: boolean, start: number | undefined, content: Inline[], children?: Node[]): void {
     while (this.stack.length && this.stack[this.stack.length - 1]!.level > level) this.stack.pop();
     let top = this.stack[this.stack.length - 1];
-    if (top && top.level === level && top.list.ordered !== ordered) {
+    // A different kind of list, or a number that does not follow on (another list restarting at 1
+    // right after this one), starts a new list.
+    if (top && top.level === level && (top.list.ordered !== ordered || (ordered && start !== undefined && start !== (top.list.start ?? 1) + top.list.items.length))) {
       this.stack.pop();
       top = this.stack[this.stack.length - 1];
     }
