@@ -43,7 +43,7 @@ function docx(documentXml: string, extra: Record<string, string> = {}): Uint8Arr
   return zipSync(files);
 }
 
-const ODT_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
+const ODT_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
 function odt(body: string, automaticStyles = '', fontFaces = ''): Uint8Array {
   return zipSync({
@@ -366,6 +366,20 @@ describe('OpenDocument text (.odt)', () => {
       + '<text:h text:outline-level="1"><text:number>3.</text:number>Heading with its number</text:h>'
       + '<text:p>hy\u00adphen text</text:p>';
     expect(await md(odt(body), 'n.odt')).toBe('1. Numbered paragraph\n2. Next one\n\n# 3. Heading with its number\n\nhyphen text\n');
+  });
+
+  it('leaves out hidden text (text:display="none")', async () => {
+    const styles = '<style:style style:name="H" style:family="text"><style:text-properties text:display="none"/></style:style>';
+    const body = '<text:p>Shown<text:span text:style-name="H"> and hidden</text:span> text.</text:p>';
+    expect(await md(odt(body, styles), 'hid.odt')).toBe('Shown text.\n');
+  });
+
+  it('references a comment on a range where the range ends, as Word does', async () => {
+    const body = '<text:p>The review <office:annotation office:name="c1"><dc:creator>Jane Roe</dc:creator><text:p>Check this.</text:p></office:annotation>'
+      + 'covered all sites<office:annotation-end office:name="c1"/> and depots.<office:annotation><dc:creator>Ann</dc:creator><text:p>Point.</text:p></office:annotation></text:p>';
+    expect(await md(odt(body), 'c.odt')).toBe(
+      'The review covered all sites[^comment-1] and depots.[^comment-2]\n\n[^comment-1]: **Jane Roe:** Check this.\n\n[^comment-2]: **Ann:** Point.\n',
+    );
   });
 });
 

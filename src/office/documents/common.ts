@@ -94,6 +94,19 @@ export function blocksToCellInlines(nodes: readonly Node[]): Inline[] {
   return out;
 }
 
+/**
+ * A comment's blocks headed by its author in bold ("**Jane Roe:** text"), the way every reader
+ * writes comment notes; unchanged when the author is not known.
+ */
+export function withAuthor(nodes: Node[], author: string): Node[] {
+  if (!author) return nodes;
+  const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
+  const first = nodes[0];
+  if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
+  else nodes.unshift({ kind: 'paragraph', content: [tag] });
+  return nodes;
+}
+
 /** Largest span kept: a declared span of a million columns is damage, not layout. */
 const MAX_SPAN = 1000;
 /** Cells of the expanded grid (rows × columns) a table may have before it is simplified. */

@@ -16,7 +16,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines, withAuthor } from './common.js';
 import { ommlToLatex } from './omml.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
@@ -779,15 +779,7 @@ class DocxConverter {
         this.fields = [];
         this.blocks(el, sink, ctx);
         const nodes = sink.nodes();
-        if (n.kind === 'comment') {
-          const author = attr(el, 'w:author');
-          const first = nodes[0];
-          if (author) {
-            const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
-            if (first && first.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
-            else nodes.unshift({ kind: 'paragraph', content: [tag] });
-          }
-        }
+        if (n.kind === 'comment') withAuthor(nodes, attr(el, 'w:author') ?? '');
         if (nodes.length === 0) nodes.push({ kind: 'paragraph', content: [] });
         out.push({ node: { kind: 'note', label: n.label, children: nodes } });
       }

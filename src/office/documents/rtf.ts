@@ -12,7 +12,7 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const CHARSET_CP: Record<number, string> = {
@@ -437,13 +437,7 @@ class RtfReader {
     } else if (top.kind === 'annotation') {
       const label = `comment-${++this.commentCounter}`;
       this.para.push({ type: 'noteRef', label });
-      const children: Node[] = nodes.map((b) => b.node);
-      if (this.commentAuthor) {
-        const tag: Inline = { type: 'text', text: `${this.commentAuthor}:`, bold: true };
-        const first = children[0];
-        if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
-        else children.unshift({ kind: 'paragraph', content: [tag] });
-      }
+      const children = withAuthor(nodes.map((b) => b.node), this.commentAuthor);
       this.commentAuthor = '';
       this.comments.push({ node: { kind: 'note', label, children: children.length ? children : [{ kind: 'paragraph', content: [] }] } });
     }
