@@ -187,11 +187,18 @@ describe('Word (.docx)', () => {
 });
 
 describe('legacy Word (.doc)', () => {
-  it('reads the fixture like its .docx twin, but for the comment author it does not read', async () => {
-    const fromDoc = await md(fixture('field-report.doc'), 'field-report.doc');
-    const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
-    const norm = (s: string): string => s.replace('**A. Reviewer:** ', '');
-    expect(norm(fromDoc)).toEqual(norm(fromDocx));
+  it('reads the fixture like its .docx twin, the comment author included', async () => {
+    expect(await md(fixture('field-report.doc'), 'field-report.doc')).toEqual(await md(fixture('field-report.docx'), 'field-report.docx'));
+  });
+
+  it('reads the memo like its .docx twin: Title heading, nested table, list in a cell, quotation, code', async () => {
+    const fromDoc = await md(fixture('quarterly-memo.doc'), 'quarterly-memo.doc');
+    expect(fromDoc).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
+    expect(fromDoc).toContain('# Quarterly Operations Memo');
+    expect(fromDoc).toContain('| Travel | 300<br>incl. taxis | air rail<br>120 80<br>by mode |');
+    expect(fromDoc).toContain('| Notes | - first note<br>- second note |  |');
+    expect(fromDoc).toContain('> The review covered all sites[^comment-1] and two depots.');
+    expect(fromDoc).toContain('```\ntotal = energy + travel\nprint(total)\n```');
   });
 
   it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {
@@ -240,6 +247,10 @@ describe('legacy Word (.doc)', () => {
 describe('RTF', () => {
   it('reads the fixture exactly like its .docx twin (text box, notes, comment, spans)', async () => {
     expect(await md(fixture('field-report.rtf'), 'field-report.rtf')).toEqual(await md(fixture('field-report.docx'), 'field-report.docx'));
+  });
+
+  it('reads the memo exactly like its .docx twin: list table numbering, nested table, list in a cell', async () => {
+    expect(await md(fixture('quarterly-memo.rtf'), 'quarterly-memo.rtf')).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
   });
 
   it('decodes \\u escapes, \\\'hh bytes in the code page of the font, and emphasis', async () => {
@@ -341,6 +352,10 @@ describe('OpenDocument text (.odt)', () => {
       'content.xml': strToU8('garbage'),
     });
     expect(await codeOf(zip, 'locked.odt')).toBe('ENCRYPTED');
+  });
+
+  it('reads the memo exactly like its .docx twin', async () => {
+    expect(await md(fixture('quarterly-memo.odt'), 'quarterly-memo.odt')).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
   });
 
   it('keeps headings numbered through a list as headings, the items after them numbered on', async () => {

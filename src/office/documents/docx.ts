@@ -16,7 +16,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines, withAuthor } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, imageSrc, isBlank, mimeOf, QUOTE_STYLE, trimInlines, withAuthor } from './common.js';
 import { ommlToLatex } from './omml.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
@@ -242,9 +242,8 @@ class Styles {
       return m ? Number(m[1]) : /^title$/i.test(id) ? 1 : undefined;
     }
     for (const s of this.chain(id)) {
-      const m = /^(?:heading|überschrift|titre|titolo|encabezado|título|kop|rubrik|nagłówek|заголовок)\s*(\d)$/.exec(s.name);
-      if (m) return Number(m[1]);
-      if (s.name === 'title') return 1;
+      const level = headingLevelOfStyleName(s.name);
+      if (level !== undefined) return level;
       if (s.outlineLvl !== undefined && s.outlineLvl < 9) return s.outlineLvl + 1;
     }
     return undefined;
@@ -380,8 +379,6 @@ interface PartCtx {
   rels: Map<string, Rel>;
 }
 
-const CODE_STYLE = /^(html preformatted|source code|code|plain text|macro text|verbatim|preformatted text)$/;
-const QUOTE_STYLE = /^(quote|intense quote|block text|block quote|blockquote)$/;
 
 class DocxConverter {
   private fields: Field[] = [];
@@ -508,14 +505,9 @@ class DocxConverter {
           sink.add({ kind: 'paragraph', content }, extra);
         }
       } else if (CODE_STYLE.test(styleName)) {
-        const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
-        const last = sink.blocks[sink.blocks.length - 1]?.node;
-        if (last?.kind === 'code') last.text += `\n${text}`;
-        else sink.add({ kind: 'code', text }, extra);
+        sink.addCodeLine(content, extra);
       } else if (QUOTE_STYLE.test(styleName)) {
-        const last = sink.blocks[sink.blocks.length - 1]?.node;
-        if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
-        else sink.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
+        sink.addQuoteParagraph(content, extra);
       } else {
         sink.add({ kind: 'paragraph', content }, extra);
       }

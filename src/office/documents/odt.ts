@@ -248,16 +248,9 @@ class OdtConverter {
             // paragraph with a heading style there stays a list item.
             if (level !== undefined && !type && (!listCtx || el.name === 'text:h')) {
               sink.add({ kind: 'heading', level: Math.min(6, Math.max(1, level)) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
-            } else if (this.styles.isCode(styleName)) {
-              const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
-              const last = sink.blocks[sink.blocks.length - 1]?.node;
-              if (last?.kind === 'code') last.text += `\n${text}`;
-              else sink.add({ kind: 'code', text }, extra);
-            } else if (this.styles.isQuote(styleName)) {
-              const last = sink.blocks[sink.blocks.length - 1]?.node;
-              if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
-              else sink.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
-            } else sink.add({ kind: 'paragraph', content }, extra);
+            } else if (this.styles.isCode(styleName)) sink.addCodeLine(content, extra);
+            else if (this.styles.isQuote(styleName)) sink.addQuoteParagraph(content, extra);
+            else sink.add({ kind: 'paragraph', content }, extra);
           }
           for (const f of out.floats) sink.add(f, extra);
           break;

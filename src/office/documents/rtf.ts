@@ -12,7 +12,7 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const CHARSET_CP: Record<number, string> = {
@@ -52,6 +52,8 @@ const SKIP_DESTS = new Set([
 ]);
 
 const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shptxt', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
+
+const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
 interface Para {
   inlines: Inline[];
@@ -125,13 +127,14 @@ type Merge = RowDef['merges'][number];
 interface TableState {
   rowDef: RowDef;
   pendingMerges: Merge;
-  cellParas: Inline[][];
+  /** The blocks of the open cell. */
+  cell: BlockSink;
   rowCells: { content: Inline[]; merge: Merge }[];
   tableRows: { cells: { content: Inline[]; merge: Merge }[]; bounds: number[] }[];
 }
 
 function newTableState(): TableState {
-  return { rowDef: { merges: [], bounds: [], left: 0 }, pendingMerges: 'none', cellParas: [], rowCells: [], tableRows: [] };
+  return { rowDef: { merges: [], bounds: [], left: 0 }, pendingMerges: 'none', cell: new BlockSink(), rowCells: [], tableRows: [] };
 }
 
 class RtfReader {
@@ -283,7 +286,7 @@ class RtfReader {
     const listText = this.listText.trim();
     this.listText = '';
     if (this.inTable) {
-      this.tbl.cellParas.push(content);
+      this.cellParagraph(content, listText);
       return;
     }
     if (this.tbl.tableRows.length) this.flushTable();
@@ -292,13 +295,18 @@ class RtfReader {
       return;
     }
     const styleName = (this.styles.get(this.parStyle) ?? '').toLowerCase();
-    const hm = /^heading\s*(\d)$/.exec(styleName);
-    const level = hm ? Number(hm[1]) : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : styleName === 'title' ? 1 : 0;
+    // A heading style's name says the level, before an outline level; Title only after one.
+    const named = headingLevelOfStyleName(styleName);
+    const level = named !== undefined && styleName !== 'title' ? named : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : named ?? 0;
     let item: { ordered: boolean; n?: number } | null = null;
     if (level && this.sink === this.body) {
       this.sink.add({ kind: 'heading', level: Math.min(6, level) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
     } else if ((this.listId >= 0 || isNumberLabel(listText) || BULLET_LABEL.test(listText)) && (item = this.listItem(listText))) {
       this.sink.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
+    } else if (CODE_STYLE.test(styleName)) {
+      this.sink.addCodeLine(content);
+    } else if (QUOTE_STYLE.test(styleName)) {
+      this.sink.addQuoteParagraph(content);
     } else {
       this.sink.add({ kind: 'paragraph', content });
     }
@@ -338,22 +346,30 @@ class RtfReader {
     this.floats = [];
   }
 
+  /** A paragraph of a table cell: a list item when it has a list label, else a paragraph. */
+  private cellParagraph(content: Inline[], listText: string): void {
+    if (isBlank(content)) return;
+    let item: { ordered: boolean; n?: number } | null = null;
+    if ((this.listId >= 0 || isNumberLabel(listText) || BULLET_LABEL.test(listText)) && (item = this.listItem(listText))) {
+      this.tbl.cell.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
+    } else this.tbl.cell.add({ kind: 'paragraph', content });
+  }
+
   private endCell(): void {
     this.flushBytes();
     if (this.para.length) {
       const content = trimInlines(mergeText(this.para));
       this.para = [];
-      this.tbl.cellParas.push(content);
+      this.cellParagraph(content, this.listText.trim());
     }
-    const nodes: Node[] = this.tbl.cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }));
     const idx = this.tbl.rowCells.length;
-    this.tbl.rowCells.push({ content: blocksToCellInlines(nodes), merge: this.tbl.rowDef.merges[idx] ?? 'none' });
-    this.tbl.cellParas = [];
+    this.tbl.rowCells.push({ content: blocksToCellInlines(this.tbl.cell.nodes()), merge: this.tbl.rowDef.merges[idx] ?? 'none' });
+    this.tbl.cell = new BlockSink();
     this.listText = '';
   }
 
   private endRow(): void {
-    if (this.para.length || this.tbl.cellParas.length) this.endCell();
+    if (this.para.length || this.tbl.cell.blocks.length) this.endCell();
     if (this.tbl.rowCells.length) this.tbl.tableRows.push({ cells: this.tbl.rowCells, bounds: [this.tbl.rowDef.left, ...this.tbl.rowDef.bounds] });
     this.tbl.rowCells = [];
   }
@@ -417,7 +433,7 @@ class RtfReader {
       this.sink = wasBody;
     }
     // A table the sub-document ends with is complete.
-    if (this.tbl.rowCells.length || this.tbl.cellParas.length) this.endRow();
+    if (this.tbl.rowCells.length || this.tbl.cell.blocks.length) this.endRow();
     if (this.tbl.tableRows.length) this.flushTable();
     const nodes = this.sink.blocks;
     this.sink = top.sink;
@@ -634,6 +650,9 @@ class RtfReader {
       return;
     }
     const on = param === undefined || param !== 0;
+    // Row definitions in skipped groups (a nested table's {\*\nesttableprops ...}) are not the
+    // definition of the row being read.
+    if (st.dest === 'skip' && ROW_DEFINITION_WORDS.has(word)) return;
     switch (word) {
       // Document.
       case 'ansicpg':
