@@ -338,6 +338,23 @@ describe('EPUB', () => {
     expect(doc.metadata.language).toBe('en');
   });
 
+  it('keeps the space between inline elements and drops a note\'s link back to its reference', async () => {
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>'
+      + '<h1>One</h1><p><b>bold</b> <i>italic</i> and <a href="https://example.org/">a link</a> <span>next</span><span>\u00a0</span><span>word</span>'
+      + '<sup id="ref1"><a epub:type="noteref" href="#n1">1</a></sup> and more<a epub:type="noteref" id="ref2" href="#n2">2</a>.</p>'
+      + '<aside epub:type="footnote" id="n1"><p><sup><a href="#ref1">1</a></sup> First note.</p></aside>'
+      + '<aside epub:type="footnote" id="n2"><p>Second note. <a href="#ref2" role="doc-backlink">\u21a9</a></p></aside></body></html>';
+    const epub = zipSync({
+      mimetype: [strToU8('application/epub+zip'), { level: 0 }],
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>'),
+      'content.opf': strToU8('<package xmlns="http://www.idpf.org/2007/opf"><metadata/><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>'),
+      'c.xhtml': strToU8(chapter),
+    });
+    expect(await md(epub, 'spaces.epub')).toBe(
+      '# One\n\n**bold** *italic* and [a link](https://example.org/) next\u00a0word[^1] and more[^2].\n\n[^1]: First note.\n\n[^2]: Second note.\n',
+    );
+  });
+
   it('reports an EPUB without a package document as MALFORMED', async () => {
     const zip = zipSync({ mimetype: [strToU8('application/epub+zip'), { level: 0 }], 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="missing.opf"/></rootfiles></container>') });
     expect(await codeOf(zip, 'broken.epub')).toBe('MALFORMED');

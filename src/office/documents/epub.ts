@@ -192,7 +192,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
       // Well-formed XHTML (the EPUB rule): read directly into the model.
       const baseDir = dirOf(path);
       const classes = classStyles(zip, baseDir, html, cssCache);
-      const nodes = xhtmlToNodes(parseXml(html), {
+      const nodes = xhtmlToNodes(parseXml(html, { keepAllWhitespace: true }), {
         image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
         link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
         classMarks: (c) => classes.get(c),

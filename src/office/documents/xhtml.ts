@@ -51,11 +51,18 @@ class Converter {
 
   constructor(private readonly ctx: XhtmlContext) {}
 
+  /** Ids of note references and of the elements around them: where a note's back-link points. */
+  private readonly refIds = new Set<string>();
+  /** Reading a note's own content. */
+  private inNote = false;
+
   /** Finds `<a epub:type="noteref" href="#id">label</a>` so that notes and references share labels. */
   scanNoteRefs(el: XmlElement): void {
     for (const c of el.children) {
       if (typeof c === 'string') continue;
       if (local(c.name) === 'a' && /\bnoteref\b/.test(epubType(c))) {
+        if (c.attrs['id']) this.refIds.add(c.attrs['id']);
+        if (el.attrs['id']) this.refIds.add(el.attrs['id']);
         const id = (c.attrs['href'] ?? '').split('#')[1];
         let label = text(c).replace(/[\s\[\]^]+/g, '') || id;
         if (id && label && !this.noteLabels.has(id)) {
@@ -99,7 +106,10 @@ class Converter {
     const id = c.attrs['id'];
     if (id && this.noteLabels.has(id) && NOTE_TYPES.test(epubType(c))) {
       const children: Node[] = [];
+      const outer = this.inNote;
+      this.inNote = true;
       this.blocks(c, children);
+      this.inNote = outer;
       out.push({ kind: 'note', label: this.noteLabels.get(id)!, children: children.length ? children : [{ kind: 'paragraph', content: [] }] });
       return;
     }
@@ -203,6 +213,12 @@ class Converter {
     out.push({ kind: 'table', rows: boundTable(rows) });
   }
 
+  private isBackLink(a: XmlElement): boolean {
+    if (/\bbacklink\b/.test(epubType(a)) || a.attrs['role'] === 'doc-backlink') return true;
+    const target = (a.attrs['href'] ?? '').split('#')[1];
+    return target !== undefined && this.refIds.has(target);
+  }
+
   private inlines(el: XmlElement, marks: Marks = {}): Inline[] {
     const out: Inline[] = [];
     for (const c of el.children) this.inline(c, marks, out);
@@ -260,6 +276,8 @@ class Converter {
         return;
       case 'a': {
         const href = node.attrs['href'];
+        // A note's link back to its reference ("1" or "↩" written by the note) is navigation.
+        if (this.inNote && this.isBackLink(node)) return;
         const noteId = /\bnoteref\b/.test(epubType(node)) ? (href ?? '').split('#')[1] : undefined;
         if (noteId && this.noteLabels.has(noteId)) {
           out.push({ type: 'noteRef', label: this.noteLabels.get(noteId)! });
