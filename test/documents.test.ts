@@ -305,6 +305,16 @@ describe('RTF', () => {
     expect(await md(Buffer.from(rtf, 'latin1'), 'u.rtf')).toBe('E = mc<sup>2</sup> and H<sub>2</sub>O, level\n');
   });
 
+  it('reads floating pictures (a shape\'s pib) once, and pictures\' descriptions as alt text', async () => {
+    const png = '89504e470d0a1a0a';
+    const rtf = String.raw`{\rtf1\ansi\pard Before {\shp{\*\shpinst\shpleft0\shpright100{\sp{\sn shapeType}{\sv 75}}{\sp{\sn pib}{\sv {\pict\pngblip ${png}}}}`
+      + String.raw`{\sp{\sn wzDescription}{\sv A floating map}}}{\shprslt{\pict\wmetafile8 0100}}}after.\par`
+      + String.raw`\pard Inline {\*\shppict{\pict{\*\picprop{\sp{\sn wzDescription}{\sv Company logo}}}\pngblip ${png}}}{\nonshppict{\pict\wmetafile8 0100}} here.\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'pic.rtf')).toBe(
+      'Before ![A floating map](data:image/png;base64...)after.\n\nInline ![Company logo](data:image/png;base64...) here.\n',
+    );
+  });
+
   it('keeps a table in a header or footer there, apart from the tables of the body', async () => {
     const rtf = String.raw`{\rtf1\ansi{\header\pard Head\par}`
       + String.raw`{\footer\trowd\cellx2000\cellx4000\pard\intbl Acme\cell Memo\cell\row\pard Page foot\par}`

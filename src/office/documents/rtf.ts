@@ -10,7 +10,7 @@
  */
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
-import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { DocBlock, DocModel, ImageInline, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
@@ -40,18 +40,20 @@ interface State {
   href?: string;
 }
 
-type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField' | 'listtable' | 'listoverridetable';
+type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField' | 'listtable' | 'listoverridetable'
+  // A drawn shape's property ({\sp}), its name ({\sn}), its value ({\sv}) and the picture value of pib.
+  | 'shapeProp' | 'shapePropName' | 'shapePropValue' | 'shapePicture';
 
 const SKIP_DESTS = new Set([
   'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'mmathPr',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
   'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
-  'pnseclvl', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
+  'pnseclvl', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
   'aftncn', 'userprops', 'atnid', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shptxt', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'sv', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
 
 const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
@@ -180,6 +182,15 @@ class RtfReader {
   private fldinst = '';
   private infoKey = '';
   private infoText = '';
+  /**
+   * The drawn shape being read (\shp, a floating picture or box): the depth of its group, its
+   * properties (\sp: \sn name, \sv value) and the picture its pib property holds.
+   */
+  private shape: { depth: number; props: Map<string, string>; image?: ImageInline } | null = null;
+  /** Properties of an inline picture ({\*\picprop} inside \pict), when no shape holds it. */
+  private picProps = new Map<string, string>();
+  private spName = '';
+  private spValue = '';
   private pictHex: string[] = [];
   private pictType = '';
   private removeBase64: boolean;
@@ -257,8 +268,16 @@ class RtfReader {
       case 'listtext':
         this.listText += text;
         return;
+      case 'shapePropName':
+        this.spName += text;
+        return;
+      case 'shapePropValue':
+        this.spValue += text;
+        return;
       case 'listtable':
       case 'listoverridetable':
+      case 'shapeProp':
+      case 'shapePicture':
       case 'info':
         return;
       default:
@@ -490,7 +509,7 @@ class RtfReader {
             this.st.dest = 'fldinst';
             this.fldinst = '';
             i += m![0].length;
-          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor' || word === 'listtable' || word === 'listoverridetable') {
+          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor' || word === 'listtable' || word === 'listoverridetable' || word === 'picprop') {
             // Destinations we read: only the \* marker is consumed; the word is handled below.
             i += 2;
           } else if (this.st.dest !== 'skip') {
@@ -517,6 +536,10 @@ class RtfReader {
           else if (v && this.infoKey) this.metadata[this.infoKey] = v;
         }
         if (st.dest === 'pict' && this.stack[this.stack.length - 1]?.dest !== 'pict') this.endPicture();
+        if (st.dest === 'shapeProp' && this.stack[this.stack.length - 1]?.dest !== 'shapeProp') {
+          (this.shape?.props ?? this.picProps).set(this.spName.trim(), this.spValue);
+        }
+        if (this.shape && this.stack.length === this.shape.depth) this.endShape();
         if (opened.pop()) this.popSink();
         const prev = this.stack.pop();
         if (prev) {
@@ -700,6 +723,27 @@ class RtfReader {
         st.dest = 'pict';
         this.pictHex = [];
         this.pictType = '';
+        if (!this.shape) this.picProps = new Map();
+        return;
+      // Drawn shapes: floating pictures are the pib property of a shape.
+      case 'shp':
+        if (st.dest !== 'skip') this.shape = { depth: this.stack.length, props: new Map() };
+        return;
+      case 'shprslt':
+        // The shape's result for readers without shapes: a copy of its picture.
+        if (this.shape?.image) st.dest = 'skip';
+        return;
+      case 'sp':
+        if (st.dest === 'skip') return;
+        st.dest = 'shapeProp';
+        this.spName = '';
+        this.spValue = '';
+        return;
+      case 'sn':
+        if (st.dest === 'shapeProp') st.dest = 'shapePropName';
+        return;
+      case 'sv':
+        if (st.dest === 'shapeProp') st.dest = this.spName.trim() === 'pib' ? 'shapePicture' : 'shapePropValue';
         return;
       case 'pngblip': this.pictType = 'image/png'; return;
       case 'jpegblip': this.pictType = 'image/jpeg'; return;
@@ -924,7 +968,21 @@ class RtfReader {
     const src = this.removeBase64 ? removedImageSrc(mime) : `data:${mime};base64,${Buffer.from(hex.length % 2 ? hex.slice(0, -1) : hex, 'hex').toString('base64')}`;
     const parent = this.stack[this.stack.length - 1];
     if (parent && (parent.dest === 'skip' || parent.dest === 'pict')) return;
-    this.para.push({ type: 'image', alt: '', src });
+    const image: ImageInline = { type: 'image', alt: this.pictureAlt(this.shape?.props ?? this.picProps), src };
+    if (this.shape && parent?.dest === 'shapePicture') this.shape.image = image;
+    this.para.push(image);
+  }
+
+  /** A picture's description: the wzDescription property of its shape or picture. */
+  private pictureAlt(props: Map<string, string>): string {
+    return (props.get('wzDescription') ?? '').trim();
+  }
+
+  /** The shape's group closed: its description may have come after its picture. */
+  private endShape(): void {
+    const shape = this.shape!;
+    this.shape = null;
+    if (shape.image && !shape.image.alt) shape.image.alt = this.pictureAlt(shape.props);
   }
 }
 
