@@ -201,6 +201,10 @@ describe('legacy Word (.doc)', () => {
     expect(fromDoc).toContain('```\ntotal = energy + travel\nprint(total)\n```');
   });
 
+  it('reads only the header document\'s stories for headers and footers (not its closing guard)', async () => {
+    expect(await md(fixture('revisions.doc'), 'revisions.doc')).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
+  });
+
   it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {
     const plain = await md(fixture('field-report.doc'), 'field-report.doc');
     // "Calibrate the probe at the base camp." ends with a paragraph mark; as a section mark (0x0C)
@@ -251,6 +255,10 @@ describe('RTF', () => {
 
   it('reads the memo exactly like its .docx twin: list table numbering, nested table, list in a cell', async () => {
     expect(await md(fixture('quarterly-memo.rtf'), 'quarterly-memo.rtf')).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
+  });
+
+  it('leaves out the deleted text of tracked changes (\\deleted) and keeps insertions', async () => {
+    expect(await md(fixture('revisions.rtf'), 'revisions.rtf')).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
   });
 
   it('decodes \\u escapes, \\\'hh bytes in the code page of the font, and emphasis', async () => {

@@ -659,9 +659,12 @@ class DocReader {
     if (ccpHdd) {
       const cps = this.plcCps(11, 0);
       const seen = new Set<string>();
-      for (let i = 6; i + 1 < cps.length; i++) {
+      // Six note separators, then six stories per section; a story after the last whole section is
+      // the header document's closing guard, and no story reaches past the header document.
+      const stories = 6 + Math.floor(Math.max(0, cps.length - 1 - 6) / 6) * 6;
+      for (let i = 6; i < stories; i++) {
         const s = hddStart + cps[i]!;
-        const e = hddStart + cps[i + 1]!;
+        const e = Math.min(hddStart + cps[i + 1]!, hddStart + ccpHdd);
         if (e <= s) continue;
         const kind = [0, 1, 4].includes((i - 6) % 6) ? 'header' : 'footer';
         const blocks = this.blocks(s, e, refs, kind === 'header' ? 'page_header' : 'page_footer');

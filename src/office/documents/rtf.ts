@@ -53,7 +53,7 @@ const SKIP_DESTS = new Set([
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'sv', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'deleted', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'sv', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
 
 const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
@@ -936,6 +936,8 @@ class RtfReader {
       case 'up': st.sup = (param ?? 6) > 0; if (st.sup) st.sub = false; return;
       case 'dn': st.sub = (param ?? 6) > 0; if (st.sub) st.sup = false; return;
       case 'v': st.hidden = on; return;
+      // Deleted text of a tracked change.
+      case 'deleted': st.hidden = on; return;
       case 'emdash': this.flushBytes(); this.emit('—'); return;
       case 'endash': this.flushBytes(); this.emit('–'); return;
       case 'bullet': this.flushBytes(); this.emit('•'); return;
