@@ -201,8 +201,10 @@ describe('legacy Word (.doc)', () => {
     expect(fromDoc).toContain('```\ntotal = energy + travel\nprint(total)\n```');
   });
 
-  it('reads only the header document\'s stories for headers and footers (not its closing guard)', async () => {
-    expect(await md(fixture('revisions.doc'), 'revisions.doc')).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
+  it('reads the revisions fixture like its .docx twin: a floating picture at its anchor, no text from the header document\'s guard', async () => {
+    const fromDoc = await md(fixture('revisions.doc'), 'revisions.doc');
+    expect(fromDoc).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
+    expect(fromDoc).toContain('![](data:image/png;base64...)A paragraph with a floating picture beside it.');
   });
 
   it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {

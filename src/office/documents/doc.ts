@@ -5,8 +5,8 @@
  * names and outline levels), outline levels and list membership, character
  * properties give bold/italic/strike/super/subscript and hidden or deleted text. Fields keep their
  * shown result (HYPERLINK fields become links). Headers come before the body, footers after it,
- * footnotes and endnotes are GFM notes, comments are notes after them. Inline PNG and JPEG pictures
- * are extracted; floating drawings and metafiles are not.
+ * footnotes and endnotes are GFM notes, comments are notes after them. Inline and floating PNG and
+ * JPEG pictures are extracted (floating ones through `doc-drawings.ts`); metafiles are not.
  */
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
@@ -15,6 +15,7 @@ import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '..
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { OleFile } from '../ole.js';
+import { floatingShapes, type FloatingShape } from './doc-drawings.js';
 import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, collapseSpaces, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
@@ -378,6 +379,8 @@ class DocReader {
   private readonly paraStyles: Map<number, ParaStyle>;
   private readonly headingCache = new Map<number, number>();
   private readonly textboxes: { start: number; end: number }[] = [];
+  /** Drawn objects anchored in the main text, by the CP of their anchor. */
+  private floating = new Map<number, FloatingShape>();
   private nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
@@ -649,6 +652,7 @@ class DocReader {
         if (e > s) this.textboxes.push({ start: s, end: e });
       }
     }
+    this.floating = floatingShapes(this.table, this.wordDoc, this.fcLcb(40), this.fcLcb(50));
     const body = this.blocks(0, ccpText, refs);
     while (this.nextTextbox < this.textboxes.length) {
       const box = this.textboxes[this.nextTextbox++]!;
@@ -876,7 +880,16 @@ class DocReader {
           continue;
         }
         if (code === 0x08 && cpStart === 0 && !type) {
-          anchors++;
+          // A floating picture shows where it is anchored; other drawn objects (text boxes) are
+          // placed after the paragraph.
+          const shape = this.floating.get(i);
+          if (shape?.kind === 'picture') {
+            const img = this.imageIn(shape.blip);
+            if (img) {
+              flushText();
+              para.push(img);
+            }
+          } else anchors++;
           continue;
         }
         if (code === 0x09) out = '\u0000';
@@ -922,7 +935,11 @@ class DocReader {
     if (!d || offset + 4 > d.length) return undefined;
     const lcb = new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(offset, true);
     const end = Math.min(d.length, offset + lcb);
-    const region = d.subarray(offset, end);
+    return this.imageIn(d.subarray(offset, end));
+  }
+
+  /** The PNG or JPEG image inside a picture record or blip, found by its signature. */
+  private imageIn(region: Uint8Array): Inline | undefined {
     const find = (sig: number[], from = 0): number => {
       outer: for (let k = from; k + sig.length <= region.length; k++) {
         for (let q = 0; q < sig.length; q++) if (region[k + q] !== sig[q]) continue outer;
