@@ -44,7 +44,6 @@ function records(buf: Uint8Array, start: number, end: number): Record[] {
     const recEnd = Math.min(end, p + 8 + len);
     out.push({ type, instance: verInst >> 4, start: p + 8, end: recEnd });
     p = recEnd;
-    if (len === 0 && (verInst & 0xf) !== 0xf && type < 0xf000) break;
   }
   return out;
 }
