@@ -325,6 +325,21 @@ describe('RTF', () => {
     );
   });
 
+  it('does not count a paragraph style\'s own emphasis, written again on its text, as emphasis', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\stylesheet{\s0 Normal;}{\s2\b\i heading 2;}{\s30\i Caption;}}`
+      + String.raw`\pard\plain\s2\b\i Scope\par`
+      + String.raw`\pard\plain\s30\i Figure 1: a map with a {\b bold} word\par`
+      + String.raw`\pard\plain\s0 Plain {\i italic}\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'st.rtf')).toBe('## Scope\n\nFigure 1: a map with a **bold** word\n\nPlain *italic*\n');
+  });
+
+  it('keeps each distinct footer whole, lines they share included', async () => {
+    const rtf = String.raw`{\rtf1\ansi\sectd{\footer\pard Handbook page 1\par\pard Effective 2012\par}\pard One\par`
+      + String.raw`\sect\sectd{\footer\pard Handbook page 2\par\pard Effective 2012\par}\pard Two\par`
+      + String.raw`\sect\sectd{\footer\pard Handbook page 2\par\pard Effective 2012\par}\pard Three\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'f.rtf')).toBe('One\n\nTwo\n\nThree\n\nHandbook page 1\n\nEffective 2012\n\nHandbook page 2\n\nEffective 2012\n');
+  });
+
   it('keeps a table in a header or footer there, apart from the tables of the body', async () => {
     const rtf = String.raw`{\rtf1\ansi{\header\pard Head\par}`
       + String.raw`{\footer\trowd\cellx2000\cellx4000\pard\intbl Acme\cell Memo\cell\row\pard Page foot\par}`

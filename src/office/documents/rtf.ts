@@ -148,6 +148,8 @@ class RtfReader {
   private ansiCp = 'cp1252';
   private styles = new Map<number, string>();
   private styleGroup: { num: number; name: string } | null = null;
+  /** The emphasis each paragraph style (\sN of the style sheet) gives its text. */
+  private readonly styleFormats = new Map<number, { bold: boolean; italic: boolean; strike: boolean }>();
   private fontGroup: { num: number; charset: number; name: string } | null = null;
   // Paragraph state.
   private para: Inline[] = [];
@@ -168,8 +170,9 @@ class RtfReader {
   private tbl: TableState = newTableState();
   // Output.
   readonly body = new BlockSink();
-  readonly headers: DocBlock[] = [];
-  readonly footers: DocBlock[] = [];
+  /** The blocks of each header and footer (\header, \footerl, ...), one entry per sub-document. */
+  readonly headers: DocBlock[][] = [];
+  readonly footers: DocBlock[][] = [];
   readonly notes: DocBlock[] = [];
   readonly metadata: Record<string, string> = {};
   private noteCounter = 0;
@@ -285,9 +288,12 @@ class RtfReader {
     }
     if (st.hidden) return;
     const t: TextInline = { type: 'text', text };
-    if (st.bold) t.bold = true;
-    if (st.italic) t.italic = true;
-    if (st.strike) t.strike = true;
+    // RTF writes a paragraph style's character formatting again on its text: what the style gives is
+    // not emphasis (as in the other readers), only what the text adds to it.
+    const style = this.styleFormats.get(this.parStyle);
+    if (st.bold && !style?.bold) t.bold = true;
+    if (st.italic && !style?.italic) t.italic = true;
+    if (st.strike && !style?.strike) t.strike = true;
     if (st.sup) t.superscript = true;
     if (st.sub) t.subscript = true;
     if (st.href) t.href = st.href;
@@ -461,8 +467,8 @@ class RtfReader {
     const saved = top.saved as [number, number, number, number, boolean, string];
     [this.parStyle, this.outline, this.listLevel, this.listId, , this.listText] = saved;
     this.inTable = savedInTable;
-    if (top.kind === 'header') this.headers.push(...nodes.map((b) => ({ ...b, type: 'page_header' as const })));
-    else if (top.kind === 'footer') this.footers.push(...nodes.map((b) => ({ ...b, type: 'page_footer' as const })));
+    if (top.kind === 'header') this.headers.push(nodes.map((b) => ({ ...b, type: 'page_header' as const })));
+    else if (top.kind === 'footer') this.footers.push(nodes.map((b) => ({ ...b, type: 'page_footer' as const })));
     else if (top.kind === 'footnote') {
       const label = String(++this.noteCounter);
       this.para.push({ type: 'noteRef', label });
@@ -524,6 +530,7 @@ class RtfReader {
         const st = this.st;
         if (st.dest === 'stylesheet' && this.styleGroup && this.stack[this.stack.length - 1]?.dest === 'stylesheet') {
           this.styles.set(this.styleGroup.num, this.styleGroup.name.replace(/;.*$/s, '').trim());
+          if (st.bold || st.italic || st.strike) this.styleFormats.set(this.styleGroup.num, { bold: st.bold, italic: st.italic, strike: st.strike });
           this.styleGroup = null;
         }
         if (st.dest === 'fonttbl' && this.fontGroup) {
@@ -1024,13 +1031,20 @@ export function readRtf(ctx: ReaderContext): DocModel {
   };
 }
 
-/** Headers for left, right and first pages often repeat the same text: keep each once. */
-function dedupe(blocks: DocBlock[]): DocBlock[] {
+/**
+ * Headers for left, right and first pages, and those of later sections, often repeat one another:
+ * each distinct header (or footer) is kept once, whole, as the other readers keep them. Lines that
+ * several different footers share ("Effective October 1, 2012") stay in each of them.
+ */
+function dedupe(parts: DocBlock[][]): DocBlock[] {
   const seen = new Set<string>();
-  return blocks.filter((b) => {
-    const k = JSON.stringify(b.node);
-    if (seen.has(k)) return false;
+  const out: DocBlock[] = [];
+  for (const blocks of parts) {
+    if (!blocks.length) continue;
+    const k = JSON.stringify(blocks.map((b) => b.node));
+    if (seen.has(k)) continue;
     seen.add(k);
-    return true;
-  });
+    out.push(...blocks);
+  }
+  return out;
 }
