@@ -390,6 +390,21 @@ describe('EPUB', () => {
     );
   });
 
+  it('reads superscripts, subscripts and hidden text that classes of the style sheet set', async () => {
+    const css = '.up { vertical-align: super } .lo-up { font-size: 0.58em; position: relative; top: -0.33em; vertical-align: baseline }'
+      + ' .lo-down { font-size: 0.58em; position: relative; top: 0.33em } .moved { position: relative; top: -1em } .gone { display: none }';
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><link rel="stylesheet" type="text/css" href="s.css"/></head><body>'
+      + '<p>E = mc<span class="lo-up">2</span>, H<span class="lo-down">2</span>O, 21<span class="up">st</span>, <span class="moved">moved</span><span class="gone"> hidden</span>.</p></body></html>';
+    const epub = zipSync({
+      mimetype: [strToU8('application/epub+zip'), { level: 0 }],
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>'),
+      'content.opf': strToU8('<package xmlns="http://www.idpf.org/2007/opf"><metadata/><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/><item id="s" href="s.css" media-type="text/css"/></manifest><spine><itemref idref="c"/></spine></package>'),
+      'c.xhtml': strToU8(chapter),
+      's.css': strToU8(css),
+    });
+    expect(await md(epub, 'css.epub')).toBe('E = mc<sup>2</sup>, H<sub>2</sub>O, 21<sup>st</sup>, moved.\n');
+  });
+
   it('reports an EPUB without a package document as MALFORMED', async () => {
     const zip = zipSync({ mimetype: [strToU8('application/epub+zip'), { level: 0 }], 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="missing.opf"/></rootfiles></container>') });
     expect(await codeOf(zip, 'broken.epub')).toBe('MALFORMED');

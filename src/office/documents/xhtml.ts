@@ -16,12 +16,15 @@ export interface XhtmlContext {
   /** Link target as the markdown should show it, or undefined to keep only the text. */
   link(href: string): string | undefined;
   /** Emphasis that the chapter's style sheets give a class (calibre and others style spans by class). */
-  classMarks?(className: string): Marks | undefined;
+  classMarks?(className: string): ClassStyle | undefined;
   /** Note labels already used in the document (chapters often number their notes from 1 again). */
   usedNoteLabels?: Set<string>;
 }
 
 export type Marks = Omit<TextInline, 'type' | 'text'>;
+
+/** What a class of the style sheets does to inline text: emphasis, or hiding it (display: none). */
+export type ClassStyle = Marks & { hidden?: boolean };
 
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'title', 'meta', 'link', 'object', 'embed', 'iframe', 'audio', 'video', 'canvas', 'button', 'input', 'select', 'textarea', 'form']);
 const BLOCK = new Set(['aside', 'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
@@ -239,7 +242,10 @@ class Converter {
     if (cls) {
       for (const c of cls.split(/\s+/)) {
         const m = c ? this.ctx.classMarks!(c) : undefined;
-        if (m) marks = { ...marks, ...m };
+        if (!m) continue;
+        const { hidden, ...emphasis } = m;
+        if (hidden) return;
+        marks = { ...marks, ...emphasis };
       }
     }
     switch (name) {
