@@ -53,7 +53,7 @@ const SKIP_DESTS = new Set([
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'deleted', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'sv', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'dn', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'deleted', 'dibitmap', 'dn', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'sv', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'v', 'wbitmap', 'wmetafile']);
 
 const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
@@ -323,10 +323,10 @@ class RtfReader {
     // A heading style's name says the level, before an outline level; Title only after one.
     const named = headingLevelOfStyleName(styleName);
     const level = named !== undefined && styleName !== 'title' ? named : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : named ?? 0;
-    let item: { ordered: boolean; n?: number } | null = null;
+    const item = level && this.sink === this.body ? null : this.listItem(listText);
     if (level && this.sink === this.body) {
       this.sink.add({ kind: 'heading', level: Math.min(6, level) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
-    } else if ((this.listId >= 0 || isNumberLabel(listText) || BULLET_LABEL.test(listText)) && (item = this.listItem(listText))) {
+    } else if (item) {
       this.sink.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
     } else if (CODE_STYLE.test(styleName)) {
       this.sink.addCodeLine(content);
@@ -341,9 +341,11 @@ class RtfReader {
   /**
    * What list item the paragraph is: bulleted or numbered as the list table's level says (by its
    * label when the table is missing), its number the one the label shows, else counted on from the
-   * list's last item. Null for a level that shows no label (\levelnfc255): a plain paragraph.
+   * list's last item. Null when it is no list item: not in a list (\ls) and without a list label,
+   * or at a level that shows no label (\levelnfc255).
    */
   private listItem(label: string): { ordered: boolean; n?: number } | null {
+    if (this.listId < 0 && !isNumberLabel(label) && !BULLET_LABEL.test(label)) return null;
     const level = Math.max(0, this.listLevel);
     const override = this.listOverrides.get(this.listId);
     const def = override ? this.listDefs.get(override.listId)?.[level] : undefined;
@@ -374,10 +376,9 @@ class RtfReader {
   /** A paragraph of a table cell: a list item when it has a list label, else a paragraph. */
   private cellParagraph(content: Inline[], listText: string): void {
     if (isBlank(content)) return;
-    let item: { ordered: boolean; n?: number } | null = null;
-    if ((this.listId >= 0 || isNumberLabel(listText) || BULLET_LABEL.test(listText)) && (item = this.listItem(listText))) {
-      this.tbl.cell.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
-    } else this.tbl.cell.add({ kind: 'paragraph', content });
+    const item = this.listItem(listText);
+    if (item) this.tbl.cell.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
+    else this.tbl.cell.add({ kind: 'paragraph', content });
   }
 
   private endCell(): void {
