@@ -308,7 +308,9 @@ function readStyleSheet(table: Uint8Array, fc: number, lcb: number, tocStyles?: 
     let name = '';
     for (let k = 0; k < cch && q + 4 + k * 2 <= p; k++) name += String.fromCharCode(v.getUint16(q + 2 + k * 2, true));
     q += 2 + cch * 2 + 2;
-    if ((sti >= 19 && sti <= 27) || /^(toc|contents)\s*\d$/i.test(name.trim())) tocStyles?.add(istd);
+    // Word keeps a style's aliases after its name: "heading 1,h1".
+    name = name.split(',')[0]!.trim();
+    if ((sti >= 19 && sti <= 27) || /^(toc|contents)\s*\d$/i.test(name)) tocStyles?.add(istd);
     if (stk === 1) {
       // A paragraph style: its first UPX is the PAPX (istd, then the grpprl).
       const style: ParaStyle = { name, base };
