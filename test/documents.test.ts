@@ -91,6 +91,15 @@ describe('Word (.docx)', () => {
     expect(kept).toMatch(/!\[\]\(data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+\)/);
   });
 
+  it('takes a picture\'s title as its alt text when its description is empty', async () => {
+    const drawing = (docPr: string): string => `<w:p><w:r><w:drawing><wp:inline><wp:docPr id="1" name="P" ${docPr}/><a:graphic><a:graphicData><pic:pic><pic:blipFill><a:blip r:link="rId9"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+    const ns = `xmlns:w="${W}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const bytes = docx(`<w:document ${ns}><w:body>${drawing('descr="" title="Site map"')}${drawing('descr="A chart" title="Ignored"')}</w:body></w:document>`, {
+      'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="https://example.com/map.png" TargetMode="External"/></Relationships>',
+    });
+    expect(await md(bytes, 'alt.docx')).toBe('![Site map](https://example.com/map.png)\n\n![A chart](https://example.com/map.png)\n');
+  });
+
   it('reads Strict OOXML like Transitional', async () => {
     expect(await md(fixture('strict-outline.docx'), 'strict-outline.docx')).toEqual(await md(fixture('equations-and-boxes.docx'), 'equations-and-boxes.docx'));
   });

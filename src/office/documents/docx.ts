@@ -810,7 +810,8 @@ class DocxConverter {
 
   private drawing(d: XmlElement, out: InlineResult, ctx: PartCtx): void {
     const docPr = find(d, 'wp:docPr');
-    const alt = (attr(docPr, 'descr') ?? attr(docPr, 'title') ?? '').trim();
+    // An empty description (descr="") gives way to the title.
+    const alt = attr(docPr, 'descr')?.trim() || attr(docPr, 'title')?.trim() || '';
     for (const blip of findAll(d, 'a:blip')) {
       const img = this.image(attr(blip, 'r:embed'), attr(blip, 'r:link'), alt, ctx);
       if (img && !this.inInstruction()) out.inlines.push(img);
