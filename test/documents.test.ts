@@ -62,6 +62,42 @@ function patchedDoc(patch: (wordDocument: Buffer) => void): Buffer {
   return CFB.write(container, { type: 'buffer' }) as Buffer;
 }
 
+/**
+ * The .doc fixture `name` with list override `lfo` (1-based) restarting level 0 at `start`: a new
+ * PlfLfo (the same LFOs, that one with an LFOLVL whose fStartAt is set) appended to the table
+ * stream, and the FIB pointed at it.
+ */
+function docWithListRestart(name: string, lfo: number, start: number): Buffer {
+  const container = CFB.read(fixture(name), { type: 'buffer' });
+  const wordEntry = CFB.find(container, 'WordDocument')!;
+  const word = Buffer.from(wordEntry.content as Uint8Array);
+  const tableEntry = CFB.find(container, word.readUInt16LE(0x0a) & 0x0200 ? '1Table' : '0Table')!;
+  const table = Buffer.from(tableEntry.content as Uint8Array);
+  const csw = word.readUInt16LE(32);
+  const cslw = word.readUInt16LE(34 + csw * 2);
+  const fcAt = 34 + csw * 2 + 2 + cslw * 4 + 2 + 74 * 8;
+  const fc = word.readUInt32LE(fcAt);
+  const count = table.readInt32LE(fc);
+  const lfos = Buffer.from(table.subarray(fc, fc + 4 + count * 16));
+  lfos[4 + (lfo - 1) * 16 + 12] = 1;
+  const data: Buffer[] = [];
+  for (let k = 0; k < count; k++) {
+    data.push(Buffer.from([0xff, 0xff, 0xff, 0xff]));
+    if (k === lfo - 1) {
+      const level = Buffer.alloc(8);
+      level.writeInt32LE(start, 0);
+      level.writeUInt32LE(0x10, 4);
+      data.push(level);
+    }
+  }
+  const plf = Buffer.concat([lfos, ...data]);
+  word.writeUInt32LE(table.length, fcAt);
+  word.writeUInt32LE(plf.length, fcAt + 4);
+  tableEntry.content = Buffer.concat([table, plf]);
+  wordEntry.content = word;
+  return CFB.write(container, { type: 'buffer' }) as Buffer;
+}
+
 describe('Word (.docx)', () => {
   it('reads headings, lists, tables, notes and comments of the fixture the same way as its ODT twin', async () => {
     const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
@@ -98,6 +134,20 @@ describe('Word (.docx)', () => {
       'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="https://example.com/map.png" TargetMode="External"/></Relationships>',
     });
     expect(await md(bytes, 'alt.docx')).toBe('![Site map](https://example.com/map.png)\n\n![A chart](https://example.com/map.png)\n');
+  });
+
+  it('numbers the nums of one abstract definition as one sequence, restarted where a startOverride first applies', async () => {
+    const item = (numId: number, text: string): string => `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body = [item(1, 'one'), item(1, 'two'), item(2, 'eight'), item(1, 'nine'), item(3, 'ten')].join('');
+    const numbering = `<w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>`
+      + '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+      + '<w:num w:numId="2"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="8"/></w:lvlOverride></w:num>'
+      + '<w:num w:numId="3"><w:abstractNumId w:val="0"/></w:num></w:numbering>';
+    const bytes = docx(`<w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`, {
+      'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>',
+      'word/numbering.xml': numbering,
+    });
+    expect(await md(bytes, 'num.docx')).toBe('1. one\n2. two\n8. eight\n9. nine\n10. ten\n');
   });
 
   it('reads Strict OOXML like Transitional', async () => {
@@ -216,6 +266,13 @@ describe('legacy Word (.doc)', () => {
     expect(fromDoc).toContain('![](data:image/png;base64...)A paragraph with a floating picture beside it.');
   });
 
+  it('restarts a list where its override (LFOLVL fStartAt) first numbers the level', async () => {
+    // Override 2 of the memo numbers the "Goals" list.
+    const out = await md(docWithListRestart('quarterly-memo.doc', 2, 7), 'restart.doc');
+    expect(out).toContain('7. Reduce costs\n   1. Energy');
+    expect(out).toContain('8. Grow revenue');
+  });
+
   it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {
     const plain = await md(fixture('field-report.doc'), 'field-report.doc');
     // "Calibrate the probe at the base camp." ends with a paragraph mark; as a section mark (0x0C)
@@ -312,6 +369,13 @@ describe('RTF', () => {
     expect(await md(Buffer.from(rtf, 'latin1'), 'l.rtf')).toBe(
       '1. One\n   - Sub bullet\n     1. Deep one\n     2. Deep two\n1. First\n2. Second\n\nBetween\n\n3. Third\n\nUnnumbered\n',
     );
+  });
+
+  it('counts items without a number in their label on one count per list, restarted where an override first applies', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\*\listtable{\list{\listlevel\levelnfc0\levelstartat1}\listid10}}`
+      + String.raw`{\*\listoverridetable{\listoverride\listid10\listoverridecount0\ls1}{\listoverride\listid10\listoverridecount1{\lfolevel\listoverridestartat\levelstartat5}\ls2}}`
+      + String.raw`\pard\ls1\ilvl0 one\par\pard\ls1\ilvl0 two\par\pard\ls2\ilvl0 five\par\pard\ls1\ilvl0 six\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'c.rtf')).toBe('1. one\n2. two\n5. five\n6. six\n');
   });
 
   it('reads labels without a list table: multi-level, roman and lettered numbers', async () => {

@@ -976,18 +976,30 @@ class DocReader {
 
   private readonly counters = new Map<number, number[]>();
 
-  /** Number of the next item of (list, level): numbering continues across interruptions, as in Word. */
+  /**
+   * Number of the next item of (list, level): numbering continues across interruptions and across
+   * the list's overrides (LFOs of one LST), as in Word; an override that restarts a level
+   * (LFOLVL fStartAt) restarts it where it first numbers that level.
+   */
   nextNumber(ilfo: number, ilvl: number): number {
     const key = this.listIds.get(ilfo) ?? -ilfo;
     let c = this.counters.get(key);
     if (!c) this.counters.set(key, (c = []));
     for (let i = ilvl + 1; i < c.length; i++) c[i] = 0;
-    c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : (this.listStarts.get(ilfo)?.[ilvl] ?? 1);
+    const restart = this.listRestarts.get(ilfo)?.get(ilvl);
+    const first = `${ilfo}:${ilvl}`;
+    if (restart !== undefined && !this.restarted.has(first)) {
+      this.restarted.add(first);
+      c[ilvl] = restart;
+    } else c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : (this.listStarts.get(ilfo)?.[ilvl] ?? 1);
     return c[ilvl]!;
   }
 
   private readonly listIds = new Map<number, number>();
   private readonly listStarts = new Map<number, number[]>();
+  /** Per list override (ilfo): the levels it restarts, with their first number. */
+  private readonly listRestarts = new Map<number, Map<number, number>>();
+  private readonly restarted = new Set<string>();
 
   private lists: Map<number, boolean[]> | undefined;
 
@@ -1013,15 +1025,11 @@ class DocReader {
         const flags: boolean[] = [];
         const starts: number[] = [];
         for (let l = 0; l < nLvl; l++) {
-          // LVLF (28 bytes): nfc at 4; then grpprlPapx/grpprlChpx sizes at 25/24; then the number text (xst).
+          // LVLF (28 bytes): nfc at 4.
           const nfc = t[p + 4]!;
-          const cbChpx = t[p + 24]!;
-          const cbPapx = t[p + 25]!;
           flags.push(nfc !== 23 && nfc !== 255);
           starts.push(tv.getInt32(p, true) || 1);
-          p += 28 + cbPapx + cbChpx;
-          const cch = tv.getUint16(p, true);
-          p += 2 + cch * 2;
+          p = lvlEnd(t, p);
         }
         byId.set(lsid, flags);
         startsById.set(lsid, starts);
@@ -1034,6 +1042,24 @@ class DocReader {
         this.listIds.set(k + 1, lsid);
         const st = startsById.get(lsid);
         if (st) this.listStarts.set(k + 1, st);
+      }
+      // After the LFOs, each one's LFOData: a CP, then its LFOLVLs (the level overrides): iStartAt,
+      // then iLvl (4 bits), fStartAt and fFormatting; a full LVL follows when fFormatting is set.
+      let q = fcLfo + 4 + cLfo * 16;
+      for (let k = 0; k < cLfo && q + 4 <= fcLfo + lcbLfo; k++) {
+        const count = t[fcLfo + 4 + k * 16 + 12]!;
+        q += 4;
+        for (let j = 0; j < count && q + 8 <= fcLfo + lcbLfo; j++) {
+          const startAt = tv.getInt32(q, true);
+          const bits = tv.getUint32(q + 4, true);
+          q += 8;
+          if (bits & 0x10) {
+            let levels = this.listRestarts.get(k + 1);
+            if (!levels) this.listRestarts.set(k + 1, (levels = new Map()));
+            levels.set(bits & 0x0f, startAt);
+          }
+          if (bits & 0x20) q = lvlEnd(t, q);
+        }
       }
     } catch {
       // Unreadable list tables: items stay bullets.
@@ -1049,6 +1075,12 @@ class DocReader {
     (ref.kind === 'comment' ? this.comments : this.notes).push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
     return label;
   }
+}
+
+/** The end of an LVL at `p`: its LVLF (28 bytes, grpprlChpx and grpprlPapx sizes at 24 and 25), those grpprls, then its number text (an Xst). */
+function lvlEnd(t: Uint8Array, p: number): number {
+  const end = p + 28 + t[p + 25]! + t[p + 24]!;
+  return end + 2 + (t[end]! | (t[end + 1]! << 8)) * 2;
 }
 
 /** A table being read: the blocks of its open cell, the cells of its open row, its finished rows. */

@@ -290,6 +290,8 @@ class Numbering {
   private readonly abstracts = new Map<string, Map<number, Level>>();
   private readonly nums = new Map<string, { abstractId: string; overrides: Map<number, Partial<Level>> }>();
   private readonly counters = new Map<string, number[]>();
+  /** (numId, level) pairs whose startOverride has restarted their sequence. */
+  private readonly restarted = new Set<string>();
   private readonly styleLinks = new Map<string, string>();
 
   constructor(root: XmlElement | undefined, private readonly styles: Styles) {
@@ -342,14 +344,23 @@ class Numbering {
     return { format: ov?.format ?? base?.format ?? 'decimal', start: ov?.start ?? base?.start ?? 1, text: base?.text ?? '' };
   }
 
-  /** Advances the counter of (numId, ilvl) and returns the item's number. */
+  /**
+   * Advances the counter of (numId, ilvl) and returns the item's number. As in Word, the count runs
+   * on the abstract definition: every num of one abstractNum continues one sequence, and a num
+   * whose level has a startOverride restarts that sequence where it first numbers that level.
+   */
   next(numId: string, ilvl: number, lvl: Level): number {
     const num = this.nums.get(numId);
-    const key = num?.overrides.get(ilvl)?.start !== undefined ? `n${numId}` : `a${num?.abstractId ?? numId}`;
+    const key = `a${num?.abstractId ?? numId}`;
     let c = this.counters.get(key);
     if (!c) this.counters.set(key, (c = []));
     for (let i = ilvl + 1; i < c.length; i++) c[i] = 0;
-    c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : lvl.start;
+    const restart = num?.overrides.get(ilvl)?.start;
+    const first = `${numId}:${ilvl}`;
+    if (restart !== undefined && !this.restarted.has(first)) {
+      this.restarted.add(first);
+      c[ilvl] = restart;
+    } else c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : lvl.start;
     return c[ilvl]!;
   }
 }

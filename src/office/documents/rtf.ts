@@ -165,6 +165,8 @@ class RtfReader {
   private overrideDef: { listId: number; starts: (number | undefined)[]; level: number; startAt: boolean } | null = null;
   /** Numbers reached per list and level, for labels that do not show their number. */
   private readonly listCounters = new Map<string, number[]>();
+  /** (\ls, level) pairs whose restart has been applied. */
+  private readonly restartedLists = new Set<string>();
   private inTable = false;
   /** The table being read; each sub-document (header, footer, note, text box) has its own. */
   private tbl: TableState = newTableState();
@@ -356,13 +358,20 @@ class RtfReader {
     }
     if (def.nfc === NFC_NONE) return null;
     if (def.nfc === NFC_BULLET) return { ordered: false };
-    // Lists restarted by their override count on their own; others continue their list.
-    const restart = override!.starts[level];
-    const key = restart !== undefined ? `ls${this.listId}` : `id${override!.listId}`;
+    // As in Word, the overrides of one list continue one count; an override that restarts a level
+    // (\listoverridestartat) restarts it where it first numbers that level.
+    const key = `id${override!.listId}`;
     let counts = this.listCounters.get(key);
     if (!counts) this.listCounters.set(key, (counts = []));
     counts.length = Math.min(counts.length, level + 1);
-    const n = labelNumber(label, def.nfc) ?? (counts[level] !== undefined ? counts[level]! + 1 : (restart ?? def.start));
+    const restart = override!.starts[level];
+    const first = `${this.listId}:${level}`;
+    let next = counts[level] !== undefined ? counts[level]! + 1 : def.start;
+    if (restart !== undefined && !this.restartedLists.has(first)) {
+      this.restartedLists.add(first);
+      next = restart;
+    }
+    const n = labelNumber(label, def.nfc) ?? next;
     counts[level] = n;
     return { ordered: true, n };
   }
