@@ -43,7 +43,7 @@ function docx(documentXml: string, extra: Record<string, string> = {}): Uint8Arr
   return zipSync(files);
 }
 
-const ODT_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
+const ODT_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
 function odt(body: string, automaticStyles = '', fontFaces = ''): Uint8Array {
   return zipSync({
@@ -59,6 +59,42 @@ function patchedDoc(patch: (wordDocument: Buffer) => void): Buffer {
   const content = Buffer.from(entry.content as Uint8Array);
   patch(content);
   entry.content = content;
+  return CFB.write(container, { type: 'buffer' }) as Buffer;
+}
+
+/**
+ * The .doc fixture `name` with list override `lfo` (1-based) restarting level 0 at `start`: a new
+ * PlfLfo (the same LFOs, that one with an LFOLVL whose fStartAt is set) appended to the table
+ * stream, and the FIB pointed at it.
+ */
+function docWithListRestart(name: string, lfo: number, start: number): Buffer {
+  const container = CFB.read(fixture(name), { type: 'buffer' });
+  const wordEntry = CFB.find(container, 'WordDocument')!;
+  const word = Buffer.from(wordEntry.content as Uint8Array);
+  const tableEntry = CFB.find(container, word.readUInt16LE(0x0a) & 0x0200 ? '1Table' : '0Table')!;
+  const table = Buffer.from(tableEntry.content as Uint8Array);
+  const csw = word.readUInt16LE(32);
+  const cslw = word.readUInt16LE(34 + csw * 2);
+  const fcAt = 34 + csw * 2 + 2 + cslw * 4 + 2 + 74 * 8;
+  const fc = word.readUInt32LE(fcAt);
+  const count = table.readInt32LE(fc);
+  const lfos = Buffer.from(table.subarray(fc, fc + 4 + count * 16));
+  lfos[4 + (lfo - 1) * 16 + 12] = 1;
+  const data: Buffer[] = [];
+  for (let k = 0; k < count; k++) {
+    data.push(Buffer.from([0xff, 0xff, 0xff, 0xff]));
+    if (k === lfo - 1) {
+      const level = Buffer.alloc(8);
+      level.writeInt32LE(start, 0);
+      level.writeUInt32LE(0x10, 4);
+      data.push(level);
+    }
+  }
+  const plf = Buffer.concat([lfos, ...data]);
+  word.writeUInt32LE(table.length, fcAt);
+  word.writeUInt32LE(plf.length, fcAt + 4);
+  tableEntry.content = Buffer.concat([table, plf]);
+  wordEntry.content = word;
   return CFB.write(container, { type: 'buffer' }) as Buffer;
 }
 
@@ -89,6 +125,29 @@ describe('Word (.docx)', () => {
     expect(removed).toContain('![](data:image/png;base64...)');
     const kept = await md(fixture('field-report.docx'), 'field-report.docx', { removeBase64Images: false });
     expect(kept).toMatch(/!\[\]\(data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+\)/);
+  });
+
+  it('takes a picture\'s title as its alt text when its description is empty', async () => {
+    const drawing = (docPr: string): string => `<w:p><w:r><w:drawing><wp:inline><wp:docPr id="1" name="P" ${docPr}/><a:graphic><a:graphicData><pic:pic><pic:blipFill><a:blip r:link="rId9"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+    const ns = `xmlns:w="${W}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const bytes = docx(`<w:document ${ns}><w:body>${drawing('descr="" title="Site map"')}${drawing('descr="A chart" title="Ignored"')}</w:body></w:document>`, {
+      'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="https://example.com/map.png" TargetMode="External"/></Relationships>',
+    });
+    expect(await md(bytes, 'alt.docx')).toBe('![Site map](https://example.com/map.png)\n\n![A chart](https://example.com/map.png)\n');
+  });
+
+  it('numbers the nums of one abstract definition as one sequence, restarted where a startOverride first applies', async () => {
+    const item = (numId: number, text: string): string => `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body = [item(1, 'one'), item(1, 'two'), item(2, 'eight'), item(1, 'nine'), item(3, 'ten')].join('');
+    const numbering = `<w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>`
+      + '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+      + '<w:num w:numId="2"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="8"/></w:lvlOverride></w:num>'
+      + '<w:num w:numId="3"><w:abstractNumId w:val="0"/></w:num></w:numbering>';
+    const bytes = docx(`<w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`, {
+      'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>',
+      'word/numbering.xml': numbering,
+    });
+    expect(await md(bytes, 'num.docx')).toBe('1. one\n2. two\n8. eight\n9. nine\n10. ten\n');
   });
 
   it('reads Strict OOXML like Transitional', async () => {
@@ -187,11 +246,31 @@ describe('Word (.docx)', () => {
 });
 
 describe('legacy Word (.doc)', () => {
-  it('reads the fixture like its .docx twin, but for the comment author it does not read', async () => {
-    const fromDoc = await md(fixture('field-report.doc'), 'field-report.doc');
-    const fromDocx = await md(fixture('field-report.docx'), 'field-report.docx');
-    const norm = (s: string): string => s.replace('**A. Reviewer:** ', '');
-    expect(norm(fromDoc)).toEqual(norm(fromDocx));
+  it('reads the fixture like its .docx twin, the comment author included', async () => {
+    expect(await md(fixture('field-report.doc'), 'field-report.doc')).toEqual(await md(fixture('field-report.docx'), 'field-report.docx'));
+  });
+
+  it('reads the memo like its .docx twin: Title heading, nested table, list in a cell, quotation, code', async () => {
+    const fromDoc = await md(fixture('quarterly-memo.doc'), 'quarterly-memo.doc');
+    expect(fromDoc).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
+    expect(fromDoc).toContain('# Quarterly Operations Memo');
+    expect(fromDoc).toContain('| Travel | 300<br>incl. taxis | air rail<br>120 80<br>by mode |');
+    expect(fromDoc).toContain('| Notes | - first note<br>- second note |  |');
+    expect(fromDoc).toContain('> The review covered all sites[^comment-1] and two depots.');
+    expect(fromDoc).toContain('```\ntotal = energy + travel\nprint(total)\n```');
+  });
+
+  it('reads the revisions fixture like its .docx twin: a floating picture at its anchor, no text from the header document\'s guard', async () => {
+    const fromDoc = await md(fixture('revisions.doc'), 'revisions.doc');
+    expect(fromDoc).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
+    expect(fromDoc).toContain('![](data:image/png;base64...)A paragraph with a floating picture beside it.');
+  });
+
+  it('restarts a list where its override (LFOLVL fStartAt) first numbers the level', async () => {
+    // Override 2 of the memo numbers the "Goals" list.
+    const out = await md(docWithListRestart('quarterly-memo.doc', 2, 7), 'restart.doc');
+    expect(out).toContain('7. Reduce costs\n   1. Energy');
+    expect(out).toContain('8. Grow revenue');
   });
 
   it('ends a paragraph at an end-of-section mark and breaks the line at a page break', async () => {
@@ -242,6 +321,14 @@ describe('RTF', () => {
     expect(await md(fixture('field-report.rtf'), 'field-report.rtf')).toEqual(await md(fixture('field-report.docx'), 'field-report.docx'));
   });
 
+  it('reads the memo exactly like its .docx twin: list table numbering, nested table, list in a cell', async () => {
+    expect(await md(fixture('quarterly-memo.rtf'), 'quarterly-memo.rtf')).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
+  });
+
+  it('leaves out the deleted text of tracked changes (\\deleted) and keeps insertions', async () => {
+    expect(await md(fixture('revisions.rtf'), 'revisions.rtf')).toEqual(await md(fixture('revisions.docx'), 'revisions.docx'));
+  });
+
   it('decodes \\u escapes, \\\'hh bytes in the code page of the font, and emphasis', async () => {
     const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}{\f2\fcharset128 MS Gothic;}}`
       + String.raw`\pard\f0 Caf\'e9 \b bold\b0  \i it\i0  \strike gone\strike0  \u8364?\par`
@@ -260,6 +347,79 @@ describe('RTF', () => {
       + String.raw`\pard\f0 x{\f2 \'61\'62 abc \u-3999\'61\'b1}{\f3 \'fc}{\f4 \'61} hy\'adphen\par`
       + String.raw`{\pntext\f2\'b7\tab}{\*\pn\pnlvlblt\pnf2{\pntxtb\'b7}}\pard\f0 Old style bullet\par}`;
     expect(await md(Buffer.from(rtf, 'latin1'), 's.rtf')).toBe('xαβ αβχ α±✓ hyphen\n\n- Old style bullet\n');
+  });
+
+  it('tells bullets from numbers by the list table and numbers items as their labels show', async () => {
+    // Level 0 of list 1 is decimal, level 1 a bullet ("o" in Courier New), level 2 "1.1.1." style;
+    // list 2 is lower roman and continues after a plain paragraph; list 3's level shows no label.
+    const rtf = String.raw`{\rtf1\ansi{\*\listtable`
+      + String.raw`{\list{\listlevel\levelnfc0\levelstartat1{\leveltext\'02\'00.;}}{\listlevel\levelnfc23{\leveltext\'01o;}}{\listlevel\levelnfc0\levelstartat1{\leveltext\'06\'00.\'01.\'02.;}}\listid10}`
+      + String.raw`{\list{\listlevel\levelnfc2\levelstartat1{\leveltext\'02\'00.;}}\listid20}`
+      + String.raw`{\list{\listlevel\levelnfc255{\leveltext\'00;}}\listid30}}`
+      + String.raw`{\*\listoverridetable{\listoverride\listid10\listoverridecount0\ls1}{\listoverride\listid20\listoverridecount0\ls2}{\listoverride\listid30\listoverridecount0\ls3}}`
+      + String.raw`\pard{\listtext 1.\tab}\ls1\ilvl0 One\par`
+      + String.raw`\pard{\listtext o\tab}\ls1\ilvl1 Sub bullet\par`
+      + String.raw`\pard{\listtext 1.1.1.\tab}\ls1\ilvl2 Deep one\par`
+      + String.raw`\pard{\listtext 1.1.2.\tab}\ls1\ilvl2 Deep two\par`
+      + String.raw`\pard{\listtext i.\tab}\ls2\ilvl0 First\par`
+      + String.raw`\pard{\listtext ii.\tab}\ls2\ilvl0 Second\par`
+      + String.raw`\pard Between\par`
+      + String.raw`\pard{\listtext iii.\tab}\ls2\ilvl0 Third\par`
+      + String.raw`\pard{\listtext \tab}\ls3\ilvl0 Unnumbered\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'l.rtf')).toBe(
+      '1. One\n   - Sub bullet\n     1. Deep one\n     2. Deep two\n1. First\n2. Second\n\nBetween\n\n3. Third\n\nUnnumbered\n',
+    );
+  });
+
+  it('counts items without a number in their label on one count per list, restarted where an override first applies', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\*\listtable{\list{\listlevel\levelnfc0\levelstartat1}\listid10}}`
+      + String.raw`{\*\listoverridetable{\listoverride\listid10\listoverridecount0\ls1}{\listoverride\listid10\listoverridecount1{\lfolevel\listoverridestartat\levelstartat5}\ls2}}`
+      + String.raw`\pard\ls1\ilvl0 one\par\pard\ls1\ilvl0 two\par\pard\ls2\ilvl0 five\par\pard\ls1\ilvl0 six\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'c.rtf')).toBe('1. one\n2. two\n5. five\n6. six\n');
+  });
+
+  it('reads labels without a list table: multi-level, roman and lettered numbers', async () => {
+    const rtf = String.raw`{\rtf1\ansi\pard{\pntext 2.3.\tab}Item\par\pard Gap\par\pard{\pntext iv)\tab}Fourth\par\pard Gap\par\pard{\pntext (c)\tab}Third\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'p.rtf')).toBe('3. Item\n\nGap\n\n4. Fourth\n\nGap\n\n3. Third\n');
+  });
+
+  it('reads text raised or lowered with \\up and \\dn as superscript and subscript', async () => {
+    const rtf = String.raw`{\rtf1\ansi\pard E = mc{\up6 2} and H{\dn4 2}O, {\up0 level}\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'u.rtf')).toBe('E = mc<sup>2</sup> and H<sub>2</sub>O, level\n');
+  });
+
+  it('reads floating pictures (a shape\'s pib) once, and pictures\' descriptions as alt text', async () => {
+    const png = '89504e470d0a1a0a';
+    const rtf = String.raw`{\rtf1\ansi\pard Before {\shp{\*\shpinst\shpleft0\shpright100{\sp{\sn shapeType}{\sv 75}}{\sp{\sn pib}{\sv {\pict\pngblip ${png}}}}`
+      + String.raw`{\sp{\sn wzDescription}{\sv A floating map}}}{\shprslt{\pict\wmetafile8 0100}}}after.\par`
+      + String.raw`\pard Inline {\*\shppict{\pict{\*\picprop{\sp{\sn wzDescription}{\sv Company logo}}}\pngblip ${png}}}{\nonshppict{\pict\wmetafile8 0100}} here.\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'pic.rtf')).toBe(
+      'Before ![A floating map](data:image/png;base64...)after.\n\nInline ![Company logo](data:image/png;base64...) here.\n',
+    );
+  });
+
+  it('does not count a paragraph style\'s own emphasis, written again on its text, as emphasis', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\stylesheet{\s0 Normal;}{\s2\b\i heading 2;}{\s30\i Caption;}}`
+      + String.raw`\pard\plain\s2\b\i Scope\par`
+      + String.raw`\pard\plain\s30\i Figure 1: a map with a {\b bold} word\par`
+      + String.raw`\pard\plain\s0 Plain {\i italic}\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'st.rtf')).toBe('## Scope\n\nFigure 1: a map with a **bold** word\n\nPlain *italic*\n');
+  });
+
+  it('keeps each distinct footer whole, lines they share included', async () => {
+    const rtf = String.raw`{\rtf1\ansi\sectd{\footer\pard Handbook page 1\par\pard Effective 2012\par}\pard One\par`
+      + String.raw`\sect\sectd{\footer\pard Handbook page 2\par\pard Effective 2012\par}\pard Two\par`
+      + String.raw`\sect\sectd{\footer\pard Handbook page 2\par\pard Effective 2012\par}\pard Three\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'f.rtf')).toBe('One\n\nTwo\n\nThree\n\nHandbook page 1\n\nEffective 2012\n\nHandbook page 2\n\nEffective 2012\n');
+  });
+
+  it('keeps a table in a header or footer there, apart from the tables of the body', async () => {
+    const rtf = String.raw`{\rtf1\ansi{\header\pard Head\par}`
+      + String.raw`{\footer\trowd\cellx2000\cellx4000\pard\intbl Acme\cell Memo\cell\row\pard Page foot\par}`
+      + String.raw`\pard Body text\par\trowd\cellx2000\cellx4000\pard\intbl A\cell B\cell\row\pard After\par}`;
+    expect(await md(Buffer.from(rtf, 'latin1'), 'h.rtf')).toBe(
+      'Head\n\nBody text\n\n| A | B |\n| --- | --- |\n\nAfter\n\n| Acme | Memo |\n| --- | --- |\n\nPage foot\n',
+    );
   });
 
   it('refuses group nesting deeper than the limit with RESOURCE_LIMIT', async () => {
@@ -286,6 +446,38 @@ describe('EPUB', () => {
     expect(doc.metadata.language).toBe('en');
   });
 
+  it('keeps the space between inline elements and drops a note\'s link back to its reference', async () => {
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>'
+      + '<h1>One</h1><p><b>bold</b> <i>italic</i> and <a href="https://example.org/">a link</a> <span>next</span><span>\u00a0</span><span>word</span>'
+      + '<sup id="ref1"><a epub:type="noteref" href="#n1">1</a></sup> and more<a epub:type="noteref" id="ref2" href="#n2">2</a>.</p>'
+      + '<aside epub:type="footnote" id="n1"><p><sup><a href="#ref1">1</a></sup> First note.</p></aside>'
+      + '<aside epub:type="footnote" id="n2"><p>Second note. <a href="#ref2" role="doc-backlink">\u21a9</a></p></aside></body></html>';
+    const epub = zipSync({
+      mimetype: [strToU8('application/epub+zip'), { level: 0 }],
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>'),
+      'content.opf': strToU8('<package xmlns="http://www.idpf.org/2007/opf"><metadata/><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>'),
+      'c.xhtml': strToU8(chapter),
+    });
+    expect(await md(epub, 'spaces.epub')).toBe(
+      '# One\n\n**bold** *italic* and [a link](https://example.org/) next\u00a0word[^1] and more[^2].\n\n[^1]: First note.\n\n[^2]: Second note.\n',
+    );
+  });
+
+  it('reads superscripts, subscripts and hidden text that classes of the style sheet set', async () => {
+    const css = '.up { vertical-align: super } .lo-up { font-size: 0.58em; position: relative; top: -0.33em; vertical-align: baseline }'
+      + ' .lo-down { font-size: 0.58em; position: relative; top: 0.33em } .moved { position: relative; top: -1em } .gone { display: none }';
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><link rel="stylesheet" type="text/css" href="s.css"/></head><body>'
+      + '<p>E = mc<span class="lo-up">2</span>, H<span class="lo-down">2</span>O, 21<span class="up">st</span>, <span class="moved">moved</span><span class="gone"> hidden</span>.</p></body></html>';
+    const epub = zipSync({
+      mimetype: [strToU8('application/epub+zip'), { level: 0 }],
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>'),
+      'content.opf': strToU8('<package xmlns="http://www.idpf.org/2007/opf"><metadata/><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/><item id="s" href="s.css" media-type="text/css"/></manifest><spine><itemref idref="c"/></spine></package>'),
+      'c.xhtml': strToU8(chapter),
+      's.css': strToU8(css),
+    });
+    expect(await md(epub, 'css.epub')).toBe('E = mc<sup>2</sup>, H<sub>2</sub>O, 21<sup>st</sup>, moved.\n');
+  });
+
   it('reports an EPUB without a package document as MALFORMED', async () => {
     const zip = zipSync({ mimetype: [strToU8('application/epub+zip'), { level: 0 }], 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="missing.opf"/></rootfiles></container>') });
     expect(await codeOf(zip, 'broken.epub')).toBe('MALFORMED');
@@ -300,6 +492,10 @@ describe('OpenDocument text (.odt)', () => {
       'content.xml': strToU8('garbage'),
     });
     expect(await codeOf(zip, 'locked.odt')).toBe('ENCRYPTED');
+  });
+
+  it('reads the memo exactly like its .docx twin', async () => {
+    expect(await md(fixture('quarterly-memo.odt'), 'quarterly-memo.odt')).toEqual(await md(fixture('quarterly-memo.docx'), 'quarterly-memo.docx'));
   });
 
   it('keeps headings numbered through a list as headings, the items after them numbered on', async () => {
@@ -325,6 +521,20 @@ describe('OpenDocument text (.odt)', () => {
       + '<text:h text:outline-level="1"><text:number>3.</text:number>Heading with its number</text:h>'
       + '<text:p>hy\u00adphen text</text:p>';
     expect(await md(odt(body), 'n.odt')).toBe('1. Numbered paragraph\n2. Next one\n\n# 3. Heading with its number\n\nhyphen text\n');
+  });
+
+  it('leaves out hidden text (text:display="none")', async () => {
+    const styles = '<style:style style:name="H" style:family="text"><style:text-properties text:display="none"/></style:style>';
+    const body = '<text:p>Shown<text:span text:style-name="H"> and hidden</text:span> text.</text:p>';
+    expect(await md(odt(body, styles), 'hid.odt')).toBe('Shown text.\n');
+  });
+
+  it('references a comment on a range where the range ends, as Word does', async () => {
+    const body = '<text:p>The review <office:annotation office:name="c1"><dc:creator>Jane Roe</dc:creator><text:p>Check this.</text:p></office:annotation>'
+      + 'covered all sites<office:annotation-end office:name="c1"/> and depots.<office:annotation><dc:creator>Ann</dc:creator><text:p>Point.</text:p></office:annotation></text:p>';
+    expect(await md(odt(body), 'c.odt')).toBe(
+      'The review covered all sites[^comment-1] and depots.[^comment-2]\n\n[^comment-1]: **Jane Roe:** Check this.\n\n[^comment-2]: **Ann:** Point.\n',
+    );
   });
 });
 

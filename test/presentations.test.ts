@@ -53,7 +53,7 @@ describe('pptx: conventions on the project fixture', () => {
   it('writes tables with merges, charts as title plus data, pictures by alt text, and notes after the slide', async () => {
     const doc = await read(readerContext(fixture('sample.pptx'), 'pptx'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
-    expect(pages[1]!.markdown).toMatch(/Right column text\n\n### Notes\n\nThank the regional teams\.\n\nKeep this under ten minutes\.$/);
+    expect(pages[1]!.markdown).toMatch(/Right column text, 5 m<sup>2<\/sup> of H<sub>2<\/sub>O\n\n### Notes\n\nThank the regional teams\.\n\nKeep this under ten minutes\.$/);
     expect(pages[1]!.markdown).not.toContain('sldNum');
     expect(pages[2]!.markdown).toContain('| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |');
     expect(pages[2]!.markdown).toContain('![Bar chart of revenue by region](Picture5.jpg)');
@@ -132,7 +132,7 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
     expect(md).toContain('**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |\n| Q2 | 1.5 | 0.8 |');
   });
 
-  it('ppt gives slides in order with titles, nested and numbered lists, emphasis, text boxes, tables and notes', async () => {
+  it('ppt gives slides in order with titles, nested and numbered lists, emphasis, links, text boxes, tables and notes', async () => {
     const doc = await read(readerContext(fixture('sample.ppt'), 'ppt'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
     expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
@@ -141,7 +141,8 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
     expect(pages[1]!.markdown).toContain('- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office');
     // The table is a group of cell shapes flagged as a table; merges come back from the cell extents.
     expect(pages[2]!.markdown).toContain('| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |');
-    expect(pages[1]!.markdown).toMatch(/Left column text, see the report\n\nRight column text\n\n### Notes\n\nThank the regional teams\./);
+    // Hyperlinks (InteractiveInfo + TxInteractiveInfoAtom) and raised or lowered runs (CF position).
+    expect(pages[1]!.markdown).toContain('Left column text, see [the report](https://example.com/report)\n\nRight column text, 5 m<sup>2</sup> of H<sub>2</sub>O\n\n### Notes\n\nThank the regional teams.');
     expect(ascending(order(pages[2]!.markdown, 'Group top', 'Group bottom left', 'Group bottom right'))).toBe(true);
   });
 });

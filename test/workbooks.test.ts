@@ -197,7 +197,44 @@ describe('workbooks: number formats', () => {
   });
 });
 
+describe('workbooks: rounding and fractions', () => {
+  it('rounds negative halves away from zero as Excel does, on the fast path and the SheetJS path', async () => {
+    const fmts: [number, string][] = [[164, '0.0'], [165, '0.0%'], [166, '#,##0.00;(#,##0.00)'], [167, '0 ?/?'], [168, '$#,##0.0']];
+    const cells: [string, string][] = [
+      ['neg tenth', ' s="0"><v>-1.45</v>'], ['pos tenth', ' s="0"><v>1.45</v>'], ['neg pct', ' s="1"><v>-0.0345</v>'],
+      ['sections', ' s="2"><v>-1234.5</v>'], ['mixed', ' s="3"><v>2.5</v>'], ['mixed small', ' s="3"><v>0.75</v>'], ['money', ' s="4"><v>-2.25</v>'],
+    ];
+    const expected = { 'neg tenth': '-1.5', 'pos tenth': '1.5', 'neg pct': '-3.5%', 'sections': '(1,234.50)', 'mixed': '2 1/2', 'mixed small': '0 3/4', 'money': '-$2.3' };
+    const bytes = miniXlsx(labelled(cells), [164, 165, 166, 167, 168], { numFmts: fmts });
+    expect(await values(bytes)).toMatchObject(expected);
+    // Cells in those formats written as .xls and .xlsb by SheetJS, read through SheetJS.
+    const ws = XLSX.utils.aoa_to_sheet([['neg tenth', { t: 'n', v: -1.45, z: '0.0' }], ['neg pct', { t: 'n', v: -0.0345, z: '0.0%' }], ['mixed', { t: 'n', v: 2.5, z: '0 ?/?' }]]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'S');
+    for (const bookType of ['xls', 'xlsb'] as const) {
+      const book = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
+      const md = serialize(await read(readerContext(book, bookType)), { onlyMainContent: true }).markdown;
+      expect(md, bookType).toContain('| neg tenth | -1.5 |');
+      expect(md, bookType).toContain('| neg pct | -3.5% |');
+    }
+  });
+});
+
 describe('workbooks: OpenDocument cells without text', () => {
+  it('links a cell whose text is one link, as a spreadsheet hyperlink does', async () => {
+    const files = unzipSync(fixture('sample.ods'));
+    const row = (body: string): string => `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell office:value-type="string">${body}</table:table-cell></table:table-row>`;
+    const rows = [
+      '<text:p><text:a xlink:type="simple" xlink:href="https://example.com/x">Example</text:a></text:p>',
+      '<text:p>See <text:a xlink:type="simple" xlink:href="https://example.com/y">docs</text:a></text:p>',
+      '<text:p><text:a xlink:type="simple" xlink:href="#Sheet2.A1">Inside</text:a></text:p>',
+    ].map(row).join('');
+    const content = new TextDecoder().decode(files['content.xml']);
+    files['content.xml'] = strToU8(content.replace(/<table:table /, `<table:table table:name="Links"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `));
+    const md = serialize(await read(readerContext(zipSync(files), 'ods')), { onlyMainContent: true }).markdown;
+    expect(md.split('\n## ')[0]).toContain('| label | [Example](https://example.com/x) |\n| --- | --- |\n| label | See docs |\n| label | Inside |');
+  });
+
   it('shows the value of cells written with office:value and no paragraph', async () => {
     const files = unzipSync(fixture('sample.ods'));
     const cell = (attrs: string): string => `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell ${attrs}/></table:table-row>`;

@@ -26,6 +26,8 @@ export interface XmlOptions {
   namespaces?: Readonly<Record<string, string>>;
   /** Elements whose white-space-only text is kept (elsewhere it is dropped). */
   keepWhitespaceIn?: ReadonlySet<string>;
+  /** Keeps white-space-only text everywhere (XHTML: the space between two inline elements is text). */
+  keepAllWhitespace?: boolean;
   maxDepth?: number;
   maxElements?: number;
   /**
@@ -160,6 +162,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   const maxElements = options.maxElements ?? XML_LIMITS.maxElements;
   const nsMap = options.namespaces;
   const keepWs = options.keepWhitespaceIn;
+  const keepAll = options.keepAllWhitespace === true;
   const ignore = options.ignore;
   const stream = options.stream;
   // Depth inside an ignored element (0: building nodes).
@@ -182,7 +185,8 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     if (textEnd > i && skipping === 0) {
       const raw = xml.slice(i, textEnd);
       const parent = stack[stack.length - 1]!;
-      if (keepWs?.has(parent.name) || /\S/.test(raw)) parent.children.push(decodeEntities(raw));
+      // XML white space is space, tab, CR and LF only: text of no-break spaces is content.
+      if (keepAll || keepWs?.has(parent.name) || /[^ \t\r\n]/.test(raw)) parent.children.push(decodeEntities(raw));
     }
     if (lt < 0) break;
     const c1 = xml.charCodeAt(lt + 1);

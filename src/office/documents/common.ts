@@ -94,6 +94,37 @@ export function blocksToCellInlines(nodes: readonly Node[]): Inline[] {
   return out;
 }
 
+/** Paragraph style names (lower case) of code: Word's built-in ones and common custom names. */
+export const CODE_STYLE = /^(html preformatted|source code|code|plain text|macro text|verbatim|preformatted text)$/;
+/** Paragraph style names (lower case) of quotations: Word's and LibreOffice's ("Quotations"). */
+export const QUOTE_STYLE = /^(quote|quotations?|intense quote|block text|block quote|blockquote)$/;
+
+const HEADING_STYLE = /^(?:heading|überschrift|titre|titolo|encabezado|título|kop|rubrik|nagłówek|заголовок)\s*(\d)$/;
+
+/**
+ * The heading level a paragraph style's name stands for: "heading 1" … "heading 9" (Word's names
+ * in several languages too), "Title" a level-1 heading. Undefined for other names.
+ */
+export function headingLevelOfStyleName(name: string): number | undefined {
+  const n = name.trim().toLowerCase();
+  const m = HEADING_STYLE.exec(n);
+  if (m) return Number(m[1]);
+  return n === 'title' ? 1 : undefined;
+}
+
+/**
+ * A comment's blocks headed by its author in bold ("**Jane Roe:** text"), the way every reader
+ * writes comment notes; unchanged when the author is not known.
+ */
+export function withAuthor(nodes: Node[], author: string): Node[] {
+  if (!author) return nodes;
+  const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
+  const first = nodes[0];
+  if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
+  else nodes.unshift({ kind: 'paragraph', content: [tag] });
+  return nodes;
+}
+
 /** Largest span kept: a declared span of a million columns is damage, not layout. */
 const MAX_SPAN = 1000;
 /** Cells of the expanded grid (rows × columns) a table may have before it is simplified. */
@@ -158,7 +189,9 @@ export class BlockSink {
   addListItem(level: number, ordered: boolean, start: number | undefined, content: Inline[], children?: Node[]): void {
     while (this.stack.length && this.stack[this.stack.length - 1]!.level > level) this.stack.pop();
     let top = this.stack[this.stack.length - 1];
-    if (top && top.level === level && top.list.ordered !== ordered) {
+    // A different kind of list, or a number that does not follow on (another list restarting at 1
+    // right after this one), starts a new list.
+    if (top && top.level === level && (top.list.ordered !== ordered || (ordered && start !== undefined && start !== (top.list.start ?? 1) + top.list.items.length))) {
       this.stack.pop();
       top = this.stack[this.stack.length - 1];
     }
@@ -177,6 +210,21 @@ export class BlockSink {
       this.blocks.push({ node: list });
     }
     this.stack.push({ list, level });
+  }
+
+  /** A paragraph in a code style: one line of the code block it follows, or a new code block. */
+  addCodeLine(content: Inline[], extra?: Omit<DocBlock, 'node'>): void {
+    const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
+    const last = this.blocks[this.blocks.length - 1]?.node;
+    if (last?.kind === 'code') last.text += `\n${text}`;
+    else this.add({ kind: 'code', text }, extra);
+  }
+
+  /** A paragraph in a quote style: the next paragraph of the quote it follows, or a new quote. */
+  addQuoteParagraph(content: Inline[], extra?: Omit<DocBlock, 'node'>): void {
+    const last = this.blocks[this.blocks.length - 1]?.node;
+    if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
+    else this.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
   }
 
   /** Appends a block inside the current list item (a paragraph that continues it), else as a block. */

@@ -1,11 +1,12 @@
 /**
  * Legacy Word 97–2003 (.doc, the binary [MS-DOC] format) → document model, read from the OLE2
  * container with `cfb`: the piece table gives the text, paragraph properties (FKP pages) give table
- * cells and rows, heading styles (the fixed istd 1–9), outline levels and list membership, character
+ * cells and rows (nested tables too), heading styles (the fixed istd 1–9, else the style sheet's
+ * names and outline levels), outline levels and list membership, character
  * properties give bold/italic/strike/super/subscript and hidden or deleted text. Fields keep their
  * shown result (HYPERLINK fields become links). Headers come before the body, footers after it,
- * footnotes and endnotes are GFM notes, comments are notes after them. Inline PNG and JPEG pictures
- * are extracted; floating drawings and metafiles are not.
+ * footnotes and endnotes are GFM notes, comments are notes after them. Inline and floating PNG and
+ * JPEG pictures are extracted (floating ones through `doc-drawings.ts`); metafiles are not.
  */
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
@@ -14,7 +15,8 @@ import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '..
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { OleFile } from '../ole.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, collapseSpaces, compactSpans, dropPageNumbers, isBlank, trimInlines, type RawRow } from './common.js';
+import { floatingShapes, type FloatingShape } from './doc-drawings.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, collapseSpaces, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
 interface Piece {
@@ -259,13 +261,32 @@ function applyChpSprms(page: Uint8Array, start: number, end: number, props: Char
   });
 }
 
+/** A paragraph style of the style sheet: its name, the style it is based on and its outline level. */
+interface ParaStyle {
+  name: string;
+  base: number;
+  outline?: number;
+}
+
+/** What the reader takes from the style sheet (STSH). */
+interface StyleSheet {
+  /** Character styles: istd → emphasis, following istdBase (only bold, italic, strike are kept). */
+  chars: Map<number, CharProps>;
+  paras: Map<number, ParaStyle>;
+}
+
+/** Base of no style (istdBase 0x0FFF). */
+const ISTD_NIL = 0x0fff;
+
 /**
- * Character styles of the style sheet (STSH): istd → emphasis, following istdBase. Only what the
- * reader shows (bold, italic, strike) is kept.
+ * Reads the style sheet: each STD's name (xstzName), kind and base, a character style's CHPX and a
+ * paragraph style's outline level (sprmPOutLvl in its PAPX). Built-in "toc 1" … "toc 9" (sti 19–27)
+ * and styles named "TOC n" or "Contents n" (LibreOffice's) go into `tocStyles`.
  */
-function readCharStyles(table: Uint8Array, fc: number, lcb: number, tocStyles?: Set<number>): Map<number, CharProps> {
-  const out = new Map<number, CharProps>();
-  if (lcb < 4 || fc + lcb > table.length) return out;
+function readStyleSheet(table: Uint8Array, fc: number, lcb: number, tocStyles?: Set<number>): StyleSheet {
+  const chars = new Map<number, CharProps>();
+  const paras = new Map<number, ParaStyle>();
+  if (lcb < 4 || fc + lcb > table.length) return { chars, paras };
   const v = new DataView(table.buffer, table.byteOffset, table.byteLength);
   const end = fc + lcb;
   const cbStshi = v.getUint16(fc, true);
@@ -278,15 +299,31 @@ function readCharStyles(table: Uint8Array, fc: number, lcb: number, tocStyles?: 
     const std = p + 2;
     p = std + cbStd;
     if (cbStd === 0 || p > end) continue;
-    // Built-in "toc 1" … "toc 9" styles (sti 19–27): contents entries.
     const sti = v.getUint16(std, true) & 0x0fff;
-    if (sti >= 19 && sti <= 27 && tocStyles) tocStyles.add(istd);
     const stk = v.getUint16(std + 2, true) & 0x000f;
     const base = v.getUint16(std + 2, true) >> 4;
-    if (stk !== 2) continue;
     let q = std + cbBase;
+    if (q + 2 > p) continue;
     const cch = v.getUint16(q, true);
+    let name = '';
+    for (let k = 0; k < cch && q + 4 + k * 2 <= p; k++) name += String.fromCharCode(v.getUint16(q + 2 + k * 2, true));
     q += 2 + cch * 2 + 2;
+    // Word keeps a style's aliases after its name: "heading 1,h1".
+    name = name.split(',')[0]!.trim();
+    if ((sti >= 19 && sti <= 27) || /^(toc|contents)\s*\d$/i.test(name)) tocStyles?.add(istd);
+    if (stk === 1) {
+      // A paragraph style: its first UPX is the PAPX (istd, then the grpprl).
+      const style: ParaStyle = { name, base };
+      if (q + 4 <= p) {
+        const cbUpx = v.getUint16(q, true);
+        const props: ParaProps = { ...DEFAULT_PARA };
+        applyPapSprms(table, q + 4, Math.min(p, q + 2 + cbUpx), props, undefined);
+        if (props.outline < 9) style.outline = props.outline;
+      }
+      paras.set(istd, style);
+      continue;
+    }
+    if (stk !== 2) continue;
     // A character style has one UPX: its CHPX grpprl.
     if (q + 2 > p) continue;
     const cbUpx = v.getUint16(q, true);
@@ -302,9 +339,17 @@ function readCharStyles(table: Uint8Array, fc: number, lcb: number, tocStyles?: 
       const pr = raw.get(cur)!.props;
       for (const k of ['bold', 'italic', 'strike'] as const) if (merged[k] === undefined && pr[k] !== undefined) merged[k] = pr[k];
     }
-    out.set(istd, merged);
+    chars.set(istd, merged);
   }
-  return out;
+  return { chars, paras };
+}
+
+/** A note or comment reference: its story's CP range, and for a comment its author when known. */
+interface NoteRef {
+  kind: 'footnote' | 'endnote' | 'comment';
+  start: number;
+  end: number;
+  author?: string;
 }
 
 interface Story {
@@ -333,7 +378,11 @@ class DocReader {
   private readonly usedRefs = new Set<number>();
   /** Paragraph styles of contents entries, whose tab and page number at the end are dropped. */
   private readonly tocStyles = new Set<number>();
+  private readonly paraStyles: Map<number, ParaStyle>;
+  private readonly headingCache = new Map<number, number>();
   private readonly textboxes: { start: number; end: number }[] = [];
+  /** Drawn objects anchored in the main text, by the CP of their anchor. */
+  private floating = new Map<number, FloatingShape>();
   private nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
@@ -353,9 +402,38 @@ class DocReader {
     this.papx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(13), (page, i, crun) => parsePapx(page, i, crun, data));
     const [fcStsh, lcbStsh] = this.fcLcb(1);
     // The style sheet is read once; character styles are needed only when a run names one.
-    const sheet = readCharStyles(this.table, fcStsh, lcbStsh, this.tocStyles);
-    const charStyles = (): Map<number, CharProps> => sheet;
+    const sheet = readStyleSheet(this.table, fcStsh, lcbStsh, this.tocStyles);
+    this.paraStyles = sheet.paras;
+    const charStyles = (): Map<number, CharProps> => sheet.chars;
     this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), (page, i, crun) => parseChpx(page, i, crun, charStyles));
+  }
+
+  /**
+   * The heading level of a paragraph style, 0 for none: the fixed heading styles (istd 1–9), else
+   * along the styles it is based on, a heading name ("heading 2", "Title") or an outline level.
+   */
+  styleHeading(istd: number): number {
+    let level = this.headingCache.get(istd);
+    if (level !== undefined) return level;
+    level = 0;
+    const seen = new Set<number>();
+    for (let cur = istd; cur !== ISTD_NIL && !seen.has(cur) && seen.size < 20; ) {
+      seen.add(cur);
+      if (cur >= 1 && cur <= 9) {
+        level = cur;
+        break;
+      }
+      const style = this.paraStyles.get(cur);
+      if (!style) break;
+      const named = headingLevelOfStyleName(style.name);
+      if (named !== undefined || style.outline !== undefined) {
+        level = named ?? style.outline! + 1;
+        break;
+      }
+      cur = style.base;
+    }
+    this.headingCache.set(istd, level);
+    return level;
   }
 
   lw(index: number): number {
@@ -507,6 +585,33 @@ class DocReader {
     return out;
   }
 
+  /**
+   * The author of each of the `count` comments: the comment reference's ATRD (30 bytes after the
+   * PLC's CPs) indexes with its ibst the author names of GrpXstAtnOwners (a run of Xst strings).
+   */
+  private commentAuthors(count: number): string[] {
+    const names: string[] = [];
+    const t = this.table;
+    const tv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    const [fcOwners, lcbOwners] = this.fcLcb(36);
+    if (lcbOwners > 0 && fcOwners + lcbOwners <= t.length) {
+      for (let p = fcOwners; p + 2 <= fcOwners + lcbOwners; ) {
+        const cch = tv.getUint16(p, true);
+        if (p + 2 + cch * 2 > fcOwners + lcbOwners) break;
+        names.push(UTF16.decode(t.subarray(p + 2, p + 2 + cch * 2)));
+        p += 2 + cch * 2;
+      }
+    }
+    const [fcRef, lcbRef] = this.fcLcb(4);
+    const out: string[] = [];
+    if (!names.length || fcRef + lcbRef > t.length) return out;
+    const atrd = fcRef + (count + 1) * 4;
+    for (let k = 0; k < count && atrd + k * 30 + 22 <= fcRef + lcbRef; k++) {
+      out.push(names[tv.getUint16(atrd + k * 30 + 20, true)]?.trim() ?? '');
+    }
+    return out;
+  }
+
   // ------------------------------------------------------------ conversion
 
   convert(): { body: DocBlock[]; headers: DocBlock[]; footers: DocBlock[]; notes: DocBlock[] } {
@@ -521,12 +626,16 @@ class DocReader {
     const ednStart = atnStart + ccpAtn;
 
     // Note references: CP in the main text → the note's CP range in its story.
-    const refs = new Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>();
+    const refs = new Map<number, NoteRef>();
     const addRefs = (refIndex: number, txtIndex: number, cbRef: number, base: number, kind: 'footnote' | 'endnote' | 'comment'): void => {
       const refCps = this.plcCps(refIndex, cbRef).slice(0, -1);
       const txt = this.plcCps(txtIndex, 0);
+      const authors = kind === 'comment' ? this.commentAuthors(refCps.length) : [];
       refCps.forEach((cp, k) => {
-        if (txt[k + 1] !== undefined) refs.set(cp, { kind, start: base + txt[k]!, end: base + txt[k + 1]! });
+        if (txt[k + 1] === undefined) return;
+        const ref: NoteRef = { kind, start: base + txt[k]!, end: base + txt[k + 1]! };
+        if (authors[k]) ref.author = authors[k];
+        refs.set(cp, ref);
       });
     };
     if (ccpFtn) addRefs(2, 3, 2, ftnStart, 'footnote');
@@ -545,6 +654,7 @@ class DocReader {
         if (e > s) this.textboxes.push({ start: s, end: e });
       }
     }
+    this.floating = floatingShapes(this.table, this.wordDoc, this.fcLcb(40), this.fcLcb(50));
     const body = this.blocks(0, ccpText, refs);
     while (this.nextTextbox < this.textboxes.length) {
       const box = this.textboxes[this.nextTextbox++]!;
@@ -555,9 +665,12 @@ class DocReader {
     if (ccpHdd) {
       const cps = this.plcCps(11, 0);
       const seen = new Set<string>();
-      for (let i = 6; i + 1 < cps.length; i++) {
+      // Six note separators, then six stories per section; a story after the last whole section is
+      // the header document's closing guard, and no story reaches past the header document.
+      const stories = 6 + Math.floor(Math.max(0, cps.length - 1 - 6) / 6) * 6;
+      for (let i = 6; i < stories; i++) {
         const s = hddStart + cps[i]!;
-        const e = hddStart + cps[i + 1]!;
+        const e = Math.min(hddStart + cps[i + 1]!, hddStart + ccpHdd);
         if (e <= s) continue;
         const kind = [0, 1, 4].includes((i - 6) % 6) ? 'header' : 'footer';
         const blocks = this.blocks(s, e, refs, kind === 'header' ? 'page_header' : 'page_footer');
@@ -570,7 +683,7 @@ class DocReader {
     return { body, headers, footers, notes: [...this.notes, ...this.comments] };
   }
 
-  private blocks(cpStart: number, cpEnd: number, refs: Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>, type?: BlockType): DocBlock[] {
+  private blocks(cpStart: number, cpEnd: number, refs: Map<number, NoteRef>, type?: BlockType): DocBlock[] {
     const story = this.story(cpStart, cpEnd);
     const { text, chars, fcs, widths } = story;
     const sink = new BlockSink();
@@ -578,16 +691,17 @@ class DocReader {
     let para: Inline[] = [];
     // Fields: each entry says whether we are past its separator and which link it carries.
     const fields: { result: boolean; instr: string; href?: string; hidden?: boolean }[] = [];
-    let cellParas: Inline[][] = [];
-    let row: TableCell[] = [];
-    let raw: RawRow[] = [];
-    const flushTable = (): void => {
-      const rows = buildTable(raw);
-      compactSpans(rows);
-      raw = [];
-      if (rows.length) {
-        if (rows.length === 1 && rows[0]!.length === 1) sink.add({ kind: 'paragraph', content: rows[0]![0]!.content }, extra);
-        else if (!rows.every((r) => r.every((c) => isBlank(c.content)))) sink.add({ kind: 'table', rows: boundTable(rows) }, extra);
+    // Tables being read, outermost first (a table nested in a cell is one level deeper).
+    const tables: TableLevel[] = [];
+    /** Closes the tables nested deeper than `depth`: each becomes part of its cell, the outermost a block. */
+    const closeTables = (depth: number): void => {
+      while (tables.length > depth) {
+        const t = tables.pop()!;
+        if (!t.cell.blocks.length && t.row.length) t.raw.push({ cells: t.row });
+        else if (t.cell.blocks.length) t.raw.push({ cells: [...t.row, cell(blocksToCellInlines(t.cell.nodes()))] });
+        const nodes = tableNodes(t.raw);
+        const outer = tables[tables.length - 1];
+        for (const n of nodes) (outer ? outer.cell.add(n) : sink.add(n, extra));
       }
     };
     const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
@@ -638,44 +752,37 @@ class DocReader {
       }
       para = [];
       if (props.inTable || isCellMark) {
-        const nested = props.itap > 1;
-        if (isCellMark && (props.ttp || (nested && props.innerTtp))) {
-          if (nested) return;
-          // Row end mark: the row's cells are complete.
-          if (cellParas.length) {
-            row.push(cell(blocksToCellInlines(cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }) as Node))));
-            cellParas = [];
+        // Cell and row ends: the outermost table's are cell marks (0x07, the row's with fTtp); a
+        // nested table's are paragraph marks flagged fInnerTableCell / fInnerTtp.
+        const depth = Math.max(1, props.itap);
+        closeTables(depth);
+        while (tables.length < depth) tables.push({ cell: new BlockSink(), row: [], raw: [] });
+        const t = tables[depth - 1]!;
+        if (depth === 1 ? isCellMark && props.ttp : props.innerTtp) {
+          if (t.cell.blocks.length) {
+            t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
+            t.cell = new BlockSink();
           }
-          if (row.length) raw.push(rowOf(row, props));
-          row = [];
+          if (t.row.length) t.raw.push(rowOf(t.row, props));
+          t.row = [];
           return;
         }
-        cellParas.push(content);
-        if (isCellMark && !(nested && props.innerCell)) {
-          row.push(cell(blocksToCellInlines(cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }) as Node))));
-          cellParas = [];
+        if (!isBlank(content)) this.addParagraph(t.cell, content, props);
+        if (depth === 1 ? isCellMark : props.innerCell) {
+          t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
+          t.cell = new BlockSink();
         }
         return;
       }
-      if (row.length || cellParas.length) {
-        if (cellParas.length) row.push(cell(blocksToCellInlines(cellParas.map((c) => ({ kind: 'paragraph', content: c }) as Node))));
-        if (row.length) raw.push({ cells: row });
-        row = [];
-        cellParas = [];
-      }
-      flushTable();
+      closeTables(0);
       if (isBlank(content)) {
         placeTextboxes();
         return;
       }
-      const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : 0;
+      const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : this.styleHeading(props.istd);
       if (heading && !type) sink.add({ kind: 'heading', level: Math.min(6, heading) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
-      else if (props.ilfo > 0 && !type) {
-        const level = Math.min(8, props.ilvl);
-        const ordered = this.ordered(props.ilfo, level);
-        sink.addListItem(level, ordered, ordered ? this.nextNumber(props.ilfo, level) : undefined, content);
-      }
-      else sink.add({ kind: 'paragraph', content }, extra);
+      else if (type) sink.add({ kind: 'paragraph', content }, extra);
+      else this.addParagraph(sink, content, props);
       placeTextboxes();
     };
 
@@ -775,7 +882,16 @@ class DocReader {
           continue;
         }
         if (code === 0x08 && cpStart === 0 && !type) {
-          anchors++;
+          // A floating picture shows where it is anchored; other drawn objects (text boxes) are
+          // placed after the paragraph.
+          const shape = this.floating.get(i);
+          if (shape?.kind === 'picture') {
+            const img = this.imageIn(shape.blip);
+            if (img) {
+              flushText();
+              para.push(img);
+            }
+          } else anchors++;
           continue;
         }
         if (code === 0x09) out = '\u0000';
@@ -793,9 +909,23 @@ class DocReader {
       buf += out;
     }
     if (buf || para.length) endParagraph(text.length - 1, false);
-    if (row.length) raw.push({ cells: row });
-    flushTable();
+    closeTables(0);
     return sink.blocks;
+  }
+
+  /**
+   * A paragraph of the body or of a table cell: a list item when it is numbered or bulleted, code or
+   * a quotation when its style's name says so.
+   */
+  private addParagraph(sink: BlockSink, content: Inline[], props: ParaProps): void {
+    const styleName = (this.paraStyles.get(props.istd)?.name ?? '').trim().toLowerCase();
+    if (props.ilfo > 0) {
+      const level = Math.min(8, props.ilvl);
+      const ordered = this.ordered(props.ilfo, level);
+      sink.addListItem(level, ordered, ordered ? this.nextNumber(props.ilfo, level) : undefined, content);
+    } else if (CODE_STYLE.test(styleName)) sink.addCodeLine(content);
+    else if (QUOTE_STYLE.test(styleName)) sink.addQuoteParagraph(content);
+    else sink.add({ kind: 'paragraph', content });
   }
 
   /**
@@ -807,7 +937,11 @@ class DocReader {
     if (!d || offset + 4 > d.length) return undefined;
     const lcb = new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(offset, true);
     const end = Math.min(d.length, offset + lcb);
-    const region = d.subarray(offset, end);
+    return this.imageIn(d.subarray(offset, end));
+  }
+
+  /** The PNG or JPEG image inside a picture record or blip, found by its signature. */
+  private imageIn(region: Uint8Array): Inline | undefined {
     const find = (sig: number[], from = 0): number => {
       outer: for (let k = from; k + sig.length <= region.length; k++) {
         for (let q = 0; q < sig.length; q++) if (region[k + q] !== sig[q]) continue outer;
@@ -842,18 +976,30 @@ class DocReader {
 
   private readonly counters = new Map<number, number[]>();
 
-  /** Number of the next item of (list, level): numbering continues across interruptions, as in Word. */
+  /**
+   * Number of the next item of (list, level): numbering continues across interruptions and across
+   * the list's overrides (LFOs of one LST), as in Word; an override that restarts a level
+   * (LFOLVL fStartAt) restarts it where it first numbers that level.
+   */
   nextNumber(ilfo: number, ilvl: number): number {
     const key = this.listIds.get(ilfo) ?? -ilfo;
     let c = this.counters.get(key);
     if (!c) this.counters.set(key, (c = []));
     for (let i = ilvl + 1; i < c.length; i++) c[i] = 0;
-    c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : (this.listStarts.get(ilfo)?.[ilvl] ?? 1);
+    const restart = this.listRestarts.get(ilfo)?.get(ilvl);
+    const first = `${ilfo}:${ilvl}`;
+    if (restart !== undefined && !this.restarted.has(first)) {
+      this.restarted.add(first);
+      c[ilvl] = restart;
+    } else c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : (this.listStarts.get(ilfo)?.[ilvl] ?? 1);
     return c[ilvl]!;
   }
 
   private readonly listIds = new Map<number, number>();
   private readonly listStarts = new Map<number, number[]>();
+  /** Per list override (ilfo): the levels it restarts, with their first number. */
+  private readonly listRestarts = new Map<number, Map<number, number>>();
+  private readonly restarted = new Set<string>();
 
   private lists: Map<number, boolean[]> | undefined;
 
@@ -879,15 +1025,11 @@ class DocReader {
         const flags: boolean[] = [];
         const starts: number[] = [];
         for (let l = 0; l < nLvl; l++) {
-          // LVLF (28 bytes): nfc at 4; then grpprlPapx/grpprlChpx sizes at 25/24; then the number text (xst).
+          // LVLF (28 bytes): nfc at 4.
           const nfc = t[p + 4]!;
-          const cbChpx = t[p + 24]!;
-          const cbPapx = t[p + 25]!;
           flags.push(nfc !== 23 && nfc !== 255);
           starts.push(tv.getInt32(p, true) || 1);
-          p += 28 + cbPapx + cbChpx;
-          const cch = tv.getUint16(p, true);
-          p += 2 + cch * 2;
+          p = lvlEnd(t, p);
         }
         byId.set(lsid, flags);
         startsById.set(lsid, starts);
@@ -901,19 +1043,63 @@ class DocReader {
         const st = startsById.get(lsid);
         if (st) this.listStarts.set(k + 1, st);
       }
+      // After the LFOs, each one's LFOData: a CP, then its LFOLVLs (the level overrides): iStartAt,
+      // then iLvl (4 bits), fStartAt and fFormatting; a full LVL follows when fFormatting is set.
+      let q = fcLfo + 4 + cLfo * 16;
+      for (let k = 0; k < cLfo && q + 4 <= fcLfo + lcbLfo; k++) {
+        const count = t[fcLfo + 4 + k * 16 + 12]!;
+        q += 4;
+        for (let j = 0; j < count && q + 8 <= fcLfo + lcbLfo; j++) {
+          const startAt = tv.getInt32(q, true);
+          const bits = tv.getUint32(q + 4, true);
+          q += 8;
+          if (bits & 0x10) {
+            let levels = this.listRestarts.get(k + 1);
+            if (!levels) this.listRestarts.set(k + 1, (levels = new Map()));
+            levels.set(bits & 0x0f, startAt);
+          }
+          if (bits & 0x20) q = lvlEnd(t, q);
+        }
+      }
     } catch {
       // Unreadable list tables: items stay bullets.
     }
     return this.lists;
   }
 
-  private note(ref: { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }, refs: Map<number, { kind: 'footnote' | 'endnote' | 'comment'; start: number; end: number }>): string {
+  private note(ref: NoteRef, refs: Map<number, NoteRef>): string {
     const label = ref.kind === 'comment' ? `comment-${++this.commentCounter}` : String(++this.noteCounter);
     const blocks = ref.end > ref.start ? this.blocks(ref.start, ref.end, refs) : [];
     const nodes = blocks.map((b) => b.node);
+    if (ref.kind === 'comment') withAuthor(nodes, ref.author ?? '');
     (ref.kind === 'comment' ? this.comments : this.notes).push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
     return label;
   }
+}
+
+/** The end of an LVL at `p`: its LVLF (28 bytes, grpprlChpx and grpprlPapx sizes at 24 and 25), those grpprls, then its number text (an Xst). */
+function lvlEnd(t: Uint8Array, p: number): number {
+  const end = p + 28 + t[p + 25]! + t[p + 24]!;
+  return end + 2 + (t[end]! | (t[end + 1]! << 8)) * 2;
+}
+
+/** A table being read: the blocks of its open cell, the cells of its open row, its finished rows. */
+interface TableLevel {
+  cell: BlockSink;
+  row: TableCell[];
+  raw: RawRow[];
+}
+
+/**
+ * The blocks a finished table becomes: the table, or the content of its one cell (a frame, not
+ * data), or nothing when every cell is empty.
+ */
+function tableNodes(raw: RawRow[]): Node[] {
+  const rows = buildTable(raw);
+  compactSpans(rows);
+  if (!rows.length || rows.every((r) => r.every((c) => isBlank(c.content)))) return [];
+  if (rows.length === 1 && rows[0]!.length === 1) return [{ kind: 'paragraph', content: rows[0]![0]!.content }];
+  return [{ kind: 'table', rows: boundTable(rows) }];
 }
 
 /** A finished row with its edges; horizontally merged (old-style) cells widen the cell before them. */

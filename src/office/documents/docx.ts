@@ -16,7 +16,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, imageSrc, isBlank, mimeOf, QUOTE_STYLE, trimInlines, withAuthor } from './common.js';
 import { ommlToLatex } from './omml.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
@@ -242,9 +242,8 @@ class Styles {
       return m ? Number(m[1]) : /^title$/i.test(id) ? 1 : undefined;
     }
     for (const s of this.chain(id)) {
-      const m = /^(?:heading|überschrift|titre|titolo|encabezado|título|kop|rubrik|nagłówek|заголовок)\s*(\d)$/.exec(s.name);
-      if (m) return Number(m[1]);
-      if (s.name === 'title') return 1;
+      const level = headingLevelOfStyleName(s.name);
+      if (level !== undefined) return level;
       if (s.outlineLvl !== undefined && s.outlineLvl < 9) return s.outlineLvl + 1;
     }
     return undefined;
@@ -291,6 +290,8 @@ class Numbering {
   private readonly abstracts = new Map<string, Map<number, Level>>();
   private readonly nums = new Map<string, { abstractId: string; overrides: Map<number, Partial<Level>> }>();
   private readonly counters = new Map<string, number[]>();
+  /** (numId, level) pairs whose startOverride has restarted their sequence. */
+  private readonly restarted = new Set<string>();
   private readonly styleLinks = new Map<string, string>();
 
   constructor(root: XmlElement | undefined, private readonly styles: Styles) {
@@ -343,14 +344,23 @@ class Numbering {
     return { format: ov?.format ?? base?.format ?? 'decimal', start: ov?.start ?? base?.start ?? 1, text: base?.text ?? '' };
   }
 
-  /** Advances the counter of (numId, ilvl) and returns the item's number. */
+  /**
+   * Advances the counter of (numId, ilvl) and returns the item's number. As in Word, the count runs
+   * on the abstract definition: every num of one abstractNum continues one sequence, and a num
+   * whose level has a startOverride restarts that sequence where it first numbers that level.
+   */
   next(numId: string, ilvl: number, lvl: Level): number {
     const num = this.nums.get(numId);
-    const key = num?.overrides.get(ilvl)?.start !== undefined ? `n${numId}` : `a${num?.abstractId ?? numId}`;
+    const key = `a${num?.abstractId ?? numId}`;
     let c = this.counters.get(key);
     if (!c) this.counters.set(key, (c = []));
     for (let i = ilvl + 1; i < c.length; i++) c[i] = 0;
-    c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : lvl.start;
+    const restart = num?.overrides.get(ilvl)?.start;
+    const first = `${numId}:${ilvl}`;
+    if (restart !== undefined && !this.restarted.has(first)) {
+      this.restarted.add(first);
+      c[ilvl] = restart;
+    } else c[ilvl] = c[ilvl] ? c[ilvl]! + 1 : lvl.start;
     return c[ilvl]!;
   }
 }
@@ -380,8 +390,6 @@ interface PartCtx {
   rels: Map<string, Rel>;
 }
 
-const CODE_STYLE = /^(html preformatted|source code|code|plain text|macro text|verbatim|preformatted text)$/;
-const QUOTE_STYLE = /^(quote|intense quote|block text|block quote|blockquote)$/;
 
 class DocxConverter {
   private fields: Field[] = [];
@@ -508,14 +516,9 @@ class DocxConverter {
           sink.add({ kind: 'paragraph', content }, extra);
         }
       } else if (CODE_STYLE.test(styleName)) {
-        const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
-        const last = sink.blocks[sink.blocks.length - 1]?.node;
-        if (last?.kind === 'code') last.text += `\n${text}`;
-        else sink.add({ kind: 'code', text }, extra);
+        sink.addCodeLine(content, extra);
       } else if (QUOTE_STYLE.test(styleName)) {
-        const last = sink.blocks[sink.blocks.length - 1]?.node;
-        if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
-        else sink.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
+        sink.addQuoteParagraph(content, extra);
       } else {
         sink.add({ kind: 'paragraph', content }, extra);
       }
@@ -779,15 +782,7 @@ class DocxConverter {
         this.fields = [];
         this.blocks(el, sink, ctx);
         const nodes = sink.nodes();
-        if (n.kind === 'comment') {
-          const author = attr(el, 'w:author');
-          const first = nodes[0];
-          if (author) {
-            const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
-            if (first && first.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
-            else nodes.unshift({ kind: 'paragraph', content: [tag] });
-          }
-        }
+        if (n.kind === 'comment') withAuthor(nodes, attr(el, 'w:author') ?? '');
         if (nodes.length === 0) nodes.push({ kind: 'paragraph', content: [] });
         out.push({ node: { kind: 'note', label: n.label, children: nodes } });
       }
@@ -826,7 +821,8 @@ class DocxConverter {
 
   private drawing(d: XmlElement, out: InlineResult, ctx: PartCtx): void {
     const docPr = find(d, 'wp:docPr');
-    const alt = (attr(docPr, 'descr') ?? attr(docPr, 'title') ?? '').trim();
+    // An empty description (descr="") gives way to the title.
+    const alt = attr(docPr, 'descr')?.trim() || attr(docPr, 'title')?.trim() || '';
     for (const blip of findAll(d, 'a:blip')) {
       const img = this.image(attr(blip, 'r:embed'), attr(blip, 'r:link'), alt, ctx);
       if (img && !this.inInstruction()) out.inlines.push(img);

@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../zip.js';
 import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { imageSrc, mimeOf } from './common.js';
-import { xhtmlToNodes, type Marks } from './xhtml.js';
+import { xhtmlToNodes, type ClassStyle } from './xhtml.js';
 
 function parse(text: string): XmlElement {
   return parseXml(text, { namespaces: OFFICE_NAMESPACES });
@@ -163,7 +163,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
   if (head.length) blocks.push({ node: { kind: 'paragraph', content: head } });
 
   const warnings: string[] = [];
-  const cssCache = new Map<string, Map<string, Marks>>();
+  const cssCache = new Map<string, Map<string, ClassStyle>>();
   const usedNoteLabels = new Set<string>();
   const itemrefs = childrenLocal(spine, 'itemref');
   for (const ref of itemrefs) {
@@ -192,7 +192,7 @@ export function readEpub(ctx: ReaderContext): DocModel {
       // Well-formed XHTML (the EPUB rule): read directly into the model.
       const baseDir = dirOf(path);
       const classes = classStyles(zip, baseDir, html, cssCache);
-      const nodes = xhtmlToNodes(parseXml(html), {
+      const nodes = xhtmlToNodes(parseXml(html, { keepAllWhitespace: true }), {
         image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
         link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
         classMarks: (c) => classes.get(c),
@@ -230,8 +230,8 @@ export function readEpub(ctx: ReaderContext): DocModel {
  * Emphasis by class from the chapter's style sheets (linked and inline): simple class selectors
  * (`.c`, `span.c`) that set a bold or normal weight, an italic or normal style, or line-through.
  */
-function classStyles(zip: ZipPackage, baseDir: string, html: string, cache: Map<string, Map<string, Marks>>): Map<string, Marks> {
-  const out = new Map<string, Marks>();
+function classStyles(zip: ZipPackage, baseDir: string, html: string, cache: Map<string, Map<string, ClassStyle>>): Map<string, ClassStyle> {
+  const out = new Map<string, ClassStyle>();
   const sheets: string[] = [];
   for (const m of html.slice(0, 65536).matchAll(/<link\b[^>]*>/gi)) {
     if (!/stylesheet/i.test(m[0])) continue;
@@ -256,17 +256,37 @@ function classStyles(zip: ZipPackage, baseDir: string, html: string, cache: Map<
   return out;
 }
 
-function parseClassCss(css: string): Map<string, Marks> {
-  const out = new Map<string, Marks>();
+/**
+ * Superscript or subscript by a declaration block: vertical-align super or sub, or (LibreOffice's
+ * way) smaller text moved up or down from a relative position ("font-size: 0.58em; position:
+ * relative; top: -0.33em").
+ */
+function scriptShift(body: string): 'super' | 'sub' | undefined {
+  const align = /vertical-align\s*:\s*(super|sub)\b/.exec(body)?.[1];
+  if (align) return align as 'super' | 'sub';
+  if (!/position\s*:\s*relative/.test(body)) return undefined;
+  const size = /font-size\s*:\s*([\d.]+)(em|%)/.exec(body);
+  const smaller = size ? Number(size[1]) < (size[2] === '%' ? 100 : 1) : false;
+  const top = /(?:^|[;\s])top\s*:\s*(-?[\d.]+)em/.exec(body);
+  if (!smaller || !top || Number(top[1]) === 0) return undefined;
+  return Number(top[1]) < 0 ? 'super' : 'sub';
+}
+
+function parseClassCss(css: string): Map<string, ClassStyle> {
+  const out = new Map<string, ClassStyle>();
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '').slice(0, 1_000_000);
   for (const m of text.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
     const body = m[2]!.toLowerCase();
-    const marks: Marks = {};
+    const marks: ClassStyle = {};
     const weight = /font-weight\s*:\s*([a-z0-9]+)/.exec(body)?.[1];
     if (weight) marks.bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
     const style = /font-style\s*:\s*([a-z]+)/.exec(body)?.[1];
     if (style) marks.italic = style === 'italic' || style === 'oblique';
     if (/text-decoration[a-z-]*\s*:[^;]*line-through/.test(body)) marks.strike = true;
+    const shift = scriptShift(body);
+    if (shift === 'super') marks.superscript = true;
+    if (shift === 'sub') marks.subscript = true;
+    if (/(?:^|[;\s])display\s*:\s*none\b/.test(body)) marks.hidden = true;
     if (Object.keys(marks).length === 0) continue;
     for (const sel of m[1]!.split(',')) {
       const cls = /^\s*[a-z0-9]*\.([A-Za-z0-9_-]+)\s*$/i.exec(sel)?.[1];

@@ -12,7 +12,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, collapseSpaces, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, cell, collapseSpaces, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines, withAuthor } from './common.js';
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
@@ -43,6 +43,8 @@ interface TextStyle {
   code?: boolean;
   /** The font (a font face name or a family), as the style sets it. */
   font?: string;
+  /** Hidden text (text:display="none"): left out. */
+  hidden?: boolean;
   /** Resolved from `font`: a symbol font whose codes are glyphs (Symbol, Wingdings). */
   symbol?: SymbolFont | undefined;
 }
@@ -96,6 +98,8 @@ class OdfStyles {
           }
           const font = tp.attrs['style:font-name'] ?? tp.attrs['fo:font-family'];
           if (font) ts.font = font;
+          const display = tp.attrs['text:display'];
+          if (display) ts.hidden = display === 'none';
         }
         if (family === 'text' || family === 'paragraph') this.text.set(`${family}:${name}`, ts);
         if (automatic && family === 'paragraph') this.automatic.add(name);
@@ -155,7 +159,7 @@ class OdfStyles {
       cur = s.parent;
     }
     for (const s of chain.reverse()) {
-      for (const k of ['bold', 'italic', 'strike', 'position', 'code', 'font'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
+      for (const k of ['bold', 'italic', 'strike', 'position', 'code', 'font', 'hidden'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
     }
     // Set even when not a symbol font: a span's own font replaces the one around it.
     if (out.font !== undefined) out.symbol = this.symbolFont(out.font);
@@ -209,6 +213,10 @@ class OdtConverter {
   private inIndex = false;
   /** Next number of each list style, for lists that continue an earlier one. */
   private readonly listCounters = new Map<string, number>();
+  /** Names of the commented ranges that have an end (office:annotation-end) in the document. */
+  annotationEnds = new Set<string>();
+  /** Comments on a range whose end is still to come: range name → note label. */
+  private readonly openAnnotations = new Map<string, string>();
 
   constructor(private readonly zip: ZipPackage, private readonly styles: OdfStyles, private readonly removeBase64: boolean, private readonly deadline: number) {}
 
@@ -240,16 +248,9 @@ class OdtConverter {
             // paragraph with a heading style there stays a list item.
             if (level !== undefined && !type && (!listCtx || el.name === 'text:h')) {
               sink.add({ kind: 'heading', level: Math.min(6, Math.max(1, level)) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
-            } else if (this.styles.isCode(styleName)) {
-              const text = content.map((i) => (i.type === 'text' ? i.text : i.type === 'break' ? '\n' : '')).join('');
-              const last = sink.blocks[sink.blocks.length - 1]?.node;
-              if (last?.kind === 'code') last.text += `\n${text}`;
-              else sink.add({ kind: 'code', text }, extra);
-            } else if (this.styles.isQuote(styleName)) {
-              const last = sink.blocks[sink.blocks.length - 1]?.node;
-              if (last?.kind === 'quote') last.children.push({ kind: 'paragraph', content });
-              else sink.add({ kind: 'quote', children: [{ kind: 'paragraph', content }] }, extra);
-            } else sink.add({ kind: 'paragraph', content }, extra);
+            } else if (this.styles.isCode(styleName)) sink.addCodeLine(content, extra);
+            else if (this.styles.isQuote(styleName)) sink.addQuoteParagraph(content, extra);
+            else sink.add({ kind: 'paragraph', content }, extra);
           }
           for (const f of out.floats) sink.add(f, extra);
           break;
@@ -454,6 +455,7 @@ class OdtConverter {
       switch (c.name) {
         case 'text:span': {
           const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
+          if (props.hidden) break;
           this.inlines(c, out, props, href);
           break;
         }
@@ -485,18 +487,23 @@ class OdtConverter {
         }
         case 'office:annotation': {
           const label = `comment-${++this.commentCounter}`;
-          const author = textContent(child(c, 'dc:creator')).trim();
           const sink = new BlockSink();
           this.blocks(c, sink);
-          const nodes = sink.nodes();
-          if (author) {
-            const tag: Inline = { type: 'text', text: `${author}:`, bold: true };
-            const first = nodes[0];
-            if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
-            else nodes.unshift({ kind: 'paragraph', content: [tag] });
-          }
+          const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
           this.comments.push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
-          out.inlines.push({ type: 'noteRef', label });
+          // A comment on a range is referenced where the range ends, as Word places it.
+          const name = c.attrs['office:name'];
+          if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
+          else out.inlines.push({ type: 'noteRef', label });
+          break;
+        }
+        case 'office:annotation-end': {
+          const name = c.attrs['office:name'] ?? '';
+          const label = this.openAnnotations.get(name);
+          if (label) {
+            this.openAnnotations.delete(name);
+            out.inlines.push({ type: 'noteRef', label });
+          }
           break;
         }
         case 'draw:frame':
@@ -510,7 +517,6 @@ class OdtConverter {
         case 'text:page-count':
         case 'text:page-continuation':
         case 'text:tracked-changes':
-        case 'office:annotation-end':
         case 'text:bookmark':
         case 'text:bookmark-start':
         case 'text:bookmark-end':
@@ -575,6 +581,17 @@ class OdtConverter {
 }
 
 
+/** Names of the office:annotation-end elements under `el`: the commented ranges that have an end. */
+function annotationEndNames(el: XmlElement | undefined, out = new Set<string>()): Set<string> {
+  for (const c of children(el)) {
+    if (c.name === 'office:annotation-end') {
+      const name = c.attrs['office:name'];
+      if (name) out.add(name);
+    } else annotationEndNames(c, out);
+  }
+  return out;
+}
+
 export function readOdt(ctx: ReaderContext): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
   const contentText = zip.text('content.xml');
@@ -616,6 +633,7 @@ export function readOdt(ctx: ReaderContext): DocModel {
 
   const conv = new OdtConverter(zip, styles, ctx.options.removeBase64Images, ctx.deadline);
   const body = new BlockSink();
+  conv.annotationEnds = annotationEndNames(text);
   conv.blocks(text, body);
 
   const furniture = (kind: 'header' | 'footer'): DocBlock[] => {

@@ -1,7 +1,8 @@
 /**
  * RTF → document model: paragraphs, headings (from the stylesheet's "heading N" styles or
- * \outlinelevel), lists (\ls/\ilvl with their \listtext telling bullets from numbers), tables
- * (\trowd ... \cell ... \row, with horizontal and vertical merges), bold/italic/strike/super/sub,
+ * \outlinelevel), lists (\ls/\ilvl: bullet or number by the list table's level format, the number
+ * the \listtext label shows), tables (\trowd ... \cell ... \row, with horizontal and vertical
+ * merges; also in headers, footers and notes), bold/italic/strike/super/sub (\super or \up),
  * hyperlink fields, footnotes as GFM notes, headers before the body and footers after it, pictures.
  * Text: \uN escapes (with \ucN fallback skipping) and \'hh bytes decoded in the code page of the
  * current font's charset or the document's \ansicpg (through iconv-lite); text in a Symbol or
@@ -9,9 +10,9 @@
  */
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
-import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { DocBlock, DocModel, ImageInline, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, compactSpans, dropPageNumbers, isBlank, removedImageSrc, trimInlines, type RawRow } from './common.js';
+import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
 import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const CHARSET_CP: Record<number, string> = {
@@ -39,27 +40,103 @@ interface State {
   href?: string;
 }
 
-type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField';
+type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField' | 'listtable' | 'listoverridetable'
+  // A drawn shape's property ({\sp}), its name ({\sn}), its value ({\sv}) and the picture value of pib.
+  | 'shapeProp' | 'shapePropName' | 'shapePropValue' | 'shapePicture';
 
 const SKIP_DESTS = new Set([
-  'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'listtable', 'listoverridetable', 'generator', 'xmlnstbl', 'mmathPr',
+  'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'mmathPr',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
   'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
-  'pnseclvl', 'sp', 'sn', 'sv', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
+  'pnseclvl', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
   'aftncn', 'userprops', 'atnid', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
   'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'dibitmap', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'line', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shptxt', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'tab', 'title', 'trleft', 'trowd', 'uc', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'deleted', 'dibitmap', 'dn', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'sv', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'v', 'wbitmap', 'wmetafile']);
+
+const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
 interface Para {
   inlines: Inline[];
 }
 
+/** A level of a list definition (\listlevel): its number format (\levelnfc) and first number. */
+interface ListLevelDef {
+  nfc: number;
+  start: number;
+}
+
+/** \levelnfc values: 23 is a bullet, 255 no number at all; 1/2 roman and 3/4 letter numbering. */
+const NFC_BULLET = 23;
+const NFC_NONE = 255;
+const NFC_ROMAN = new Set([1, 2]);
+const NFC_LETTER = new Set([3, 4]);
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100, d: 500, m: 1000 };
+
+function romanValue(s: string): number | undefined {
+  let total = 0;
+  const t = s.toLowerCase();
+  for (let k = 0; k < t.length; k++) {
+    const v = ROMAN[t[k]!];
+    if (v === undefined) return undefined;
+    const next = ROMAN[t[k + 1] ?? ''] ?? 0;
+    total += v < next ? -v : v;
+  }
+  return total || undefined;
+}
+
+/** Word's letter numbering: a … z, then aa … zz (the letter repeated). */
+function letterValue(s: string): number | undefined {
+  const t = s.toLowerCase();
+  if (!/^([a-z])\1*$/.test(t)) return undefined;
+  return (t.length - 1) * 26 + t.charCodeAt(0) - 96;
+}
+
+/**
+ * The number a list label shows for its own level: the last figure of "3.", "1.2.4.", "(c)", "iv)"
+ * or "Step 7:", read by the level's number format when known (an "i" is roman in a roman list, a
+ * letter in a lettered one). Undefined when the label holds no number.
+ */
+function labelNumber(label: string, nfc?: number): number | undefined {
+  const tokens = label.match(/[0-9]+|[A-Za-z]+/g);
+  const last = tokens?.[tokens.length - 1];
+  if (!last) return undefined;
+  if (/^[0-9]+$/.test(last)) return Number(last);
+  if (nfc !== undefined && NFC_ROMAN.has(nfc)) return romanValue(last);
+  if (nfc !== undefined && NFC_LETTER.has(nfc)) return letterValue(last);
+  // Unknown format: a lone letter other than i is a letter; longer runs of roman digits are roman.
+  if (last.length === 1 && !/^[iI]$/.test(last)) return letterValue(last);
+  return romanValue(last) ?? letterValue(last);
+}
+
+/** A label that numbers its item: "3.", "1.2.", "(a)", "iv)"; a lone "o" or "§" is a bullet glyph. */
+function isNumberLabel(label: string): boolean {
+  return /^[(\[]?\d+(?:[.-]\d+)*[.):\]]?$/.test(label) || /^[(\[]?(?:\d+[.-])*[A-Za-z]{1,4}[.)\]]$/.test(label);
+}
+
+const BULLET_LABEL = /^[•·o§▪◦■□➢✓\-*–]$/;
+
 interface RowDef {
   merges: ('none' | 'h' | 'hstart' | 'v' | 'vstart')[];
   bounds: number[];
   left: number;
+}
+
+type Merge = RowDef['merges'][number];
+
+interface TableState {
+  rowDef: RowDef;
+  pendingMerges: Merge;
+  /** The blocks of the open cell. */
+  cell: BlockSink;
+  rowCells: { content: Inline[]; merge: Merge }[];
+  tableRows: { cells: { content: Inline[]; merge: Merge }[]; bounds: number[] }[];
+}
+
+function newTableState(): TableState {
+  return { rowDef: { merges: [], bounds: [], left: 0 }, pendingMerges: 'none', cell: new BlockSink(), rowCells: [], tableRows: [] };
 }
 
 class RtfReader {
@@ -71,6 +148,8 @@ class RtfReader {
   private ansiCp = 'cp1252';
   private styles = new Map<number, string>();
   private styleGroup: { num: number; name: string } | null = null;
+  /** The emphasis each paragraph style (\sN of the style sheet) gives its text. */
+  private readonly styleFormats = new Map<number, { bold: boolean; italic: boolean; strike: boolean }>();
   private fontGroup: { num: number; charset: number; name: string } | null = null;
   // Paragraph state.
   private para: Inline[] = [];
@@ -79,17 +158,23 @@ class RtfReader {
   private listLevel = -1;
   private listId = -1;
   private listText = '';
+  /** The list table: list id → its levels; \ls override number → the list it numbers (and restarts). */
+  private readonly listDefs = new Map<number, ListLevelDef[]>();
+  private readonly listOverrides = new Map<number, { listId: number; starts: (number | undefined)[] }>();
+  private listDef: ListLevelDef[] | null = null;
+  private overrideDef: { listId: number; starts: (number | undefined)[]; level: number; startAt: boolean } | null = null;
+  /** Numbers reached per list and level, for labels that do not show their number. */
+  private readonly listCounters = new Map<string, number[]>();
+  /** (\ls, level) pairs whose restart has been applied. */
+  private readonly restartedLists = new Set<string>();
   private inTable = false;
-  // Table state.
-  private rowDef: RowDef = { merges: [], bounds: [], left: 0 };
-  private pendingMerges: RowDef['merges'][number] = 'none';
-  private cellParas: Inline[][] = [];
-  private rowCells: { content: Inline[]; merge: RowDef['merges'][number] }[] = [];
-  private tableRows: { cells: { content: Inline[]; merge: RowDef['merges'][number] }[]; bounds: number[] }[] = [];
+  /** The table being read; each sub-document (header, footer, note, text box) has its own. */
+  private tbl: TableState = newTableState();
   // Output.
   readonly body = new BlockSink();
-  readonly headers: DocBlock[] = [];
-  readonly footers: DocBlock[] = [];
+  /** The blocks of each header and footer (\header, \footerl, ...), one entry per sub-document. */
+  readonly headers: DocBlock[][] = [];
+  readonly footers: DocBlock[][] = [];
   readonly notes: DocBlock[] = [];
   readonly metadata: Record<string, string> = {};
   private noteCounter = 0;
@@ -102,10 +187,19 @@ class RtfReader {
   private fldinst = '';
   private infoKey = '';
   private infoText = '';
+  /**
+   * The drawn shape being read (\shp, a floating picture or box): the depth of its group, its
+   * properties (\sp: \sn name, \sv value) and the picture its pib property holds.
+   */
+  private shape: { depth: number; props: Map<string, string>; image?: ImageInline } | null = null;
+  /** Properties of an inline picture ({\*\picprop} inside \pict), when no shape holds it. */
+  private picProps = new Map<string, string>();
+  private spName = '';
+  private spValue = '';
   private pictHex: string[] = [];
   private pictType = '';
   private removeBase64: boolean;
-  private sinkStack: { sink: BlockSink; para: Inline[]; kind: Dest; saved: unknown }[] = [];
+  private sinkStack: { sink: BlockSink; para: Inline[]; kind: Dest; tbl: TableState; saved: unknown }[] = [];
   private sink: BlockSink;
   private steps = 0;
 
@@ -179,6 +273,16 @@ class RtfReader {
       case 'listtext':
         this.listText += text;
         return;
+      case 'shapePropName':
+        this.spName += text;
+        return;
+      case 'shapePropValue':
+        this.spValue += text;
+        return;
+      case 'listtable':
+      case 'listoverridetable':
+      case 'shapeProp':
+      case 'shapePicture':
       case 'info':
         return;
       default:
@@ -186,9 +290,12 @@ class RtfReader {
     }
     if (st.hidden) return;
     const t: TextInline = { type: 'text', text };
-    if (st.bold) t.bold = true;
-    if (st.italic) t.italic = true;
-    if (st.strike) t.strike = true;
+    // RTF writes a paragraph style's character formatting again on its text: what the style gives is
+    // not emphasis (as in the other readers), only what the text adds to it.
+    const style = this.styleFormats.get(this.parStyle);
+    if (st.bold && !style?.bold) t.bold = true;
+    if (st.italic && !style?.italic) t.italic = true;
+    if (st.strike && !style?.strike) t.strike = true;
     if (st.sup) t.superscript = true;
     if (st.sub) t.subscript = true;
     if (st.href) t.href = st.href;
@@ -205,28 +312,68 @@ class RtfReader {
     this.para = [];
     const listText = this.listText.trim();
     this.listText = '';
-    if (this.inTable && this.sink === this.body) {
-      this.cellParas.push(content);
+    if (this.inTable) {
+      this.cellParagraph(content, listText);
       return;
     }
-    if (this.tableRows.length && this.sink === this.body) this.flushTable();
+    if (this.tbl.tableRows.length) this.flushTable();
     if (isBlank(content)) {
       this.flushFloats();
       return;
     }
     const styleName = (this.styles.get(this.parStyle) ?? '').toLowerCase();
-    const hm = /^heading\s*(\d)$/.exec(styleName);
-    const level = hm ? Number(hm[1]) : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : styleName === 'title' ? 1 : 0;
+    // A heading style's name says the level, before an outline level; Title only after one.
+    const named = headingLevelOfStyleName(styleName);
+    const level = named !== undefined && styleName !== 'title' ? named : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : named ?? 0;
+    const item = level && this.sink === this.body ? null : this.listItem(listText);
     if (level && this.sink === this.body) {
       this.sink.add({ kind: 'heading', level: Math.min(6, level) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
-    } else if (this.listId >= 0 || (listText && /^([•·o§▪\-*]|\d+[.)]|[a-zA-Z][.)]|[ivxIVX]+[.)])$/.test(listText))) {
-      const ordered = /^(\d+|[a-zA-Z]|[ivxIVX]+)[.)]?$/.test(listText);
-      const n = ordered && /^\d+/.test(listText) ? Number(/^\d+/.exec(listText)![0]) : undefined;
-      this.sink.addListItem(Math.max(0, this.listLevel), ordered, n, content);
+    } else if (item) {
+      this.sink.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
+    } else if (CODE_STYLE.test(styleName)) {
+      this.sink.addCodeLine(content);
+    } else if (QUOTE_STYLE.test(styleName)) {
+      this.sink.addQuoteParagraph(content);
     } else {
       this.sink.add({ kind: 'paragraph', content });
     }
     this.flushFloats();
+  }
+
+  /**
+   * What list item the paragraph is: bulleted or numbered as the list table's level says (by its
+   * label when the table is missing), its number the one the label shows, else counted on from the
+   * list's last item. Null when it is no list item: not in a list (\ls) and without a list label,
+   * or at a level that shows no label (\levelnfc255).
+   */
+  private listItem(label: string): { ordered: boolean; n?: number } | null {
+    if (this.listId < 0 && !isNumberLabel(label) && !BULLET_LABEL.test(label)) return null;
+    const level = Math.max(0, this.listLevel);
+    const override = this.listOverrides.get(this.listId);
+    const def = override ? this.listDefs.get(override.listId)?.[level] : undefined;
+    if (!def) {
+      if (!isNumberLabel(label)) return { ordered: false };
+      const n = labelNumber(label);
+      return n === undefined ? { ordered: true } : { ordered: true, n };
+    }
+    if (def.nfc === NFC_NONE) return null;
+    if (def.nfc === NFC_BULLET) return { ordered: false };
+    // As in Word, the overrides of one list continue one count; an override that restarts a level
+    // (\listoverridestartat) restarts it where it first numbers that level.
+    const key = `id${override!.listId}`;
+    let counts = this.listCounters.get(key);
+    if (!counts) this.listCounters.set(key, (counts = []));
+    counts.length = Math.min(counts.length, level + 1);
+    const restart = override!.starts[level];
+    const first = `${this.listId}:${level}`;
+    let next = counts[level] !== undefined ? counts[level]! + 1 : def.start;
+    if (restart !== undefined && !this.restartedLists.has(first)) {
+      this.restartedLists.add(first);
+      next = restart;
+    }
+    const n = labelNumber(label, def.nfc) ?? next;
+    counts[level] = n;
+    return { ordered: true, n };
   }
 
   private flushFloats(): void {
@@ -235,28 +382,35 @@ class RtfReader {
     this.floats = [];
   }
 
+  /** A paragraph of a table cell: a list item when it has a list label, else a paragraph. */
+  private cellParagraph(content: Inline[], listText: string): void {
+    if (isBlank(content)) return;
+    const item = this.listItem(listText);
+    if (item) this.tbl.cell.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
+    else this.tbl.cell.add({ kind: 'paragraph', content });
+  }
+
   private endCell(): void {
     this.flushBytes();
     if (this.para.length) {
       const content = trimInlines(mergeText(this.para));
       this.para = [];
-      this.cellParas.push(content);
+      this.cellParagraph(content, this.listText.trim());
     }
-    const nodes: Node[] = this.cellParas.filter((c) => !isBlank(c)).map((c) => ({ kind: 'paragraph', content: c }));
-    const idx = this.rowCells.length;
-    this.rowCells.push({ content: blocksToCellInlines(nodes), merge: this.rowDef.merges[idx] ?? 'none' });
-    this.cellParas = [];
+    const idx = this.tbl.rowCells.length;
+    this.tbl.rowCells.push({ content: blocksToCellInlines(this.tbl.cell.nodes()), merge: this.tbl.rowDef.merges[idx] ?? 'none' });
+    this.tbl.cell = new BlockSink();
     this.listText = '';
   }
 
   private endRow(): void {
-    if (this.para.length || this.cellParas.length) this.endCell();
-    if (this.rowCells.length) this.tableRows.push({ cells: this.rowCells, bounds: [this.rowDef.left, ...this.rowDef.bounds] });
-    this.rowCells = [];
+    if (this.para.length || this.tbl.cell.blocks.length) this.endCell();
+    if (this.tbl.rowCells.length) this.tbl.tableRows.push({ cells: this.tbl.rowCells, bounds: [this.tbl.rowDef.left, ...this.tbl.rowDef.bounds] });
+    this.tbl.rowCells = [];
   }
 
   private flushTable(): void {
-    const raw: RawRow[] = this.tableRows.map((r) => {
+    const raw: RawRow[] = this.tbl.tableRows.map((r) => {
       const cells: TableCell[] = [];
       const bounds: number[] = [r.bounds[0] ?? 0];
       const vmerge: RawRow['vmerge'] = [];
@@ -273,15 +427,15 @@ class RtfReader {
       });
       return { cells, bounds, vmerge };
     });
-    this.tableRows = [];
+    this.tbl.tableRows = [];
     const rows = buildTable(raw);
     if (rows.length === 0 || rows.every((r) => r.every((c) => isBlank(c.content)))) return;
     compactSpans(rows);
     if (rows.length === 1 && rows[0]!.length === 1) {
-      this.body.add({ kind: 'paragraph', content: rows[0]![0]!.content });
+      this.sink.add({ kind: 'paragraph', content: rows[0]![0]!.content });
       return;
     }
-    this.body.add({ kind: 'table', rows: boundTable(rows) });
+    this.sink.add({ kind: 'table', rows: boundTable(rows) });
   }
 
   private resetParagraph(): void {
@@ -294,8 +448,9 @@ class RtfReader {
 
   private pushSink(kind: Dest): void {
     this.flushBytes();
-    this.sinkStack.push({ sink: this.sink, para: this.para, kind, saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText] });
+    this.sinkStack.push({ sink: this.sink, para: this.para, kind, tbl: this.tbl, saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText] });
     this.sink = new BlockSink();
+    this.tbl = newTableState();
     this.para = [];
     this.listText = '';
     this.resetParagraph();
@@ -312,14 +467,18 @@ class RtfReader {
       this.endParagraph();
       this.sink = wasBody;
     }
+    // A table the sub-document ends with is complete.
+    if (this.tbl.rowCells.length || this.tbl.cell.blocks.length) this.endRow();
+    if (this.tbl.tableRows.length) this.flushTable();
     const nodes = this.sink.blocks;
     this.sink = top.sink;
+    this.tbl = top.tbl;
     this.para = top.para;
     const saved = top.saved as [number, number, number, number, boolean, string];
     [this.parStyle, this.outline, this.listLevel, this.listId, , this.listText] = saved;
     this.inTable = savedInTable;
-    if (top.kind === 'header') this.headers.push(...nodes.map((b) => ({ ...b, type: 'page_header' as const })));
-    else if (top.kind === 'footer') this.footers.push(...nodes.map((b) => ({ ...b, type: 'page_footer' as const })));
+    if (top.kind === 'header') this.headers.push(nodes.map((b) => ({ ...b, type: 'page_header' as const })));
+    else if (top.kind === 'footer') this.footers.push(nodes.map((b) => ({ ...b, type: 'page_footer' as const })));
     else if (top.kind === 'footnote') {
       const label = String(++this.noteCounter);
       this.para.push({ type: 'noteRef', label });
@@ -329,13 +488,7 @@ class RtfReader {
     } else if (top.kind === 'annotation') {
       const label = `comment-${++this.commentCounter}`;
       this.para.push({ type: 'noteRef', label });
-      const children: Node[] = nodes.map((b) => b.node);
-      if (this.commentAuthor) {
-        const tag: Inline = { type: 'text', text: `${this.commentAuthor}:`, bold: true };
-        const first = children[0];
-        if (first?.kind === 'paragraph') first.content = [tag, { type: 'text', text: ' ' }, ...first.content];
-        else children.unshift({ kind: 'paragraph', content: [tag] });
-      }
+      const children = withAuthor(nodes.map((b) => b.node), this.commentAuthor);
       this.commentAuthor = '';
       this.comments.push({ node: { kind: 'note', label, children: children.length ? children : [{ kind: 'paragraph', content: [] }] } });
     }
@@ -372,7 +525,7 @@ class RtfReader {
             this.st.dest = 'fldinst';
             this.fldinst = '';
             i += m![0].length;
-          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor') {
+          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor' || word === 'listtable' || word === 'listoverridetable' || word === 'picprop') {
             // Destinations we read: only the \* marker is consumed; the word is handled below.
             i += 2;
           } else if (this.st.dest !== 'skip') {
@@ -387,6 +540,7 @@ class RtfReader {
         const st = this.st;
         if (st.dest === 'stylesheet' && this.styleGroup && this.stack[this.stack.length - 1]?.dest === 'stylesheet') {
           this.styles.set(this.styleGroup.num, this.styleGroup.name.replace(/;.*$/s, '').trim());
+          if (st.bold || st.italic || st.strike) this.styleFormats.set(this.styleGroup.num, { bold: st.bold, italic: st.italic, strike: st.strike });
           this.styleGroup = null;
         }
         if (st.dest === 'fonttbl' && this.fontGroup) {
@@ -399,6 +553,10 @@ class RtfReader {
           else if (v && this.infoKey) this.metadata[this.infoKey] = v;
         }
         if (st.dest === 'pict' && this.stack[this.stack.length - 1]?.dest !== 'pict') this.endPicture();
+        if (st.dest === 'shapeProp' && this.stack[this.stack.length - 1]?.dest !== 'shapeProp') {
+          (this.shape?.props ?? this.picProps).set(this.spName.trim(), this.spValue);
+        }
+        if (this.shape && this.stack.length === this.shape.depth) this.endShape();
         if (opened.pop()) this.popSink();
         const prev = this.stack.pop();
         if (prev) {
@@ -515,8 +673,8 @@ class RtfReader {
     this.flushBytes();
     while (this.sinkStack.length) this.popSink();
     if (this.para.length) this.endParagraph();
-    if (this.inTable || this.rowCells.length) this.endRow();
-    if (this.tableRows.length) this.flushTable();
+    if (this.inTable || this.tbl.rowCells.length) this.endRow();
+    if (this.tbl.tableRows.length) this.flushTable();
     this.flushFloats();
   }
 
@@ -532,6 +690,9 @@ class RtfReader {
       return;
     }
     const on = param === undefined || param !== 0;
+    // Row definitions in skipped groups (a nested table's {\*\nesttableprops ...}) are not the
+    // definition of the row being read.
+    if (st.dest === 'skip' && ROW_DEFINITION_WORDS.has(word)) return;
     switch (word) {
       // Document.
       case 'ansicpg':
@@ -579,6 +740,27 @@ class RtfReader {
         st.dest = 'pict';
         this.pictHex = [];
         this.pictType = '';
+        if (!this.shape) this.picProps = new Map();
+        return;
+      // Drawn shapes: floating pictures are the pib property of a shape.
+      case 'shp':
+        if (st.dest !== 'skip') this.shape = { depth: this.stack.length, props: new Map() };
+        return;
+      case 'shprslt':
+        // The shape's result for readers without shapes: a copy of its picture.
+        if (this.shape?.image) st.dest = 'skip';
+        return;
+      case 'sp':
+        if (st.dest === 'skip') return;
+        st.dest = 'shapeProp';
+        this.spName = '';
+        this.spValue = '';
+        return;
+      case 'sn':
+        if (st.dest === 'shapeProp') st.dest = 'shapePropName';
+        return;
+      case 'sv':
+        if (st.dest === 'shapeProp') st.dest = this.spName.trim() === 'pib' ? 'shapePicture' : 'shapePropValue';
         return;
       case 'pngblip': this.pictType = 'image/png'; return;
       case 'jpegblip': this.pictType = 'image/jpeg'; return;
@@ -670,27 +852,69 @@ class RtfReader {
         if (st.dest !== 'listtext') this.emit(this.isContents() ? '\u0000' : ' ');
         return;
       case 'ls':
-        this.listId = param ?? -1;
+        if (st.dest === 'listoverridetable') {
+          if (this.overrideDef) this.listOverrides.set(param ?? -1, this.overrideDef);
+        } else this.listId = param ?? -1;
+        return;
+      // The list table and the list override table.
+      case 'listtable': case 'listoverridetable':
+        if (st.dest !== 'skip') st.dest = word;
+        return;
+      case 'list':
+        if (st.dest === 'listtable') this.listDef = [];
+        return;
+      case 'listlevel':
+        if (st.dest === 'listtable') this.listDef?.push({ nfc: 0, start: 1 });
+        return;
+      case 'levelnfc': case 'levelnfcn': {
+        const lvl = st.dest === 'listtable' ? this.listDef?.[this.listDef.length - 1] : undefined;
+        if (lvl) lvl.nfc = param ?? 0;
+        return;
+      }
+      case 'levelstartat': {
+        if (st.dest === 'listtable') {
+          const lvl = this.listDef?.[this.listDef.length - 1];
+          if (lvl) lvl.start = param ?? 1;
+        } else if (st.dest === 'listoverridetable' && this.overrideDef?.startAt && this.overrideDef.level >= 0) {
+          this.overrideDef.starts[this.overrideDef.level] = param ?? 1;
+        }
+        return;
+      }
+      case 'listid':
+        if (st.dest === 'listtable' && this.listDef) this.listDefs.set(param ?? 0, this.listDef);
+        else if (st.dest === 'listoverridetable' && this.overrideDef) this.overrideDef.listId = param ?? 0;
+        return;
+      case 'listoverride':
+        if (st.dest === 'listoverridetable') this.overrideDef = { listId: -1, starts: [], level: -1, startAt: false };
+        return;
+      case 'lfolevel':
+        if (this.overrideDef) {
+          this.overrideDef.level++;
+          this.overrideDef.startAt = false;
+        }
+        return;
+      case 'listoverridestartat':
+        if (this.overrideDef) this.overrideDef.startAt = true;
         return;
       case 'ilvl':
         this.listLevel = param ?? 0;
         return;
       // Tables.
       case 'trleft':
-        this.rowDef.left = param ?? 0;
+        this.tbl.rowDef.left = param ?? 0;
         return;
       case 'trowd':
-        this.rowDef = { merges: [], bounds: [], left: 0 };
-        this.pendingMerges = 'none';
+        this.tbl.rowDef = { merges: [], bounds: [], left: 0 };
+        this.tbl.pendingMerges = 'none';
         return;
-      case 'clmgf': this.pendingMerges = 'hstart'; return;
-      case 'clmrg': this.pendingMerges = 'h'; return;
-      case 'clvmgf': this.pendingMerges = 'vstart'; return;
-      case 'clvmrg': this.pendingMerges = 'v'; return;
+      case 'clmgf': this.tbl.pendingMerges = 'hstart'; return;
+      case 'clmrg': this.tbl.pendingMerges = 'h'; return;
+      case 'clvmgf': this.tbl.pendingMerges = 'vstart'; return;
+      case 'clvmrg': this.tbl.pendingMerges = 'v'; return;
       case 'cellx':
-        this.rowDef.bounds.push(param ?? 0);
-        this.rowDef.merges.push(this.pendingMerges);
-        this.pendingMerges = 'none';
+        this.tbl.rowDef.bounds.push(param ?? 0);
+        this.tbl.rowDef.merges.push(this.tbl.pendingMerges);
+        this.tbl.pendingMerges = 'none';
         return;
       case 'intbl':
         this.inTable = true;
@@ -724,7 +948,13 @@ class RtfReader {
       case 'super': st.sup = on; st.sub = false; return;
       case 'sub': st.sub = on; st.sup = false; return;
       case 'nosupersub': st.sup = st.sub = false; return;
+      // Text raised or lowered (by half-points) is how some writers, LibreOffice among them, set
+      // superscripts and subscripts.
+      case 'up': st.sup = (param ?? 6) > 0; if (st.sup) st.sub = false; return;
+      case 'dn': st.sub = (param ?? 6) > 0; if (st.sub) st.sup = false; return;
       case 'v': st.hidden = on; return;
+      // Deleted text of a tracked change.
+      case 'deleted': st.hidden = on; return;
       case 'emdash': this.flushBytes(); this.emit('—'); return;
       case 'endash': this.flushBytes(); this.emit('–'); return;
       case 'bullet': this.flushBytes(); this.emit('•'); return;
@@ -757,7 +987,21 @@ class RtfReader {
     const src = this.removeBase64 ? removedImageSrc(mime) : `data:${mime};base64,${Buffer.from(hex.length % 2 ? hex.slice(0, -1) : hex, 'hex').toString('base64')}`;
     const parent = this.stack[this.stack.length - 1];
     if (parent && (parent.dest === 'skip' || parent.dest === 'pict')) return;
-    this.para.push({ type: 'image', alt: '', src });
+    const image: ImageInline = { type: 'image', alt: this.pictureAlt(this.shape?.props ?? this.picProps), src };
+    if (this.shape && parent?.dest === 'shapePicture') this.shape.image = image;
+    this.para.push(image);
+  }
+
+  /** A picture's description: the wzDescription property of its shape or picture. */
+  private pictureAlt(props: Map<string, string>): string {
+    return (props.get('wzDescription') ?? '').trim();
+  }
+
+  /** The shape's group closed: its description may have come after its picture. */
+  private endShape(): void {
+    const shape = this.shape!;
+    this.shape = null;
+    if (shape.image && !shape.image.alt) shape.image.alt = this.pictureAlt(shape.props);
   }
 }
 
@@ -797,13 +1041,20 @@ export function readRtf(ctx: ReaderContext): DocModel {
   };
 }
 
-/** Headers for left, right and first pages often repeat the same text: keep each once. */
-function dedupe(blocks: DocBlock[]): DocBlock[] {
+/**
+ * Headers for left, right and first pages, and those of later sections, often repeat one another:
+ * each distinct header (or footer) is kept once, whole, as the other readers keep them. Lines that
+ * several different footers share ("Effective October 1, 2012") stay in each of them.
+ */
+function dedupe(parts: DocBlock[][]): DocBlock[] {
   const seen = new Set<string>();
-  return blocks.filter((b) => {
-    const k = JSON.stringify(b.node);
-    if (seen.has(k)) return false;
+  const out: DocBlock[] = [];
+  for (const blocks of parts) {
+    if (!blocks.length) continue;
+    const k = JSON.stringify(blocks.map((b) => b.node));
+    if (seen.has(k)) continue;
     seen.add(k);
-    return true;
-  });
+    out.push(...blocks);
+  }
+  return out;
 }

@@ -16,12 +16,15 @@ export interface XhtmlContext {
   /** Link target as the markdown should show it, or undefined to keep only the text. */
   link(href: string): string | undefined;
   /** Emphasis that the chapter's style sheets give a class (calibre and others style spans by class). */
-  classMarks?(className: string): Marks | undefined;
+  classMarks?(className: string): ClassStyle | undefined;
   /** Note labels already used in the document (chapters often number their notes from 1 again). */
   usedNoteLabels?: Set<string>;
 }
 
 export type Marks = Omit<TextInline, 'type' | 'text'>;
+
+/** What a class of the style sheets does to inline text: emphasis, or hiding it (display: none). */
+export type ClassStyle = Marks & { hidden?: boolean };
 
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'title', 'meta', 'link', 'object', 'embed', 'iframe', 'audio', 'video', 'canvas', 'button', 'input', 'select', 'textarea', 'form']);
 const BLOCK = new Set(['aside', 'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
@@ -51,11 +54,18 @@ class Converter {
 
   constructor(private readonly ctx: XhtmlContext) {}
 
+  /** Ids of note references and of the elements around them: where a note's back-link points. */
+  private readonly refIds = new Set<string>();
+  /** Reading a note's own content. */
+  private inNote = false;
+
   /** Finds `<a epub:type="noteref" href="#id">label</a>` so that notes and references share labels. */
   scanNoteRefs(el: XmlElement): void {
     for (const c of el.children) {
       if (typeof c === 'string') continue;
       if (local(c.name) === 'a' && /\bnoteref\b/.test(epubType(c))) {
+        if (c.attrs['id']) this.refIds.add(c.attrs['id']);
+        if (el.attrs['id']) this.refIds.add(el.attrs['id']);
         const id = (c.attrs['href'] ?? '').split('#')[1];
         let label = text(c).replace(/[\s\[\]^]+/g, '') || id;
         if (id && label && !this.noteLabels.has(id)) {
@@ -99,7 +109,10 @@ class Converter {
     const id = c.attrs['id'];
     if (id && this.noteLabels.has(id) && NOTE_TYPES.test(epubType(c))) {
       const children: Node[] = [];
+      const outer = this.inNote;
+      this.inNote = true;
       this.blocks(c, children);
+      this.inNote = outer;
       out.push({ kind: 'note', label: this.noteLabels.get(id)!, children: children.length ? children : [{ kind: 'paragraph', content: [] }] });
       return;
     }
@@ -203,6 +216,12 @@ class Converter {
     out.push({ kind: 'table', rows: boundTable(rows) });
   }
 
+  private isBackLink(a: XmlElement): boolean {
+    if (/\bbacklink\b/.test(epubType(a)) || a.attrs['role'] === 'doc-backlink') return true;
+    const target = (a.attrs['href'] ?? '').split('#')[1];
+    return target !== undefined && this.refIds.has(target);
+  }
+
   private inlines(el: XmlElement, marks: Marks = {}): Inline[] {
     const out: Inline[] = [];
     for (const c of el.children) this.inline(c, marks, out);
@@ -223,7 +242,10 @@ class Converter {
     if (cls) {
       for (const c of cls.split(/\s+/)) {
         const m = c ? this.ctx.classMarks!(c) : undefined;
-        if (m) marks = { ...marks, ...m };
+        if (!m) continue;
+        const { hidden, ...emphasis } = m;
+        if (hidden) return;
+        marks = { ...marks, ...emphasis };
       }
     }
     switch (name) {
@@ -260,6 +282,8 @@ class Converter {
         return;
       case 'a': {
         const href = node.attrs['href'];
+        // A note's link back to its reference ("1" or "↩" written by the note) is navigation.
+        if (this.inNote && this.isBackLink(node)) return;
         const noteId = /\bnoteref\b/.test(epubType(node)) ? (href ?? '').split('#')[1] : undefined;
         if (noteId && this.noteLabels.has(noteId)) {
           out.push({ type: 'noteRef', label: this.noteLabels.get(noteId)! });

@@ -10,8 +10,10 @@
  *   own drawing (OutlineTextRefAtom points back into the list).
  * - Shapes are placed by their client anchors and read top-to-bottom, left-to-right, title first.
  * - Paragraph indent levels and bullet flags come from StyleTextPropAtom (bulleted paragraphs become
- *   nested lists), bold and italic from its character runs, automatic numbering from the PowerPoint
- *   2000 extension (StyleTextProp9Atom), and tables from groups flagged as tables.
+ *   nested lists), bold, italic, superscript and subscript from its character runs, automatic
+ *   numbering from the PowerPoint 2000 extension (StyleTextProp9Atom), and tables from groups
+ *   flagged as tables. Hyperlinks: an InteractiveInfo with its TxInteractiveInfoAtom range after the
+ *   text, its target in the document's ExObjList.
  * - Speaker notes (the notes page's body text) follow the slide's content under `### Notes`.
  *
  * When the persist directory is damaged, the reader falls back to the text atoms of the slide list
@@ -20,7 +22,7 @@
 import CFB from 'cfb';
 import { ParseError } from '../../errors.js';
 import { OleFile } from '../ole.js';
-import type { DocModel, DocPage, Inline, Node, TableCell } from '../../model/document.js';
+import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 
@@ -50,7 +52,17 @@ const RT = {
   ClientData: 0xf011,
   BinaryTagData: 0x138b,
   StyleTextProp9Atom: 0x0fac,
+  ExObjList: 0x0409,
+  ExHyperlink: 0x0fd7,
+  ExHyperlinkAtom: 0x0fd3,
+  CString: 0x0fba,
+  InteractiveInfo: 0x0ff2,
+  InteractiveInfoAtom: 0x0ff3,
+  TxInteractiveInfoAtom: 0x0fdf,
 } as const;
+
+/** InteractiveInfoAtom.action of a hyperlink ([MS-PPT] 2.13.15). */
+const ACTION_HYPERLINK = 4;
 
 // Decoders are stateless between whole-buffer calls; creating one per text atom costs more than the decoding.
 const UTF16 = new TextDecoder('utf-16le');
@@ -123,9 +135,14 @@ interface TextRun {
   text: string;
   /** Paragraph property runs (indent level, bullet flag), each over `count` characters. */
   paras: { level: number; bullet: boolean | undefined; count: number }[];
-  /** Character property runs (bold, italic), each over `count` characters. */
-  chars: { count: number; bold: boolean; italic: boolean; pp9rt: number }[];
+  /** Character property runs (bold, italic, raised or lowered), each over `count` characters. */
+  chars: { count: number; bold: boolean; italic: boolean; pp9rt: number; position: number }[];
+  /** Hyperlinks on character ranges [begin, end) of the text. */
+  links: { begin: number; end: number; href: string }[];
 }
+
+/** Hyperlink targets of the document (ExObjList → ExHyperlink): exHyperlinkId → address. */
+type Hyperlinks = Map<number, string>;
 
 function decodeText(s: Stream, rec: Rec): string {
   const data = s.bytes.subarray(rec.start, rec.end);
@@ -197,13 +214,17 @@ function charProps(s: Stream, start: number, end: number, textLength: number): T
     if (bit(23)) p += 2; // symbolFontRef
     if (bit(17)) p += 2; // fontSize
     if (bit(18)) p += 4; // color
-    if (bit(19)) p += 2; // position
+    let position = 0;
+    if (bit(19)) {
+      position = s.i16(p); // percent of the font size: above the baseline > 0, below < 0
+      p += 2;
+    }
     if (bit(20)) p += 4; // pp10runid
     if (bit(24)) p += 2; // newEAFontRef
     if (bit(25)) p += 2; // csFontRef
     if (bit(26)) p += 4; // pp11ext
     // fontStyle bits 10-13 index the run's PowerPoint 2000 properties (StyleTextProp9Atom).
-    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2, pp9rt: (style >> 10) & 0xf });
+    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2, pp9rt: (style >> 10) & 0xf, position });
     covered += count;
     if (count === 0) break;
   }
@@ -285,7 +306,7 @@ function runParagraphs(run: TextRun, numbering: Numbering = []): SlideParagraph[
   const defaultBullet = BODY_TYPES.has(run.type);
   let offset = 0;
   return texts.map((t, i) => {
-    const content = styledInlines(t, offset, run.chars);
+    const content = styledInlines(t, offset, run);
     const start = numbering.length ? numberingAt(run.chars, offset, numbering) : null;
     offset += t.length + 1;
     const pr = props[i]!;
@@ -305,27 +326,53 @@ function numberingAt(chars: TextRun['chars'], offset: number, numbering: Numberi
   return null;
 }
 
-/** A paragraph's inlines with the bold and italic of the character runs that cover it. */
-function styledInlines(t: string, offset: number, chars: TextRun['chars']): Inline[] {
-  if (!chars.length) return lineInlines(t);
-  const out: Inline[] = [];
-  let runStart = 0;
-  let pos = 0;
+/**
+ * A paragraph's inlines (the text at `offset` of the run) with the bold, italic, superscript and
+ * subscript of the character runs and the hyperlinks that cover each piece.
+ */
+function styledInlines(t: string, offset: number, run: TextRun): Inline[] {
+  const { chars, links } = run;
+  if (!chars.length && !links.length) return lineInlines(t);
+  const end = offset + t.length;
+  // Pieces start where a character run or a link starts or ends.
+  const cuts = new Set<number>([offset, end]);
+  let at = 0;
   for (const c of chars) {
-    const runEnd = runStart + c.count;
-    const from = Math.max(runStart, offset + pos) - offset;
-    const to = Math.min(runEnd, offset + t.length) - offset;
-    if (to > from) {
-      for (const inline of lineInlines(t.slice(from, to))) {
-        out.push(inline.type === 'text' && (c.bold || c.italic) ? { ...inline, ...(c.bold ? { bold: true } : {}), ...(c.italic ? { italic: true } : {}) } : inline);
-      }
-      pos = to;
-    }
-    runStart = runEnd;
-    if (runStart >= offset + t.length) break;
+    at += c.count;
+    if (at > offset && at < end) cuts.add(at);
   }
-  if (pos < t.length) out.push(...lineInlines(t.slice(pos)));
+  for (const l of links) for (const b of [l.begin, l.end]) if (b > offset && b < end) cuts.add(b);
+  const bounds = [...cuts].sort((a, b) => a - b);
+  const out: Inline[] = [];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const from = bounds[k]!;
+    const c = charRunAt(chars, from);
+    const href = links.find((l) => from >= l.begin && from < l.end)?.href;
+    for (const inline of lineInlines(t.slice(from - offset, bounds[k + 1]! - offset))) {
+      if (inline.type !== 'text') {
+        out.push(inline);
+        continue;
+      }
+      const styled: TextInline = { ...inline };
+      if (c?.bold) styled.bold = true;
+      if (c?.italic) styled.italic = true;
+      if (c && c.position > 0) styled.superscript = true;
+      if (c && c.position < 0) styled.subscript = true;
+      if (href) styled.href = href;
+      out.push(styled);
+    }
+  }
   return out;
+}
+
+/** The character run covering the character at `pos` of the run's text. */
+function charRunAt(chars: TextRun['chars'], pos: number): TextRun['chars'][number] | undefined {
+  let at = 0;
+  for (const c of chars) {
+    if (pos < at + c.count) return c;
+    at += c.count;
+  }
+  return undefined;
 }
 
 function lineInlines(t: string): Inline[] {
@@ -339,13 +386,24 @@ function lineInlines(t: string): Inline[] {
   return out;
 }
 
-/** Text runs of a record list: TextHeaderAtom, then chars or bytes, then optional style. */
-function collectRuns(s: Stream, recs: Rec[], out: TextRun[]): void {
+/**
+ * Text runs of a record list: TextHeaderAtom, then chars or bytes, then optional style, and the
+ * text's hyperlinks: an InteractiveInfo (mouse click, action "hyperlink") followed by the
+ * TxInteractiveInfoAtom of the characters it covers.
+ */
+function collectRuns(s: Stream, recs: Rec[], out: TextRun[], hyperlinks: Hyperlinks): void {
   let type = 4;
+  let href: string | undefined;
   for (const r of recs) {
     if (r.type === RT.TextHeaderAtom) type = s.u32(r.start);
-    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [], chars: [] });
-    else if (r.type === RT.StyleTextPropAtom && out.length) {
+    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [], chars: [], links: [] });
+    else if (r.type === RT.InteractiveInfo) {
+      const atom = r.instance === 0 ? s.children(r).find((k) => k.type === RT.InteractiveInfoAtom) : undefined;
+      href = atom && s.bytes[atom.start + 8] === ACTION_HYPERLINK ? hyperlinks.get(s.u32(atom.start + 4)) : undefined;
+    } else if (r.type === RT.TxInteractiveInfoAtom) {
+      if (href && out.length) out[out.length - 1]!.links.push({ begin: s.u32(r.start), end: s.u32(r.start + 4), href });
+      href = undefined;
+    } else if (r.type === RT.StyleTextPropAtom && out.length) {
       const last = out[out.length - 1]!;
       if (!last.paras.length) {
         const { paras, end } = paragraphProps(s, r, last.text.length);
@@ -363,14 +421,35 @@ interface SlideEntry {
   runs: TextRun[];
 }
 
-function slideList(s: Stream, doc: Rec, instance: number): SlideEntry[] {
+/**
+ * The document's hyperlink targets: each ExHyperlink's id (ExHyperlinkAtom) and address (its CString
+ * of instance 1). Only web, mail and FTP addresses are kept: others point into the presentation.
+ */
+function hyperlinkTargets(s: Stream, doc: Rec): Hyperlinks {
+  const out: Hyperlinks = new Map();
+  for (const list of s.children(doc)) {
+    if (list.type !== RT.ExObjList) continue;
+    for (const link of s.children(list)) {
+      if (link.type !== RT.ExHyperlink) continue;
+      const kids = s.children(link);
+      const atom = kids.find((k) => k.type === RT.ExHyperlinkAtom);
+      const target = kids.find((k) => k.type === RT.CString && k.instance === 1);
+      if (!atom || !target) continue;
+      const address = UTF16.decode(s.bytes.subarray(target.start, target.start + ((target.end - target.start) & ~1))).replace(/\0+$/, '').trim();
+      if (/^(https?|mailto|ftp):/i.test(address)) out.set(s.u32(atom.start), address);
+    }
+  }
+  return out;
+}
+
+function slideList(s: Stream, doc: Rec, instance: number, hyperlinks: Hyperlinks): SlideEntry[] {
   const out: SlideEntry[] = [];
   for (const slwt of s.children(doc)) {
     if (slwt.type !== RT.SlideListWithText || slwt.instance !== instance) continue;
     let current: SlideEntry | null = null;
     let pending: Rec[] = [];
     const flush = (): void => {
-      if (current) collectRuns(s, pending, current.runs);
+      if (current) collectRuns(s, pending, current.runs, hyperlinks);
       pending = [];
     };
     for (const r of s.children(slwt)) {
@@ -388,6 +467,7 @@ function slideList(s: Stream, doc: Rec, instance: number): SlideEntry[] {
 class PptReader {
   readonly warnings: string[] = [];
   private persist = new Map<number, number>();
+  private hyperlinks: Hyperlinks = new Map();
 
   constructor(private readonly s: Stream, private readonly currentUser: Uint8Array | undefined, private readonly ctx: ReaderContext) {}
 
@@ -456,8 +536,9 @@ class PptReader {
     const size = extent && extent.width > 0 && extent.height > 0 ? extent : null;
     const pageSize = size ? { width: Math.round(size.width / 8), height: Math.round(size.height / 8) } : null;
 
-    const slides = slideList(this.s, doc, 0);
-    const notesById = new Map(slideList(this.s, doc, 2).map((e) => [e.slideId, e]));
+    this.hyperlinks = hyperlinkTargets(this.s, doc);
+    const slides = slideList(this.s, doc, 0, this.hyperlinks);
+    const notesById = new Map(slideList(this.s, doc, 2, this.hyperlinks).map((e) => [e.slideId, e]));
     const pages: DocPage[] = [];
     slides.forEach((entry, i) => {
       if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
@@ -568,7 +649,7 @@ class PptReader {
               used.add(idx);
               runs.push(run);
             }
-          } else collectRuns(this.s, inner, runs);
+          } else collectRuns(this.s, inner, runs, this.hyperlinks);
           const numbering = pp9Numbering(this.s, kids.find((k) => k.type === RT.ClientData));
           for (const run of runs) {
             if (!accept(run.type)) continue;
@@ -646,7 +727,7 @@ class PptReader {
             used.add(this.s.u32(ref.start));
             runs.push(run);
           }
-        } else collectRuns(this.s, inner, runs);
+        } else collectRuns(this.s, inner, runs, this.hyperlinks);
         for (const run of runs) {
           for (const p of runParagraphs(run)) {
             const c = trimInlines(p.content);

@@ -4,7 +4,8 @@
  * a cell written without one shows its value attribute (`office:value`, `date-value`, ...).
  * Repeated rows and columns (`number-rows-repeated`, `number-columns-repeated`, which writers use for
  * the empty rest of a sheet) are expanded only when they hold text, and reading stops at the row and
- * cell caps. Tables whose style sets `table:display="false"` are hidden sheets.
+ * cell caps. Tables whose style sets `table:display="false"` are hidden sheets. A cell whose text is one
+ * link (text:a) links to its address, as a spreadsheet hyperlink does.
  */
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../zip.js';
@@ -74,6 +75,25 @@ function cellText(cell: XmlElement): string {
   return parts.join('\n');
 }
 
+/**
+ * The address a cell links to: its one text:a with an outside address (web, mail, FTP) when the
+ * link's text is all the cell shows, as a spreadsheet hyperlink covers its cell.
+ */
+function cellLink(cell: XmlElement, text: string): string | undefined {
+  const links: XmlElement[] = [];
+  const walk = (el: XmlElement): void => {
+    for (const c of elements(el)) {
+      if (c.local === 'a') links.push(c);
+      else walk(c);
+    }
+  };
+  walk(cell);
+  const a = links.length === 1 ? links[0]! : undefined;
+  const href = a ? attr(a, 'href') : undefined;
+  if (!href || !/^(https?|mailto|ftp):/i.test(href) || inlineText(a!).trim() !== text.trim()) return undefined;
+  return href;
+}
+
 function listTexts(list: XmlElement): string[] {
   const out: string[] = [];
   for (const item of elements(list)) for (const el of elements(item)) {
@@ -126,7 +146,7 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
         }
         if (row.local !== 'table-row') continue;
         const repeat = Math.max(1, Number(attr(row, 'number-rows-repeated') ?? 1) || 1);
-        const cells: { c: number; text: string; cs: number; rs: number }[] = [];
+        const cells: { c: number; text: string; cs: number; rs: number; link: string | undefined }[] = [];
         let c = 0;
         for (const cell of elements(row)) {
           if (cell.local !== 'table-cell' && cell.local !== 'covered-table-cell') continue;
@@ -137,7 +157,8 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
           if (text.trim()) {
             const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
             const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
-            for (let k = 0; k < Math.min(crep, 16384); k++) cells.push({ c: c + k, text, cs, rs });
+            const link = cell.local === 'table-cell' ? cellLink(cell, text) : undefined;
+            for (let k = 0; k < Math.min(crep, 16384); k++) cells.push({ c: c + k, text, cs, rs, link });
           }
           c += crep;
         }
@@ -152,7 +173,7 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
           }
           const out: FastCell[] = [];
           for (const cell of cells) {
-            out[cell.c] = { t: 's', v: cell.text, w: cell.text };
+            out[cell.c] = cell.link ? { t: 's', v: cell.text, w: cell.text, l: { Target: cell.link } } : { t: 's', v: cell.text, w: cell.text };
             if (k === 0 && (cell.cs > 1 || cell.rs > 1)) sheet.merges.push({ s: { r, c: cell.c }, e: { r: r + cell.rs - 1, c: cell.c + cell.cs - 1 } });
           }
           sheet.data[r] = out;

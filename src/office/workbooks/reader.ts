@@ -36,7 +36,7 @@ import { abortReason, readerPool, workerFile } from '../../runtime/worker-pool.j
 import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
 import { ZipPackage } from '../zip.js';
 import { readOds } from './ods.js';
-import { BUILTIN_FORMATS, formatGeneral, readXlsxFast, type FastWorkbook } from './xlsx.js';
+import { BUILTIN_FORMATS, formatGeneral, formatNumber, readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
 XLSX.set_cptable(cptable);
@@ -162,6 +162,14 @@ function cellText(cell: XLSX.CellObject | undefined): string {
   // Long integers (IDs, account numbers) in General format in full, as the fast path shows them,
   // where SheetJS wrote the narrow-column form `1.23457E+11`.
   if (cell.t === 'n' && cell.z === 'General' && isLongInteger(cell.v) && /E\+/.test(String(cell.w ?? ''))) return formatGeneral(cell.v);
+  // Negative numbers rounded as Excel rounds them (see formatNumber).
+  if (cell.t === 'n' && typeof cell.v === 'number' && cell.v < 0 && typeof cell.z === 'string' && cell.z !== 'General' && cell.w !== undefined) {
+    try {
+      return formatNumber(cell.z, cell.v);
+    } catch {
+      return String(cell.w);
+    }
+  }
   if (cell.w !== undefined) return String(cell.w);
   if (cell.v === undefined || cell.v === null) return '';
   if (cell.v instanceof Date) return cell.v.toISOString();

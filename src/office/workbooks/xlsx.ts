@@ -238,6 +238,38 @@ export function formatGeneral(num: number): string {
   return XLSX.SSF.format('General', num) as string;
 }
 
+/**
+ * A number in a format code as Excel shows it. SheetJS's formatter rounds halves towards +∞, so a
+ * negative half comes out one step short (-1.45 in "0.0" as "-1.4", -0.0345 in "0.0%" as "-3.4%";
+ * Excel rounds halves away from zero: "-1.5", "-3.5%"). Where the format shows the negative number
+ * with a minus sign in front (one section), it is formatted from its absolute value.
+ */
+export function formatNumber(fmt: string, num: number, date1904 = false): string {
+  const shown = ssfFormat(fmt, num, date1904);
+  if (num >= 0 || !shown.startsWith('-') || hasSections(fmt) || isDateFormat(fmt)) return shown;
+  return `-${ssfFormat(fmt, -num, date1904)}`;
+}
+
+/** A mixed fraction with a "0" integer part ("0 ?/?", as LibreOffice writes one), which SheetJS cannot read. */
+const ZERO_MIXED_FRACTION = /^0( +(?:\?+|#+)\/(?:\?+|\d+))$/;
+
+function ssfFormat(fmt: string, num: number, date1904: boolean): string {
+  try {
+    return XLSX.SSF.format(fmt, num, { date1904 }) as string;
+  } catch (err) {
+    // "#" shows the same mixed fraction but drops a zero integer part, which "0" shows.
+    const m = ZERO_MIXED_FRACTION.exec(fmt);
+    if (!m) throw err;
+    const shown = (XLSX.SSF.format(`#${m[1]}`, num, { date1904 }) as string).trim();
+    return Math.abs(num) < 1 && num !== 0 ? `${num < 0 ? '-' : ''}0 ${shown.replace(/^-/, '')}` : shown;
+  }
+}
+
+/** Whether a format code has more than one section (a ';' outside quotes and escapes). */
+function hasSections(fmt: string): boolean {
+  return fmt.includes(';') && fmt.replace(/"[^"]*"|\\./g, '').includes(';');
+}
+
 const DAY_MS = 86_400_000;
 
 /**
@@ -559,7 +591,7 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
           w = cache.get(num);
           if (w === undefined) {
             try {
-              w = /^general$/i.test(fmt) ? formatGeneral(num) : (XLSX.SSF.format(fmt, num, { date1904 }) as string);
+              w = /^general$/i.test(fmt) ? formatGeneral(num) : formatNumber(fmt, num, date1904);
             } catch {
               w = formatGeneral(num);
             }
