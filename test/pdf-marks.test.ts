@@ -1,0 +1,91 @@
+/**
+ * Links from PDF link annotations and strikethrough from drawn lines: the extractor's reading of
+ * annotations (no pdf.js document needed), then the project's fixture end to end.
+ * The end-to-end tests need `npm run build` first: the pool loads its worker from dist/workers.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractPage, linkAreas, linkUrl, MAX_LINK_AREAS, type PdfPage } from '../src/pdf/extract.js';
+import type { Matrix } from '../src/pdf/matrix.js';
+
+/** pdf.js's viewport of an unrotated US Letter page at scale 1: y flipped to grow downwards. */
+const LETTER: Matrix = [1, 0, 0, -1, 0, 792];
+
+describe('link annotations read by the extractor', () => {
+  it('takes web, mail and ftp addresses only', () => {
+    const link = (url: unknown) => ({ subtype: 'Link', url, rect: [72, 700, 172, 712] });
+    expect(linkUrl(link('https://example.org/a'))).toBe('https://example.org/a');
+    expect(linkUrl(link('mailto:someone@example.org'))).toBe('mailto:someone@example.org');
+    expect(linkUrl(link('ftp://files.example.org/x'))).toBe('ftp://files.example.org/x');
+    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'not a url', 42, undefined]) expect(linkUrl(link(bad))).toBeNull();
+    // Internal destinations and other annotations.
+    expect(linkUrl({ subtype: 'Link', dest: [{ num: 1, gen: 0 }, { name: 'XYZ' }, 72, 720, 0], rect: [0, 0, 10, 10] })).toBeNull();
+    expect(linkUrl({ subtype: 'Text', url: 'https://example.org', rect: [0, 0, 10, 10] })).toBeNull();
+  });
+
+  it('places link rectangles in the upright view, one box per quadrilateral where there are some', () => {
+    const areas = linkAreas([
+      { subtype: 'Link', url: 'https://example.org/a', rect: [72, 700, 172, 712] },
+      // Over the end of one line and the start of the next: two quadrilaterals, one rectangle round both.
+      { subtype: 'Link', url: 'https://example.org/b', rect: [72, 660, 540, 688], quadPoints: new Float32Array([400, 688, 540, 688, 400, 676, 540, 676, 72, 672, 130, 672, 72, 660, 130, 660]) },
+    ], LETTER, 612, 792);
+    expect(areas).toEqual([
+      { x0: 72, y0: 80, x1: 172, y1: 92, url: 'https://example.org/a' },
+      { x0: 400, y0: 104, x1: 540, y1: 116, url: 'https://example.org/b' },
+      { x0: 72, y0: 120, x1: 130, y1: 132, url: 'https://example.org/b' },
+    ]);
+    // A page turned a quarter (/Rotate 90): pdf.js's viewport for it maps user space (x, y) to (y, x).
+    const [turned] = linkAreas([{ subtype: 'Link', url: 'https://example.org/c', rect: [100, 200, 112, 300] }], [0, 1, 1, 0, 0, 0], 792, 612);
+    expect(turned).toEqual({ x0: 200, y0: 100, x1: 300, y1: 112, url: 'https://example.org/c' });
+  });
+
+  it('never fails on malformed annotations, and leaves out a link as large as the page', () => {
+    const throwing = { subtype: 'Link', rect: [72, 700, 172, 712] };
+    Object.defineProperty(throwing, 'url', { get() { throw new Error('broken'); } });
+    const good = { subtype: 'Link', url: 'https://example.org/ok', rect: [72, 700, 172, 712] };
+    const areas = linkAreas([
+      null, 42, 'Link', [], throwing,
+      { subtype: 'Link', url: 'https://example.org/x' },
+      { subtype: 'Link', url: 'https://example.org/x', rect: ['a', 'b', 'c', 'd'] },
+      { subtype: 'Link', url: 'https://example.org/x', rect: [NaN, 0, 10, 10] },
+      { subtype: 'Link', url: 'https://example.org/x', rect: [0, 0, Infinity, 10] },
+      { subtype: 'Link', url: 'https://example.org/x', rect: [0, 0, 612, 792] },
+      { ...good, quadPoints: new Float32Array(7) },
+      { ...good, quadPoints: [{ x: 1, y: 2 }] },
+    ], LETTER, 612, 792);
+    expect(areas).toEqual([
+      { x0: 72, y0: 80, x1: 172, y1: 92, url: 'https://example.org/ok' },
+      { x0: 72, y0: 80, x1: 172, y1: 92, url: 'https://example.org/ok' },
+    ]);
+  });
+
+  it('keeps at most a bounded number of link areas on a page', () => {
+    const many = Array.from({ length: 5000 }, (_, k) => ({ subtype: 'Link', url: `https://example.org/${k}`, rect: [10 + (k % 50) * 10, 10 + Math.floor(k / 50) * 7, 18 + (k % 50) * 10, 16 + Math.floor(k / 50) * 7] }));
+    const areas = linkAreas(many, LETTER, 612, 792);
+    expect(areas).toHaveLength(MAX_LINK_AREAS);
+    expect(areas[0]!.url).toBe('https://example.org/0');
+  });
+
+  it('reads a page whose annotations cannot be read, without its links', async () => {
+    const fake = (getAnnotations: () => Promise<unknown[]>): PdfPage => ({
+      rotate: 0,
+      view: [0, 0, 612, 792],
+      getViewport: () => ({ width: 612, height: 792, transform: LETTER }),
+      getTextContent: async () => ({
+        items: [{ str: 'See the download page.', dir: 'ltr', transform: [10, 0, 0, 10, 72, 700], width: 100, height: 10, fontName: 'F1' }],
+        styles: { F1: { fontFamily: 'sans-serif', ascent: 0.8, descent: -0.2 } },
+      }),
+      getOperatorList: async () => ({ fnArray: [], argsArray: [] }),
+      getAnnotations,
+      commonObjs: { get: () => null },
+      cleanup: () => undefined,
+    });
+    // Text from pdf.js's text content: the fake page's operator list is empty.
+    const broken = await extractPage(fake(() => { throw new Error('damaged /Annots'); }), 1, { textContent: true });
+    expect(broken.items.map((i) => i.text)).toEqual(['See the download page.']);
+    expect(broken.links).toBeUndefined();
+    const rejected = await extractPage(fake(() => Promise.reject(new Error('damaged /Annots'))), 1, { textContent: true });
+    expect(rejected.items).toHaveLength(1);
+    const linked = await extractPage(fake(async () => [{ subtype: 'Link', url: 'https://example.org/download', rect: [110, 698, 170, 710] }]), 1, { textContent: true });
+    expect(linked.links).toEqual([{ x0: 110, y0: 82, x1: 170, y1: 94, url: 'https://example.org/download' }]);
+  });
+});
