@@ -31,10 +31,23 @@ function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: 
     if (w.italic && !marks.italic && !sup && !sub) run.italic = true;
     if (sup) run.superscript = true;
     if (sub) run.subscript = true;
-    if (sep) runs.push({ type: 'text', text: sep });
+    if (w.href) run.href = w.href;
+    if (w.strike) run.strike = true;
+    if (sep) runs.push(between(runs[runs.length - 1], run, sep));
     runs.push(run);
   }
   return runs;
+}
+
+/**
+ * White space between two runs: inside a link or a strikethrough both carry (one link over two words
+ * of two runs, or over the end of a line and the start of the next, stays one link).
+ */
+function between(prev: TextInline | undefined, next: TextInline, text: string): TextInline {
+  const run: TextInline = { type: 'text', text };
+  if (prev?.href && prev.href === next.href) run.href = prev.href;
+  if (prev?.strike && next.strike) run.strike = true;
+  return run;
 }
 
 export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
@@ -74,7 +87,7 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
         // A compound's own hyphen: the parts stay joined by it, with no space.
         prev.text += BREAK_MARK;
       } else if (!(CJK.test(prev.text.slice(-1)) && CJK.test(first.text[0] ?? ''))) {
-        out.push({ type: 'text', text: ' ' });
+        out.push(between(prev, first, ' '));
       }
     }
     out.push(...runs);
