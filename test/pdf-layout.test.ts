@@ -824,8 +824,8 @@ describe('links from link areas', () => {
     expect(md).toContain(`from the [download page](${url}).`);
   });
 
-  it('cuts a run at the glyph positions the source gives, where an even share of its width would miss', () => {
-    // Wide and narrow letters: even shares put "iii" some 30 points left of where it is drawn.
+  it('cuts a run at the glyph positions the source gives, where an estimate from its width would miss', () => {
+    // Wide and narrow letters, wider and narrower than usual: an estimate puts "iii" left of where it is drawn.
     const text = 'mmmmmmmmmm mmmmmmmmmm iii ii link';
     const widths = [...text].map((c) => (c === 'm' ? 9 : c === ' ' ? 3 : c === 'i' || c === 'l' ? 2 : 5));
     const edges = [72];
@@ -834,6 +834,17 @@ describe('links from link areas', () => {
     const k = text.indexOf('iii');
     const md = markdownOf([page([it], { links: [{ x0: edges[k]!, x1: edges[k + 3]!, y0: 90, y1: 103, url }] })]);
     expect(md.trim()).toBe(`mmmmmmmmmm mmmmmmmmmm [iii](${url}) ii link`);
+  });
+
+  it('without glyph positions, shares a run out by the usual widths of its letters', () => {
+    // Helvetica's widths (thousandths of an em): a line of narrow letters before the link.
+    const adv: Record<string, number> = { i: 222, l: 222, s: 500, e: 556, t: 278, h: 556, n: 556, o: 556, r: 333, ' ': 278 };
+    const text = 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiii lilt see the notes here';
+    const x = (k: number): number => 72 + [...text.slice(0, k)].reduce((w, c) => w + adv[c]! / 100, 0);
+    const it = item(text, 72, 100, 10, { x1: x(text.length) });
+    const k = text.indexOf('notes');
+    const md = markdownOf([page([it], { links: [{ x0: x(k) - 1, x1: x(k + 5) + 1, y0: 90, y1: 103, url }] })]);
+    expect(md.trim()).toBe(`iiiiiiiiiiiiiiiiiiiiiiiiiiiiii lilt see the [notes](${url}) here`);
   });
 
   it('keeps a link over the end of one line and the start of the next one link, and takes one of two areas over the same words', () => {

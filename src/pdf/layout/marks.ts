@@ -192,12 +192,38 @@ function lowerBound(sorted: readonly number[], v: number): number {
 
 // ---------------------------------------------------------------- cutting runs
 
-/** Where each character of a run starts and the last ends; even shares of its width when the source gave none. */
+/**
+ * Where each character of a run starts and the last ends. Where the source gave no positions, the
+ * run's width is shared out by the usual widths of the letters in a proportional face (a line of
+ * "ill" and "mum" drifts by whole words when shared evenly), or evenly in a fixed-pitch one.
+ */
 function edgesOf(item: TextItem): { edges: number[]; exact: boolean } {
-  const n = item.text.length;
+  const text = item.text;
+  const n = text.length;
   if (item.edges && item.edges.length === n + 1) return { edges: item.edges, exact: true };
-  const w = (item.x1 - item.x0) / Math.max(1, n);
-  return { edges: Array.from({ length: n + 1 }, (_, i) => item.x0 + i * w), exact: false };
+  const widths = Array.from({ length: n }, (_, i) => (item.monospace ? 1 : typicalWidth(text[i]!)));
+  const total = widths.reduce((a, b) => a + b, 0) || 1;
+  const edges = [item.x0];
+  let acc = 0;
+  for (let i = 0; i < n; i++) {
+    acc += widths[i]!;
+    edges.push(item.x0 + ((item.x1 - item.x0) * acc) / total);
+  }
+  return { edges, exact: false };
+}
+
+/** A character's usual advance in thousandths of an em, in the manner of Helvetica and Times. */
+function typicalWidth(c: string): number {
+  if (/[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFF60]/.test(c)) return 1000;
+  // The second half of a surrogate pair and combining marks add nothing to the first.
+  if (/[\uDC00-\uDFFF\u0300-\u036F]/.test(c)) return 0;
+  if (/[ijlI.,:;'!|]/.test(c)) return 250;
+  if (/[\sftr()[\]{}"-]/.test(c)) return 320;
+  if (/[mMW]/.test(c)) return 850;
+  if (c === 'w') return 740;
+  if (/[A-Z]/.test(c)) return 680;
+  if (/[0-9]/.test(c)) return 556;
+  return 530;
 }
 
 /** A character that belongs with the one before it: the second half of a surrogate pair, a combining mark. */
@@ -227,15 +253,17 @@ function charMarks(item: TextItem, areas: readonly LinkArea[], lines: readonly S
     strike[i] = lines.some((s) => c >= s.x0 && c <= s.x1) ? 1 : 0;
   }
   // Estimated positions drift along a run of proportional type: each word takes the marks most of
-  // its characters have, as producers mark whole words.
+  // its characters have, as producers mark whole words (the punctuation around it keeps its own).
   if (!exact) {
     for (const m of text.matchAll(/\S+/g)) {
-      const from = m.index, to = m.index + m[0].length;
+      let from = m.index, to = m.index + m[0].length;
+      while (to - from > 1 && TRAILING.test(text[to - 1]!)) to--;
+      while (to - from > 1 && LEADING.test(text[from]!)) from++;
       wholeWord(link, from, to);
       wholeWord(strike, from, to);
     }
   }
-  trimPunctuation(link, areas, edges, text);
+  trimPunctuation(link, areas, edges, text, exact);
   for (const m of text.matchAll(/\s+/g)) {
     const before = m.index - 1, after = m.index + m[0].length;
     const keepLink = before >= 0 && after < n && link[before] === link[after] ? link[before]! : -1;
@@ -253,9 +281,10 @@ const LEADING = /[(\["'‘“«]/;
 /**
  * Producers draw a link's rectangle a little wider than its words (two points or so either side),
  * wide enough to take in the middle of a full stop or a bracket set against them. Punctuation at the
- * ends of a link that reaches out of its rectangle is the sentence's, not the link's.
+ * ends of a link that reaches out of its rectangle is the sentence's, not the link's; where the
+ * positions are estimated, so is punctuation that ends a word at a link's end.
  */
-function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: readonly number[], text: string): void {
+function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: readonly number[], text: string, exact: boolean): void {
   const n = text.length;
   for (let i = 0; i < n;) {
     const k = link[i]!;
@@ -264,8 +293,9 @@ function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: re
     if (k >= 0) {
       const a = areas[k]!;
       let from = i, to = j;
-      while (to > from && TRAILING.test(text[to - 1]!) && edges[to]! > a.x1 + 0.1) link[--to] = -1;
-      while (from < to && LEADING.test(text[from]!) && edges[from]! < a.x0 - 0.1) link[from++] = -1;
+      const endsWord = to === n || /\s/.test(text[to]!);
+      while (to > from && TRAILING.test(text[to - 1]!) && (exact ? edges[to]! > a.x1 + 0.1 : endsWord)) link[--to] = -1;
+      while (from < to && LEADING.test(text[from]!) && (exact ? edges[from]! < a.x0 - 0.1 : from === 0 || /\s/.test(text[from - 1]!))) link[from++] = -1;
     }
     i = j;
   }
