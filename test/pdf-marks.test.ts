@@ -3,9 +3,17 @@
  * annotations (no pdf.js document needed), then the project's fixture end to end.
  * The end-to-end tests need `npm run build` first: the pool loads its worker from dist/workers.
  */
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createParser } from '../src/parser.js';
 import { extractPage, linkAreas, linkUrl, MAX_LINK_AREAS, type PdfPage } from '../src/pdf/extract.js';
 import type { Matrix } from '../src/pdf/matrix.js';
+import type { ParseDocument } from '../src/types.js';
+import { corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
+
+const parser = createParser();
+afterAll(() => parser.close());
 
 /** pdf.js's viewport of an unrotated US Letter page at scale 1: y flipped to grow downwards. */
 const LETTER: Matrix = [1, 0, 0, -1, 0, 792];
@@ -87,5 +95,54 @@ describe('link annotations read by the extractor', () => {
     expect(rejected.items).toHaveLength(1);
     const linked = await extractPage(fake(async () => [{ subtype: 'Link', url: 'https://example.org/download', rect: [110, 698, 170, 710] }]), 1, { textContent: true });
     expect(linked.links).toEqual([{ x0: 110, y0: 82, x1: 170, y1: 94, url: 'https://example.org/download' }]);
+  });
+});
+
+/** Every block's span points at its content in the document markdown. */
+function spansHold(doc: ParseDocument): void {
+  const md = doc.markdown ?? '';
+  const items = doc.blocks!.flatMap((p) => p.items).filter((i) => i.markdownSpan);
+  expect(items.length).toBeGreaterThan(0);
+  for (const item of items) expect(md.slice(...item.markdownSpan!)).toBe(item.content);
+}
+
+const OPTIONS = { formats: ['markdown' as const, 'links' as const, 'html' as const], parsers: [{ type: 'pdf' as const, mode: 'fast' as const, blocks: true }] };
+
+describe('links and strikethrough end to end', () => {
+  it('the fixture: URL, mail and two-line links, no internal or script links, struck and underlined words, a turned page', async () => {
+    const doc = await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'links.pdf')), OPTIONS, { filename: 'links.pdf' });
+    const md = doc.markdown!;
+    expect(md).toContain('on the [download page](https://example.org/download) of the project');
+    expect(md).toContain('Read the [installation guide for your system](https://example.org/install) before you start.');
+    expect(md).toContain('See the appendix on page 2 for the full list of changes.');
+    expect(md).toContain('Click here to run the setup check');
+    expect(md).toContain('Source code: <https://example.org/code>');
+    expect(md).toContain('Questions go to <support@example.org> or to the forum.');
+    expect(md).toContain('moves from ~~Tuesday~~ to Thursday, and the price from ~~$40~~ to $35.');
+    expect(md).toContain('Please read the terms of use before you install.');
+    expect(md).toContain('| Team | 5 | ~~$40~~ $35 |');
+    expect(md).toContain('listed in the [changelog](https://example.org/changelog) kept with the code.');
+    expect(md).not.toContain('javascript');
+    expect(doc.links).toEqual([
+      'https://example.org/download', 'https://example.org/install', 'https://example.org/code', 'mailto:support@example.org', 'https://example.org/changelog',
+    ]);
+    expect(doc.html).toContain('<a href="https://example.org/download">download page</a>');
+    expect(doc.html).toContain('<del>Tuesday</del>');
+    spansHold(doc);
+  });
+
+  it.skipIf(!corpusAvailable)('corpus: the calibre demonstration document and the GAO report', async () => {
+    const calibre = await parser.parseFile(readCorpus('officeparser', 'test.pdf'), OPTIONS, { filename: 'test.pdf' });
+    expect(calibre.markdown).toContain('here is a link pointing to the [calibre download page](http://calibre-ebook.com/download). Then we have a link that points back to the section on paragraph level formatting');
+    expect(calibre.markdown).toContain('underlined and ~~struck out~~ text.');
+    expect(calibre.markdown!.match(/~~/g)).toHaveLength(2);
+    expect(calibre.links).toEqual(['http://calibre-ebook.com/download']);
+    spansHold(calibre);
+    const gao = await parser.parseFile(readCorpus('unstructured', 'invalid-pdf-structure-pdfminer-one-page.pdf'), OPTIONS, { filename: 'gao.pdf' });
+    expect(gao.markdown).toContain('[GAO-20-629](https://www.gao.gov/products/GAO-20-629) (Washington');
+    expect(gao.markdown).toContain('details at <https://www.gao.gov/copyright>.');
+    expect(gao.markdown).toContain('[Chuck Young](mailto:YoungC1@gao.gov), Managing Director');
+    expect(gao.links).toHaveLength(7);
+    spansHold(gao);
   });
 });
