@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createParser } from '../src/parser.js';
-import { extractPage, linkAreas, linkUrl, MAX_LINK_AREAS, type PdfPage } from '../src/pdf/extract.js';
+import { extractPage, type PdfPage } from '../src/pdf/extract.js';
+import { linkAreas, linkUrl, MAX_LINK_AREAS } from '../src/pdf/links.js';
 import type { Matrix } from '../src/pdf/matrix.js';
 import type { ParseDocument } from '../src/types.js';
 import { corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
@@ -145,4 +146,13 @@ describe('links and strikethrough end to end', () => {
     expect(gao.links).toHaveLength(7);
     spansHold(gao);
   });
+
+  it('pages read by OCR keep their links, on a page turned by /Rotate too', async () => {
+    const doc = await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'links.pdf')), { timeout: 240_000, parsers: [{ type: 'pdf', mode: 'ocr' }] }, { filename: 'links.pdf' });
+    const md = doc.markdown!;
+    expect(md).toContain('[download page](https://example.org/download)');
+    expect(md).toContain('[installation guide for your system](https://example.org/install)');
+    expect(md).toContain('[changelog](https://example.org/changelog)');
+    expect(md).not.toContain('javascript');
+  }, 300_000);
 });

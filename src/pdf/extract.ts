@@ -3,7 +3,8 @@
  * boxes, all in points in the upright view of the page (top-left origin). This is the only module of
  * the layout path that knows pdf.js.
  */
-import type { ImageBox, LinkArea, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+import { linkAreas, readAnnotations } from './links.js';
 import { apply, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
@@ -188,82 +189,6 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   };
 }
 
-/** The page's annotations, or none when pdf.js cannot read them (a damaged /Annots entry). */
-async function readAnnotations(page: PdfPage): Promise<unknown[]> {
-  try {
-    const list = await page.getAnnotations?.();
-    return Array.isArray(list) ? list : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Link areas read past this many on one page are left out: a generated index or a map can carry
- * thousands of links, and the layout compares every text run with the areas near it.
- */
-export const MAX_LINK_AREAS = 2000;
-
-/** Addresses a link may send a reader to from the text: never scripts, data or local files. */
-const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'ftp:']);
-
-/** The web or mail address a link annotation goes to, or null (internal destinations, scripts, files). */
-export function linkUrl(annotation: unknown): string | null {
-  const a = annotation as { subtype?: unknown; url?: unknown } | null;
-  if (!a || a.subtype !== 'Link' || typeof a.url !== 'string') return null;
-  // pdf.js gives `url` only for a URI action it could make absolute (`unsafeUrl` is the raw entry).
-  let parsed: URL;
-  try {
-    parsed = new URL(a.url);
-  } catch {
-    return null;
-  }
-  if (!LINK_PROTOCOLS.has(parsed.protocol)) return null;
-  return a.url;
-}
-
-/**
- * The areas of the page's URL links in the upright view: one box per quadrilateral where the
- * annotation has them (a link over the end of one line and the start of the next), its rectangle
- * otherwise. An area as large as a quarter of the page is a click anywhere, not a link of some words.
- */
-export function linkAreas(annotations: readonly unknown[], toView: Matrix, pw: number, ph: number): LinkArea[] {
-  const out: LinkArea[] = [];
-  for (const a of annotations) {
-    if (out.length >= MAX_LINK_AREAS) break;
-    let url: string | null;
-    try { url = linkUrl(a); } catch { url = null; }
-    if (!url) continue;
-    const { rect, quadPoints } = a as { rect?: unknown; quadPoints?: unknown };
-    const quads = numbers(quadPoints);
-    const boxes: Array<Array<[number, number]>> = [];
-    if (quads && quads.length >= 8 && quads.length % 8 === 0) {
-      for (let q = 0; q + 8 <= quads.length; q += 8) {
-        boxes.push([0, 2, 4, 6].map((k) => apply(toView, quads[q + k]!, quads[q + k + 1]!)));
-      }
-    } else {
-      const r = numbers(rect);
-      if (!r || r.length !== 4) continue;
-      boxes.push([apply(toView, r[0]!, r[1]!), apply(toView, r[2]!, r[3]!), apply(toView, r[0]!, r[3]!), apply(toView, r[2]!, r[1]!)]);
-    }
-    for (const pts of boxes) {
-      const box = bounds(pts, pw, ph);
-      if (!box || (box.x1 - box.x0) * (box.y1 - box.y0) > (pw * ph) / 4) continue;
-      out.push({ ...box, url });
-      if (out.length >= MAX_LINK_AREAS) break;
-    }
-  }
-  return out;
-}
-
-/** The first `max` entries of an array of finite numbers (plain or typed), or null. */
-function numbers(v: unknown, max = 8 * 64): number[] | null {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) return null;
-  const list = v as ArrayLike<unknown>;
-  const out: number[] = [];
-  for (let i = 0; i < Math.min(list.length ?? 0, max); i++) out.push(Number(list[i]));
-  return out.every(Number.isFinite) ? out : null;
-}
 
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
 function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): number {
