@@ -17,7 +17,7 @@ const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath:
 export interface PdfTextItem {
   str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean;
   /** Where each character starts along the baseline, and the last one ends, in the units of `width` (operator-text.ts). */
-  edges?: number[];
+  glyphEdges?: () => number[] | null;
 }
 export interface PdfTextContent { items: Array<PdfTextItem | { type: string }>; styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }> }
 export interface PdfOperatorList { fnArray: number[]; argsArray: unknown[] }
@@ -141,6 +141,14 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   else if (dominant === 270) { extra = [0, 1, -1, 0, height, 0]; [width, height] = [height, width]; }
   const toView = mul(extra, vt);
 
+  const lines: Segment[] = [];
+  const rects: Rect[] = [];
+  const images: ImageBox[] = [];
+  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
+  const links = linkAreas(await annotations, toView, width, height);
+  // Where each character of a run lies matters only where a link or a drawn line may mark part of it.
+  const wantEdges = links.length > 0 || lines.some((s) => Math.abs(s.y1 - s.y0) <= 0.5);
+
   const items: TextItem[] = [];
   for (const { item, q } of raws) {
     if (q !== dominant) continue;
@@ -159,8 +167,8 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     // TeX's math extension fonts (tall brackets, big operators) hang their glyphs from the origin:
     // their box lies under the baseline, over the formula's line, not a line above it.
     const hanging = EXTENSION_FONT.test(font.name);
-    const edges = item.edges && item.edges.length === item.str.length + 1 && item.width > 0
-      ? item.edges.map((e) => x0 + (e / item.width) * w) : null;
+    const glyphs = wantEdges && item.width > 0 ? item.glyphEdges?.() : null;
+    const edges = glyphs && glyphs.length === item.str.length + 1 ? glyphs.map((e) => x0 + (e / item.width) * w) : null;
     items.push({
       text: item.str,
       x0: Math.min(x0, x0 + w),
@@ -178,11 +186,6 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     });
   }
 
-  const lines: Segment[] = [];
-  const rects: Rect[] = [];
-  const images: ImageBox[] = [];
-  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
-  const links = linkAreas(await annotations, toView, width, height);
   return {
     pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, lines, rects, images, source: 'native_text',
     ...(links.length ? { links } : {}), ...(paints !== undefined ? { paints } : {}),

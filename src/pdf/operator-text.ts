@@ -197,8 +197,10 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
     const str = normalize(joined);
     if (str.trim()) {
       const width = Math.max(0, along(run, run.ex, run.ey));
-      const edges = charEdges(run, joined, str, width, normalize);
-      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false, ...(edges ? { edges } : {}) });
+      const r = run;
+      // Worked out only for the runs of pages that have links or lines to cut them at.
+      const glyphEdges = (): number[] | null => charEdges(r, joined, str, width, normalize);
+      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false, glyphEdges });
     }
     run = null;
   };
