@@ -847,6 +847,12 @@ describe('links from link areas', () => {
     expect(md.trim()).toBe(`iiiiiiiiiiiiiiiiiiiiiiiiiiiiii lilt see the [notes](${url}) here`);
   });
 
+  it('finds a right-to-left run\'s first word at its right end', () => {
+    const it = item('שלום עולם יפה מאוד', 300, 300, 10, { dir: 'rtl' });
+    const md = markdownOf([page([it], { links: [{ x0: it.x1 - 22, x1: it.x1, y0: 290, y1: 303, url }] })]);
+    expect(md.trim()).toBe(`[שלום](${url}) עולם יפה מאוד`);
+  });
+
   it('keeps a link over the end of one line and the start of the next one link, and takes one of two areas over the same words', () => {
     const a = item('Before you start, read the installation', 72, 100);
     const b = item('guide for your system.', 72, 112);

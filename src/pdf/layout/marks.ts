@@ -3,7 +3,8 @@
  * and strikethrough (a thin line drawn across the middle of the text). Both are areas of the page,
  * not properties of its text runs, and a run often carries more than the marked words (a producer
  * writes a whole line as one run), so a run is cut where its marks change: at its glyphs' positions
- * where the source gives them, otherwise at word boundaries estimated from the run's width.
+ * where the source gives them, otherwise at word boundaries estimated from the run's width and the
+ * usual widths of its letters.
  *
  * Runs first, before lines are built, so that every later step (lines, tables, blocks) carries the
  * marks on its words without knowing where they came from.
@@ -53,7 +54,8 @@ function linkIndex(areas: readonly LinkArea[], height: number): LinkIndex | null
   if (!areas.length) return null;
   const kept = areas.filter((a) => a.x1 > a.x0 && a.y1 > a.y0 && Number.isFinite(a.x0 + a.x1 + a.y0 + a.y1));
   if (!kept.length) return null;
-  const n = Math.max(1, Math.ceil(Math.max(height, ...kept.map((a) => a.y1)) / BAND) + 1);
+  const bottom = kept.reduce((y, a) => Math.max(y, a.y1), height);
+  const n = Math.max(1, Math.ceil(bottom / BAND) + 1);
   const bands: number[][] = Array.from({ length: n }, () => []);
   kept.forEach((a, k) => {
     for (let b = band(a.y0, n); b <= band(a.y1, n); b++) bands[b]!.push(k);
@@ -195,7 +197,8 @@ function lowerBound(sorted: readonly number[], v: number): number {
 /**
  * Where each character of a run starts and the last ends. Where the source gave no positions, the
  * run's width is shared out by the usual widths of the letters in a proportional face (a line of
- * "ill" and "mum" drifts by whole words when shared evenly), or evenly in a fixed-pitch one.
+ * "ill" and "mum" drifts by whole words when shared evenly), or evenly in a fixed-pitch one; a
+ * right-to-left run's first character is its rightmost.
  */
 function edgesOf(item: TextItem): { edges: number[]; exact: boolean } {
   const text = item.text;
@@ -203,11 +206,13 @@ function edgesOf(item: TextItem): { edges: number[]; exact: boolean } {
   if (item.edges && item.edges.length === n + 1) return { edges: item.edges, exact: true };
   const widths = Array.from({ length: n }, (_, i) => (item.monospace ? 1 : typicalWidth(text[i]!)));
   const total = widths.reduce((a, b) => a + b, 0) || 1;
-  const edges = [item.x0];
+  const rtl = item.dir === 'rtl';
+  const at = (share: number): number => (rtl ? item.x1 - share * (item.x1 - item.x0) : item.x0 + share * (item.x1 - item.x0));
+  const edges = [at(0)];
   let acc = 0;
   for (let i = 0; i < n; i++) {
     acc += widths[i]!;
-    edges.push(item.x0 + ((item.x1 - item.x0) * acc) / total);
+    edges.push(at(acc / total));
   }
   return { edges, exact: false };
 }
@@ -235,8 +240,7 @@ const JOINS_PREVIOUS = /[\uDC00-\uDFFF\p{M}]/u;
  * way to the smaller. White space takes the marks only between two characters that share them, so a
  * mark never starts or ends on a space.
  */
-function charMarks(item: TextItem, areas: readonly LinkArea[], lines: readonly Segment[]): { link: Int32Array; strike: Uint8Array } {
-  const { edges, exact } = edgesOf(item);
+function charMarks(item: TextItem, edges: readonly number[], exact: boolean, areas: readonly LinkArea[], lines: readonly Segment[]): { link: Int32Array; strike: Uint8Array } {
   const text = item.text;
   const n = text.length;
   const link = new Int32Array(n).fill(-1);
@@ -316,13 +320,13 @@ function wholeWord(values: Int32Array | Uint8Array, from: number, to: number): v
 
 /** The run with its marks: whole where one set of marks covers it, else cut where they change. */
 function cutAtMarks(item: TextItem, areas: readonly LinkArea[], lines: readonly Segment[]): TextItem[] {
-  const { link, strike } = charMarks(item, areas, lines);
+  const { edges, exact } = edgesOf(item);
+  const { link, strike } = charMarks(item, edges, exact, areas, lines);
   const text = item.text;
-  const { edges } = edgesOf(item);
   const piece = (from: number, to: number): TextItem => {
     const { edges: _edges, ...rest } = item;
     const whole = from === 0 && to === text.length;
-    const out: TextItem = whole ? { ...rest } : { ...rest, text: text.slice(from, to), x0: edges[from]!, x1: edges[to]! };
+    const out: TextItem = whole ? { ...rest } : { ...rest, text: text.slice(from, to), x0: Math.min(edges[from]!, edges[to]!), x1: Math.max(edges[from]!, edges[to]!) };
     const k = link[from]!;
     if (k >= 0) out.href = areas[k]!.url;
     if (strike[from]) out.strike = true;
