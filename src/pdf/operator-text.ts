@@ -84,9 +84,8 @@ interface Run {
   height: number;
   transform: number[];
   parts: string[];
-  /** Where each part starts along the baseline, from the origin, and how far it runs (user space). */
+  /** Where each part starts along the baseline, from the origin (user space); it runs to where the next one starts. */
   starts: number[];
-  widths: number[];
   /** A space glyph was passed since the last character (pdf.js writes one space for it). */
   pendingSpace: boolean;
   endsWithSpace: boolean;
@@ -152,10 +151,9 @@ function along(run: Run, x: number, y: number): number {
   return (x - run.ox) * run.ux + (y - run.oy) * run.uy;
 }
 
-function addPart(run: Run, part: string, start: number, width: number): void {
+function addPart(run: Run, part: string, start: number): void {
   run.parts.push(part);
   run.starts.push(start);
-  run.widths.push(width);
 }
 
 /**
@@ -171,7 +169,7 @@ function charEdges(run: Run, joined: string, str: string, width: number, normali
   let last = 0;
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    const start = run.starts[k]!, w = run.widths[k]!;
+    const start = run.starts[k]!, w = Math.max(0, (run.starts[k + 1] ?? width) - start);
     for (let j = 0; j < part.length; j++) {
       // Glyphs kerned back over the one before still start no earlier than it.
       last = Math.min(width, Math.max(last, start + (w * j) / part.length));
@@ -328,7 +326,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             continue;
           }
           if (!plain && u && FORMAT.test(u)) continue;
-          if (!plain && run && u && MARK.test(u) && run.font === st.font) { addPart(run, u, along(run, run.ex, run.ey), 0); continue; }
+          if (!plain && run && u && MARK.test(u) && run.font === st.font) { addPart(run, u, along(run, run.ex, run.ey)); continue; }
           let cont = false;
           let space = false;
           if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
@@ -345,16 +343,15 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             run = {
               font: st.font, size: st.size, ux, uy, ox, oy, ex: ox, ey: oy, em, height,
               transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
-              parts: [], starts: [], widths: [], pendingSpace: false, endsWithSpace: false,
+              parts: [], starts: [], pendingSpace: false, endsWithSpace: false,
             };
           } else if (space && !run!.endsWithSpace && run!.parts.length) {
             // The space written for a gap spans the gap.
-            const from = along(run!, run!.ex, run!.ey);
-            addPart(run!, ' ', from, Math.max(0, along(run!, ox, oy) - from));
+            addPart(run!, ' ', along(run!, run!.ex, run!.ey));
             run!.endsWithSpace = true;
           }
           const r = run!;
-          if (u) { addPart(r, u, along(r, ox, oy), gw); r.endsWithSpace = false; }
+          if (u) { addPart(r, u, along(r, ox, oy)); r.endsWithSpace = false; }
           r.pendingSpace = false;
           r.ex = ox + gw * ux;
           r.ey = oy + gw * uy;
