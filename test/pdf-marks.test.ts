@@ -1,7 +1,9 @@
 /**
  * Links from PDF link annotations and strikethrough from drawn lines: the extractor's reading of
- * annotations (no pdf.js document needed), then the project's fixture end to end.
- * The end-to-end tests need `npm run build` first: the pool loads its worker from dist/workers.
+ * annotations (no pdf.js document needed), then the project's fixture end to end, read from its text
+ * layer and by OCR, and two corpus documents. (The layout's part, on synthetic pages, is in
+ * pdf-layout.test.ts.) The end-to-end tests need `npm run build` first: the pools load their workers
+ * from dist/workers.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -73,7 +73,7 @@ async function pageLinks(doc: PDFDocumentProxy, pageNumber: number): Promise<Lin
   try {
     const page = await doc.getPage(pageNumber);
     const viewport = page.getViewport({ scale: 1 });
-    return linkAreas(await readAnnotations(page as unknown as Parameters<typeof readAnnotations>[0]), viewport.transform as Matrix, viewport.width, viewport.height);
+    return linkAreas(await readAnnotations(page), viewport.transform as Matrix, viewport.width, viewport.height);
   } catch {
     return [];
   }

@@ -192,7 +192,6 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   };
 }
 
-
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
 function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): number {
   let ctm: Matrix = base;

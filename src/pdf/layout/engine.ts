@@ -1,7 +1,8 @@
 /**
  * The page layout engine: one `PageInput` (native text or OCR words) → blocks in reading order.
  *
- *   runs (cut where links and strikethrough start and end) → words → rows → lines (split at gutters) → ruled tables, aligned-text tables, figures
+ *   runs (cut where a link or a strikethrough starts or ends, marks.ts) → words → rows
+ *         → lines (split at gutters) → ruled tables, aligned-text tables, figures
  *         → paragraphs and list items → reading order (XY-cut whose horizontal bands are re-joined
  *           when they share a column gutter, so that columns are read top to bottom and full-width
  *           elements stay in place) → model blocks with hints for the document-wide passes.

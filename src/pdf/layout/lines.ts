@@ -12,7 +12,7 @@ export interface Word extends Box {
   mono: boolean;
   rtl: boolean;
   confidence?: number;
-  /** Link target of the word (see marks.ts). */
+  /** Link target and strikethrough of the word's run (see marks.ts). */
   href?: string;
   strike?: boolean;
 }

@@ -95,7 +95,7 @@ export interface PageInput {
   rects: Rect[];
   images: ImageBox[];
   source: PageSource;
-  /** Link annotations with a URL (absent when the source has none, as OCR input). */
+  /** The page's link areas (absent when it has none). */
   links?: LinkArea[];
   /**
    * Marks the page's drawing operators paint besides text: filled or stroked paths (curved ones too),
