@@ -862,6 +862,19 @@ describe('links from link areas', () => {
     expect(md.trim()).toBe(`Before you start, read the [installation guide](${href}) for your system.`);
   });
 
+  it('joins an address written out and broken over a line end, at a slash or a hyphen, into one autolink', () => {
+    const a = item('The code is at https://example.org/tools/data-', 72, 300);
+    const b = item('cleaner/releases and on the mirror.', 72, 312);
+    const href = 'https://example.org/tools/data-cleaner/releases';
+    const k = a.text.indexOf('https');
+    const areas = [over(a, k, a.text.length, href), over(b, 0, 'cleaner/releases'.length, href)];
+    expect(markdownOf([page([a, b], { links: areas })]).trim()).toBe(`The code is at <${href}> and on the mirror.`);
+    const c = item('The code is at https://example.org/tools/', 72, 300);
+    const d = item('data-cleaner/releases and on the mirror.', 72, 312);
+    const areas2 = [over(c, k, c.text.length, href), over(d, 0, 'data-cleaner/releases'.length, href)];
+    expect(markdownOf([page([c, d], { links: areas2 })]).trim()).toBe(`The code is at <${href}> and on the mirror.`);
+  });
+
   it('links words set as runs of their own and the space between them as one link', () => {
     const words = ['See', 'the', 'release', 'notes', 'today.'];
     let x = 72;

@@ -50,6 +50,18 @@ function between(prev: TextInline | undefined, next: TextInline, text: string): 
   return run;
 }
 
+/**
+ * A link's address written out and broken over a line end ("https://example.org/reports/" and
+ * "2024/summary"): both sides link to it, and what stands either side of the break is one piece of
+ * the address.
+ */
+function addressGoesOn(prev: TextInline, next: TextInline): boolean {
+  if (!prev.href || prev.href !== next.href) return false;
+  const tail = /\S+$/.exec(prev.text)?.[0];
+  const head = /^\S+/.exec(next.text)?.[0];
+  return !!tail && !!head && prev.href.includes(tail + head);
+}
+
 export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
   const allBold = lines.every((l) => l.bold);
   const allItalic = lines.every((l) => l.italic);
@@ -81,7 +93,9 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
       const hyphen = /\p{L}-$/u.test(prev.text) ? lineEndHyphen(prev.text, first.text) : 'none';
       // Either way the break is marked, for the document's own spellings to settle (see
       // settleLineEndHyphens).
-      if (hyphen === 'join') {
+      if (addressGoesOn(prev, first)) {
+        // An address broken over the line end, hyphen and all, is one word.
+      } else if (hyphen === 'join') {
         prev.text = prev.text.slice(0, -1) + BREAK_MARK;
       } else if (hyphen === 'keep') {
         // A compound's own hyphen: the parts stay joined by it, with no space.
