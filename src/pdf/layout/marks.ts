@@ -11,7 +11,7 @@
  */
 import type { LinkArea, PageInput, Segment, TextItem } from './types.js';
 
-/** Height of the bands the link areas and lines are filed under, points. */
+/** Height of the bands the link areas are filed under, points. */
 const BAND = 16;
 
 /**
@@ -116,8 +116,9 @@ function strikeBand(item: TextItem): [number, number] {
 function strikeLines(page: PageInput): StrikeLines | null {
   const level = page.lines.filter((s) => Math.abs(s.y1 - s.y0) <= 0.5 && s.x1 - s.x0 >= 1 && s.width <= 4);
   if (!level.length || !page.items.length) return null;
-  level.sort((a, b) => a.y0 - b.y0);
-  const ys = level.map((s) => (s.y0 + s.y1) / 2);
+  const mid = (s: Segment): number => (s.y0 + s.y1) / 2;
+  level.sort((a, b) => mid(a) - mid(b));
+  const ys = level.map(mid);
   /** The level lines in a run's x-height band and over it, as thin as its type's strikethrough. */
   const crossing = (item: TextItem): number[] => {
     const [lo, hi] = strikeBand(item);
