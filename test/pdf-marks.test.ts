@@ -10,7 +10,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createParser } from '../src/parser.js';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
-import { linkAreas, linkUrl, MAX_LINK_AREAS } from '../src/pdf/links.js';
+import { linkAnnotations, linkAreas, linkUrl, MAX_LINK_AREAS, readAnnotations } from '../src/pdf/links.js';
+import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { buildPdf } from '../test-support/hostile/pdf.js';
 import type { Matrix } from '../src/pdf/matrix.js';
 import type { ParseDocument } from '../src/types.js';
 import { corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
@@ -98,6 +100,57 @@ describe('link annotations read by the extractor', () => {
     expect(rejected.items).toHaveLength(1);
     const linked = await extractPage(fake(async () => [{ subtype: 'Link', url: 'https://example.org/download', rect: [110, 698, 170, 710] }]), 1, { textContent: true });
     expect(linked.links).toEqual([{ x0: 110, y0: 82, x1: 170, y1: 94, url: 'https://example.org/download' }]);
+  });
+});
+
+/** A one-page PDF whose page (object 3) lists `annots` (objects from 4 on); `trailer` adds to its trailer. */
+function annotated(annots: string[], trailer = ''): Uint8Array {
+  return buildPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] ${annots.length ? `/Annots [${annots.map((_, k) => `${k + 4} 0 R`).join(' ')}]` : ''} >>`,
+    ...annots,
+  ], trailer ? { trailer: `/Root 1 0 R ${trailer}` } : {});
+}
+const PAGE = { num: 3, gen: 0 };
+const link = (action: string, extra = '') => `<< /Type /Annot /Subtype /Link /Rect [72 700 172 712] ${extra} /A ${action} >>`;
+
+describe('link annotations read from the page dictionary', () => {
+  it('reads addresses as pdf.js makes them, and passes over internal links, other annotations and hidden links', () => {
+    const bytes = annotated([
+      link('<< /S /URI /URI (https://example.org/a) >>'),
+      link('<< /S /URI /URI (www.example.org/b) >>', '/QuadPoints [72 712 172 712 72 700 172 700]'),
+      link('<< /S /URI /URI (https://example.org/hidden) >>', '/F 2'),
+      link('<< /S /GoTo /D [3 0 R /XYZ 0 792 0] >>'),
+      '<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Dest [3 0 R /Fit] >>',
+      '<< /Type /Annot /Subtype /Text /Rect [0 0 10 10] /Contents (note) >>',
+    ]);
+    expect(linkAnnotations(new PdfObjects(bytes), PAGE)).toEqual([
+      { subtype: 'Link', url: 'https://example.org/a', rect: [72, 700, 172, 712], quadPoints: undefined },
+      { subtype: 'Link', url: 'http://www.example.org/b', rect: [72, 700, 172, 712], quadPoints: [72, 712, 172, 712, 72, 700, 172, 700] },
+    ]);
+    expect(linkAnnotations(new PdfObjects(annotated([])), PAGE)).toEqual([]);
+    expect(linkAnnotations(new PdfObjects(annotated([link('<< /S /GoTo /D [3 0 R /Fit] >>')])), PAGE)).toEqual([]);
+  });
+
+  it('leaves to pdf.js what only it reads right: encrypted strings, other actions that may name an address, relative or escaped addresses', () => {
+    const uri = link('<< /S /URI /URI (https://example.org/a) >>');
+    expect(linkAnnotations(new PdfObjects(annotated([uri], '/Encrypt << /Filter /Standard >>')), PAGE)).toBeNull();
+    for (const action of ['<< /S /JavaScript /JS (app.launchURL\\("https://example.org"\\)) >>', '<< /S /GoToR /F (https://example.org/doc.pdf) /D [0 /Fit] >>', '<< /S /Launch /F (setup.exe) >>', '<< /S /URI /URI (docs/a.html) >>', '<< /S /URI /URI (https://example.org/a\\(1\\)) >>']) {
+      expect(linkAnnotations(new PdfObjects(annotated([uri, link(action)])), PAGE)).toBeNull();
+    }
+    expect(linkAnnotations(new PdfObjects(annotated([uri])), { num: 40, gen: 0 })).toBeNull();
+  });
+
+  it('asks pdf.js only for the pages it cannot read itself', async () => {
+    let asked = 0;
+    const page = { ref: PAGE, getAnnotations: async () => { asked++; return [{ subtype: 'Link', url: 'https://example.org/js', rect: [0, 0, 10, 10] }]; } };
+    const internal = new PdfObjects(annotated([link('<< /S /GoTo /D [3 0 R /Fit] >>')]));
+    expect(await readAnnotations(page, internal)).toEqual([]);
+    expect(asked).toBe(0);
+    const script = new PdfObjects(annotated([link('<< /S /JavaScript /JS (app.launchURL\\("https://example.org/js"\\)) >>')]));
+    expect(await readAnnotations(page, script)).toHaveLength(1);
+    expect(asked).toBe(1);
   });
 });
 

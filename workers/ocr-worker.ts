@@ -69,11 +69,11 @@ async function documentFor(task: OcrTask): Promise<{ doc: PDFDocumentProxy; obje
 }
 
 /** The page's URL link areas in its upright view at 72 dpi, the frame the recognised words are given in. */
-async function pageLinks(doc: PDFDocumentProxy, pageNumber: number): Promise<LinkArea[]> {
+async function pageLinks(doc: PDFDocumentProxy, objects: PdfObjects, pageNumber: number): Promise<LinkArea[]> {
   try {
     const page = await doc.getPage(pageNumber);
     const viewport = page.getViewport({ scale: 1 });
-    return linkAreas(await readAnnotations(page), viewport.transform as Matrix, viewport.width, viewport.height);
+    return linkAreas(await readAnnotations(page, objects), viewport.transform as Matrix, viewport.width, viewport.height);
   } catch {
     return [];
   }
@@ -199,7 +199,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     markBold(page, best.pixels, best.level ?? undefined);
     // Links apply to the recognised words only where those are in the page's own upright view: a
     // page read turned, or straightened by a skew, has its words in another frame.
-    const links = best.turn === 0 && page.skew === 0 ? await pageLinks(doc, task.pageNumber) : [];
+    const links = best.turn === 0 && page.skew === 0 ? await pageLinks(doc, objects, task.pageNumber) : [];
     return {
       ok: true,
       pageNumber: task.pageNumber,

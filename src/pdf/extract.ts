@@ -4,6 +4,7 @@
  * the layout path that knows pdf.js.
  */
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+import type { PdfObjects } from '../ocr/pdf-objects.js';
 import { linkAreas, readAnnotations } from './links.js';
 import { apply, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
@@ -31,6 +32,8 @@ export interface PdfPage {
   getOperatorList(p?: Record<string, unknown>): Promise<PdfOperatorList>;
   /** The page's annotations as pdf.js describes them (links: `subtype`, `rect`, `url`, `quadPoints`). */
   getAnnotations?(p?: Record<string, unknown>): Promise<unknown[]>;
+  /** The page dictionary's reference. */
+  ref?: { num: number; gen: number } | null;
   commonObjs: { get(name: string): unknown; has?(name: string): boolean };
   cleanup(): boolean | void;
 }
@@ -92,6 +95,8 @@ export interface ExtractOptions {
   textOnly?: boolean;
   /** Text runs from pdf.js's text content even where the operator list carries them. */
   textContent?: boolean;
+  /** The document's objects read directly, to tell pages that cannot link to an address (see links.ts). */
+  objects?: PdfObjects | null;
 }
 
 
@@ -100,7 +105,7 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const vt = viewport.transform as Matrix;
   let ops: PdfOperatorList | null = null;
   // Read alongside the operator list; a page whose annotations cannot be read has no links.
-  const annotations = readAnnotations(page);
+  const annotations = readAnnotations(page, opts.objects);
   // Annotations (form widgets and their appearance streams) are left out: their text is not page text.
   // The operator list also makes pdf.js resolve the fonts (names, bold/italic flags) read below.
   if (!opts.textOnly) ops = await page.getOperatorList({ annotationMode: 0 });

@@ -3,17 +3,122 @@
  * in the upright view of the page (points, top-left origin) like its text. Shared by the text pass
  * (src/pdf/extract.ts) and the OCR pass, whose recognised words are in the same view of the page.
  */
+import { attempt, PdfName, PdfRef, type PdfObjects, type PdfValue } from '../ocr/pdf-objects.js';
 import type { Box, LinkArea } from './layout/types.js';
 import { apply, type Matrix } from './matrix.js';
 
-/** The page's annotations, or none when pdf.js cannot read them (a damaged /Annots entry). */
-export async function readAnnotations(page: { getAnnotations?(p?: Record<string, unknown>): Promise<unknown[]> }): Promise<unknown[]> {
+/** What the annotation reader needs of a pdf.js page. */
+export interface AnnotatedPage {
+  /** The page dictionary's reference. */
+  ref?: { num: number; gen: number } | null;
+  getAnnotations?(p?: Record<string, unknown>): Promise<unknown[]>;
+}
+
+/**
+ * The page's annotations (links to an address among them), or none when they cannot be read (a
+ * damaged /Annots entry). pdf.js works out the text under every link it hands over by reading the
+ * page's text a second time (a third more time on a paper full of citation links), so where the
+ * document's objects can be read directly (`objects`), the page's links are read from them and pdf.js
+ * is asked only where they cannot be.
+ */
+export async function readAnnotations(page: AnnotatedPage, objects?: PdfObjects | null): Promise<unknown[]> {
   try {
+    const direct = objects && page.ref ? linkAnnotations(objects, page.ref) : null;
+    if (direct) return direct;
     const list = await page.getAnnotations?.();
     return Array.isArray(list) ? list : [];
   } catch {
     return [];
   }
+}
+
+/** Actions pdf.js may find an address in besides a URI: a remote document or launched file, a script opening a page. */
+const OTHER_ADDRESS_ACTIONS = new Set(['GoToR', 'Launch', 'JavaScript']);
+
+/** Annotations read directly on one page; past this the page is left to pdf.js. */
+const MAX_DIRECT = 5000;
+
+/** Annotation flags of an annotation not shown: Invisible, Hidden, NoView. */
+const NOT_SHOWN = 1 | 2 | 32;
+
+/**
+ * The page's links to an address, read from its dictionary directly, in the shape pdf.js gives them
+ * (`subtype`, `url`, `rect`, `quadPoints`, `annotationFlags`): none for a page whose annotations are
+ * all something else (internal links: contents pages, citations, footnote marks). Null wherever
+ * pdf.js must read them: an encrypted document (only pdf.js decrypts its strings), an action other
+ * than a URI that may name an address, an address that is not plain absolute text, a dictionary this
+ * reader cannot reach.
+ */
+export function linkAnnotations(objects: PdfObjects, ref: { num: number; gen: number }): unknown[] | null {
+  if (encrypted(objects)) return null;
+  return attempt((): unknown[] | null => {
+    const page = objects.dict(new PdfRef(ref.num, ref.gen));
+    if (!page) return null;
+    const annots = objects.resolve(page.get('Annots'));
+    if (annots === undefined || annots === null) return [];
+    if (!Array.isArray(annots) || annots.length > MAX_DIRECT) return null;
+    const out: unknown[] = [];
+    for (const a of annots) {
+      const annot = objects.dict(a);
+      if (!annot) return null;
+      const subtype = annot.get('Subtype');
+      if (!(subtype instanceof PdfName)) return null;
+      if (subtype.name !== 'Link' || annot.get('A') === undefined) continue;
+      const action = objects.dict(annot.get('A'));
+      const kind = action?.get('S');
+      if (!action || !(kind instanceof PdfName) || OTHER_ADDRESS_ACTIONS.has(kind.name)) return null;
+      if (kind.name !== 'URI') continue;
+      const uri = objects.resolve(action.get('URI'));
+      // A name or nothing is no address (pdf.js reads a name as a relative one).
+      if (typeof uri !== 'string') continue;
+      const url = absoluteUrl(uri);
+      if (!url) return null;
+      const flags = objects.resolve(annot.get('F'));
+      if (typeof flags === 'number' && flags & NOT_SHOWN) continue;
+      out.push({ subtype: 'Link', url, rect: numbersOf(objects, annot.get('Rect')), quadPoints: numbersOf(objects, annot.get('QuadPoints')) });
+    }
+    return out;
+  });
+}
+
+/** Numbers of an array entry, references resolved; undefined when it is not one. */
+function numbersOf(objects: PdfObjects, v: PdfValue | undefined): number[] | undefined {
+  const arr = objects.resolve(v);
+  if (!Array.isArray(arr)) return undefined;
+  return arr.map((x) => objects.resolve(x)).map((x) => (typeof x === 'number' ? x : NaN));
+}
+
+/**
+ * A URI entry as pdf.js makes it a link's `url`: "www." and two dots get http://, the bytes are read
+ * as UTF-8 where they are, and it must then parse as an absolute URL. Null for anything this cannot
+ * read as pdf.js would: escapes (the reader leaves a literal string's backslashes in), UTF-16, a
+ * relative address (pdf.js may resolve it against the document's base).
+ */
+function absoluteUrl(uri: string): string | null {
+  if (uri.includes('\\') || uri.startsWith('\u00FE\u00FF')) return null;
+  let url = uri;
+  if (url.startsWith('www.') && (url.match(/\./g)?.length ?? 0) >= 2) url = `http://${url}`;
+  try {
+    url = decodeURIComponent(escape(url));
+  } catch { /* not UTF-8: kept as it is, as pdf.js keeps it */ }
+  try {
+    return new URL(url).href;
+  } catch {
+    return null;
+  }
+}
+
+const encryption = new WeakMap<PdfObjects, boolean>();
+
+/** The document is encrypted: its trailer names an /Encrypt dictionary (looked for once). */
+function encrypted(objects: PdfObjects): boolean {
+  let found = encryption.get(objects);
+  if (found === undefined) {
+    const b = objects.bytes;
+    found = Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf('/Encrypt') >= 0;
+    encryption.set(objects, found);
+  }
+  return found;
 }
 
 /**
@@ -27,8 +132,9 @@ const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'ftp:']);
 
 /** The web or mail address a link annotation goes to, or null (internal destinations, scripts, files). */
 export function linkUrl(annotation: unknown): string | null {
-  const a = annotation as { subtype?: unknown; url?: unknown } | null;
+  const a = annotation as { subtype?: unknown; url?: unknown; annotationFlags?: unknown } | null;
   if (!a || a.subtype !== 'Link' || typeof a.url !== 'string') return null;
+  if (typeof a.annotationFlags === 'number' && a.annotationFlags & NOT_SHOWN) return null;
   // pdf.js gives `url` only for a URI action it could make absolute (`unsafeUrl` is the raw entry).
   let parsed: URL;
   try {
