@@ -50,7 +50,9 @@ const NOT_SHOWN = 1 | 2 | 32;
  * reader cannot reach.
  */
 export function linkAnnotations(objects: PdfObjects, ref: { num: number; gen: number }): unknown[] | null {
-  if (encrypted(objects)) return null;
+  const file = fileFacts(objects);
+  if (file.encrypted) return null;
+  if (!file.mayNameAddresses) return [];
   return attempt((): unknown[] | null => {
     const page = objects.dict(new PdfRef(ref.num, ref.gen));
     if (!page) return null;
@@ -108,17 +110,32 @@ function absoluteUrl(uri: string): string | null {
   }
 }
 
-const encryption = new WeakMap<PdfObjects, boolean>();
+interface FileFacts {
+  /** The trailer names an /Encrypt dictionary. */
+  encrypted: boolean;
+  /**
+   * Some object may hold an action that names an address: the file has object streams (whose
+   * contents only show inflated) or names such an action in plain text. A file with neither has no
+   * link to an address on any page, and its objects need not be indexed at all.
+   */
+  mayNameAddresses: boolean;
+}
 
-/** The document is encrypted: its trailer names an /Encrypt dictionary (looked for once). */
-function encrypted(objects: PdfObjects): boolean {
-  let found = encryption.get(objects);
-  if (found === undefined) {
+const facts = new WeakMap<PdfObjects, FileFacts>();
+
+/** What a look through the file's bytes tells of all its pages (looked for once a document). */
+function fileFacts(objects: PdfObjects): FileFacts {
+  let f = facts.get(objects);
+  if (!f) {
     const b = objects.bytes;
-    found = Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf('/Encrypt') >= 0;
-    encryption.set(objects, found);
+    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    f = {
+      encrypted: buf.indexOf('/Encrypt') >= 0,
+      mayNameAddresses: ['/ObjStm', '/URI', ...[...OTHER_ADDRESS_ACTIONS].map((a) => `/${a}`)].some((name) => buf.indexOf(name) >= 0),
+    };
+    facts.set(objects, f);
   }
-  return found;
+  return f;
 }
 
 /**
