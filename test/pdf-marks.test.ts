@@ -131,6 +131,8 @@ describe('link annotations read from the page dictionary', () => {
     ]);
     expect(linkAnnotations(new PdfObjects(annotated([])), PAGE)).toEqual([]);
     expect(linkAnnotations(new PdfObjects(annotated([link('<< /S /GoTo /D [3 0 R /Fit] >>')])), PAGE)).toEqual([]);
+    // A file that names no action that could give an address is not looked into at all.
+    expect(linkAnnotations(new PdfObjects(annotated([link('<< /S /GoTo /D [3 0 R /Fit] >>')])), { num: 40, gen: 0 })).toEqual([]);
   });
 
   it('leaves to pdf.js what only it reads right: encrypted strings, other actions that may name an address, relative or escaped addresses', () => {
