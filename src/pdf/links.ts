@@ -1,6 +1,7 @@
 /**
  * Link annotations → the page's link areas: where a reader clicks to go to a web or mail address,
- * in the upright view of the page (points, top-left origin) like its text. Shared by the text pass
+ * in the upright view of the page (points, top-left origin) like its text. The annotations are read
+ * from the page dictionary where the file allows, from pdf.js otherwise. Shared by the text pass
  * (src/pdf/extract.ts) and the OCR pass, whose recognised words are in the same view of the page.
  */
 import { attempt, PdfName, PdfRef, type PdfObjects, type PdfValue } from '../ocr/pdf-objects.js';
@@ -43,8 +44,8 @@ const NOT_SHOWN = 1 | 2 | 32;
 
 /**
  * The page's links to an address, read from its dictionary directly, in the shape pdf.js gives them
- * (`subtype`, `url`, `rect`, `quadPoints`, `annotationFlags`): none for a page whose annotations are
- * all something else (internal links: contents pages, citations, footnote marks). Null wherever
+ * (`subtype`, `url`, `rect`, `quadPoints`; links not shown are left out): none for a page whose
+ * annotations are all something else (internal links: contents pages, citations, footnote marks). Null wherever
  * pdf.js must read them: an encrypted document (only pdf.js decrypts its strings), an action other
  * than a URI that may name an address, an address that is not plain absolute text, a dictionary this
  * reader cannot reach.
