@@ -216,3 +216,14 @@ describe('a section number set apart from its heading', () => {
     expect(markdown(rows)).not.toMatch(/1 Apple/);
   });
 });
+
+describe('links on a recognised page', () => {
+  it('makes the recognised words inside a link area of the page a link', () => {
+    const s = 200 / 72;
+    const l = line(['Get', 'it', 'from', 'the', 'download', 'page', 'today.'], 200, 600);
+    const [download, page] = [l.words[4]!, l.words[5]!];
+    const area = { x0: download.bbox.x0 / s - 1, x1: page.bbox.x1 / s + 1, y0: l.bbox.y0 / s - 2, y1: l.bbox.y1 / s + 2, url: 'https://example.org/download' };
+    const md = serialize({ contentType: 'application/pdf', pages: finishDocument([layoutOcrPage(pageOf([l]), [area])]), metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+    expect(md.trim()).toBe('Get it from the [download page](https://example.org/download) today.');
+  });
+});

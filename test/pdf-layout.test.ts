@@ -1095,3 +1095,164 @@ describe('multi-level numbered lists', () => {
     expect(md).toContain('2.3.59.1.2 Authority');
   });
 });
+
+describe('links from link areas', () => {
+  const url = 'https://example.org/download';
+  /** The x where character k of a synthetic run starts. */
+  const at = (it: TextItem, k: number): number => it.x0 + k * it.fontSize * CHAR_W;
+  /** A link area over characters [from, to) of a run, as tall as its line and `pad` wider either side. */
+  const over = (it: TextItem, from: number, to: number, href = url, pad = 0) =>
+    ({ x0: at(it, from) - pad, x1: at(it, to) + pad, y0: it.y0 - 1, y1: it.y1 + 1, url: href });
+
+  it('makes the words of a run inside a link area a link, and leaves a full stop the padded area takes in', () => {
+    const a = item('For example, here is the download page of the project.', 72, 100);
+    const b = item('Get the installer from the download page.', 72, 112);
+    const s = (it: TextItem, w: string): [number, number] => [it.text.indexOf(w), it.text.indexOf(w) + w.length];
+    const md = markdownOf([page([a, b], { links: [over(a, ...s(a, 'download page')), over(b, ...s(b, 'download page'), url, 2.5)] })]);
+    expect(md).toContain(`here is the [download page](${url}) of the project.`);
+    expect(md).toContain(`from the [download page](${url}).`);
+  });
+
+  it('cuts a run at the glyph positions the source gives, where an estimate from its width would miss', () => {
+    // Wide and narrow letters, wider and narrower than usual: an estimate puts "iii" left of where it is drawn.
+    const text = 'mmmmmmmmmm mmmmmmmmmm iii ii link';
+    const widths = [...text].map((c) => (c === 'm' ? 9 : c === ' ' ? 3 : c === 'i' || c === 'l' ? 2 : 5));
+    const edges = [72];
+    for (const w of widths) edges.push(edges[edges.length - 1]! + w);
+    const it = item(text, 72, 100, 10, { x1: edges[edges.length - 1]!, edges });
+    const k = text.indexOf('iii');
+    const md = markdownOf([page([it], { links: [{ x0: edges[k]!, x1: edges[k + 3]!, y0: 90, y1: 103, url }] })]);
+    expect(md.trim()).toBe(`mmmmmmmmmm mmmmmmmmmm [iii](${url}) ii link`);
+  });
+
+  it('without glyph positions, shares a run out by the usual widths of its letters', () => {
+    // Helvetica's widths (thousandths of an em): a line of narrow letters before the link.
+    const adv: Record<string, number> = { i: 222, l: 222, s: 500, e: 556, t: 278, h: 556, n: 556, o: 556, r: 333, ' ': 278 };
+    const text = 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiii lilt see the notes here';
+    const x = (k: number): number => 72 + [...text.slice(0, k)].reduce((w, c) => w + adv[c]! / 100, 0);
+    const it = item(text, 72, 100, 10, { x1: x(text.length) });
+    const k = text.indexOf('notes');
+    const md = markdownOf([page([it], { links: [{ x0: x(k) - 1, x1: x(k + 5) + 1, y0: 90, y1: 103, url }] })]);
+    expect(md.trim()).toBe(`iiiiiiiiiiiiiiiiiiiiiiiiiiiiii lilt see the [notes](${url}) here`);
+  });
+
+  it('finds a right-to-left run\'s first word at its right end', () => {
+    const it = item('שלום עולם יפה מאוד', 300, 300, 10, { dir: 'rtl' });
+    const md = markdownOf([page([it], { links: [{ x0: it.x1 - 22, x1: it.x1, y0: 290, y1: 303, url }] })]);
+    expect(md.trim()).toBe(`[שלום](${url}) עולם יפה מאוד`);
+  });
+
+  it('keeps a link over the end of one line and the start of the next one link, and takes one of two areas over the same words', () => {
+    const a = item('Before you start, read the installation', 72, 100);
+    const b = item('guide for your system.', 72, 112);
+    const href = 'https://example.org/install';
+    const areaA = over(a, a.text.indexOf('installation'), a.text.length, href);
+    const md = markdownOf([page([a, b], { links: [areaA, { ...areaA }, over(b, 0, 'guide'.length, href)] })]);
+    expect(md.trim()).toBe(`Before you start, read the [installation guide](${href}) for your system.`);
+  });
+
+  it('joins an address written out and broken over a line end, at a slash or a hyphen, into one autolink', () => {
+    const a = item('The code is at https://example.org/tools/data-', 72, 300);
+    const b = item('cleaner/releases and on the mirror.', 72, 312);
+    const href = 'https://example.org/tools/data-cleaner/releases';
+    const k = a.text.indexOf('https');
+    const areas = [over(a, k, a.text.length, href), over(b, 0, 'cleaner/releases'.length, href)];
+    expect(markdownOf([page([a, b], { links: areas })]).trim()).toBe(`The code is at <${href}> and on the mirror.`);
+    const c = item('The code is at https://example.org/tools/', 72, 300);
+    const d = item('data-cleaner/releases and on the mirror.', 72, 312);
+    const areas2 = [over(c, k, c.text.length, href), over(d, 0, 'data-cleaner/releases'.length, href)];
+    expect(markdownOf([page([c, d], { links: areas2 })]).trim()).toBe(`The code is at <${href}> and on the mirror.`);
+  });
+
+  it('links words set as runs of their own and the space between them as one link', () => {
+    const words = ['See', 'the', 'release', 'notes', 'today.'];
+    let x = 72;
+    const items = words.map((w) => { const it = item(w, x, 100); x = it.x1 + 3; return it; });
+    const [r, n] = [items[2]!, items[3]!];
+    const md = markdownOf([page(items, { links: [{ x0: r.x0, x1: n.x1, y0: 90, y1: 103, url }] })]);
+    expect(md.trim()).toBe(`See the [release notes](${url}) today.`);
+  });
+
+  it('writes a link whose words are its own address as an autolink', () => {
+    const it = item('Code: https://example.org/code and more.', 72, 300);
+    const k = it.text.indexOf('https');
+    const md = markdownOf([page([it], { links: [over(it, k, k + 'https://example.org/code'.length, 'https://example.org/code')] })]);
+    expect(md.trim()).toBe('Code: <https://example.org/code> and more.');
+  });
+
+  it('lays out a page of thousands of link areas', () => {
+    const items: TextItem[] = [];
+    const links: NonNullable<PageInput['links']> = [];
+    for (let row = 0; row < 60; row++) {
+      const it = item(Array.from({ length: 12 }, (_, k) => `w${row}x${k}`).join(' '), 40, 40 + row * 12, 8);
+      items.push(it);
+      // Many areas per word, overlapping: a generated index or a map.
+      for (let k = 0; k < 60; k++) links.push({ x0: it.x0 + k * 4, x1: it.x0 + k * 4 + 20, y0: it.y0, y1: it.y1, url: `https://example.org/${row}/${k}` });
+    }
+    const layout = layoutPage(page(items, { links }));
+    expect(links.length).toBe(3600);
+    expect(layout.blocks.length).toBeGreaterThan(0);
+    const hrefs = layout.blocks.flatMap((b) => (b.block.node.kind === 'paragraph' ? b.block.node.content : [])).filter((i) => i.type === 'text' && i.href);
+    expect(hrefs.length).toBeGreaterThan(60);
+  });
+});
+
+describe('strikethrough from drawn lines', () => {
+  const at = (it: TextItem, k: number): number => it.x0 + k * it.fontSize * CHAR_W;
+  /** A hairline through characters [from, to) of a run, `rise` of its size above the baseline. */
+  const through = (it: TextItem, from: number, to: number, rise = 0.3, width = 0.6) => {
+    const y = it.y0 + (it.y1 - it.y0) * 0.8 - rise * it.fontSize;
+    return { x0: at(it, from), x1: at(it, to), y0: y, y1: y, width };
+  };
+  const span = (it: TextItem, w: string): [number, number] => [it.text.indexOf(w), it.text.indexOf(w) + w.length];
+
+  it('strikes through the words a hairline crosses at half their x-height, not those underlined at the baseline', () => {
+    const a = item('The meeting moves from Tuesday to Thursday.', 72, 100);
+    const b = item('Please read the terms before signing.', 72, 112);
+    const lines = [through(a, ...span(a, 'Tuesday')), through(b, ...span(b, 'terms'), -0.12)];
+    const md = markdownOf([page([a, b], { lines })]);
+    expect(md).toContain('moves from ~~Tuesday~~ to Thursday.');
+    expect(md).toContain('read the terms before');
+    expect(md.match(/~~/g)).toHaveLength(2);
+  });
+
+  it('leaves a rule that runs past the text, across a gutter, or a bar as thick as a highlight', () => {
+    const a = item('Struck words here.', 72, 100);
+    // Two cells of a row with a wide gap between them, a rule through both at their x-height.
+    const c1 = item('Region', 72, 130), c2 = item('North', 300, 130);
+    // A heading with a decorative rule through it that runs on well past its words.
+    const h = item('Section', 200, 160);
+    // Small type marked with a filled bar as tall as its letters.
+    const small = item('Highlighted note', 72, 190, 5);
+    const lines = [
+      through(a, ...span(a, 'Struck words')),
+      { x0: c1.x0, x1: c2.x1, y0: 127, y1: 127, width: 0.5 },
+      { x0: 72, x1: 540, y0: 157, y1: 157, width: 0.5 },
+      { ...through(small, 0, small.text.length, 0.3, 2.5) },
+    ];
+    const md = markdownOf([page([a, c1, c2, h, small], { lines })]);
+    expect(md).toContain('~~Struck words~~ here.');
+    expect(md.match(/~~/g)).toHaveLength(2);
+  });
+
+  it('leaves the rules of a ruled table, and strikes a figure through inside a cell', () => {
+    // A grid of three columns and three rows, its borders drawn cell by cell as word processors
+    // draw them. The second row's text sits high in its cells, so the border above it crosses its
+    // letters; in the narrow last column that border runs over nothing but the cell's figures.
+    const xs = [72, 200, 328, 359];
+    const ys = [90, 106, 118, 134];
+    const lines: PageInput['lines'] = [];
+    for (let c = 0; c + 1 < xs.length; c++) for (const y of ys) lines.push({ x0: xs[c]!, x1: xs[c + 1]!, y0: y, y1: y, width: 0.5 });
+    for (const x of xs) for (let r = 0; r + 1 < ys.length; r++) lines.push({ x0: x, x1: x, y0: ys[r]!, y1: ys[r + 1]!, width: 0.5 });
+    const cells = [
+      item('Item', 76, 102), item('Count', 204, 102), item('Code', 331, 102),
+      item('Pens', 76, 110.5), item('3', 204, 110.5), item('40132', 331, 110.5),
+      item('Pencils', 76, 130), item('14 12', 204, 130), item('40133', 331, 130),
+    ];
+    lines.push(through(cells[7]!, 0, 2));
+    const md = markdownOf([page(cells, { lines })]);
+    expect(md).toContain('| Pens | 3 | 40132 |');
+    expect(md).toContain('| Pencils | ~~14~~ 12 | 40133 |');
+    expect(md.match(/~~/g)).toHaveLength(2);
+  });
+});

@@ -54,6 +54,20 @@ describe('text runs from the operator list', () => {
     expect(content.items.map((i) => ('str' in i ? i.str : ''))).toEqual(['✓ ✗ ★ ①', '✔', '37']);
   });
 
+  it('gives each character of a run where it starts: a written gap spans the gap, a ligature written out shares its glyph', () => {
+    // "ﬁ" is one glyph that pdf.js's normalisation writes as "fi".
+    const fi = { unicode: '\uFB01', width: 560, isSpace: false };
+    const content = textFromOperators(list([
+      [BT, null], [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],
+      [TJ, [[...glyphs('ab', 500), -300, fi, ...glyphs('x', 400)]]],
+      [ET, null],
+    ]), fonts, VIEW, (t) => t.replace(/\uFB01/g, 'fi'))!;
+    const item = content.items[0] as { str: string; glyphEdges?: () => number[] | null };
+    expect(item.str).toBe('ab fix');
+    // a 0-5, b 5-10, the gap 10-13, "fi" 13-18.6 shared, x to 22.6 (points from the run's origin).
+    expect(item.glyphEdges!()!.map((e) => Math.round(e * 10) / 10)).toEqual([0, 5, 10, 13, 15.8, 18.6, 22.6]);
+  });
+
   it('places runs by the text matrix and reads gaps as pdf.js does: a space past a tenth of the font size, a new run past 0.6', () => {
     const content = textFromOperators(list([
       [BT, null], [TF, ['F1', 10]], [TM, [[1, 0, 0, 1, 72, 700]]],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { linksFromMarkdown } from '../src/formats/derived.js';
 import { renderInlines, renderNode, serialize } from '../src/markdown/serialize.js';
 import { text, type DocModel, type DocPage } from '../src/model/document.js';
 
@@ -87,6 +88,22 @@ describe('inlines', () => {
       .toBe('**see [the site](https://e.x) now**');
     expect(renderInlines([text('a '), text('link ', { href: 'https://e.x' }), text('b')])).toBe('a [link](https://e.x) b');
     expect(renderInlines([text('[1]', { href: '#n1' }), text(' and '), text('a [b', { href: '#n2' })])).toBe('[[1]](#n1) and [a \\[b](#n2)');
+  });
+
+  it('writes a link whose label is its own address as an autolink, and lists it among the links', async () => {
+    const { marked } = await import('marked');
+    const md = renderInlines([
+      text('Code at '), text('https://e.x/a_b*c', { href: 'https://e.x/a_b*c' }), text(', the site '), text('https://e.x', { href: 'https://e.x/', bold: true }),
+      text(', mail '), text('me@e.x', { href: 'mailto:me@e.x' }), text(' or '), text('ask us', { href: 'mailto:us@e.x' }), text('.'),
+    ]);
+    expect(md).toBe('Code at <https://e.x/a_b*c>, the site **<https://e.x/>**, mail <me@e.x> or [ask us](mailto:us@e.x).');
+    const html = await marked.parseInline(md);
+    expect(html).toContain('<a href="https://e.x/a_b*c">https://e.x/a_b*c</a>');
+    expect(html).toContain('<strong><a href="https://e.x/">https://e.x/</a></strong>');
+    expect(linksFromMarkdown(`${md}\n\n\\<https://not.a.link> [again](https://e.x/a_b*c)`)).toEqual(['https://e.x/a_b*c', 'https://e.x/', 'mailto:me@e.x', 'mailto:us@e.x']);
+    // A label that is not the address stays a label; so does an address with a pipe in a table cell.
+    expect(renderInlines([text('e.x/a', { href: 'https://e.x/a' })])).toBe('[e.x/a](https://e.x/a)');
+    expect(renderInlines([text('https://e.x/a|b', { href: 'https://e.x/a|b' })], true)).toMatch(/^\[https/);
   });
 
   it('keeps table cells on one line, escaping pipes in text and code', () => {

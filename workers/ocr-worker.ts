@@ -16,7 +16,9 @@ import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } fro
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
 import { rereadGridCells } from '../src/ocr/cells.js';
-import type { PageLayout } from '../src/pdf/layout/types.js';
+import type { LinkArea, PageLayout } from '../src/pdf/layout/types.js';
+import { linkAreas, readAnnotations } from '../src/pdf/links.js';
+import type { Matrix } from '../src/pdf/matrix.js';
 
 installNetworkGuard();
 
@@ -64,6 +66,17 @@ async function documentFor(task: OcrTask): Promise<{ doc: PDFDocumentProxy; obje
     if (previous) void previous.doc.then((d) => d.loadingTask.destroy()).catch(() => undefined);
   }
   return { doc: await openDoc.doc, objects: openDoc.objects };
+}
+
+/** The page's URL link areas in its upright view at 72 dpi, the frame the recognised words are given in. */
+async function pageLinks(doc: PDFDocumentProxy, objects: PdfObjects, pageNumber: number): Promise<LinkArea[]> {
+  try {
+    const page = await doc.getPage(pageNumber);
+    const viewport = page.getViewport({ scale: 1 });
+    return linkAreas(await readAnnotations(page, objects), viewport.transform as Matrix, viewport.width, viewport.height);
+  } catch {
+    return [];
+  }
 }
 
 export default async function run(task: OcrTask): Promise<OcrTaskResult> {
@@ -184,11 +197,14 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       page.confidence = meanConfidence(page);
     }
     markBold(page, best.pixels, best.level ?? undefined);
+    // Links apply to the recognised words only where those are in the page's own upright view: a
+    // page read turned, or straightened by a skew, has its words in another frame.
+    const links = best.turn === 0 && page.skew === 0 ? await pageLinks(doc, objects, task.pageNumber) : [];
     return {
       ok: true,
       pageNumber: task.pageNumber,
       page,
-      layout: layoutOcrPage(page),
+      layout: layoutOcrPage(page, links),
       timings: { render: t1 - t0, preprocess: preprocessMs, recognize: recognizeMs },
       readings,
       dpi: best.dpi,

@@ -7,6 +7,7 @@ import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
+import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
@@ -49,7 +50,13 @@ export type TextTaskResult =
   | { ok: true; info?: PdfInfo; pages: TextPageResult[] }
   | { ok: false; code: 'ENCRYPTED' | 'MALFORMED'; message: string };
 
-interface Cached { key: string; opened: Promise<OpenedPdf>; timer: NodeJS.Timeout | null }
+interface Cached {
+  key: string;
+  opened: Promise<OpenedPdf>;
+  timer: NodeJS.Timeout | null;
+  /** The document's objects read directly (which pages may link to an address), indexed on first use. */
+  objects: PdfObjects;
+}
 const cache: Cached[] = [];
 const KEEP_MS = 3000;
 const MAX_OPEN = 2;
@@ -65,7 +72,7 @@ function acquire(key: string, bytes: Uint8Array): Cached {
   let c = cache.find((x) => x.key === key);
   if (!c) {
     while (cache.length >= MAX_OPEN) release(cache[0]!);
-    c = { key, opened: openPdf(bytes), timer: null };
+    c = { key, opened: openPdf(bytes), timer: null, objects: new PdfObjects(bytes) };
     cache.push(c);
   }
   if (c.timer) clearTimeout(c.timer);
@@ -85,16 +92,16 @@ function failed(pageNumber: number, message: string): TextPageResult {
 }
 
 /** One page extracted and laid out. */
-async function readPage(opened: OpenedPdf, n: number, spelling: boolean): Promise<TextPageResult> {
+async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spelling: boolean): Promise<TextPageResult> {
   let page: PdfPage | null = null;
   try {
     page = (await opened.doc.getPage(n)) as PdfPage;
     let input;
     try {
-      input = await extractPage(page, n);
+      input = await extractPage(page, n, { objects });
     } catch {
       // Broken drawing operators: the text alone may still be readable.
-      input = await extractPage(page, n, { textOnly: true });
+      input = await extractPage(page, n, { textOnly: true, objects });
     }
     const cut = pageCut();
     const layout = layoutPage(input);
@@ -113,9 +120,9 @@ async function readPage(opened: OpenedPdf, n: number, spelling: boolean): Promis
  * it had; but inside deeply nested forms pdf.js swallows that error and goes on, so past a grace
  * period the caller must end pdf.js's work on the document.
  */
-async function readPageWithin(opened: OpenedPdf, n: number, limitMs: number | undefined, spelling: boolean): Promise<TextPageResult | 'stuck'> {
+async function readPageWithin(opened: OpenedPdf, objects: PdfObjects, n: number, limitMs: number | undefined, spelling: boolean): Promise<TextPageResult | 'stuck'> {
   startPage(limitMs);
-  const reading = readPage(opened, n, spelling);
+  const reading = readPage(opened, objects, n, spelling);
   let timer: NodeJS.Timeout | undefined;
   try {
     if (limitMs === undefined || !Number.isFinite(limitMs)) return await reading;
@@ -151,7 +158,7 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
     for (let i = 0; i < wanted.length; i++) {
       const n = wanted[i]!;
       if (n < 1 || n > opened.doc.numPages) continue;
-      const result = await readPageWithin(opened, n, task.pageTimeLimitMs, task.spelling ?? false);
+      const result = await readPageWithin(opened, c.objects, n, task.pageTimeLimitMs, task.spelling ?? false);
       if (result !== 'stuck') {
         pages.push(result);
         continue;

@@ -4,6 +4,8 @@
  */
 
 const LINK = /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)/g;
+/** Links as above, and autolinks (`<https://...>`, `<name@example.org>`) not escaped. */
+const LINK_OR_AUTOLINK = /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)|(?<!\\)<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>|(?<!\\)<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/g;
 
 function destination(raw: string): string {
   return raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
@@ -12,8 +14,8 @@ function destination(raw: string): string {
 /** Link targets of the markdown, deduplicated, in document order. */
 export function linksFromMarkdown(markdown: string): string[] {
   const out = new Set<string>();
-  for (const m of markdown.matchAll(LINK)) {
-    const url = destination(m[3] ?? '');
+  for (const m of markdown.matchAll(LINK_OR_AUTOLINK)) {
+    const url = m[4] ?? (m[5] ? `mailto:${m[5]}` : destination(m[3] ?? ''));
     if (m[1] !== '!' && url) out.add(url);
   }
   return [...out];

@@ -138,6 +138,26 @@ function linkToks(link: NonNullable<Item['link']>, spans: Map<number, Span>): To
   return [{ t: 'raw', s: '[', link: 'open' }, ...label, { t: 'raw', s: `](${linkDestination(link.href)})`, link: 'close' }];
 }
 
+/** CommonMark's autolinks: an absolute URI, or an e-mail address (which links to mailto:). */
+const AUTOLINK_URI = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>\x00-\x1f]*$/;
+const AUTOLINK_EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * A link whose label is its own address written out (a URL, or an e-mail address linked to itself)
+ * as an autolink, `<https://example.org/a>`, rather than the address twice over. A label that drops
+ * the slash of a bare host stands for the address with it. Null for any other link, and in a table
+ * for an address with a pipe (which would end the cell: autolinks take no escapes).
+ */
+function autolink(run: TextInline, href: string, inTable: boolean): Tok[] | null {
+  if (run.code || run.superscript || run.subscript) return null;
+  const label = run.text;
+  const shown = AUTOLINK_URI.test(href) && (label === href || `${label}/` === href) ? href
+    : href === `mailto:${label}` && AUTOLINK_EMAIL.test(label) ? label : null;
+  if (!shown || (inTable && shown.includes('|'))) return null;
+  // The address as read back is plain text; the brackets are syntax.
+  return [{ t: 'raw', s: '<' }, { t: 'raw', s: shown, literal: true }, { t: 'raw', s: '>' }];
+}
+
 function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
   // Runs with the same marks are one run.
   const runs: Inline[] = [];
@@ -184,7 +204,9 @@ function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
       }
       const common = MARKS.filter((m) => runsIn.every((r) => r[m]));
       if (lead) items.push(space(lead));
-      items.push({ marks: new Set(common), flexible: false, toks: [], link: { label: runsIn.map((run) => runItem(run, inTable, true)), href: inline.href } });
+      const auto = runsIn.length === 1 ? autolink(runsIn[0]!, inline.href, inTable) : null;
+      if (auto) items.push({ marks: new Set(common), flexible: false, toks: auto });
+      else items.push({ marks: new Set(common), flexible: false, toks: [], link: { label: runsIn.map((run) => runItem(run, inTable, true)), href: inline.href } });
       if (trail) items.push(space(trail));
       continue;
     }

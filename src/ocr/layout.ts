@@ -4,11 +4,13 @@
  * pool. Blocks then get `source: layout_ocr` and the mean confidence of their words.
  */
 import { layoutPage } from '../pdf/layout/engine.js';
-import type { PageLayout } from '../pdf/layout/types.js';
+import type { LinkArea, PageLayout } from '../pdf/layout/types.js';
 import { annotateOcrBlocks, ocrLayout, toPageInput, type OcrPage } from './page.js';
 
-export function layoutOcrPage(page: OcrPage): PageLayout {
+/** `links`: the page's link areas, in the frame of the recognised words (see workers/ocr-worker.ts). */
+export function layoutOcrPage(page: OcrPage, links: readonly LinkArea[] = []): PageLayout {
   const input = toPageInput(page);
+  if (links.length) input.links = [...links];
   let layout: PageLayout;
   try {
     layout = layoutPage(input);

@@ -35,6 +35,12 @@ const MAX_DEPTH = 32;
 const MAX_ITEMS = 100_000;
 const MAX_OBJECT_STREAMS = 2_000;
 const MAX_INFLATED = 32 * 1024 * 1024;
+/**
+ * Object streams inflated to find where objects are, all told: a real document's come to a few
+ * megabytes; two thousand small streams that each inflate to the per-stream limit would cost a
+ * minute of one thread (the text pass reads a page's annotations this way, for every document).
+ */
+const MAX_INDEX_INFLATED = 64 * 1024 * 1024;
 
 class Bail extends Error {}
 const bail = (why: string): never => {
@@ -238,6 +244,8 @@ export class PdfObjects {
   private offsets: Map<number, number> | null = null;
   private inStreams: Map<number, { stream: number; index: number }> | null = null;
   private readonly streamCache = new Map<number, { first: number; data: Uint8Array; offsets: Map<number, number> }>();
+  /** Bytes of object streams inflated so far. */
+  private inflated = 0;
 
   constructor(readonly bytes: Uint8Array) {}
 
@@ -336,7 +344,7 @@ export class PdfObjects {
         } else hi = mid - 1;
       }
       if (owner < 0 || i - starts[owner]![1] > 2000) continue;
-      if (++seen > MAX_OBJECT_STREAMS) break;
+      if (++seen > MAX_OBJECT_STREAMS || this.inflated > MAX_INDEX_INFLATED) break;
       const num = starts[owner]![0];
       const s = this.objectStream(num);
       if (!s) continue;
@@ -351,7 +359,10 @@ export class PdfObjects {
     const off = this.index().get(num);
     const s = off === undefined ? undefined : this.readAt(off);
     if (!(s instanceof PdfStream)) return undefined;
-    const data = this.decodeStream(s);
+    const limit = Math.max(0, Math.min(MAX_INFLATED, MAX_INDEX_INFLATED - this.inflated));
+    const data = this.decodeStream(s, limit);
+    // A stream that would not inflate within its limit cost about that much before it failed.
+    this.inflated += data ? data.length : limit;
     const n = s.dict.get('N');
     const first = s.dict.get('First');
     if (!data || typeof n !== 'number' || typeof first !== 'number' || n > MAX_ITEMS) return undefined;

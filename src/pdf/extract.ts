@@ -4,6 +4,8 @@
  * the layout path that knows pdf.js.
  */
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
+import type { PdfObjects } from '../ocr/pdf-objects.js';
+import { linkAreas, readAnnotations } from './links.js';
 import { apply, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
@@ -13,7 +15,11 @@ import { pdfjsNormalizeUnicode } from './pdfjs.js';
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 
 /** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
-export interface PdfTextItem { str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean }
+export interface PdfTextItem {
+  str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean;
+  /** Where each character starts along the baseline, and the last one ends, in the units of `width` (operator-text.ts). */
+  glyphEdges?: () => number[] | null;
+}
 export interface PdfTextContent { items: Array<PdfTextItem | { type: string }>; styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }> }
 export interface PdfOperatorList { fnArray: number[]; argsArray: unknown[] }
 export interface PdfViewport { width: number; height: number; transform: number[] }
@@ -24,6 +30,10 @@ export interface PdfPage {
   getViewport(p: { scale: number }): PdfViewport;
   getTextContent(p?: Record<string, unknown>): Promise<PdfTextContent>;
   getOperatorList(p?: Record<string, unknown>): Promise<PdfOperatorList>;
+  /** The page's annotations as pdf.js describes them (links: `subtype`, `rect`, `url`, `quadPoints`). */
+  getAnnotations?(p?: Record<string, unknown>): Promise<unknown[]>;
+  /** The page dictionary's reference. */
+  ref?: { num: number; gen: number } | null;
   commonObjs: { get(name: string): unknown; has?(name: string): boolean };
   cleanup(): boolean | void;
 }
@@ -85,6 +95,8 @@ export interface ExtractOptions {
   textOnly?: boolean;
   /** Text runs from pdf.js's text content even where the operator list carries them. */
   textContent?: boolean;
+  /** The document's objects read directly, to tell pages that cannot link to an address (see links.ts). */
+  objects?: PdfObjects | null;
 }
 
 
@@ -92,6 +104,8 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const viewport = page.getViewport({ scale: 1 });
   const vt = viewport.transform as Matrix;
   let ops: PdfOperatorList | null = null;
+  // Read alongside the operator list; a page whose annotations cannot be read has no links.
+  const annotations = readAnnotations(page, opts.objects);
   // Annotations (form widgets and their appearance streams) are left out: their text is not page text.
   // The operator list also makes pdf.js resolve the fonts (names, bold/italic flags) read below.
   if (!opts.textOnly) ops = await page.getOperatorList({ annotationMode: 0 });
@@ -132,6 +146,14 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   else if (dominant === 270) { extra = [0, 1, -1, 0, height, 0]; [width, height] = [height, width]; }
   const toView = mul(extra, vt);
 
+  const lines: Segment[] = [];
+  const rects: Rect[] = [];
+  const images: ImageBox[] = [];
+  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
+  const links = linkAreas(await annotations, toView, width, height);
+  // Where each character of a run lies matters only where a link or a drawn line may mark part of it.
+  const wantEdges = links.length > 0 || lines.some((s) => Math.abs(s.y1 - s.y0) <= 0.5);
+
   const items: TextItem[] = [];
   const turned: TextItem[] = [];
   for (const { item, q } of raws) {
@@ -166,6 +188,8 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     // TeX's math extension fonts (tall brackets, big operators) hang their glyphs from the origin:
     // their box lies under the baseline, over the formula's line, not a line above it.
     const hanging = EXTENSION_FONT.test(font.name);
+    const glyphs = wantEdges && item.width > 0 ? item.glyphEdges?.() : null;
+    const edges = glyphs && glyphs.length === item.str.length + 1 ? glyphs.map((e) => x0 + (e / item.width) * w) : null;
     items.push({
       ...common,
       x0: Math.min(x0, x0 + w),
@@ -173,16 +197,14 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
       y0: hanging ? baseline - 0.05 * size : baseline - ascent * size,
       y1: hanging ? baseline + 1.15 * size : baseline + descent * size,
       dir: item.dir === 'rtl' ? 'rtl' : 'ltr',
+      baseline,
+      ...(edges ? { edges } : {}),
     });
   }
 
-  const lines: Segment[] = [];
-  const rects: Rect[] = [];
-  const images: ImageBox[] = [];
-  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
   return {
     pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, ...(turned.length ? { turned } : {}), lines, rects, images,
-    source: 'native_text', ...(paints !== undefined ? { paints } : {}),
+    source: 'native_text', ...(links.length ? { links } : {}), ...(paints !== undefined ? { paints } : {}),
   };
 }
 

@@ -84,6 +84,8 @@ interface Run {
   height: number;
   transform: number[];
   parts: string[];
+  /** Where each part starts along the baseline, from the origin (user space); it runs to where the next one starts. */
+  starts: number[];
   /** A space glyph was passed since the last character (pdf.js writes one space for it). */
   pendingSpace: boolean;
   endsWithSpace: boolean;
@@ -144,6 +146,40 @@ function plainLatin(u: string): boolean {
   return u.length === 1 && u.charCodeAt(0) < 0x300 && u.charCodeAt(0) !== 0xad;
 }
 
+/** Distance of a point from a run's origin along its baseline. */
+function along(run: Run, x: number, y: number): number {
+  return (x - run.ox) * run.ux + (y - run.oy) * run.uy;
+}
+
+function addPart(run: Run, part: string, start: number): void {
+  run.parts.push(part);
+  run.starts.push(start);
+}
+
+/**
+ * Where each character of a run's text starts along its baseline, and where the last one ends: the
+ * characters of a glyph that writes several (a ligature written out, a surrogate pair) share its
+ * width. Null when normalising the parts one by one would not give the run's text (then the layout
+ * estimates the positions from the run's width).
+ */
+function charEdges(run: Run, joined: string, str: string, width: number, normalize: (s: string) => string): number[] | null {
+  const parts = str === joined ? run.parts : run.parts.map(normalize);
+  if (parts !== run.parts && parts.join('') !== str) return null;
+  const edges: number[] = [];
+  let last = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    const start = run.starts[k]!, w = Math.max(0, (run.starts[k + 1] ?? width) - start);
+    for (let j = 0; j < part.length; j++) {
+      // Glyphs kerned back over the one before still start no earlier than it.
+      last = Math.min(width, Math.max(last, start + (w * j) / part.length));
+      edges.push(last);
+    }
+  }
+  edges.push(Math.max(last, width));
+  return edges;
+}
+
 export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => FontFacts | null, view: readonly number[], normalize: (s: string) => string): PdfTextContent | null {
   const items: PdfTextItem[] = [];
   const styles: PdfTextContent['styles'] = {};
@@ -155,10 +191,14 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
 
   const flush = (): void => {
     if (!run) return;
-    const str = normalize(run.parts.join(''));
+    const joined = run.parts.join('');
+    const str = normalize(joined);
     if (str.trim()) {
-      const width = Math.max(0, (run.ex - run.ox) * run.ux + (run.ey - run.oy) * run.uy);
-      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false });
+      const width = Math.max(0, along(run, run.ex, run.ey));
+      const r = run;
+      // Worked out only for the runs of pages that have links or lines to cut them at.
+      const glyphEdges = (): number[] | null => charEdges(r, joined, str, width, normalize);
+      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false, glyphEdges });
     }
     run = null;
   };
@@ -286,7 +326,7 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             continue;
           }
           if (!plain && u && FORMAT.test(u)) continue;
-          if (!plain && run && u && MARK.test(u) && run.font === st.font) { run.parts.push(u); continue; }
+          if (!plain && run && u && MARK.test(u) && run.font === st.font) { addPart(run, u, along(run, run.ex, run.ey)); continue; }
           let cont = false;
           let space = false;
           if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
@@ -303,14 +343,15 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             run = {
               font: st.font, size: st.size, ux, uy, ox, oy, ex: ox, ey: oy, em, height,
               transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
-              parts: [], pendingSpace: false, endsWithSpace: false,
+              parts: [], starts: [], pendingSpace: false, endsWithSpace: false,
             };
           } else if (space && !run!.endsWithSpace && run!.parts.length) {
-            run!.parts.push(' ');
+            // The space written for a gap spans the gap.
+            addPart(run!, ' ', along(run!, run!.ex, run!.ey));
             run!.endsWithSpace = true;
           }
           const r = run!;
-          if (u) { r.parts.push(u); r.endsWithSpace = false; }
+          if (u) { addPart(r, u, along(r, ox, oy)); r.endsWithSpace = false; }
           r.pendingSpace = false;
           r.ex = ox + gw * ux;
           r.ey = oy + gw * uy;

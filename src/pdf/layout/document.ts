@@ -53,8 +53,12 @@ export interface DocumentPassOptions {
   pageCount?: number;
 }
 
+/**
+ * A heading's content without the emphasis its face gives every heading; links and strikethrough
+ * say more than the face, and stay.
+ */
 function stripMarks(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.type === 'text' ? ({ type: 'text', text: i.text, ...(i.href ? { href: i.href } : {}) } as TextInline) : i));
+  return inlines.map((i) => (i.type === 'text' ? ({ type: 'text', text: i.text, ...(i.href ? { href: i.href } : {}), ...(i.strike ? { strike: true } : {}) } as TextInline) : i));
 }
 
 /** Body font size: the size carrying the most characters over the document. */

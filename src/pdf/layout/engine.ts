@@ -1,7 +1,8 @@
 /**
  * The page layout engine: one `PageInput` (native text or OCR words) → blocks in reading order.
  *
- *   words → rows → lines (split at gutters) → ruled tables, aligned-text tables, figures
+ *   runs (cut where a link or a strikethrough starts or ends, marks.ts) → words → rows
+ *         → lines (split at gutters) → ruled tables, aligned-text tables, figures
  *         → paragraphs and list items → reading order (XY-cut whose horizontal bands are re-joined
  *           when they share a column gutter, so that columns are read top to bottom and full-width
  *           elements stay in place) → model blocks with hints for the document-wide passes.
@@ -10,6 +11,7 @@ import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js
 import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
+import { markRuns } from './marks.js';
 import { attachTurnedHeads } from './turned.js';
 import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
 
@@ -963,7 +965,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     fontChars[k] = (fontChars[k] ?? 0) + n;
   }
 
-  const rows = buildRows(page.items);
+  // Links and strikethrough on the runs first (cut where only part of a run carries them).
+  const rows = buildRows(markRuns(page));
   const allWords = rows.flat();
   // A page with an extreme number of text runs or rules (generated or hostile) gets the plain
   // reading-order pass only: table finding is the costly part.

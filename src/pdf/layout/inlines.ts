@@ -31,10 +31,35 @@ function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: 
     if (w.italic && !marks.italic && !sup && !sub) run.italic = true;
     if (sup) run.superscript = true;
     if (sub) run.subscript = true;
-    if (sep) runs.push({ type: 'text', text: sep });
+    if (w.href) run.href = w.href;
+    if (w.strike) run.strike = true;
+    if (sep) runs.push(between(runs[runs.length - 1], run, sep));
     runs.push(run);
   }
   return runs;
+}
+
+/**
+ * White space between two runs: inside a link or a strikethrough both carry (one link over two words
+ * of two runs, or over the end of a line and the start of the next, stays one link).
+ */
+function between(prev: TextInline | undefined, next: TextInline, text: string): TextInline {
+  const run: TextInline = { type: 'text', text };
+  if (prev?.href && prev.href === next.href) run.href = prev.href;
+  if (prev?.strike && next.strike) run.strike = true;
+  return run;
+}
+
+/**
+ * A link's address written out and broken over a line end ("https://example.org/reports/" and
+ * "2024/summary"): both sides link to it, and what stands either side of the break is one piece of
+ * the address.
+ */
+function addressGoesOn(prev: TextInline, next: TextInline): boolean {
+  if (!prev.href || prev.href !== next.href) return false;
+  const tail = /\S+$/.exec(prev.text)?.[0];
+  const head = /^\S+/.exec(next.text)?.[0];
+  return !!tail && !!head && prev.href.includes(tail + head);
 }
 
 export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
@@ -68,13 +93,15 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
       const hyphen = /\p{L}-$/u.test(prev.text) ? lineEndHyphen(prev.text, first.text) : 'none';
       // Either way the break is marked, for the document's own spellings to settle (see
       // settleLineEndHyphens).
-      if (hyphen === 'join') {
+      if (addressGoesOn(prev, first)) {
+        // An address broken over the line end, hyphen and all, is one word.
+      } else if (hyphen === 'join') {
         prev.text = prev.text.slice(0, -1) + BREAK_MARK;
       } else if (hyphen === 'keep') {
         // A compound's own hyphen: the parts stay joined by it, with no space.
         prev.text += BREAK_MARK;
       } else if (!(CJK.test(prev.text.slice(-1)) && CJK.test(first.text[0] ?? ''))) {
-        out.push({ type: 'text', text: ' ' });
+        out.push(between(prev, first, ' '));
       }
     }
     out.push(...runs);

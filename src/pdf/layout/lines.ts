@@ -12,6 +12,9 @@ export interface Word extends Box {
   mono: boolean;
   rtl: boolean;
   confidence?: number;
+  /** Link target and strikethrough of the word's run (see marks.ts). */
+  href?: string;
+  strike?: boolean;
 }
 
 export interface Line extends Box {
@@ -58,6 +61,8 @@ function splitItem(it: TextItem): Word[] {
   const base: Omit<Word, 'text' | 'x0' | 'x1'> = {
     y0: it.y0, y1: it.y1, size: it.fontSize, bold: it.bold, italic: it.italic, mono: !!it.monospace, rtl: it.dir === 'rtl',
     ...(it.confidence !== undefined ? { confidence: it.confidence } : {}),
+    ...(it.href ? { href: it.href } : {}),
+    ...(it.strike ? { strike: true } : {}),
   };
   if (!/\S\s{3,}\S/.test(text) || it.dir === 'rtl') {
     const t = text.replace(/\s+/g, ' ');

@@ -40,6 +40,18 @@ export interface TextItem extends Box {
    * upright view.
    */
   angle?: 90 | 270;
+  /**
+   * Where each character starts, and the last one ends (text.length + 1 values, ascending), where the
+   * source knows its glyphs' positions (native text read from the operator list). A run is cut inside
+   * at these when only part of it is a link or struck through; without them the cut is estimated.
+   */
+  edges?: number[];
+  /** The baseline's y, where the source knows it; estimated from the box otherwise. */
+  baseline?: number;
+  /** The run is (part of) a link to this URL (set by the layout from the page's link areas). */
+  href?: string;
+  /** The run is struck through (set by the layout from the lines drawn across it). */
+  strike?: boolean;
 }
 
 /** A stroked line or a thin filled rectangle that may rule a table. */
@@ -56,6 +68,15 @@ export interface Segment {
 export interface Rect extends Box {
   filled: boolean;
   stroked: boolean;
+}
+
+/**
+ * Where a link annotation of the page sends its reader to a web or mail address: the rectangle
+ * (or one of the quadrilaterals) the reader clicks, in the upright view like the text.
+ */
+export interface LinkArea extends Box {
+  /** Absolute http, https, mailto or ftp URL. */
+  url: string;
 }
 
 /** Where an image is painted. */
@@ -86,6 +107,8 @@ export interface PageInput {
   rects: Rect[];
   images: ImageBox[];
   source: PageSource;
+  /** The page's link areas (absent when it has none). */
+  links?: LinkArea[];
   /**
    * Marks the page's drawing operators paint besides text: filled or stroked paths (curved ones too),
    * shadings and images. 0 means the page draws nothing but its text; absent when the drawing
