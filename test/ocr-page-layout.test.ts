@@ -94,6 +94,15 @@ describe('misread bullets', () => {
     expect(md).toMatch(new RegExp(`^- ${ITEMS[0]}\\n +- ${ITEMS[1]}\\n +- ${ITEMS[2]}\\n +- ${ITEMS[3]}\\n- ${ITEMS[4]}$`, 'm'));
   });
 
+  it('takes two lines for a list when both open with the same round bullet a tab away from the text', () => {
+    const pair = (gap: number, marks = ['e', 'e']) => pageOf(marks.map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, gap)));
+    expect(bulletLines(pair(24)).size).toBe(2);
+    expect(markdown(pair(24))).toMatch(new RegExp(`^- ${ITEMS[0]}\n- ${ITEMS[1]}$`, 'm'));
+    // A word space, or two different marks, make no list of two.
+    expect(bulletLines(pair(8)).size).toBe(0);
+    expect(bulletLines(pair(24, ['e', 'o'])).size).toBe(0);
+  });
+
   it('leaves lines that open with a word, a numeral or a lone sign as they were', () => {
     const cases: string[][][] = [
       // Sentences opening with "A" and "I".

@@ -5,7 +5,8 @@
  * first word is one such character, standing apart from words that follow (a letter first, and few
  * signs among them: a chain of formulas opening with "=" is none), is a list item when at least two
  * more such lines make a list with it, and the markers are not just letters and digits that could be
- * the text itself (at least one is a sign, or all are the same).
+ * the text itself (at least one is a sign, or all are the same); or when one more line makes a list
+ * with it and both open with the same round bullet, set a tab's width from the text (ROUND).
  *
  * Lines make a list when each marker comes below the item before it at list spacing: right under its
  * last line, where an item runs on over lines set right of its marker (wrapped text hangs at the text's
@@ -18,6 +19,14 @@ import type { OcrLine, OcrPage } from './page.js';
 /** What tesseract makes of bullets and boxes (and the bullets it does read). */
 const MARKERS = new Set(['•', '·', '●', '○', '◦', '▪', '■', '□', '☐', '✓', '✔', '➢', '➤', '*', '=', '«', '»', '°', '©', '®', 'o', 'O', '0', 'e', 'C', 'c', '7', '-', '–', '—', '~', '+', '¢', '§', '¥', '€', '£', '>', '<', '#', '@', '&']);
 const MIN_LINES = 3;
+/**
+ * What a round or square bullet is read as. Two lines make a list when both open with the same one of
+ * these set a tab's width apart from the text (half a row height or more, where a word space is a
+ * fifth): a list of two items (a slide's, a short note's) is common, and prose never opens two
+ * lines so.
+ */
+const ROUND = new Set(['•', '·', '●', '○', '◦', '▪', '■', '□', '☐', '«', '©', '®', '¢', '@', 'e', 'o', '*']);
+const TAB_GAP = 0.5;
 /** Space between an item's last line and the next marker, in row heights. */
 const ITEM_GAP = 2.5;
 /** Space between the lines of one item, in row heights (a paragraph's line spacing). */
@@ -55,6 +64,12 @@ function itemEnd(item: OcrLine, lines: OcrLine[], candidates: Set<OcrLine>): Ocr
   }
 }
 
+/** Two lines opening with the same round bullet set a tab's width apart from their text (see ROUND). */
+function tabbedPair(a: OcrLine, b: OcrLine): boolean {
+  const tabbed = (l: OcrLine): boolean => l.words[1]!.bbox.x0 - l.words[0]!.bbox.x1 >= TAB_GAP * l.rowHeight;
+  return a.words[0]!.text === b.words[0]!.text && ROUND.has(a.words[0]!.text) && tabbed(a) && tabbed(b);
+}
+
 /** Lines of `page` whose first word is a misread (or read) bullet, by the rule of the file comment. */
 export function bulletLines(page: OcrPage): Set<OcrLine> {
   const lines: OcrLine[] = [];
@@ -87,7 +102,7 @@ export function bulletLines(page: OcrPage): Set<OcrLine> {
       run.push(next);
       used.add(next);
     }
-    if (run.length < MIN_LINES) continue;
+    if (run.length < MIN_LINES && !(run.length === 2 && tabbedPair(run[0]!, run[1]!))) continue;
     const marks = run.map((l) => l.words[0]!.text);
     if (!marks.some((m) => !/[\p{L}\p{N}]/u.test(m)) && !marks.every((m) => m === marks[0])) continue;
     for (const l of run) out.add(l);
