@@ -42,7 +42,7 @@ describe('OCR against the parse timeout', () => {
   afterAll(() => parser.close());
 
   it('auto: returns the document with the unread pages partial (their text layer), not TIMEOUT', async () => {
-    const doc = await parser.parseFile(pdf, { timeout: 3000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    const doc = await parser.parseFile(pdf, { timeout: 6000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
     const statuses = doc.blocks!.map((p) => p.status);
     expect(statuses).toHaveLength(20);
     expect(statuses.every((s) => s === 'ok' || s === 'partial')).toBe(true);

@@ -59,6 +59,50 @@ describe('misread bullets', () => {
     expect(page.blocks[0]!.paragraphs[0]!.lines[0]!.words[0]!.text).toBe('=');
   });
 
+  it('finds the items of a list whose items run on over several lines', () => {
+    // Three items of three lines each, the wrapped lines hanging at the text's indent (the scanned
+    // GAO report's "¢ Goals, subordinate objectives, ..."), then a paragraph set flush left.
+    const marks = ['¢', '«', '¢'];
+    const lines: OcrLine[] = [];
+    let y = 400;
+    marks.forEach((m, k) => {
+      // Wrapped lines fill the column as the first does; the last ends short.
+      lines.push(line([m, ...`${ITEMS[k]} and the first line runs on to the column's edge`.split(' ')], 150, y));
+      lines.push(line(`goes on over a second line of text as wide L${k} as the first`.split(' '), 176, y + 36));
+      lines.push(line(['and', 'ends', 'on', 'a', 'third', `T${k}`], 176, y + 72));
+      y += 120;
+    });
+    lines.push(line(['A', 'paragraph', 'after', 'the', 'list', 'closes', 'it'], 150, y));
+    const page = pageOf(lines);
+    expect(bulletLines(page).size).toBe(3);
+    const md = markdown(page);
+    for (let k = 0; k < 3; k++) expect(md).toMatch(new RegExp(`^- ${ITEMS[k]}.*\\n?.*L${k}.*T${k}`, 'm'));
+    expect(md).toMatch(/^A paragraph after the list closes it$/m);
+  });
+
+  it('finds the items of a nested list, each level indented past the item above', () => {
+    // A slide's bullets read as "@" and "©": two outer items with two inner ones and an innermost one between.
+    const page = pageOf([
+      line(['@', ...ITEMS[0]!.split(' ')], 150, 400),
+      line(['©', ...ITEMS[1]!.split(' ')], 220, 445),
+      line(['©', ...ITEMS[2]!.split(' ')], 220, 490),
+      line(['@', ...ITEMS[3]!.split(' ')], 290, 535),
+      line(['@', ...ITEMS[4]!.split(' ')], 150, 580),
+    ]);
+    expect(bulletLines(page).size).toBe(5);
+    const md = markdown(page);
+    expect(md).toMatch(new RegExp(`^- ${ITEMS[0]}\\n +- ${ITEMS[1]}\\n +- ${ITEMS[2]}\\n +- ${ITEMS[3]}\\n- ${ITEMS[4]}$`, 'm'));
+  });
+
+  it('takes two lines for a list when both open with the same round bullet a tab away from the text', () => {
+    const pair = (gap: number, marks = ['e', 'e']) => pageOf(marks.map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, gap)));
+    expect(bulletLines(pair(24)).size).toBe(2);
+    expect(markdown(pair(24))).toMatch(new RegExp(`^- ${ITEMS[0]}\n- ${ITEMS[1]}$`, 'm'));
+    // A word space, or two different marks, make no list of two.
+    expect(bulletLines(pair(8)).size).toBe(0);
+    expect(bulletLines(pair(24, ['e', 'o'])).size).toBe(0);
+  });
+
   it('leaves lines that open with a word, a numeral or a lone sign as they were', () => {
     const cases: string[][][] = [
       // Sentences opening with "A" and "I".

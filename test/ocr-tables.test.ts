@@ -18,6 +18,7 @@ import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText, type OcrPage } from '../src/ocr/page.js';
 import { rereadGridCells } from '../src/ocr/cells.js';
 import type { HocrBlock } from '../src/ocr/hocr.js';
+import { typesetScan } from '../test-support/scans.js';
 
 const PAPER = 245;
 
@@ -75,6 +76,34 @@ describe('ruling lines in a scanned page', () => {
     rect(100, 200, 103, 503, 30);
     rect(897, 200, 900, 503, 30);
     words(rect, 120, 300, 40);
+    const { image, rules } = removeRules(img, otsuLevel(img.data), PAPER);
+    expect(rules).toEqual([]);
+    expect(image).toBe(img);
+  });
+});
+
+describe('the rules of a short table', () => {
+  it('takes a framed grid of two rows whose vertical rules are shorter than a tenth of the page', () => {
+    const { img, rect } = page(1000, 1200);
+    // Rows of 40 pixels: the vertical rules are 83 long, under the 100 a long rule needs here.
+    const xs = [100, 400, 900];
+    const ys = [200, 240, 280];
+    for (const y of ys) rect(100, y, 903, y + 3, 30);
+    for (const x of xs) rect(x, 200, x + 3, 283, 30);
+    for (const y of ys.slice(0, 2)) for (const x of xs.slice(0, 2)) words(rect, x + 15, y + 10, 8);
+    const { rules } = removeRules(img, otsuLevel(img.data), PAPER);
+    expect(rules.filter((r) => r.y0 === r.y1).map((r) => Math.round(r.y0))).toEqual(ys.map((y) => y + 2));
+    expect(rules.filter((r) => r.x0 === r.x1).map((r) => Math.round(r.x0)).sort((a, b) => a - b)).toEqual(xs.map((x) => x + 2));
+  });
+
+  it('takes no tall letters standing between two underlined lines for the rules of a grid', () => {
+    const { img, rect } = page(1000, 1200);
+    // Two underlined lines set tight: the second line's ascenders run from the first underline to
+    // its own, as tall as a short table's rules.
+    rect(100, 300, 900, 303, 30);
+    rect(100, 340, 900, 343, 30);
+    for (let k = 0; k < 12; k++) rect(130 + k * 60, 303, 133 + k * 60, 340, 20);
+    words(rect, 120, 270, 40);
     const { image, rules } = removeRules(img, otsuLevel(img.data), PAPER);
     expect(rules).toEqual([]);
     expect(image).toBe(img);
@@ -182,6 +211,27 @@ describe('a scanned ruled table with a shaded head row (fixtures/ocr/table.pdf)'
     const found = (text: string) => heads.filter((h) => text.includes(h)).length;
     expect(found(ocrPlainText(cleaned!.page!))).toBe(4);
     expect(found(ocrPlainText(plain!.page!))).toBeLessThan(2);
+  }, 120000);
+});
+
+describe('a short ruled table scanned', () => {
+  const parser = createParser({ ocrThreads: 1 });
+  afterAll(() => parser.close());
+
+  it('comes out as a table: a grid of two rows of two wide cells, its rules a quarter of an inch apart', async () => {
+    // An office document's default table: hairline rules, rows one line of 11 pt type high. Read
+    // with its rules in place, the right column came out as one paragraph beside the left one's two.
+    const scan = await typesetScan((p, f) => {
+      const cols = [72, 306, 540];
+      const rows = [680, 662, 644];
+      for (const y of rows) p.drawLine({ start: { x: cols[0]!, y }, end: { x: cols[2]!, y }, thickness: 0.5 });
+      for (const x of cols) p.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[2]! }, thickness: 0.5 });
+      [['Depot address', 'Harbour Street'], ['Opening hours', 'Weekdays only']].forEach((cells, r) =>
+        cells.forEach((t, c) => p.drawText(t, { x: cols[c]! + 4, y: rows[r]! - 13, size: 11, font: f.regular })));
+    }, { angle: 0.4, seed: 5 });
+    const md = (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
+    expect(md).toMatch(/^\| Depot address \| Harbour Street \|$/m);
+    expect(md).toMatch(/^\| Opening hours \| Weekdays only \|$/m);
   }, 120000);
 });
 

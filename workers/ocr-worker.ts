@@ -10,12 +10,13 @@ import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
 import { otsuLevel, preprocess, scalePreprocessed, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, erasedText, firstDpi, imageXHeight, readingWeight, rereadDpi, scaleFor } from '../src/ocr/type-scale.js';
+import { bodyXHeight, erasedText, firstDpi, letterComponents, readingWeight, rereadDpi, scaleFor, xHeightOf } from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
 import { rereadGridCells } from '../src/ocr/cells.js';
+import { readUnread } from '../src/ocr/unread.js';
 import type { LinkArea, PageLayout } from '../src/pdf/layout/types.js';
 import { linkAreas, readAnnotations } from '../src/pdf/links.js';
 import type { Matrix } from '../src/pdf/matrix.js';
@@ -99,11 +100,15 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       // scaled down to the size tesseract reads best.
       const px = pre.pixels;
       let level = px.channels === 1 ? otsuLevel(px.data) : null;
-      const guess = level !== null ? imageXHeight(px.data, px.width, px.height, level) : null;
+      // The page's letters: their heights tell the type's size, and after the reading, the letters no
+      // word covers tell what it left out (src/ocr/unread.ts).
+      let letters = level !== null ? letterComponents(px.data, px.width, px.height, level) : null;
+      const guess = letters ? xHeightOf(letters) : null;
       const factor = scaleFor(guess);
       if (factor !== 1) {
         pre = await scalePreprocessed(pre, factor);
         level = pre.pixels.channels === 1 ? otsuLevel(pre.pixels.data) : null;
+        letters = level !== null ? letterComponents(pre.pixels.data, pre.pixels.width, pre.pixels.height, level) : null;
       }
       const scale = rendered.scale * (pre.width / px.width);
       const b = performance.now();
@@ -142,7 +147,7 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       if (turn) page.turned = turn;
       if (pre.rules.length) page.rules = pre.rules;
       // The ink threshold of these pixels, for the bold test.
-      return { page, pixels: pre.pixels, level, turn, paper: pre.paper, dpi, scale };
+      return { page, pixels: pre.pixels, level, letters, turn, paper: pre.paper, dpi, scale };
     };
     let best = await readTurned(0);
     if (task.orientation !== false) {
@@ -193,6 +198,14 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       // Doubtful cells of a scanned grid, read again one by one (src/ocr/cells.ts).
       const t = performance.now();
       readings += await rereadGridCells(page, best.pixels, best.paper, async (image) => (await eng.recognize(image, best.scale * 72, { tessedit_pageseg_mode: '7' })).blocks);
+      recognizeMs += performance.now() - t;
+      page.confidence = meanConfidence(page);
+    }
+    // Text the reading left out, read again area by area as blocks of text (src/ocr/unread.ts).
+    const t = performance.now();
+    const areas = await readUnread(page, best.pixels, best.letters, best.level, async (image) => (await eng.recognize(image, best.dpi, { tessedit_pageseg_mode: '6' })).blocks);
+    if (areas) {
+      readings += areas;
       recognizeMs += performance.now() - t;
       page.confidence = meanConfidence(page);
     }

@@ -12,6 +12,12 @@
  * thicker, so it is left alone; text is made of short runs. Only the rules of grids (at least five
  * rules, two or more each way, that meet) are taken. The scan runs over the grey image in row order
  * only (the vertical runs keep one counter a column), a few passes of simple arithmetic a pixel.
+ *
+ * The vertical rules of a table of one to three rows are shorter than that (a row is 40-60 pixels at
+ * 200 dpi, a tenth of a letter page 170): a shorter vertical run, down to a sixtieth of the shorter
+ * side (about 10 pt, more than a letter's stroke), counts when both its ends meet horizontal rules and
+ * its grid is framed (its top and bottom rules end on its leftmost and rightmost vertical ones), as a
+ * table's border is; tall letters standing between two underlined lines are not framed so.
  */
 import type { RawImage } from './preprocess.js';
 
@@ -60,18 +66,18 @@ function thinBands(runs: Array<Array<[number, number]>>, maxThickness: number, o
  * both there is no grid, and most pages (text only) are done after reading a quarter of their rows
  * and of their columns.
  */
-function longRunsBothWays(data: Uint8Array, W: number, H: number, level: number, minLength: number): boolean {
-  const longIn = (start: number, step: number, count: number): boolean => {
+function longRunsBothWays(data: Uint8Array, W: number, H: number, level: number, minLength: number, minShort: number): boolean {
+  const longIn = (start: number, step: number, count: number, length: number): boolean => {
     let run = 0;
     for (let k = 0, i = start; k < count; k++, i += step) {
-      if (data[i]! <= level) { if (++run >= minLength) return true; } else run = 0;
+      if (data[i]! <= level) { if (++run >= length) return true; } else run = 0;
     }
     return false;
   };
   let rows = false;
-  for (let y = 0; y < H && !rows; y += 4) rows = longIn(y * W, 1, W);
+  for (let y = 0; y < H && !rows; y += 4) rows = longIn(y * W, 1, W, minLength);
   if (!rows) return false;
-  for (let x = 0; x < W; x += 4) if (longIn(x, W, H)) return true;
+  for (let x = 0; x < W; x += 4) if (longIn(x, W, H, minShort)) return true;
   return false;
 }
 
@@ -90,7 +96,9 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   const { width: W, height: H, data } = img;
   const minLength = Math.max(40, Math.round(Math.min(W, H) / 10));
   const maxThickness = Math.max(3, Math.round(Math.min(W, H) / 250));
-  if (!longRunsBothWays(data, W, H, level, minLength)) return { image: img, rules: [] };
+  // The shortest vertical rule of a framed grid (see the file comment).
+  const minShort = Math.max(20, Math.round(Math.min(W, H) / 60));
+  if (!longRunsBothWays(data, W, H, level, minLength, minShort)) return { image: img, rules: [] };
   // thin & 1: ink thin across the rows (its vertical run is short): may belong to a horizontal rule.
   // thin & 2: ink thin across the columns: may belong to a vertical rule.
   const thin = new Uint8Array(W * H);
@@ -142,7 +150,7 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
       if (t & 2) { colRun[x]! += colGap[x]! + 1; colGap[x] = 0; }
       else if (ink && colRun[x]! > 0 && colGap[x]! < bridge) colGap[x]!++;
       else {
-        if (colRun[x]! >= minLength) cols[x]!.push([y - colGap[x]! - colRun[x]!, y - colGap[x]!]);
+        if (colRun[x]! >= minShort) cols[x]!.push([y - colGap[x]! - colRun[x]!, y - colGap[x]!]);
         colRun[x] = 0;
         colGap[x] = 0;
       }
@@ -150,18 +158,25 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
     if (y < H) rows[y] = row;
   }
   const hBands: Band[] = [];
-  const vBands: Band[] = [];
+  const vAll: Band[] = [];
   thinBands(rows, maxThickness + 2, hBands);
   // Vertical runs as lines of columns: a band groups neighbouring columns.
-  thinBands(cols, maxThickness + 2, vBands);
+  thinBands(cols, maxThickness + 2, vAll);
   // A page hatched or filled with fine lines (a texture, a halftone) is no table; past this many
   // rules pairing them up would cost more than it could bring.
-  if (!hBands.length || !vBands.length || hBands.length > 2000 || vBands.length > 2000) return { image: img, rules: [] };
+  if (!hBands.length || !vAll.length || hBands.length > 2000) return { image: img, rules: [] };
   // Only the rules of a grid are taken: they are what trips the page segmentation. A lone rule (a
   // heading's underline, a separator) stays in the image, where it has always been read well, and is
   // not reported.
   const meets = (h: Band, v: Band): boolean =>
     v.from - bridge <= h.b && v.to + bridge >= h.a && h.from - bridge <= v.b && h.to + bridge >= v.a;
+  /** A horizontal rule passing the vertical band `v` at height `y`. */
+  const endsOn = (v: Band, y: number): boolean =>
+    hBands.some((h) => h.from - bridge <= y && h.to + bridge >= y && h.a - bridge <= v.to && h.b + bridge >= v.from);
+  const short = (v: Band): boolean => v.b - v.a < minLength;
+  // A short vertical run is a rule only between two horizontal ones.
+  const vBands = vAll.filter((v) => !short(v) || (endsOn(v, v.a) && endsOn(v, v.b - 1)));
+  if (!vBands.length || vBands.length > 2000) return { image: img, rules: [] };
   // Rules that meet form groups; a group is a grid when it has two rules each way and three one way
   // (a plain box around a paragraph is not one: it was always read well as it is).
   const all = [...hBands, ...vBands];
@@ -179,9 +194,35 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
     if (!list.some((p) => Math.abs(p - at) <= bridge)) list.push(at);
     lines.set(find(i), c);
   });
+  // A group whose vertical rules are all short must be framed: its top and bottom rules end on its
+  // leftmost and rightmost vertical ones, the four corners of a table's border.
+  const framed = new Map<number, boolean>();
+  const groups = new Map<number, { h: Band[]; v: Band[] }>();
+  all.forEach((b, i) => {
+    const g = groups.get(find(i)) ?? { h: [], v: [] };
+    (i < hBands.length ? g.h : g.v).push(b);
+    groups.set(find(i), g);
+  });
+  // A line of the frame may be drawn in pieces (a rule broken where the scan's skew steps a row).
+  const first = (bands: Band[]): Band[] => {
+    const at = Math.min(...bands.map((b) => b.from));
+    return bands.filter((b) => b.from <= at + bridge);
+  };
+  const last = (bands: Band[]): Band[] => {
+    const at = Math.max(...bands.map((b) => b.to));
+    return bands.filter((b) => b.to >= at - bridge);
+  };
+  /** Whether a rule of `hs` ends on (meets at its left or right end) a rule of `vs`. */
+  const corner = (hs: Band[], vs: Band[], side: 'left' | 'right'): boolean =>
+    hs.some((h) => vs.some((v) => meets(h, v) && (side === 'left' ? Math.abs(h.a - v.from) : Math.abs(h.b - v.to - 1)) <= bridge));
+  for (const [root, g] of groups) {
+    if (!g.v.length || !g.h.length || !g.v.every(short)) continue;
+    const [top, bottom, left, right] = [first(g.h), last(g.h), first(g.v), last(g.v)];
+    framed.set(root, corner(top, left, 'left') && corner(top, right, 'right') && corner(bottom, left, 'left') && corner(bottom, right, 'right'));
+  }
   const grid = (i: number): boolean => {
     const c = lines.get(find(i))!;
-    return c.h.length >= 2 && c.v.length >= 2 && c.h.length + c.v.length >= 5;
+    return c.h.length >= 2 && c.v.length >= 2 && c.h.length + c.v.length >= 5 && framed.get(find(i)) !== false;
   };
   const hGrid = hBands.filter((_, i) => grid(i));
   const vGrid = vBands.filter((_, j) => grid(hBands.length + j));

@@ -118,7 +118,24 @@ export interface TypeEstimate {
   votes: number;
 }
 
+/** The letter-shaped ink components of a page (see imageXHeight): boxes in image pixels. */
+export interface Letters {
+  /** x0, y0, x1, y1 (inclusive) of each component, one after the other. */
+  boxes: Int32Array;
+  count: number;
+}
+
 export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number, maxComponents = MAX_COMPONENTS): TypeEstimate | null {
+  const letters = letterComponents(grey, width, height, level, maxComponents);
+  return letters ? xHeightOf(letters) : null;
+}
+
+/**
+ * The letter-shaped connected components of the ink at `level` (0.4-1.6 times as wide as tall, 5-200
+ * pixels high, filling at most FULL of their box), or null when the page has more components than
+ * `maxComponents` (noise, not text).
+ */
+export function letterComponents(grey: Uint8Array, width: number, height: number, level: number, maxComponents = MAX_COMPONENTS): Letters | null {
   // Connected components by runs: each row's dark runs join the runs of the row above that they touch.
   const parent: number[] = [];
   const box: number[] = []; // x0, y0, x1, y1 per component
@@ -176,13 +193,23 @@ export function imageXHeight(grey: Uint8Array, width: number, height: number, le
     }
     prev = cur;
   }
-  const votes = new Float64Array(202);
+  const keep: number[] = [];
   for (let i = 0; i < parent.length; i++) {
     if (parent[i] !== i) continue;
     const w = box[i * 4 + 2]! - box[i * 4]! + 1;
     const h = box[i * 4 + 3]! - box[i * 4 + 1]! + 1;
     // Letters are strokes: a component that fills most of its box is a speck of noise or a blot.
     if (h < 5 || h > 200 || w < h * 0.4 || w > h * 1.6 || ink[i]! > w * h * FULL) continue;
+    keep.push(box[i * 4]!, box[i * 4 + 1]!, box[i * 4 + 2]!, box[i * 4 + 3]!);
+  }
+  return { boxes: Int32Array.from(keep), count: keep.length / 4 };
+}
+
+/** The x-height the letters' heights vote for (see imageXHeight), or null when they are too few. */
+export function xHeightOf(letters: Letters): TypeEstimate | null {
+  const votes = new Float64Array(202);
+  for (let i = 0; i < letters.count; i++) {
+    const h = letters.boxes[i * 4 + 3]! - letters.boxes[i * 4 + 1]! + 1;
     votes[h] = votes[h]! + 1;
   }
   // Votes over three neighbouring heights (weights 1, 2, 1), so a size that rounds either way still
