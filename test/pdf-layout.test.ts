@@ -411,6 +411,67 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+/**
+ * A justified column: each line's words (one run each, as word processors write stretched lines) set
+ * from `x` to `x + width`, the spaces stretched to fill it; the words are "<tag><n>" and x's, their
+ * lengths varied by `lengths` so that the spaces fall at other places on every line, and grown
+ * until the spaces are a third to five sixths of an em (unless `grow` is false).
+ */
+function justified(tag: string, x: number, y: number, width: number, lines: number, perLine: number, size = 10, leading = 12, lengths = [3, 6, 2, 5, 4, 7, 3, 5], grow = true): TextItem[] {
+  const out: TextItem[] = [];
+  let n = 1;
+  for (let l = 0; l < lines; l++) {
+    const words = Array.from({ length: perLine }, (_, k) => `${tag}${n++}${'x'.repeat(lengths[(l * 3 + k) % lengths.length]!)}`);
+    // Words grow a letter at a time (the word after the last grown) while the spaces stay wider
+    // than a third of an em.
+    const ink = (): number => words.reduce((m, w) => m + w.length * size * CHAR_W, 0);
+    for (let k = l; grow && ink() + size * CHAR_W + (perLine - 1) * size * 0.3 <= width; k++) words[k % perLine] += 'x';
+    const inked = ink();
+    const space = (width - inked) / (perLine - 1);
+    let at = x;
+    for (const w of words) {
+      out.push(item(w, at, y + l * leading, size));
+      at += w.length * size * CHAR_W + space;
+    }
+  }
+  return out;
+}
+
+describe('columns set close and justified', () => {
+  it('reads two justified columns set 0.8 em apart column by column: the right column\'s lines all start at one x', () => {
+    // Baselines level across the gutter, a gutter of 8 pt in 10 pt type: narrower than the row's
+    // stretched word spaces, so only the right column's common left edge tells it.
+    const left = justified('l', 62, 130, 240, 20, 5, 10, 12, [2, 4, 1, 3, 5, 2, 4, 3]);
+    const right = justified('r', 310, 130, 240, 20, 5, 10, 12, [2, 4, 1, 3, 5, 2, 4, 3]);
+    const md = markdownOf([page([...left, ...right])]);
+    expect(md).toContain(left.map((w) => w.text).join(' '));
+    expect(md).toContain(right.map((w) => w.text).join(' '));
+    expect(md.indexOf('l100x')).toBeLessThan(md.indexOf('r1x'));
+    expect(md).not.toContain('|');
+  });
+
+  it('keeps the stretched spaces of a narrow justified column inside its lines, where the next lines\' spaces overlap them', () => {
+    // Three or four words to a 150 pt line of 8.5 pt type, spaces of 14 pt (over an em and a half),
+    // each word one run. The spaces of the second of every three lines overlap those of the line
+    // above it by more than a word space; the line above that runs words through them.
+    const starts = [[40, 109, 160], [40, 84, 134, 174], [40, 89, 139, 179]];
+    const items: TextItem[] = [];
+    let n = 1;
+    for (let l = 0; l < 13; l++) {
+      const xs = starts[l % 3]!;
+      xs.forEach((x, k) => {
+        const end = k + 1 < xs.length ? xs[k + 1]! - 14 : 190;
+        items.push(item(`n${n++}`, x, 200 + l * 11.6, 8.5, { x1: end }));
+      });
+    }
+    const beside = column('b', 220, 205.8, 11);
+    const md = markdownOf([page([...items, ...beside])]);
+    // The column's words read in order, one paragraph, with nothing between them.
+    expect(md).toContain(items.map((w) => w.text).join(' '));
+    expect(md).not.toContain('|');
+  });
+});
+
 describe('text that starts at the top edge of the page', () => {
   it('reads two columns that start in the top margin band column by column', () => {
     // Lines set close (a list of entries, each its own block) from 30 pt down, in two columns; the

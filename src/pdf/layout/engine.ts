@@ -7,7 +7,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, narrowGutters, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import { attachTurnedHeads } from './turned.js';
@@ -561,6 +561,22 @@ function sideHeads(heads: El[], body: El[]): boolean {
   return tops.length >= 2 && level >= tops.length * 0.7;
 }
 
+/**
+ * Whether the gap from x0 to x1 in a row is a space of a line stretched to its column's width:
+ * justified text stretches every space of a line alike, so a space beside it is as wide, within a
+ * quarter. A gutter or a table's gap stands out from the word spaces
+ * around it (a contents entry's dot leaders and page number, the next column's words).
+ */
+function stretchedLine(row: readonly Word[], x0: number, x1: number): boolean {
+  const i = row.findIndex((w) => w.x0 === x1);
+  if (i < 1 || row[i - 1]!.x1 !== x0) return false;
+  const gap = x1 - x0;
+  const near: number[] = [];
+  if (i >= 2) near.push(row[i - 1]!.x0 - row[i - 2]!.x1);
+  if (i + 1 < row.length) near.push(row[i + 1]!.x0 - row[i]!.x1);
+  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75);
+}
+
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
 /**
  * Top to bottom, and across each row in reading direction. Elements level with each other (each one's
@@ -976,20 +992,30 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Does text in the rows just above (dir -1) or below (dir 1) row k cover most of [x0, x1]? Null when
   // there is no text there at all. Rows are page-wide, so the rows of the other column are scanned too.
   const cy = (r: Word[]): number => (r[0]!.y0 + r[0]!.y1) / 2;
-  const covers = (k: number, dir: 1 | -1, x0: number, x1: number): boolean | null => {
+  const covers = (k: number, dir: 1 | -1, x0: number, x1: number, further = false): boolean | null => {
     const base = free[k]!;
     const size = base[0]!.size;
     let any = false;
     const spans: Array<[number, number]> = [];
+    // The rows within two lines; for a gap of a stretched line (`further`), further rows up to three
+    // with text about the gap, within four and a half lines: in a narrow justified column the spaces
+    // of the next lines are stretched too and may overlap the gap, leaving a hole that the lines
+    // after them fill. (Those further lines are the column's own, in its size: a table's smaller
+    // sub-lines say nothing.)
+    let seen = 0;
     for (let j = k + dir; j >= 0 && j < free.length; j += dir) {
       const r = free[j]!;
       if (!r.length) continue;
-      if (Math.abs(cy(r) - cy(base)) > size * 2.2) break;
+      const d = Math.abs(cy(r) - cy(base));
+      if (d > size * (further ? 4.5 : 2.2) || (d > size * 2.2 && seen >= 3)) break;
+      let near = false;
       for (const w of r) {
         if (w.x1 < x0 - size || w.x0 > x1 + size) continue;
-        any = true;
+        if (d > size * 2.2 && Math.abs(w.size - size) > 0.5) continue;
+        near = true;
         spans.push([w.x0 - w.size * 0.1, w.x1 + w.size * 0.1]);
       }
+      if (near) { any = true; seen++; }
     }
     if (!any) return null;
     // Covered when no hole wider than a word space is left: a column gutter, however narrow, is a
@@ -1006,16 +1032,19 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     if (at < x1) hole = Math.max(hole, x1 - at);
     return hole < size * 0.6;
   };
+  const narrow = heavy ? [] : narrowGutters(free);
   for (let k = 0; k < free.length; k++) {
     const rest = free[k]!;
     if (!rest.length) continue;
     const spanned = (x0: number, x1: number): boolean => {
-      const up = covers(k, -1, x0, x1);
-      const down = covers(k, 1, x0, x1);
+      const further = stretchedLine(rest, x0, x1);
+      const up = covers(k, -1, x0, x1, further);
+      const down = covers(k, 1, x0, x1, further);
       if (up === null && down === null) return false;
       return (up ?? true) && (down ?? true);
     };
-    lineRows.push(splitRow(rest, 1.0, spanned));
+    const gutter = (a: Word, b: Word): boolean => narrow.some((g) => k >= g.from && k <= g.to && Math.abs(b.x0 - g.x) <= 0.8 && a.x1 < g.x - Math.min(a.size, b.size) * 0.3);
+    lineRows.push(splitRow(rest, 1.0, spanned, narrow.length ? gutter : undefined));
   }
   // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
   const hRules = heavy ? [] : page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.x1 - s.x0 >= 4 && s.width <= 6);
