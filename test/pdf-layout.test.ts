@@ -472,6 +472,54 @@ describe('columns set close and justified', () => {
   });
 });
 
+describe('a table in one column of two', () => {
+  it('is found when a centred line (the authors, a running head) crosses the gutter above the columns', () => {
+    // An authors line centred on the page, narrower than half of it, runs across the gutter: the
+    // gutter is still one, so the table in the right column is looked for in that column alone,
+    // where the left column's lines level with its rows do not hide its columns.
+    const centred = (text: string, y: number, size: number): TextItem => { const w = text.length * size * CHAR_W; return item(text, 306 - w / 2, y, size); };
+    const left = column('left', 72, 130, 30);
+    left[left.length - 1]!.text += '.';
+    const right = column('right', 320, 130, 6);
+    right[right.length - 1]!.text += '.';
+    const rows = [['Site', 'Cores', 'Depth'], ['North A', '2533', '3592'], ['North B', '3774', '6197'], ['Central C', '4910', '1545'], ['Valley D', '5254', '7441'], ['West E', '5299', '8458']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, 320 + j * 80, 214 + i * 14)));
+    const after = column('after', 320, 310, 12);
+    const md = markdownOf([page([centred('Journal of Page Layout 14 (2024)', 40, 8), centred('Sediment Recovery in Salt Marshes', 80, 20), centred('Alice Marlow and Kenneth Thornbury', 104, 11), ...left, ...right, ...table, ...after])]);
+    expect(md).toContain('| North B | 3774 | 6197 |');
+    expect(md.indexOf('left180')).toBeLessThan(md.indexOf('right1 '));
+  });
+});
+
+describe('a full-width table under two columns', () => {
+  // A head row over figures set flush right: Walls, Length (m) and Cover (%) centred in their cells,
+  // each nearer the cut before its figures than after it (Length's middle even holds a cut).
+  const heads: Array<[string, number]> = [['Parish', 52], ['Walls', 225], ['Length (m)', 336], ['Cover (%)', 463]];
+  const body = [['Aldgate', '3785', '556', '423'], ['Brenner', '5577', '8198', '1947'], ['Carrow', '9027', '5969', '2205'], ['Dunmore', '6485', '8773', '8059'], ['Elsworth', '7066', '1729', '866']];
+  const right = [296, 420, 544];
+  const tableItems = (top: number): TextItem[] => [
+    ...heads.map(([t, x]) => item(t, x, top, 9)),
+    ...body.flatMap((r, i) => r.map((c, j) => (j === 0 ? item(c, 52, top + 12 * (i + 1), 9) : item(c, right[j - 1]! - c.length * 4.5, top + 12 * (i + 1), 9)))),
+  ];
+
+  it('keeps its first rows when the two columns above it share rows and a gutter with it', () => {
+    // Baselines level across the columns; the column gutter (268 to 310) lines up with the gutter
+    // between the first two columns of the table, so one run of rows goes from the text into the table.
+    const left = column('left', 50, 200, 12, 7);
+    const rightCol = column('right', 310, 200, 12, 7);
+    left[left.length - 1]!.text += '.';
+    rightCol[rightCol.length - 1]!.text += '.';
+    const md = markdownOf([page([...left, ...rightCol, item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376)])]);
+    expect(md).toContain('| Aldgate | 3785 | 556 | 423 |');
+    expect(md).toContain('| Brenner | 5577 | 8198 | 1947 |');
+  });
+
+  it('names each column by its own head when the head row has one head for each column', () => {
+    const md = markdownOf([page([item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376)])]);
+    expect(md).toContain('| Parish | Walls | Length (m) | Cover (%) |');
+  });
+});
+
 describe('text that starts at the top edge of the page', () => {
   it('reads two columns that start in the top margin band column by column', () => {
     // Lines set close (a list of entries, each its own block) from 30 pt down, in two columns; the

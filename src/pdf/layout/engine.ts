@@ -1051,7 +1051,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules);
   if (!heavy) {
     // On a page of columns, each column on its own as well (see columnGutters).
-    const gutters = columnGutters(lineRows.flat(), W);
+    const gutters = columnGutters(lineRows.flat(), W, H);
     if (gutters.length) {
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);

@@ -690,11 +690,19 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     if (built.length) { out.push(...built); i = j; }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
-    // made dense multi-column pages quadratic.)
-    else if (members.length >= 8) i = Math.max(i + 1, j - 2);
+    // made dense multi-column pages quadratic.) Where the run changes, though, a table may start:
+    // a row of more cells than the run started with (a table's rows under two columns of text,
+    // their gutter lined up with one of the table's) is where the scan goes on.
+    else if (members.length >= 8) i = Math.max(i + 1, Math.min(j - 2, moreCells(rows, i, j)));
     else i++;
   }
   return out;
+}
+
+/** The first row after row i, before row j, with more lines than row i (j when none has). */
+function moreCells(rows: Line[][], i: number, j: number): number {
+  for (let k = i + 1; k < j; k++) if (rows[k]!.length > rows[i]!.length) return k;
+  return j;
 }
 
 /**
@@ -872,28 +880,37 @@ function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, to
  * columns, so a table in one column shares its rows with the prose of the other, which hides its
  * column structure; src/pdf/layout/engine.ts looks for aligned tables in each column as well.
  */
-export function columnGutters(lines: Line[], pageW: number): Interval[] {
+export function columnGutters(lines: Line[], pageW: number, pageH = Infinity): Interval[] {
   const body = lines.filter((l) => l.x1 - l.x0 < pageW * 0.5);
   if (body.length < 12 || !(pageW > 0)) return [];
+  // Lines centred on the page (a title's last line, the authors, a centred running head or page
+  // number) and lines in the top and bottom margins stand over or under all the columns: a few of
+  // them may cross a gutter. (The lines of a middle column are centred on the page too, but they
+  // are many, and they cross no gutter.)
+  const acrossColumns = (l: Line): boolean => Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 || l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92;
+  const crossing = Math.max(3, Math.floor(body.length * 0.05));
   // Coverage at a resolution of at most 2000 steps across the page.
   const steps = Math.min(2000, Math.ceil(pageW));
   const k = steps / pageW;
   const cover = new Int32Array(steps + 2);
+  const across = new Int32Array(steps + 2);
   for (const l of body) {
     const a = Math.max(0, Math.floor(l.x0 * k));
     const b = Math.min(steps, Math.ceil(l.x1 * k));
-    cover[a]! += 1;
-    cover[b + 1]! -= 1;
+    const c = acrossColumns(l) ? across : cover;
+    c[a]! += 1;
+    c[b + 1]! -= 1;
   }
   const sizes = body.map((l) => l.size).sort((a, b) => a - b);
   const minW = Math.max(4, sizes[sizes.length >> 1]! * 0.8);
   const out: Interval[] = [];
-  let run = 0;
+  let run = 0, runAcross = 0;
   let start = -1;
   for (let i = 0; i <= steps; i++) {
     run += cover[i]!;
+    runAcross += across[i]!;
     const x = i / k;
-    const open = run === 0 && x > pageW * 0.15 && x < pageW * 0.85;
+    const open = run === 0 && runAcross <= crossing && x > pageW * 0.15 && x < pageW * 0.85;
     if (open && start < 0) start = i;
     if ((!open || i === steps) && start >= 0) {
       const g = { a: start / k, b: i / k };
@@ -1260,6 +1277,28 @@ function fullGrid(rows: TableCell[][]): boolean {
   return complete >= 4 && complete >= rows.length * 0.8;
 }
 
+/**
+ * A head row with one head for each column names the columns in order, wherever each head stands:
+ * heads set flush left or centred in their cells over figures set flush right may stand nearer the
+ * cut before their column's figures than after it, or over it, and would be taken for a head over
+ * two columns or fall into the column on their left. Each head stays within a column of its own.
+ * The column of each line of the row, or null when the row has not one line for each column.
+ */
+function oneHeadEach(row: Line[], cuts: number[]): number[] | null {
+  if (row.length !== cuts.length + 1 || row.length < 2) return null;
+  const order = row.map((l, k) => ({ l, k })).sort((a, b) => a.l.x0 - b.l.x0);
+  const out: number[] = new Array(row.length);
+  for (let c = 0; c < order.length; c++) {
+    const { l, k } = order[c]!;
+    const cx = (l.x0 + l.x1) / 2;
+    // (Within the column's neighbours: a head two columns off names some other column.)
+    if ((c >= 2 && cx < cuts[c - 2]!) || (c + 1 < cuts.length && cx > cuts[c + 1]!)) return null;
+    if (c > 0 && order[c - 1]!.l.x1 > l.x0) return null;
+    out[k] = c;
+  }
+  return out;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1291,7 +1330,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // above, in the first; a sub-head set in a later column stays there).
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
-    for (const l of row) cells[notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
+    const one = r < 2 && !notes.has(row) ? oneHeadEach(row, cuts) : null;
+    row.forEach((l, k) => cells[one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l));
     return cells;
   });
   joinWrappedFirstCells(grid, 'spacing');
