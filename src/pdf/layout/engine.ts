@@ -997,25 +997,15 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     const size = base[0]!.size;
     let any = false;
     const spans: Array<[number, number]> = [];
-    // The rows within two lines; for a gap of a stretched line (`further`), further rows up to three
-    // with text about the gap, within four and a half lines: in a narrow justified column the spaces
-    // of the next lines are stretched too and may overlap the gap, leaving a hole that the lines
-    // after them fill. (Those further lines are the column's own, in its size: a table's smaller
-    // sub-lines say nothing.)
-    let seen = 0;
     for (let j = k + dir; j >= 0 && j < free.length; j += dir) {
       const r = free[j]!;
       if (!r.length) continue;
-      const d = Math.abs(cy(r) - cy(base));
-      if (d > size * (further ? 4.5 : 2.2) || (d > size * 2.2 && seen >= 3)) break;
-      let near = false;
+      if (Math.abs(cy(r) - cy(base)) > size * 2.2) break;
       for (const w of r) {
         if (w.x1 < x0 - size || w.x0 > x1 + size) continue;
-        if (d > size * 2.2 && Math.abs(w.size - size) > 0.5) continue;
-        near = true;
+        any = true;
         spans.push([w.x0 - w.size * 0.1, w.x1 + w.size * 0.1]);
       }
-      if (near) { any = true; seen++; }
     }
     if (!any) return null;
     // Covered when no hole wider than a word space is left: a column gutter, however narrow, is a
@@ -1030,7 +1020,28 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       if (at >= x1) break;
     }
     if (at < x1) hole = Math.max(hole, x1 - at);
-    return hole < size * 0.6;
+    return hole < size * 0.6 || (further && crossedByMost(k, dir, x0, x1));
+  };
+  // For a space of a stretched line: the nearest rows (three at most, within four and a half lines,
+  // in the column's size) that hold text about the gap, and whether most of them run a word through
+  // its middle. In a narrow justified column the spaces of the next lines are stretched too and may
+  // overlap the gap, leaving a hole that the lines after them fill; a table's evenly spaced columns
+  // leave the gap open row after row. (A row whose word starts where the gap ends has a column
+  // starting there: it crosses nothing.)
+  const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number): boolean => {
+    const base = free[k]!;
+    const size = base[0]!.size;
+    const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
+    let seen = 0, crossed = 0;
+    for (let j = k + dir; j >= 0 && j < free.length && seen < 3; j += dir) {
+      const r = free[j]!.filter((w) => Math.abs(w.size - size) <= 0.5);
+      if (!r.length) continue;
+      if (Math.abs(cy(r) - cy(base)) > size * 4.5) break;
+      if (!r.some((w) => w.x1 >= x0 - size * 2 && w.x0 <= x1 + size * 2)) continue;
+      seen++;
+      if (r.some((w) => w.x0 < m1 && w.x1 > m0) && !r.some((w) => Math.abs(w.x0 - x1) < 1)) crossed++;
+    }
+    return seen >= 2 && crossed * 2 > seen;
   };
   const narrow = heavy ? [] : narrowGutters(free);
   for (let k = 0; k < free.length; k++) {
