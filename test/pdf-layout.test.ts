@@ -504,12 +504,14 @@ describe('a full-width table under two columns', () => {
 
   it('keeps its first rows when the two columns above it share rows and a gutter with it', () => {
     // Baselines level across the columns; the column gutter (268 to 310) lines up with the gutter
-    // between the first two columns of the table, so one run of rows goes from the text into the table.
+    // between the first two columns of the table, so one run of rows goes from the text into the
+    // table. Three columns follow the table: no gutter runs down the whole page.
     const left = column('left', 50, 200, 12, 7);
     const rightCol = column('right', 310, 200, 12, 7);
     left[left.length - 1]!.text += '.';
     rightCol[rightCol.length - 1]!.text += '.';
-    const md = markdownOf([page([...left, ...rightCol, item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376)])]);
+    const three = [column('a', 50, 470, 10, 6), column('b', 220, 470, 10, 8), column('c', 400, 470, 10, 6)].flat();
+    const md = markdownOf([page([...left, ...rightCol, item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376), ...three])]);
     expect(md).toContain('| Aldgate | 3785 | 556 | 423 |');
     expect(md).toContain('| Brenner | 5577 | 8198 | 1947 |');
   });
@@ -517,6 +519,20 @@ describe('a full-width table under two columns', () => {
   it('names each column by its own head when the head row has one head for each column', () => {
     const md = markdownOf([page([item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376)])]);
     expect(md).toContain('| Parish | Walls | Length (m) | Cover (%) |');
+  });
+});
+
+describe('a running head right over a table at the top of a page', () => {
+  it('is no head row of the table, and leaves the page as a running head', () => {
+    // The head sits at 70 pt on a 792 pt page (below the top 8% that no table reaches), its two
+    // parts at the text's edges, set off from the table's head row by a line, twice as far as the
+    // rows are from each other.
+    const head = [item('Working Paper No. 17', 60, 70, 9), item('2', 548, 70, 9)];
+    const rows = [['Bank size', 'Cash', 'Loan', 'Credit', 'Tax'], ['1 to 5 bn', '753', '9061', '1232', '2123'], ['5 to 20 bn', '3427', '4504', '1367', '6758'], ['20 to 50 bn', '6878', '4185', '4810', '2991'], ['Over 50 bn', '1944', '4508', '7249', '3374']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, 60 + j * 100, 88 + i * 12, 9)));
+    const md = markdownOf([page([...head, ...table, ...column('body', 60, 190, 20, 9)])]);
+    expect(md).toContain('| Bank size | Cash | Loan | Credit | Tax |');
+    expect(md).not.toContain('Working Paper No. 17');
   });
 });
 

@@ -1059,10 +1059,11 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   }
   // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
   const hRules = heavy ? [] : page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.x1 - s.x0 >= 4 && s.width <= 6);
-  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules);
+  // On a page of columns, each column is looked at on its own as well (see columnGutters): there a
+  // table in one column is left to its column's scan, not started on the page's rows.
+  const gutters = heavy ? [] : columnGutters(lineRows.flat(), W, H);
+  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
   if (!heavy) {
-    // On a page of columns, each column on its own as well (see columnGutters).
-    const gutters = columnGutters(lineRows.flat(), W, H);
     if (gutters.length) {
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);

@@ -551,7 +551,7 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = []): FoundTable[] {
+export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = [], restartWhereCellsGrow = false): FoundTable[] {
   const out: FoundTable[] = [];
   // Running headers and footers sit on the page edges: they are never table rows.
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
@@ -570,6 +570,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     // Captions side by side (two tables, or two figures, each under its own) are no row: their
     // spaces would set the columns of the rows below.
     if (start.every((l) => CAPTION_RE.test(l.text))) { i++; continue; }
+    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) { i++; continue; }
     // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
     // row of that table: its few gutters would merge the table's columns.
     if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
@@ -691,17 +692,47 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
     // made dense multi-column pages quadratic.) Where the run changes, though, a table may start:
-    // a row of more cells than the run started with (a table's rows under two columns of text,
-    // their gutter lined up with one of the table's) is where the scan goes on.
-    else if (members.length >= 8) i = Math.max(i + 1, Math.min(j - 2, moreCells(rows, i, j)));
+    // on a page whose columns are not scanned one by one (`restartWhereCellsGrow`), a row of more
+    // cells than the run started with, all short (a table's rows under two columns of text, their
+    // gutter lined up with one of the table's), is where the scan goes on.
+    else if (members.length >= 8) i = Math.max(i + 1, Math.min(j - 2, restartWhereCellsGrow ? moreCells(rows, i, j) : j));
     else i++;
   }
   return out;
 }
 
-/** The first row after row i, before row j, with more lines than row i (j when none has). */
+/**
+ * The page's first row, in its top eighth, of two or three parts (a running head: the journal at
+ * the left, the page number at the right), over a row of more cells set off from it by more than
+ * most of a line and by half as much again as that row is from the next: no head row of a table
+ * that starts under it.
+ */
+function runningHead(row: Line[], next: Line[] | undefined, after: Line[] | undefined, pageH: number): boolean {
+  if (!next || !after || !Number.isFinite(pageH) || row.length > 3 || next.length <= row.length) return false;
+  const bottom = (r: Line[]): number => Math.max(...r.map((l) => l.y1));
+  const top = (r: Line[]): number => Math.min(...r.map((l) => l.y0));
+  const h = Math.max(...row.map((l) => l.y1 - l.y0));
+  const gap = top(next) - bottom(row);
+  if (!(bottom(row) <= pageH * 0.13 && gap > h * 0.8 && gap > (top(after) - bottom(next)) * 1.5)) return false;
+  // Its parts stand at the page's edges, not over the table's columns: each space between them
+  // spans two of the spaces between the cells of the row below or more. (Column heads set one line
+  // apart over their table, over a rule, stand over their columns.)
+  const parts = [...row].sort((a, b) => a.x0 - b.x0), cells = [...next].sort((a, b) => a.x0 - b.x0);
+  for (let k = 1; k < parts.length; k++) {
+    const a = parts[k - 1]!.x1, b = parts[k]!.x0;
+    let spans = 0;
+    for (let c = 1; c < cells.length; c++) if (cells[c - 1]!.x1 >= a && cells[c]!.x0 <= b) spans++;
+    if (spans < 2) return false;
+  }
+  return true;
+}
+
+/**
+ * The first row after row i, before row j, with more lines than row i, all of them short as cells
+ * are (j when none has).
+ */
 function moreCells(rows: Line[][], i: number, j: number): number {
-  for (let k = i + 1; k < j; k++) if (rows[k]!.length > rows[i]!.length) return k;
+  for (let k = i + 1; k < j; k++) if (rows[k]!.length > rows[i]!.length && rows[k]!.every((l) => l.text.length <= 40)) return k;
   return j;
 }
 
