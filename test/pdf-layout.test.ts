@@ -411,6 +411,131 @@ describe('layout engine on synthetic pages', () => {
   });
 });
 
+/**
+ * A justified column: each line's words (one run each, as word processors write stretched lines) set
+ * from `x` to `x + width`, the spaces stretched to fill it; the words are "<tag><n>" and x's, their
+ * lengths varied by `lengths` so that the spaces fall at other places on every line, and grown
+ * until the spaces are a third to five sixths of an em (unless `grow` is false).
+ */
+function justified(tag: string, x: number, y: number, width: number, lines: number, perLine: number, size = 10, leading = 12, lengths = [3, 6, 2, 5, 4, 7, 3, 5], grow = true): TextItem[] {
+  const out: TextItem[] = [];
+  let n = 1;
+  for (let l = 0; l < lines; l++) {
+    const words = Array.from({ length: perLine }, (_, k) => `${tag}${n++}${'x'.repeat(lengths[(l * 3 + k) % lengths.length]!)}`);
+    // Words grow a letter at a time (the word after the last grown) while the spaces stay wider
+    // than a third of an em.
+    const ink = (): number => words.reduce((m, w) => m + w.length * size * CHAR_W, 0);
+    for (let k = l; grow && ink() + size * CHAR_W + (perLine - 1) * size * 0.3 <= width; k++) words[k % perLine] += 'x';
+    const inked = ink();
+    const space = (width - inked) / (perLine - 1);
+    let at = x;
+    for (const w of words) {
+      out.push(item(w, at, y + l * leading, size));
+      at += w.length * size * CHAR_W + space;
+    }
+  }
+  return out;
+}
+
+describe('columns set close and justified', () => {
+  it('reads two justified columns set 0.8 em apart column by column: the right column\'s lines all start at one x', () => {
+    // Baselines level across the gutter, a gutter of 8 pt in 10 pt type: narrower than the row's
+    // stretched word spaces, so only the right column's common left edge tells it.
+    const left = justified('l', 62, 130, 240, 20, 5, 10, 12, [2, 4, 1, 3, 5, 2, 4, 3]);
+    const right = justified('r', 310, 130, 240, 20, 5, 10, 12, [2, 4, 1, 3, 5, 2, 4, 3]);
+    const md = markdownOf([page([...left, ...right])]);
+    expect(md).toContain(left.map((w) => w.text).join(' '));
+    expect(md).toContain(right.map((w) => w.text).join(' '));
+    expect(md.indexOf('l100x')).toBeLessThan(md.indexOf('r1x'));
+    expect(md).not.toContain('|');
+  });
+
+  it('keeps the stretched spaces of a narrow justified column inside its lines, where the next lines\' spaces overlap them', () => {
+    // Three or four words to a 150 pt line of 8.5 pt type, spaces of 14 pt (over an em and a half),
+    // each word one run. The spaces of the second of every three lines overlap those of the line
+    // above it by more than a word space; the line above that runs words through them.
+    const starts = [[40, 109, 160], [40, 84, 134, 174], [40, 89, 139, 179]];
+    const items: TextItem[] = [];
+    let n = 1;
+    for (let l = 0; l < 13; l++) {
+      const xs = starts[l % 3]!;
+      xs.forEach((x, k) => {
+        const end = k + 1 < xs.length ? xs[k + 1]! - 14 : 190;
+        items.push(item(`n${n++}`, x, 200 + l * 11.6, 8.5, { x1: end }));
+      });
+    }
+    const beside = column('b', 220, 205.8, 11);
+    const md = markdownOf([page([...items, ...beside])]);
+    // The column's words read in order, one paragraph, with nothing between them.
+    expect(md).toContain(items.map((w) => w.text).join(' '));
+    expect(md).not.toContain('|');
+  });
+});
+
+describe('a table in one column of two', () => {
+  it('is found when a centred line (the authors, a running head) crosses the gutter above the columns', () => {
+    // An authors line centred on the page, narrower than half of it, runs across the gutter: the
+    // gutter is still one, so the table in the right column is looked for in that column alone,
+    // where the left column's lines level with its rows do not hide its columns.
+    const centred = (text: string, y: number, size: number): TextItem => { const w = text.length * size * CHAR_W; return item(text, 306 - w / 2, y, size); };
+    const left = column('left', 72, 130, 30);
+    left[left.length - 1]!.text += '.';
+    const right = column('right', 320, 130, 6);
+    right[right.length - 1]!.text += '.';
+    const rows = [['Site', 'Cores', 'Depth'], ['North A', '2533', '3592'], ['North B', '3774', '6197'], ['Central C', '4910', '1545'], ['Valley D', '5254', '7441'], ['West E', '5299', '8458']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, 320 + j * 80, 214 + i * 14)));
+    const after = column('after', 320, 310, 12);
+    const md = markdownOf([page([centred('Journal of Page Layout 14 (2024)', 40, 8), centred('Sediment Recovery in Salt Marshes', 80, 20), centred('Alice Marlow and Kenneth Thornbury', 104, 11), ...left, ...right, ...table, ...after])]);
+    expect(md).toContain('| North B | 3774 | 6197 |');
+    expect(md.indexOf('left180')).toBeLessThan(md.indexOf('right1 '));
+  });
+});
+
+describe('a full-width table under two columns', () => {
+  // A head row over figures set flush right: Walls, Length (m) and Cover (%) centred in their cells,
+  // each nearer the cut before its figures than after it (Length's middle even holds a cut).
+  const heads: Array<[string, number]> = [['Parish', 52], ['Walls', 225], ['Length (m)', 336], ['Cover (%)', 463]];
+  const body = [['Aldgate', '3785', '556', '423'], ['Brenner', '5577', '8198', '1947'], ['Carrow', '9027', '5969', '2205'], ['Dunmore', '6485', '8773', '8059'], ['Elsworth', '7066', '1729', '866']];
+  const right = [296, 420, 544];
+  const tableItems = (top: number): TextItem[] => [
+    ...heads.map(([t, x]) => item(t, x, top, 9)),
+    ...body.flatMap((r, i) => r.map((c, j) => (j === 0 ? item(c, 52, top + 12 * (i + 1), 9) : item(c, right[j - 1]! - c.length * 4.5, top + 12 * (i + 1), 9)))),
+  ];
+
+  it('keeps its first rows when the two columns above it share rows and a gutter with it', () => {
+    // Baselines level across the columns; the column gutter (268 to 310) lines up with the gutter
+    // between the first two columns of the table, so one run of rows goes from the text into the
+    // table. Three columns follow the table: no gutter runs down the whole page.
+    const left = column('left', 50, 200, 12, 7);
+    const rightCol = column('right', 310, 200, 12, 7);
+    left[left.length - 1]!.text += '.';
+    rightCol[rightCol.length - 1]!.text += '.';
+    const three = [column('a', 50, 470, 10, 6), column('b', 220, 470, 10, 8), column('c', 400, 470, 10, 6)].flat();
+    const md = markdownOf([page([...left, ...rightCol, item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376), ...three])]);
+    expect(md).toContain('| Aldgate | 3785 | 556 | 423 |');
+    expect(md).toContain('| Brenner | 5577 | 8198 | 1947 |');
+  });
+
+  it('names each column by its own head when the head row has one head for each column', () => {
+    const md = markdownOf([page([item('Table 1: Walls surveyed per parish.', 50, 352, 9), ...tableItems(376)])]);
+    expect(md).toContain('| Parish | Walls | Length (m) | Cover (%) |');
+  });
+});
+
+describe('a running head right over a table at the top of a page', () => {
+  it('is no head row of the table, and leaves the page as a running head', () => {
+    // The head sits at 70 pt on a 792 pt page (below the top 8% that no table reaches), its two
+    // parts at the text's edges, set off from the table's head row by a line, twice as far as the
+    // rows are from each other.
+    const head = [item('Working Paper No. 17', 60, 70, 9), item('2', 548, 70, 9)];
+    const rows = [['Bank size', 'Cash', 'Loan', 'Credit', 'Tax'], ['1 to 5 bn', '753', '9061', '1232', '2123'], ['5 to 20 bn', '3427', '4504', '1367', '6758'], ['20 to 50 bn', '6878', '4185', '4810', '2991'], ['Over 50 bn', '1944', '4508', '7249', '3374']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, 60 + j * 100, 88 + i * 12, 9)));
+    const md = markdownOf([page([...head, ...table, ...column('body', 60, 190, 20, 9)])]);
+    expect(md).toContain('| Bank size | Cash | Loan | Credit | Tax |');
+    expect(md).not.toContain('Working Paper No. 17');
+  });
+});
+
 describe('text that starts at the top edge of the page', () => {
   it('reads two columns that start in the top margin band column by column', () => {
     // Lines set close (a list of entries, each its own block) from 30 pt down, in two columns; the

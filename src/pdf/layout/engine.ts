@@ -8,7 +8,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, narrowGutters, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import { markRuns } from './marks.js';
@@ -563,6 +563,22 @@ function sideHeads(heads: El[], body: El[]): boolean {
   return tops.length >= 2 && level >= tops.length * 0.7;
 }
 
+/**
+ * Whether the gap from x0 to x1 in a row is a space of a line stretched to its column's width:
+ * justified text stretches every space of a line alike, so a space beside it is as wide, within a
+ * quarter. A gutter or a table's gap stands out from the word spaces
+ * around it (a contents entry's dot leaders and page number, the next column's words).
+ */
+function stretchedLine(row: readonly Word[], x0: number, x1: number): boolean {
+  const i = row.findIndex((w) => w.x0 === x1);
+  if (i < 1 || row[i - 1]!.x1 !== x0) return false;
+  const gap = x1 - x0;
+  const near: number[] = [];
+  if (i >= 2) near.push(row[i - 1]!.x0 - row[i - 2]!.x1);
+  if (i + 1 < row.length) near.push(row[i + 1]!.x0 - row[i]!.x1);
+  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75);
+}
+
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
 /**
  * Top to bottom, and across each row in reading direction. Elements level with each other (each one's
@@ -979,7 +995,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Does text in the rows just above (dir -1) or below (dir 1) row k cover most of [x0, x1]? Null when
   // there is no text there at all. Rows are page-wide, so the rows of the other column are scanned too.
   const cy = (r: Word[]): number => (r[0]!.y0 + r[0]!.y1) / 2;
-  const covers = (k: number, dir: 1 | -1, x0: number, x1: number): boolean | null => {
+  const covers = (k: number, dir: 1 | -1, x0: number, x1: number, further = false): boolean | null => {
     const base = free[k]!;
     const size = base[0]!.size;
     let any = false;
@@ -1007,25 +1023,50 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       if (at >= x1) break;
     }
     if (at < x1) hole = Math.max(hole, x1 - at);
-    return hole < size * 0.6;
+    return hole < size * 0.6 || (further && crossedByMost(k, dir, x0, x1));
   };
+  // For a space of a stretched line: the nearest rows (three at most, within four and a half lines,
+  // in the column's size) that hold text about the gap, and whether most of them run a word through
+  // its middle. In a narrow justified column the spaces of the next lines are stretched too and may
+  // overlap the gap, leaving a hole that the lines after them fill; a table's evenly spaced columns
+  // leave the gap open row after row. (A row whose word starts where the gap ends has a column
+  // starting there: it crosses nothing.)
+  const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number): boolean => {
+    const base = free[k]!;
+    const size = base[0]!.size;
+    const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
+    let seen = 0, crossed = 0;
+    for (let j = k + dir; j >= 0 && j < free.length && seen < 3; j += dir) {
+      const r = free[j]!.filter((w) => Math.abs(w.size - size) <= 0.5);
+      if (!r.length) continue;
+      if (Math.abs(cy(r) - cy(base)) > size * 4.5) break;
+      if (!r.some((w) => w.x1 >= x0 - size * 2 && w.x0 <= x1 + size * 2)) continue;
+      seen++;
+      if (r.some((w) => w.x0 < m1 && w.x1 > m0) && !r.some((w) => Math.abs(w.x0 - x1) < 1)) crossed++;
+    }
+    return seen >= 2 && crossed * 2 > seen;
+  };
+  const narrow = heavy ? [] : narrowGutters(free);
   for (let k = 0; k < free.length; k++) {
     const rest = free[k]!;
     if (!rest.length) continue;
     const spanned = (x0: number, x1: number): boolean => {
-      const up = covers(k, -1, x0, x1);
-      const down = covers(k, 1, x0, x1);
+      const further = stretchedLine(rest, x0, x1);
+      const up = covers(k, -1, x0, x1, further);
+      const down = covers(k, 1, x0, x1, further);
       if (up === null && down === null) return false;
       return (up ?? true) && (down ?? true);
     };
-    lineRows.push(splitRow(rest, 1.0, spanned));
+    const gutter = (a: Word, b: Word): boolean => narrow.some((g) => k >= g.from && k <= g.to && Math.abs(b.x0 - g.x) <= 0.8 && a.x1 < g.x - Math.min(a.size, b.size) * 0.3);
+    lineRows.push(splitRow(rest, 1.0, spanned, narrow.length ? gutter : undefined));
   }
   // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
   const hRules = heavy ? [] : page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.x1 - s.x0 >= 4 && s.width <= 6);
-  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules);
+  // On a page of columns, each column is looked at on its own as well (see columnGutters): there a
+  // table in one column is left to its column's scan, not started on the page's rows.
+  const gutters = heavy ? [] : columnGutters(lineRows.flat(), W, H);
+  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
   if (!heavy) {
-    // On a page of columns, each column on its own as well (see columnGutters).
-    const gutters = columnGutters(lineRows.flat(), W);
     if (gutters.length) {
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);

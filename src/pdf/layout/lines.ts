@@ -404,8 +404,11 @@ function equationGap(row: Word[], i: number, cur: Word[], gap: number, size: num
   return gap < size * 20 && EQUATION_NUMBER.test(w.text) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text));
 }
 
-/** Splits one row into lines at gaps wider than a column gutter, and assembles each line's text. */
-export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1: number, size: number) => boolean): Line[] {
+/**
+ * Splits one row into lines at gaps wider than a column gutter, and assembles each line's text.
+ * `gutter` says where a narrower gap is a column gutter all the same (see narrowGutters).
+ */
+export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1: number, size: number) => boolean, gutter?: (left: Word, right: Word) => boolean): Line[] {
   if (!row.length) return [];
   const rtlChars = row.reduce((n, w) => n + (w.rtl ? w.text.length : 0), 0);
   const total = row.reduce((n, w) => n + w.text.length, 0);
@@ -427,7 +430,7 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of
       // justified text, not a gutter.
-      if ((gap > size * gapFactor || styleBreak) && !markerLead && !badge && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
+      if ((gap > size * gapFactor || styleBreak || (gutter && gutter(prev, w))) && !markerLead && !badge && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
         groups.push(cur);
         cur = [];
       }
@@ -473,4 +476,77 @@ export function makeLine(words: Word[], rtl: boolean): Line {
     words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: size || words[0]!.size,
     bold: boldChars / c > 0.6, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
   };
+}
+
+/** A column gutter narrower than a line split allows, and the rows it parts. */
+export interface NarrowGutter {
+  /** Where the right column's lines start. */
+  x: number;
+  /** Index of the first and last row it parts. */
+  from: number;
+  to: number;
+}
+
+/**
+ * Column gutters narrower than an em (two justified columns set 8 pt apart in 10 pt type): a gap
+ * that small is no wider than the stretched word spaces of justified text, so the rows that run
+ * across both columns are not split at it. What marks such a gutter is that the right column's lines
+ * all start at one x: four rows or more have a word starting there (within 0.8 pt) after a space of
+ * a third of an em or more, with running text on both sides (eight ems each way without a wider
+ * break), and no row between them runs a word across it. Word spaces of justified lines fall
+ * anywhere; they do not line up row after row, and prose on both sides keeps a list's numbers and
+ * a form's values, which line up too, out of it.
+ */
+export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
+  interface Hit { x: number; row: number; size: number }
+  const hits: Hit[] = [];
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    for (let i = 1; i < r.length; i++) {
+      const p = r[i - 1]!, w = r[i]!;
+      const size = Math.max(4, Math.min(p.size, w.size));
+      const gap = w.x0 - p.x1;
+      if (gap < size * 0.3 || gap > size * 4) continue;
+      if (runLength(r, i - 1, -1) < size * 8 || runLength(r, i, 1) < size * 8) continue;
+      hits.push({ x: w.x0, row: k, size });
+    }
+  }
+  if (hits.length < 4) return [];
+  hits.sort((a, b) => a.x - b.x);
+  const out: NarrowGutter[] = [];
+  let s = 0;
+  while (s < hits.length) {
+    let e = s + 1;
+    while (e < hits.length && hits[e]!.x - hits[e - 1]!.x <= 0.8 && hits[e]!.x - hits[s]!.x <= 1.6) e++;
+    if (e - s >= 4) {
+      const group = hits.slice(s, e).sort((a, b) => a.row - b.row);
+      const x = group.reduce((m, h) => m + h.x, 0) / group.length;
+      // Runs of hits with no row between them that crosses x.
+      let run: Hit[] = [group[0]!];
+      const flush = (): void => {
+        if (run.length >= 4) out.push({ x, from: run[0]!.row, to: run[run.length - 1]!.row });
+      };
+      for (let g = 1; g < group.length; g++) {
+        const a = run[run.length - 1]!, b = group[g]!;
+        let crossed = false;
+        for (let k = a.row + 1; k < b.row && !crossed; k++) crossed = rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - b.size * 0.15);
+        if (crossed || b.row === a.row) { if (b.row !== a.row) { flush(); run = [b]; } continue; }
+        run.push(b);
+      }
+      flush();
+    }
+    s = e;
+  }
+  return out;
+}
+
+/** How far a row's text runs from word i in one direction before a break wider than an em. */
+function runLength(r: readonly Word[], i: number, dir: 1 | -1): number {
+  let j = i;
+  while (j + dir >= 0 && j + dir < r.length) {
+    const a = dir === 1 ? r[j]! : r[j + dir]!, b = dir === 1 ? r[j + dir]! : r[j]!;
+    if (b.x0 - a.x1 > Math.max(4, Math.min(a.size, b.size))) break;
+    j += dir;
+  }
+  return dir === 1 ? r[j]!.x1 - r[i]!.x0 : r[i]!.x1 - r[j]!.x0;
 }

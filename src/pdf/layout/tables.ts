@@ -551,7 +551,7 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = []): FoundTable[] {
+export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = [], restartWhereCellsGrow = false): FoundTable[] {
   const out: FoundTable[] = [];
   // Running headers and footers sit on the page edges: they are never table rows.
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
@@ -570,6 +570,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     // Captions side by side (two tables, or two figures, each under its own) are no row: their
     // spaces would set the columns of the rows below.
     if (start.every((l) => CAPTION_RE.test(l.text))) { i++; continue; }
+    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) { i++; continue; }
     // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
     // row of that table: its few gutters would merge the table's columns.
     if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
@@ -690,11 +691,49 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     if (built.length) { out.push(...built); i = j; }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
-    // made dense multi-column pages quadratic.)
-    else if (members.length >= 8) i = Math.max(i + 1, j - 2);
+    // made dense multi-column pages quadratic.) Where the run changes, though, a table may start:
+    // on a page whose columns are not scanned one by one (`restartWhereCellsGrow`), a row of more
+    // cells than the run started with, all short (a table's rows under two columns of text, their
+    // gutter lined up with one of the table's), is where the scan goes on.
+    else if (members.length >= 8) i = Math.max(i + 1, Math.min(j - 2, restartWhereCellsGrow ? moreCells(rows, i, j) : j));
     else i++;
   }
   return out;
+}
+
+/**
+ * The page's first row, in its top eighth, of two or three parts (a running head: the journal at
+ * the left, the page number at the right), over a row of more cells set off from it by more than
+ * most of a line and by half as much again as that row is from the next: no head row of a table
+ * that starts under it.
+ */
+function runningHead(row: Line[], next: Line[] | undefined, after: Line[] | undefined, pageH: number): boolean {
+  if (!next || !after || !Number.isFinite(pageH) || row.length > 3 || next.length <= row.length) return false;
+  const bottom = (r: Line[]): number => Math.max(...r.map((l) => l.y1));
+  const top = (r: Line[]): number => Math.min(...r.map((l) => l.y0));
+  const h = Math.max(...row.map((l) => l.y1 - l.y0));
+  const gap = top(next) - bottom(row);
+  if (!(bottom(row) <= pageH * 0.13 && gap > h * 0.8 && gap > (top(after) - bottom(next)) * 1.5)) return false;
+  // Its parts stand at the page's edges, not over the table's columns: each space between them
+  // spans two of the spaces between the cells of the row below or more. (Column heads set one line
+  // apart over their table, over a rule, stand over their columns.)
+  const parts = [...row].sort((a, b) => a.x0 - b.x0), cells = [...next].sort((a, b) => a.x0 - b.x0);
+  for (let k = 1; k < parts.length; k++) {
+    const a = parts[k - 1]!.x1, b = parts[k]!.x0;
+    let spans = 0;
+    for (let c = 1; c < cells.length; c++) if (cells[c - 1]!.x1 >= a && cells[c]!.x0 <= b) spans++;
+    if (spans < 2) return false;
+  }
+  return true;
+}
+
+/**
+ * The first row after row i, before row j, with more lines than row i, all of them short as cells
+ * are (j when none has).
+ */
+function moreCells(rows: Line[][], i: number, j: number): number {
+  for (let k = i + 1; k < j; k++) if (rows[k]!.length > rows[i]!.length && rows[k]!.every((l) => l.text.length <= 40)) return k;
+  return j;
 }
 
 /**
@@ -872,28 +911,37 @@ function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, to
  * columns, so a table in one column shares its rows with the prose of the other, which hides its
  * column structure; src/pdf/layout/engine.ts looks for aligned tables in each column as well.
  */
-export function columnGutters(lines: Line[], pageW: number): Interval[] {
+export function columnGutters(lines: Line[], pageW: number, pageH = Infinity): Interval[] {
   const body = lines.filter((l) => l.x1 - l.x0 < pageW * 0.5);
   if (body.length < 12 || !(pageW > 0)) return [];
+  // Lines centred on the page (a title's last line, the authors, a centred running head or page
+  // number) and lines in the top and bottom margins stand over or under all the columns: a few of
+  // them may cross a gutter. (The lines of a middle column are centred on the page too, but they
+  // are many, and they cross no gutter.)
+  const acrossColumns = (l: Line): boolean => Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 || l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92;
+  const crossing = Math.max(3, Math.floor(body.length * 0.05));
   // Coverage at a resolution of at most 2000 steps across the page.
   const steps = Math.min(2000, Math.ceil(pageW));
   const k = steps / pageW;
   const cover = new Int32Array(steps + 2);
+  const across = new Int32Array(steps + 2);
   for (const l of body) {
     const a = Math.max(0, Math.floor(l.x0 * k));
     const b = Math.min(steps, Math.ceil(l.x1 * k));
-    cover[a]! += 1;
-    cover[b + 1]! -= 1;
+    const c = acrossColumns(l) ? across : cover;
+    c[a]! += 1;
+    c[b + 1]! -= 1;
   }
   const sizes = body.map((l) => l.size).sort((a, b) => a - b);
   const minW = Math.max(4, sizes[sizes.length >> 1]! * 0.8);
   const out: Interval[] = [];
-  let run = 0;
+  let run = 0, runAcross = 0;
   let start = -1;
   for (let i = 0; i <= steps; i++) {
     run += cover[i]!;
+    runAcross += across[i]!;
     const x = i / k;
-    const open = run === 0 && x > pageW * 0.15 && x < pageW * 0.85;
+    const open = run === 0 && runAcross <= crossing && x > pageW * 0.15 && x < pageW * 0.85;
     if (open && start < 0) start = i;
     if ((!open || i === steps) && start >= 0) {
       const g = { a: start / k, b: i / k };
@@ -1260,6 +1308,28 @@ function fullGrid(rows: TableCell[][]): boolean {
   return complete >= 4 && complete >= rows.length * 0.8;
 }
 
+/**
+ * A head row with one head for each column names the columns in order, wherever each head stands:
+ * heads set flush left or centred in their cells over figures set flush right may stand nearer the
+ * cut before their column's figures than after it, or over it, and would be taken for a head over
+ * two columns or fall into the column on their left. Each head stays within a column of its own.
+ * The column of each line of the row, or null when the row has not one line for each column.
+ */
+function oneHeadEach(row: Line[], cuts: number[]): number[] | null {
+  if (row.length !== cuts.length + 1 || row.length < 2) return null;
+  const order = row.map((l, k) => ({ l, k })).sort((a, b) => a.l.x0 - b.l.x0);
+  const out: number[] = new Array(row.length);
+  for (let c = 0; c < order.length; c++) {
+    const { l, k } = order[c]!;
+    const cx = (l.x0 + l.x1) / 2;
+    // (Within the column's neighbours: a head two columns off names some other column.)
+    if ((c >= 2 && cx < cuts[c - 2]!) || (c + 1 < cuts.length && cx > cuts[c + 1]!)) return null;
+    if (c > 0 && order[c - 1]!.l.x1 > l.x0) return null;
+    out[k] = c;
+  }
+  return out;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1291,7 +1361,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // above, in the first; a sub-head set in a later column stays there).
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
-    for (const l of row) cells[notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l);
+    const one = r < 2 && !notes.has(row) ? oneHeadEach(row, cuts) : null;
+    row.forEach((l, k) => cells[one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l));
     return cells;
   });
   joinWrappedFirstCells(grid, 'spacing');
