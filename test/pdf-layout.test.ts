@@ -1381,3 +1381,19 @@ describe('strikethrough from drawn lines', () => {
     expect(md.match(/~~/g)).toHaveLength(2);
   });
 });
+
+describe('running text of whole documents', () => {
+  it('a note whose number stands an em before its text at the page foot stays whole; the running head and page number go', () => {
+    const notes = ['The survey of the upper valley was repeated in May.', 'Two of the gauges failed during the winter floods.', 'Figures for the last year are provisional estimates.'];
+    const pages = [1, 2, 3].map((n) => page([
+      item(`${n + 44}`, 72, 40, 8), item('Annals of Test Engineering', 250, 40, 8),
+      ...column(`p${n}w`, 72, 120, 40),
+      // The number at the margin, its note a little more than an em to its right.
+      item(`${n}`, 72, 700, 8), item(notes[n - 1]!, 86, 700, 8),
+    ], { pageNumber: n }));
+    const md = markdownOf(pages);
+    for (const n of [1, 2, 3]) expect(md).toContain(`${n} ${notes[n - 1]}`);
+    expect(md).not.toContain('Annals of Test Engineering');
+    expect(md).not.toMatch(/^4[5-7]$/m);
+  });
+});
