@@ -1381,3 +1381,55 @@ describe('strikethrough from drawn lines', () => {
     expect(md.match(/~~/g)).toHaveLength(2);
   });
 });
+
+describe('running text of whole documents', () => {
+  it('a note whose number stands an em before its text at the page foot stays whole; the running head and page number go', () => {
+    const notes = ['The survey of the upper valley was repeated in May.', 'Two of the gauges failed during the winter floods.', 'Figures for the last year are provisional estimates.'];
+    const pages = [1, 2, 3].map((n) => page([
+      item(`${n + 44}`, 72, 40, 8), item('Annals of Test Engineering', 250, 40, 8),
+      ...column(`p${n}w`, 72, 120, 40),
+      // The number at the margin, its note a little more than an em to its right.
+      item(`${n}`, 72, 700, 8), item(notes[n - 1]!, 86, 700, 8),
+    ], { pageNumber: n }));
+    const md = markdownOf(pages);
+    for (const n of [1, 2, 3]) expect(md).toContain(`${n} ${notes[n - 1]}`);
+    expect(md).not.toContain('Annals of Test Engineering');
+    expect(md).not.toMatch(/^4[5-7]$/m);
+  });
+});
+
+describe('heads over figures, group heads, values that look like numbering', () => {
+  /** A word at [x0, x1] on baseline y (its width given, not taken from its length). */
+  const at = (text: string, x0: number, x1: number, y: number, extra: Partial<TextItem> = {}): TextItem => ({ ...item(text, x0, y, 10, extra), x1 });
+
+  it('a decimal figure followed by another figure is a value of its column, not a section number before its text', () => {
+    // "4.6" reads like a section number ("4.6 Results"), whose text may stand a few ems off at a tab;
+    // in a row of figures the space after it is the gutter before the next column. (Some rows hold
+    // a whole number there, so the row is no run of tight figures to be cut apart later.)
+    const rows = [['Batch', 'Temp', 'Hours', 'Yield'], ['B-101', '882', '4.6', '71.0'], ['B-102', '873', '12', '94.8'], ['B-103', '965', '3.8', '77.3'], ['B-104', '948', '2.5', '73.3']];
+    const md = markdownOf([page(rows.flatMap((r, i) => r.map((c, j) => item(c, [72, 160, 230, 300][j]!, 100 + i * 14, 10, { bold: i === 0 }))))]);
+    expect(md).toContain('| B-101 | 882 | 4.6 | 71.0 |');
+    expect(md).toContain('| B-103 | 965 | 3.8 | 77.3 |');
+  });
+
+  it('a group head over two columns whose heads and figures stand closer than a line split allows still has both columns', () => {
+    // "Rainfall (mm)" over "Mean" and "Maximum", set flush right like their figures and so under an
+    // em apart (the line builder keeps them as one line); the figures under them are a gutter apart
+    // in every row. A row with no maximum keeps the figures from reading as one run to be cut apart.
+    const items: TextItem[] = [
+      at('Month', 72, 100, 100, { bold: true }), at('Rainfall (mm)', 172, 232, 100, { bold: true }), at('Temperature (°C)', 262, 340, 100, { bold: true }),
+      at('Mean', 180, 200, 114, { bold: true }), at('Maximum', 206, 232, 114, { bold: true }), at('Mean', 290, 310, 114, { bold: true }), at('Maximum', 316, 342, 114, { bold: true }),
+    ];
+    const body = [['January', '80.6', '224.6', '16.2', '33.2'], ['February', '147.6', '269.9', '8.6', '36.4'], ['March', '114.6', '', '20.6', '38.3'], ['April', '37.0', '243.6', '0.2', '34.4']];
+    body.forEach((r, i) => {
+      const y = 128 + i * 14;
+      items.push(at(r[0]!, 72, 72 + r[0]!.length * 5, y));
+      // Figures set flush right in each column.
+      [200, 232, 310, 342].forEach((right, k) => { const t = r[k + 1]!; if (t) items.push(at(t, right - t.length * 3.4, right, y)); });
+    });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| January | 80.6 | 224.6 | 16.2 | 33.2 |');
+    expect(md).toContain('| March | 114.6 |  | 20.6 | 38.3 |');
+    expect(md).toContain('|  | **Mean** | **Maximum** | **Mean** | **Maximum** |');
+  });
+});

@@ -8,7 +8,7 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, narrowGutters, splitRow, weightedMedian, type Line, type Word } from './lines.js';
+import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, makeLine, narrowGutters, splitRow, weightedMedian, type Line, type Word } from './lines.js';
 import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
 import { blockInlines } from './inlines.js';
 import { markRuns } from './marks.js';
@@ -768,6 +768,38 @@ function isFootnote(e: TextBlock, pageBody: number, H: number): boolean {
 }
 
 /**
+ * Notes whose number stands at a tab before their text (LibreOffice's and Word's notes at the page
+ * foot: "2", an em of space, "The textured creep curve…"): the row splits there, and the number
+ * alone would read as a page number, the note beside it as a footer level with it. A lone number of
+ * one to three figures in the lower half of the page, in a face smaller than the page's text, with
+ * a line of words in its size level with it that starts within two of its ems and reads as a note
+ * (a sentence, or most of a line), is that line's start. (Tables have taken their lines already; a
+ * page number beside a running title stands further off, or the title is short and stops without
+ * a stop.)
+ */
+function joinNoteNumbers(lines: Line[], pageBody: number, H: number): Line[] {
+  const numbers = lines.filter((l) => /^\d{1,3}$/.test(l.text) && l.y0 > H * 0.5 && l.size <= pageBody * 0.9);
+  if (!numbers.length) return lines;
+  const joined = new Map<Line, Line>();
+  const taken = new Set<Line>();
+  for (const n of numbers) {
+    let best: Line | null = null;
+    for (const l of lines) {
+      if (l === n || taken.has(l) || Math.abs(l.size - n.size) > 0.5 || Math.abs(l.y0 - n.y0) > n.size * 0.3) continue;
+      const gap = l.x0 - n.x1;
+      if (gap < 0 || gap > n.size * 2 || !/^\p{L}/u.test(l.text) || l.text.split(' ').length < 4 || !(/[.!?)]$/.test(l.text) || l.text.length >= 60)) continue;
+      if (!best || l.x0 < best.x0) best = l;
+    }
+    if (!best) continue;
+    taken.add(best);
+    joined.set(n, makeLine([...n.words, ...best.words], false));
+  }
+  const out: Line[] = [];
+  for (const l of lines) if (!taken.has(l)) out.push(joined.get(l) ?? l);
+  return out;
+}
+
+/**
  * A paragraph broken by the page design: the last line of a column stops without closing
  * punctuation and the next element in reading order, in another column, goes on in lower case in
  * the same face. The two parts are one paragraph.
@@ -969,6 +1001,13 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
   return out;
 }
 
+/** The size carrying most of a page's characters (0 on a page without text). */
+function bodySizeOf(fontChars: Record<string, number>): number {
+  let size = 0, most = -1;
+  for (const [k, n] of Object.entries(fontChars)) if (n > most) { size = Number(k); most = n; }
+  return size;
+}
+
 export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayout {
   const W = page.width > 0 ? page.width : 612;
   const H = page.height > 0 ? page.height : 792;
@@ -1091,7 +1130,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
   const numberColumns = heavy ? [] : lineNumberColumns(flowLines);
   const numbered = new Set(numberColumns.flat());
-  const textLines = numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines;
+  const textLines = joinNoteNumbers(numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines, bodySizeOf(fontChars), H);
   const figures = mergeImages(page.images, W, H, textLines);
 
   let blocks = splitStackedItems(buildBlocks(textLines, page.images), textLines);
@@ -1122,8 +1161,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const solid = els.filter((e) => e.kind !== 'text' || (e.lines.length > 3 || (e.lines.length > 2 && !inBand(e))));
   const bodyTop = solid.length ? Math.min(...solid.map((e) => e.y0)) : H * 0.5;
   const bodyBottom = solid.length ? Math.max(...solid.map((e) => e.y1)) : H * 0.5;
-  let pageBody = 0, pageBodyN = -1;
-  for (const [k, n] of Object.entries(fontChars)) if (n > pageBodyN) { pageBody = Number(k); pageBodyN = n; }
+  const pageBody = bodySizeOf(fontChars);
   // Running text in the margins is set no larger than the body and stands apart from what is below
   // (or above) it; a heading at the top of a column is larger, or close to its text.
   const inMargin = (o: El, dir: 1 | -1): boolean => (dir === 1 ? o.y1 <= H * 0.13 : o.y0 >= H * 0.87);

@@ -80,6 +80,13 @@ function splitItem(it: TextItem): Word[] {
 
 const MARKER_ONLY = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?|\.\d{1,2})$/;
 
+/** A number with a decimal point ("4.6"), which a list's section numbers look like too. */
+const DECIMAL = /^\d{1,3}\.\d{1,3}$/;
+/** Text that opens with a whole figure: an amount, a percentage, a year. */
+const FIGURE_FIRST = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?(?:\s|$)/u;
+/** Text that is one figure and nothing else. */
+const FIGURE_ONLY = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?$/u;
+
 export function isMarkerOnly(text: string): boolean {
   return MARKER_ONLY.test(text.trim());
 }
@@ -423,7 +430,12 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       const size = Math.max(4, Math.min(prev.size, w.size));
       // A number or bullet with its text at a tab stop: numbers often hang well left of the text.
       // (Or Word's second-level bullet, an "o" in a fixed-pitch face before text in another.)
-      const markerLead = cur.length === 1 && (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) && gap < size * 8;
+      // (Not a decimal figure among figures: "4.6" reads like a section number, but with a figure
+      // after it, or a figure alone before it in the row, it is a value in a table's column, and
+      // the wide space after it is a gutter.)
+      const before = groups[groups.length - 1];
+      const value = DECIMAL.test(prev.text.trim()) && (FIGURE_FIRST.test(w.text.trim()) || (!!before && FIGURE_ONLY.test(before.map((b) => b.text).join(' ').trim())));
+      const markerLead = cur.length === 1 && (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) && gap < size * 8 && !value;
       // A section number set larger before its heading on the same baseline (a numbered badge): one line.
       const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.

@@ -802,6 +802,9 @@ function reopenUnderHead(members: Line[][], gutters: Interval[], notes: Set<Line
         if (l.x1 < b) { a = l.x1; continue; }
         // Across the space: cut at the space between two runs inside it.
         const k = l.rtl ? -1 : l.words.findIndex((w, n) => n > 0 && l.words[n - 1]!.x1 < b && w.x0 > a && w.x0 - l.words[n - 1]!.x1 >= l.size * 0.5);
+        // A group head in the upper of two head rows, over heads of the lower row on both sides of
+        // the space ("Rainfall (mm)" over "Mean" and "Max"), spans the columns either side of it.
+        if (k < 0 && h === 2 && members[0]!.includes(l) && groupHeadOver(l, members[1]!, a, b)) continue;
         if (k < 0) return gutters;
         a = Math.max(a, l.words[k - 1]!.x1);
         b = Math.min(b, l.words[k]!.x0);
@@ -825,6 +828,18 @@ function reopenUnderHead(members: Line[][], gutters: Interval[], notes: Set<Line
     return [...gutters, ...added].sort((p, q) => p.a - q.a);
   }
   return gutters;
+}
+
+/**
+ * A head line over a space in the columns (from a to b) with words of the head row under it on
+ * both sides of the space, none across it, within its own width: a group head over them.
+ */
+function groupHeadOver(l: Line, lower: Line[], a: number, b: number): boolean {
+  const tol = l.size;
+  // (Words: the heads under it may have come as one line, to be cut at the space too, and may
+  // reach into the space from either side.)
+  const under = lower.flatMap((x) => x.words).filter((w) => w.x0 >= l.x0 - tol && w.x1 <= l.x1 + tol);
+  return under.some((w) => w.x0 < a && w.x1 <= b) && under.some((w) => w.x0 >= a && w.x1 > b) && !under.some((w) => w.x0 < a && w.x1 > b);
 }
 
 /**
@@ -1330,6 +1345,77 @@ function oneHeadEach(row: Line[], cuts: number[]): number[] | null {
   return out;
 }
 
+/**
+ * The head rows of a table whose body holds figures: the rows before the first one with a figure
+ * (three at most; none when the first row has one or no row has).
+ */
+function leadingHeads(members: Line[][], notes: Set<Line[]>): number {
+  const k = members.findIndex((r) => !notes.has(r) && r.some((l) => figures(l) !== null));
+  return k > 0 && k <= 3 ? k : 0;
+}
+
+interface FigureColumns {
+  /** Where the figures of each column set flush right end (undefined for other columns). */
+  edge: Array<number | undefined>;
+  /** Columns with text in some body row. */
+  filled: boolean[];
+}
+
+/**
+ * Columns of the body (rows under the heads) whose cells are mostly figures and end at one x, as
+ * figures set flush right in their cells do; null when there is none.
+ */
+function flushRightFigures(body: Line[][], colOf: (l: Line) => number, nC: number): FigureColumns | null {
+  const ends: number[][] = Array.from({ length: nC }, () => []);
+  const cells = new Array<number>(nC).fill(0);
+  for (const row of body) {
+    const byCol = new Map<number, Line[]>();
+    for (const l of row) { const c = colOf(l); byCol.set(c, [...(byCol.get(c) ?? []), l]); }
+    for (const [c, ls] of byCol) {
+      cells[c]!++;
+      if (ls.every((l) => figures(l) !== null)) ends[c]!.push(Math.max(...ls.map((l) => l.x1)));
+    }
+  }
+  const size = medianSize(body.flat().flatMap((l) => l.words));
+  const edge = ends.map((e, c) => (e.length >= 2 && e.length >= cells[c]! * 0.6 && Math.max(...e) - Math.min(...e) <= Math.max(1.5, size * 0.15) ? Math.max(...e) : undefined));
+  return edge.some((e) => e !== undefined) ? { edge, filled: cells.map((n) => n > 0) } : null;
+}
+
+/**
+ * A head line run on from one head into the next across the end of a column of flush-right
+ * figures ("Temp (°C)" and "Hours", whose wide space lines up with spaces of a caption above): cut at
+ * a space of half an em or more that holds the end of such a column. A head lies within its cell,
+ * and a flush-right column's cell ends where its figures end, so no head goes on past it. (A word
+ * space is a quarter of an em: a group head's words stay together.)
+ */
+function cutHeadsAtEdges(row: Line[], edge: Array<number | undefined>): Line[] {
+  const ends = edge.filter((e): e is number => e !== undefined).map((e) => e + 1);
+  return row.flatMap((l) => {
+    if (l.rtl) return [l];
+    const at = l.words.flatMap((w, k) => (k > 0 && w.x0 - l.words[k - 1]!.x1 >= l.size * 0.5 && ends.some((e) => l.words[k - 1]!.x1 <= e && w.x0 > e) ? [k] : []));
+    if (!at.length) return [l];
+    const edges = [0, ...at, l.words.length];
+    return edges.slice(1).map((e, n) => makeLine(l.words.slice(edges[n]!, e), false));
+  });
+}
+
+/**
+ * The column of a head line over figures set flush right. A head lies within its cell, and the cell
+ * of such a column ends where its figures end: a head starting right of them heads a column further
+ * right (a head set flush left in a wide cell stands in the space before its own figures, nearer
+ * the column on its left). So does a head standing in a column of its own, nothing under it, where
+ * the column after it holds figures it ends over. `c` is the column it would go to otherwise.
+ */
+function headOverFigures(l: Line, c: number, cols: FigureColumns): number {
+  while (c + 1 < cols.edge.length) {
+    const e = cols.edge[c], next = cols.edge[c + 1];
+    if (e !== undefined && l.x0 > e + 1) c++;
+    else if (!cols.filled[c] && next !== undefined && l.x1 <= next + 1) c++;
+    else break;
+  }
+  return c;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1359,10 +1445,18 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const noteLines = new Set(members.filter((r) => notes.has(r)).flat());
   // Note rows go into the column they start in (a remark across the columns reads as one on the row
   // above, in the first; a sub-head set in a later column stays there).
+  // Heads over columns of figures set flush right: where each such column ends, and the head lines
+  // cut where they run on from one column's head into the next one's.
+  const heads = leadingHeads(members, notes);
+  const overFigures = heads ? flushRightFigures(members.slice(heads).filter((r) => !notes.has(r)), colOf, nC) : null;
+  if (overFigures) members = members.map((row, r) => (r < heads && !notes.has(row) ? cutHeadsAtEdges(row, overFigures.edge) : row));
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
     const one = r < 2 && !notes.has(row) ? oneHeadEach(row, cuts) : null;
-    row.forEach((l, k) => cells[one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)]!.push(l));
+    row.forEach((l, k) => {
+      const c = one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l);
+      cells[overFigures && r < heads ? headOverFigures(l, c, overFigures) : c]!.push(l);
+    });
     return cells;
   });
   joinWrappedFirstCells(grid, 'spacing');
