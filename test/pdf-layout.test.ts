@@ -1433,3 +1433,90 @@ describe('heads over figures, group heads, values that look like numbering', () 
     expect(md).toContain('|  | **Mean** | **Maximum** | **Mean** | **Maximum** |');
   });
 });
+
+describe('running heads and feet of whole documents', () => {
+  /** A word at [x0, x1] on baseline y (its width given, not taken from its length). */
+  const at = (text: string, x0: number, x1: number, y: number, extra: Partial<TextItem> = {}): TextItem => ({ ...item(text, x0, y, 10, extra), x1 });
+  const prose = (tag: string, y: number): TextItem[] => [0, 1, 2].map((k) => at(`${tag} line ${k + 1} of a paragraph in the report that runs across the whole width of the page.`, 64, 530, y + k * 14));
+  const head = (): TextItem[] => [at('Northgate Trust', 64, 118, 72), at('Annual Review 2024', 459, 531, 72)];
+
+  it('a running head over a table that goes on from the page before leaves the table and the document', () => {
+    // Page 2 starts with the running head right over the table's column heads; the right half of
+    // the head stands over the last column, so the head alone does not tell it from the table's own
+    // first row. Pages 1 and 3 show the same two parts at the same height alone.
+    const table = [['Expense', 'Budget', 'Actual', 'Variance'], ['Staff', '2,410', '2,380', '30'], ['Premises', '1,120', '1,305', '-185'], ['Total expenses', '6,124', '4,624', '515']];
+    const rights = [0, 296, 413, 529];
+    const rows = table.flatMap((r, i) => r.map((c, k) => (k === 0 ? at(c, 66, 66 + c.length * 5, 95 + i * 14, { bold: i === 0 }) : at(c, rights[k]! - c.length * 5, rights[k]!, 95 + i * 14, { bold: i === 0 }))));
+    const pages = [
+      page([...head(), ...prose('First', 110), ...prose('Second', 170)], { pageNumber: 1 }),
+      page([...head(), ...rows, ...prose('Third', 170)], { pageNumber: 2 }),
+      page([...head(), ...prose('Fourth', 110)], { pageNumber: 3 }),
+    ];
+    const md = markdownOf(pages);
+    expect(md).not.toContain('Northgate');
+    expect(md).not.toContain('Annual Review');
+    expect(md).toContain('| **Expense** | **Budget** | **Actual** | **Variance** |');
+    expect(md).toContain('| Total expenses | 6,124 | 4,624 | 515 |');
+    // Reported, not lost: the blocks are there with onlyMainContent false.
+    expect(markdownOf(pages, false).match(/Northgate Trust/g)).toHaveLength(3);
+  });
+
+  it('a table at the top of its page whose first row is no running text keeps it', () => {
+    // The same table with its own first row at the height where other pages have a running head
+    // of other words: nothing to peel.
+    const table = [['Region', 'Sites', 'Staff'], ['North', '12', '140'], ['South', '9', '96'], ['West', '4', '51']];
+    const rows = table.flatMap((r, i) => r.map((c, k) => at(c, 64 + k * 150, 64 + k * 150 + c.length * 5, 72 + i * 14)));
+    const pages = [page([...head(), ...prose('First', 110)], { pageNumber: 1 }), page([...rows, ...prose('Second', 170)], { pageNumber: 2 }), page([...head(), ...prose('Third', 110)], { pageNumber: 3 })];
+    const md = markdownOf(pages);
+    expect(md).toContain('| Region | Sites | Staff |');
+    expect(md).toContain('| West | 4 | 51 |');
+  });
+
+  it('mirrored running heads: the journal on odd pages in another face than the authors on even ones; the imprint under the first page\'s note', () => {
+    const pages = [1, 2, 3, 4].map((n) => {
+      const items: TextItem[] = [];
+      if (n === 1) items.push(at('Journal of Coastal Ecology 14 (2024) 211–229', 204, 390, 60, { fontSize: 8 }));
+      else if (n % 2 === 0) items.push(at(`${210 + n} · A. Marlow, K. Thornbury`, 54, 177, 60, { fontSize: 8 }));
+      else items.push(at(`Journal of Coastal Ecology 14 (2024) 211–229 · ${210 + n}`, 331, 541, 60, { fontSize: 8, italic: true }));
+      items.push(...column(`p${n}w`, 54, 100, 50, 10));
+      if (n === 1) {
+        items.push(at('1', 54, 58, 708, { fontSize: 7.6 }), at('The riparian buffer reported for Ivybridge in 2015 has not been revised since.', 65, 366, 708, { fontSize: 7.6 }));
+        items.push(at('https://doi.org/10.5555/jce.2024.0211', 54, 207, 727, { fontSize: 8 }), at('© 2024 Coastal Ecology Society', 410, 541, 727, { fontSize: 8 }));
+      }
+      return page(items, { pageNumber: n });
+    });
+    const md = markdownOf(pages);
+    expect(md).not.toContain('Journal of Coastal Ecology');
+    expect(md).not.toContain('Thornbury');
+    expect(md).not.toContain('doi.org');
+    expect(md).not.toContain('© 2024');
+    expect(md).toContain('The riparian buffer reported for Ivybridge in 2015 has not been revised since.');
+  });
+});
+
+describe('columns left empty', () => {
+  it('a shaded table whose heads are centred over figures set flush right has no empty column between them, and the running head over it is no head of it', () => {
+    // A working paper's page (LibreOffice, 9 pt): the running head, then a table of shaded cells
+    // 98 pt wide, each head centred in its cell over two lines, the figures flush right: the space
+    // between a head and its figures runs down every row; once the heads go over their figures,
+    // the column that space made holds nothing.
+    const at = (text: string, x0: number, x1: number, y0: number, bold = false): TextItem => ({ ...item(text, x0, y0 + 7.2, 9, { bold }), x1, y0, y1: y0 + 9 });
+    const items: TextItem[] = [at('Working Paper No. 17', 60.1, 139.8, 58), at('2', 547.6, 552.2, 58)];
+    const heads: Array<[string, number, number, number]> = [['Bank size', 61.8, 96.2, 82], ['Cash', 198.9, 216.5, 82], ['reserve', 193.8, 221.5, 93], ['Loan', 297.2, 314.9, 82], ['book', 296.7, 315.5, 93],
+      ['Credit', 393.2, 415.7, 82], ['lines', 395.8, 413.2, 93], ['Tax', 496.8, 509, 82], ['provision', 485.6, 520.2, 93]];
+    for (const [t, a, b, y] of heads) items.push(at(t, a, b, y, true));
+    const body = [['1 to 5 bn', '753', '9061', '1232', '2123'], ['5 to 20 bn', '3427', '4504', '1367', '6758'], ['20 to 50 bn', '6878', '4185', '4810', '2991'], ['50 to 100 bn', '1944', '4508', '7249', '3374'], ['Over 100 bn', '7174', '5420', '2963', '9052']];
+    body.forEach((r, i) => r.forEach((c, k) => {
+      const y = 107.5 + i * 14.4;
+      if (k === 0) items.push(at(c, 61.8, 61.8 + c.length * 4.6, y));
+      else { const right = [0, 255.2, 353.6, 452, 550.4][k]!; items.push(at(c, right - c.length * 4.55, right, y)); }
+    }));
+    // The head row and every other body row shaded, cell by cell.
+    const rects = [[78.4, 103.8], [103.8, 118.2], [132.6, 147], [161.4, 175.8]].flatMap(([y0, y1]) => [0, 1, 2, 3, 4].map((k) => ({ x0: 60 + k * 98.4, y0: y0!, x1: 158.4 + k * 98.4, y1: y1!, filled: true, stroked: false })));
+    const md = markdownOf([page(items, { rects })]);
+    expect(md).toContain('| **Bank size** | **Cash reserve** | **Loan book** | **Credit lines** | **Tax provision** |');
+    expect(md).toContain('| 1 to 5 bn | 753 | 9061 | 1232 | 2123 |');
+    expect(md).toContain('| Over 100 bn | 7174 | 5420 | 2963 | 9052 |');
+    expect(md).not.toContain('Working Paper');
+  });
+});

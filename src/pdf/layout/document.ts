@@ -72,6 +72,9 @@ export function bodyFontSize(pages: PageLayout[]): number {
 
 const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
+/** A publisher's imprint: copyright, DOI, ISSN. */
+const IMPRINT_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|doi\.org\/|\bissn\b/i;
+
 /** Running wording that is still running text when set on two or three stacked lines. */
 const RUNNING_STACKED = /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceedings\b|\bjournal\b|\btransactions\b|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
@@ -148,11 +151,13 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     const k = Math.round(midY(b) / 0.012);
     (byHeight.get(k) ?? byHeight.set(k, []).get(k)!).push(b);
   }
-  const likeRunning = (b: LaidOutBlock): boolean => {
+  // (Running wording — a journal's name, a volume — says what it is in any face: mirrored heads set
+  // the journal in one face on odd pages and the authors in another on even ones.)
+  const likeRunning = (b: LaidOutBlock, anyFace = false): boolean => {
     const cy = midY(b), k = Math.round(cy / 0.012);
     for (const kk of [k - 1, k, k + 1]) {
       for (const r of byHeight.get(kk) ?? []) {
-        if (r !== b && Math.abs(midY(r) - cy) < 0.012 && Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold) return true;
+        if (r !== b && Math.abs(midY(r) - cy) < 0.012 && (anyFace || (Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold))) return true;
       }
     }
     return false;
@@ -203,11 +208,14 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     const t = b.hints.text.trim();
     if (out.has(b)) continue;
     // Running wording ("Volume 21 Number 8", a journal's name) may be set on a few stacked lines.
-    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && n < need + 1 && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    // In a long document only words that can be nothing else count so (a copyright line, a DOI, an
+    // ISSN under the first page's text): elsewhere "journal" or "conference" may be the text's own.
+    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && (n < need + 1 || IMPRINT_RE.test(t)) && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
     // Footnotes open with a number or a sign; a header may start with a year or a number.
     if (b.hints.lineCount !== 1 || t.length > 120 || (b.hints.zone !== 'top' && /^[\d*†‡§]/.test(t)) || /^[*†‡§]/.test(t)) continue;
     if (n >= need + 1) {
-      if (b.hints.zone !== 'body' && b.hints.isolated && likeRunning(b)) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      const wording = b.hints.zone === 'top' && RUNNING_RE.test(t);
+      if (b.hints.zone !== 'body' && (b.hints.isolated || wording) && likeRunning(b, wording)) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
       continue;
     }
     // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
@@ -243,6 +251,58 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     }
   }
   return out;
+}
+
+/**
+ * A running head (or foot) that a table at the page's edge took in as its first (or last) row: the
+ * head of a page where a table goes on from the page before sits right over the table's column heads,
+ * as a row of two or three parts ("Northgate Trust ... Annual Review 2024"). The same words at the
+ * same height stand alone on other pages of the document, where they are running text: such a row
+ * leaves the table and becomes blocks of its own, which the repetition test then takes as running
+ * text. Every filled cell of the row must be one of those texts (digits aside: "Working Paper No. 17
+ * ... 2" against "... 3"), so a table's own row stays.
+ */
+function peelRunningRows(pages: PageLayout[]): void {
+  if (pages.length < 2) return;
+  // Margin text standing alone (no table) by its wording, digits aside: where and on which page.
+  const margin = new Map<string, Array<{ b: LaidOutBlock; page: number }>>();
+  for (const p of pages) for (const b of p.blocks) {
+    const band = b.hints.zone !== 'body' ? b.hints.zone : b.hints.band;
+    if (!band || band === 'body' || b.block.node.kind === 'table' || !b.hints.text.trim() || !b.block.bbox) continue;
+    const k = keyOf(b.hints.text);
+    (margin.get(k) ?? margin.set(k, []).get(k)!).push({ b, page: p.pageNumber });
+  }
+  if (!margin.size) return;
+  const cellText = (c: { content: Inline[] }): string => squeeze(inlinesText(c.content));
+  for (const p of pages) {
+    p.blocks = p.blocks.flatMap((lb): LaidOutBlock[] => {
+      const node = lb.block.node, box = lb.block.bbox;
+      if (node.kind !== 'table' || !box || node.rows.length < 3) return [lb];
+      for (const edge of ['top', 'bottom'] as const) {
+        const y = edge === 'top' ? box[1] : box[3];
+        if (edge === 'top' ? y > 0.13 : y < 0.87) continue;
+        const r = edge === 'top' ? 0 : node.rows.length - 1;
+        const cells = node.rows[r]!.filter((c) => cellText(c));
+        if (!cells.length || cells.length > 3 || cells.some((c) => c.rowSpan && c.rowSpan > 1)) continue;
+        // Each cell's twin: the same words at the same height, alone, on another page.
+        const twins = cells.map((c) => (margin.get(keyOf(cellText(c))) ?? []).find((o) => o.page !== p.pageNumber
+          && Math.abs((edge === 'top' ? o.b.block.bbox![1] : o.b.block.bbox![3]) - y) < 0.012 && sameButPageNumber(o.b.hints.text.trim(), o.page, cellText(c), p.pageNumber)));
+        if (twins.some((t) => !t) || !cells.some((c) => /\p{L}{3}/u.test(cellText(c)))) continue;
+        const rows = node.rows.filter((_, k) => k !== r);
+        const peeled = cells.map((c, k): LaidOutBlock => {
+          const twin = twins[k]!.b, [, ty0, , ty1] = twin.block.bbox!;
+          const [x0, , x1] = box;
+          return {
+            block: { ...lb.block, node: { kind: 'paragraph', content: c.content }, type: 'text', label: 'paragraph', bbox: [x0, edge === 'top' ? y : y - (ty1 - ty0), x1, edge === 'top' ? y + (ty1 - ty0) : y] },
+            hints: { ...twin.hints, text: cellText(c), headingCandidate: false, numbering: '' },
+          };
+        });
+        const table: LaidOutBlock = { ...lb, block: { ...lb.block, node: { ...node, rows } } };
+        return edge === 'top' ? [...peeled, table] : [table, ...peeled];
+      }
+      return [lb];
+    });
+  }
 }
 
 /** Whitespace collapsed. */
@@ -346,6 +406,7 @@ function settleHyphens(pages: PageLayout[]): void {
  */
 export function finishDocument(pages: PageLayout[]): DocPage[] {
   settleHyphens(pages);
+  peelRunningRows(pages);
   const body = bodyFontSize(pages);
   const furniture = markFurniture(pages, body);
   const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);

@@ -557,6 +557,9 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
   const left = band?.a ?? 0, right = band?.b ?? pageW;
   let i = 0;
+  // The page's running head, once the scan has passed over it: never the head line of a table
+  // under it either.
+  let head0: Line[] | null = null;
   while (i < rows.length) {
     const start = rows[i]!;
     if (start.length < 2) { i++; continue; }
@@ -570,7 +573,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     // Captions side by side (two tables, or two figures, each under its own) are no row: their
     // spaces would set the columns of the rows below.
     if (start.every((l) => CAPTION_RE.test(l.text))) { i++; continue; }
-    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) { i++; continue; }
+    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) { head0 = start; i++; continue; }
     // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
     // row of that table: its few gutters would merge the table's columns.
     if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
@@ -680,7 +683,7 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     if (members.length >= 4) gutters = reopenUnderHead(members, gutters, notes, left, right, minGap, ex0, ex1);
     // The row above, when it is the table's column heads set as one line: it had no gutter of its own
     // to start the table with.
-    const above = members.length >= 2 && i > 0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
+    const above = members.length >= 2 && i > 0 && rows[i - 1] !== head0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
     const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
     if (head) members.unshift(head);
     else if (above.length === 1 && members.length >= 3 && stackedHead(above[0]!, members[0]!, gutters)) members[0] = [above[0]!, ...members[0]!];
@@ -1489,10 +1492,15 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   while (hi >= lo && isProse[hi]) hi--;
   if (hi - lo + 1 < 2) return null;
   if (lo > 0 || hi < nC - 1) grid = grid.map((r) => r.slice(lo, hi + 1));
+  // A column empty in every row (the space between a head and the figures it was moved over, set
+  // flush right in their cells) is no column.
+  const empty = grid[0]!.map((_, c) => grid.every((r) => r[c]!.length === 0));
+  if (empty.some(Boolean)) grid = grid.map((r) => r.filter((_, c) => !empty[c]));
+  if (grid[0]!.length < 2) return null;
   // Only now, clear of running text (whose lines starting in lower case tell it from a column).
   joinWrappedFirstCells(grid, 'text');
   if (listsSideBySide(grid)) return null;
-  const cols = hi - lo + 1;
+  const cols = grid[0]!.length;
   // Rows with at least two filled cells anchor the table; others continue the row above.
   const anchored = grid.filter((r) => filledCells(r) >= 2).length;
   // Two rows make a table only when they are short cells side by side (a header and one record),
