@@ -1520,3 +1520,18 @@ describe('columns left empty', () => {
     expect(md).not.toContain('Working Paper');
   });
 });
+
+describe('figures at the start of a wrapped line', () => {
+  it('a decimal figure that a sentence wrapped onto the next line goes on with the paragraph; a numbered section after a full stop starts its own', () => {
+    const lines = [
+      // (Lines of one length, as justified text sets them.)
+      'The saline group was observed through the season, and for the nutrient-poor',
+      'group of sites the seasonal nitrogen budget stabilised from 1.1 to',
+      '13.8 over the trial period, as the regional agency reported in its study.',
+      '2.1 Methods of the survey',
+    ];
+    const md = markdownOf([page(lines.map((t, k) => ({ ...item(t, 72, 100 + k * 12), ...(k < 3 ? { x1: 442 } : {}) })))]);
+    expect(md).toContain('stabilised from 1.1 to 13.8 over the trial period');
+    expect(md).toMatch(/\n\n2\.1 Methods of the survey/);
+  });
+});

@@ -318,7 +318,7 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] 
         if (gap < bestGap) { best = B; bestGap = gap; }
       }
     }
-    if (best && (startsItem(L) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
+    if (best && (startsItem(L, best.lines[best.lines.length - 1]!) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
     // A rule typed as text stands between paragraphs, never in one.
     const typedRule = TYPED_RULE.test(L.text.replace(/\s+/g, ''));
     if (typedRule) {
@@ -478,9 +478,13 @@ function lineNumberColumns(lines: Line[]): Line[][] {
   return out;
 }
 
-/** Lines that begin an entry of their own without being list items: "1.2: ...", footnotes. */
-function startsItem(L: Line): boolean {
-  if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return true;
+/**
+ * Lines that begin an entry of their own without being list items: "1.2: ...", footnotes. (Not a
+ * figure with a decimal point that a sentence wrapped onto the line, "... from 1.1 to" over "13.8
+ * over the trial period": the line above goes on, and lower case follows the figure.)
+ */
+function startsItem(L: Line, prev: Line): boolean {
+  if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return !(/^\d{1,3}\.\d{1,3}\s+\p{Ll}/u.test(L.text) && !ENDS_SENTENCE.test(prev.text));
   const first = L.words[0];
   // A footnote starts with a raised, smaller number.
   return !!first && L.words.length > 1 && /^\d{1,3}$/.test(first.text.trim()) && first.size < L.size * 0.8 && first.y1 < L.y1 - L.size * 0.1;
