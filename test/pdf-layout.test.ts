@@ -1535,3 +1535,23 @@ describe('figures at the start of a wrapped line', () => {
     expect(md).toMatch(/\n\n2\.1 Methods of the survey/);
   });
 });
+
+describe('tables in a column of a two-column page', () => {
+  it('a table in the left column keeps its head and first row where lines of the right column fall between its rows, under an abstract whose short last line crosses the gutter', () => {
+    const items: TextItem[] = [item('Plant Cover on Restored Saltmarsh', 180, 64, 16)];
+    // The abstract across both columns; its last line ends past the gutter's start.
+    for (let k = 0; k < 3; k++) items.push({ ...item(`Abstract line ${k + 1} of the paper set across the whole width of the page in one face.`, 82, 112 + k * 11), x1: 513 });
+    items.push({ ...item('managed group the canopy gap doubled from 59 to 76 over the trial.', 82, 145), x1: 348 });
+    // Left column: a paragraph, then the table; right column: text at its own spacing.
+    for (let k = 0; k < 12; k++) items.push({ ...item(`Left column line ${k + 1} of running text in the paper body here.`, 52, 180 + k * 12), x1: 288 });
+    const table = [['Model', 'Params', 'Acc.', 'F1'], ['Linear', '77M', '79.8', '81.1'], ['Tree', '49M', '93.2', '74.1'], ['Forest', '82M', '77.3', '52.8'], ['Boosted', '64M', '92.4', '66.2'], ['Ensemble', '31M', '97.3', '69.9']];
+    const xs = [57, 100, 139, 164];
+    table.forEach((r, i) => r.forEach((c, k) => items.push({ ...item(c, xs[k]!, 340 + i * 14.5), x1: xs[k]! + c.length * 4.5 })));
+    for (let k = 0; k < 40; k++) items.push({ ...item(`Right column line ${k + 1} of running text in the body.`, 306, 180 + k * 12.2), x1: 543 });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| Model | Params | Acc. | F1 |');
+    expect(md).toContain('| Linear | 77M | 79.8 | 81.1 |');
+    expect(md).toContain('| Ensemble | 31M | 97.3 | 69.9 |');
+    expect(md.indexOf('Left column line 12')).toBeLessThan(md.indexOf('Right column line 1 '));
+  });
+});

@@ -1111,9 +1111,19 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
   if (!heavy) {
     if (gutters.length) {
+      const edges = [0, ...gutters.flatMap((g) => [g.a, g.b]), W];
+      // A table the page's rows found inside one column (its rows shared with the lines of the
+      // column beside it, which were set aside as prose) is that column's to find: there its rows
+      // are not cut short where a line of the other column stands alone between two of them.
+      const inBand = (t: FoundTable): boolean => {
+        let x0 = Infinity, x1 = -Infinity;
+        for (const w of t.words) { x0 = Math.min(x0, w.x0); x1 = Math.max(x1, w.x1); }
+        for (let b = 0; b + 1 < edges.length; b += 2) if (x0 >= edges[b]! - 1 && x1 <= edges[b + 1]! + 1) return true;
+        return false;
+      };
+      for (let k = aligned.length - 1; k >= 0; k--) if (inBand(aligned[k]!)) aligned.splice(k, 1);
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);
-      const edges = [0, ...gutters.flatMap((g) => [g.a, g.b]), W];
       for (let b = 0; b + 1 < edges.length; b += 2) {
         const band = { a: edges[b]!, b: edges[b + 1]! };
         const bandRows = lineRows

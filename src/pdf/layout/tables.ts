@@ -936,7 +936,11 @@ export function columnGutters(lines: Line[], pageW: number, pageH = Infinity): I
   // number) and lines in the top and bottom margins stand over or under all the columns: a few of
   // them may cross a gutter. (The lines of a middle column are centred on the page too, but they
   // are many, and they cross no gutter.)
-  const acrossColumns = (l: Line): boolean => Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 || l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92;
+  // So does the last line of a paragraph set across the columns (an abstract's), short as it may
+  // be: a line wider than half the page stands right over it, from the same left edge.
+  const wide = lines.filter((l) => l.x1 - l.x0 >= pageW * 0.5);
+  const endsWide = (l: Line): boolean => wide.some((w) => Math.abs(w.x0 - l.x0) < l.size * 0.5 && l.y0 - w.y1 >= -l.size * 0.3 && l.y0 - w.y1 < l.size * 0.8);
+  const acrossColumns = (l: Line): boolean => Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 || l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92 || endsWide(l);
   const crossing = Math.max(3, Math.floor(body.length * 0.05));
   // Coverage at a resolution of at most 2000 steps across the page.
   const steps = Math.min(2000, Math.ceil(pageW));
