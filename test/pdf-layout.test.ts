@@ -1495,6 +1495,24 @@ describe('running heads and feet of whole documents', () => {
 });
 
 describe('columns left empty', () => {
+  it('heads set flush left just right of figures set flush right, each over a column of its own, head those columns; an italic row under them is a sub-head', () => {
+    // Word's table as PDF: "New students" starts 3 pt right of where "110" ends, "Graduating"
+    // right of where "103" ends; every head already stands over a column of figures of its own.
+    const at = (text: string, x0: number, x1: number, y0: number, extra: Partial<TextItem> = {}): TextItem => ({ ...item(text, x0, y0 + 8, 10, extra), x1, y0, y1: y0 + 10 });
+    const items: TextItem[] = [at('College', 93.6, 133.9, 454.6, { bold: true }), at('New students', 213.4, 286.1, 454.6, { bold: true }), at('Graduating', 333.1, 392.1, 454.6, { bold: true }),
+      at('Change', 452.7, 491.9, 454.6, { bold: true }), at('students', 311.6, 358.4, 467.4, { bold: true }), at('Undergraduate', 213.4, 286.5, 482.4, { italic: true })];
+    const body = [['Cedar University', '110', '103', '+7'], ['Oak Institute', '202', '210', '-8'], ['Elm College', '43', '53', '-10'], ['Total', '998', '908', '90']];
+    body.forEach((r, i) => {
+      const y = 494.9 + i * 22.7;
+      items.push(at(r[0]!, 93.6, 93.6 + r[0]!.length * 5, y));
+      [210.5, 330.3, 449.1].forEach((right, k) => items.push(at(r[k + 1]!, right - r[k + 1]!.length * 6, right, y)));
+    });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| **College** | **New students** | **Graduating students** | **Change** |');
+    expect(md).toContain('|  | *Undergraduate* |  |  |');
+    expect(md).toContain('| Oak Institute | 202 | 210 | -8 |');
+  });
+
   it('a shaded table whose heads are centred over figures set flush right has no empty column between them, and the running head over it is no head of it', () => {
     // A working paper's page (LibreOffice, 9 pt): the running head, then a table of shaded cells
     // 98 pt wide, each head centred in its cell over two lines, the figures flush right: the space

@@ -1357,7 +1357,11 @@ function oneHeadEach(row: Line[], cuts: number[]): number[] | null {
  * (three at most; none when the first row has one or no row has).
  */
 function leadingHeads(members: Line[][], notes: Set<Line[]>): number {
-  const k = members.findIndex((r) => !notes.has(r) && r.some((l) => figures(l) !== null));
+  let k = members.findIndex((r) => !notes.has(r) && r.some((l) => figures(l) !== null));
+  // (Under bold heads, a row with nothing bold is a sub-head row over the body, an italic
+  // "Undergraduate" under "New students": a label of the rows under it, where it stands.)
+  const bold = (r: Line[]): boolean => r.every((l) => l.bold);
+  if (k > 1 && bold(members[0]!)) { const sub = members.slice(1, k).findIndex((r) => !r.some((l) => l.bold)); if (sub >= 0) k = sub + 1; }
   return k > 0 && k <= 3 ? k : 0;
 }
 
@@ -1413,8 +1417,11 @@ function cutHeadsAtEdges(row: Line[], edge: Array<number | undefined>): Line[] {
  * the column on its left). So does a head standing in a column of its own, nothing under it, where
  * the column after it holds figures it ends over. `c` is the column it would go to otherwise.
  */
-function headOverFigures(l: Line, c: number, cols: FigureColumns): number {
-  while (c + 1 < cols.edge.length) {
+function headOverFigures(l: Line, c: number, cols: FigureColumns, taken: ReadonlySet<number>): number {
+  // (Never into a column in `taken`: where each head of the row stands over a column of its own,
+  // heads set flush left just after figures set flush right, "New students" just right of "110",
+  // head those columns, not the next ones.)
+  while (c + 1 < cols.edge.length && !taken.has(c + 1)) {
     const e = cols.edge[c], next = cols.edge[c + 1];
     if (e !== undefined && l.x0 > e + 1) c++;
     else if (!cols.filled[c] && next !== undefined && l.x1 <= next + 1) c++;
@@ -1460,10 +1467,14 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
     const one = r < 2 && !notes.has(row) ? oneHeadEach(row, cuts) : null;
-    row.forEach((l, k) => {
-      const c = one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l);
-      cells[overFigures && r < heads ? headOverFigures(l, c, overFigures) : c]!.push(l);
-    });
+    const cols = row.map((l, k) => (one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)));
+    // Heads that share a column as set must spread over the columns on their right; heads each
+    // over a column of their own, with something under it, keep to those columns.
+    // So must a head over a column with nothing under it. (Side by side: a head's second line
+    // under it is no other head.)
+    const taken = new Set(cols);
+    if (overFigures && r < heads && (cols.some((c) => !overFigures.filled[c]) || row.some((a, i) => row.some((b, j) => j > i && cols[i] === cols[j] && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0))))) taken.clear();
+    row.forEach((l, k) => cells[overFigures && r < heads ? headOverFigures(l, cols[k]!, overFigures, taken) : cols[k]!]!.push(l));
     return cells;
   });
   joinWrappedFirstCells(grid, 'spacing');
