@@ -1495,6 +1495,24 @@ describe('running heads and feet of whole documents', () => {
 });
 
 describe('columns left empty', () => {
+  it('a row of years under group heads heads the figures under it, set left of them in cells of their own', () => {
+    // "Commuting", "Leisure", "Business" over "2019 2023" each; the years centred in head cells set
+    // half a cell left of the figures' cells (so each year stands over a column with nothing under it).
+    const at = (text: string, x0: number, x1: number, y0: number, bold = false): TextItem => ({ ...item(text, x0, y0 + 7.2, 9, { bold }), x1, y0, y1: y0 + 9 });
+    const items: TextItem[] = [at('Mode', 61.8, 85.1, 176.8, true), at('Commuting', 177.8, 223.6, 176.8, true), at('Leisure', 327.2, 355.2, 176.8, true), at('Business', 464.8, 498.7, 176.8, true)];
+    [132.1, 202.4, 272.7, 342.9, 413.2, 483.5].forEach((x, k) => items.push(at(k % 2 ? '2023' : '2019', x, x + 19.2, 192.2, true)));
+    const body = [['Rail', '687', '241', '339', '598', '465', '279'], ['Bus', '765', '828', '132', '330', '337', '52'], ['Car', '186', '582', '586', '395', '280', '11'], ['Walk', '46', '737', '115', '478', '618', '55']];
+    body.forEach((r, i) => r.forEach((c, k) => {
+      const y = 207.6 + i * 15.4;
+      if (k === 0) items.push(at(c, 61.8, 61.8 + c.length * 4.6, y));
+      else { const right = 199 + (k - 1) * 70.3; items.push(at(c, right - c.length * 4.8, right, y)); }
+    }));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('|  | **2019** | **2023** | **2019** | **2023** | **2019** | **2023** |');
+    expect(md).toContain('| Rail | 687 | 241 | 339 | 598 | 465 | 279 |');
+    expect(md).toContain('| Walk | 46 | 737 | 115 | 478 | 618 | 55 |');
+  });
+
   it('heads set flush left just right of figures set flush right, each over a column of its own, head those columns; an italic row under them is a sub-head', () => {
     // Word's table as PDF: "New students" starts 3 pt right of where "110" ends, "Graduating"
     // right of where "103" ends; every head already stands over a column of figures of its own.

@@ -1357,7 +1357,10 @@ function oneHeadEach(row: Line[], cuts: number[]): number[] | null {
  * (three at most; none when the first row has one or no row has).
  */
 function leadingHeads(members: Line[][], notes: Set<Line[]>): number {
-  let k = members.findIndex((r) => !notes.has(r) && r.some((l) => figures(l) !== null));
+  // A row of years alone ("2019 2023 2019 2023" under "Commuting", "Leisure") heads the columns
+  // of figures under it: it is no row of the body.
+  const years = (r: Line[]): boolean => r.every((l) => /^(?:(?:19|20)\d\d\s*)+$/.test(l.text.trim()));
+  let k = members.findIndex((r, i) => !notes.has(r) && r.some((l) => figures(l) !== null) && !(i > 0 && i < 3 && years(r) && members[i + 1] && !years(members[i + 1]!)));
   // (Under bold heads, a row with nothing bold is a sub-head row over the body, an italic
   // "Undergraduate" under "New students": a label of the rows under it, where it stands.)
   const bold = (r: Line[]): boolean => r.every((l) => l.bold);
