@@ -1591,3 +1591,24 @@ describe('tables in a column of a two-column page', () => {
     expect(md.indexOf('Left column line 12')).toBeLessThan(md.indexOf('Right column line 1 '));
   });
 });
+
+describe('ruled tables with wrapped cells', () => {
+  it('a requirement wrapped onto a second line beside an empty reference cell stays in its row; separate rows in a ruled group still split', () => {
+    const at = (text: string, x0: number, y0: number): TextItem => ({ ...item(text, x0, y0 + 7.2, 9), x1: x0 + text.length * 4.4, y0, y1: y0 + 9 });
+    const xs = [64, 132, 374, 481, 548];
+    const ys = [263.6, 277.9, 301.9, 325.9, 350.2];
+    const lines = [...ys.map((y) => ({ x0: xs[0]!, y0: y, x1: xs[4]!, y1: y, width: 0.7 })), ...xs.map((x) => ({ x0: x, y0: ys[0]!, x1: x, y1: ys[4]!, width: 0.7 }))];
+    const items: TextItem[] = [at('Ref.', 69.5, 265.5), at('Requirement', 137.2, 265.5), at('Owner', 379.1, 265.5), at('Due', 485.5, 265.5),
+      at('A-01', 69.5, 279.7), at('Replace the worn guard rails on the loading bay and', 137.2, 279.7), at('Facilities and Estates', 379.1, 279.7), at('March', 485.5, 279.7),
+      at('record the inspection in the site log', 137.2, 289.5), at('Team', 379.1, 289.5),
+      at('A-02', 69.5, 303.7), at('Train every forklift driver on the revised reversing', 137.2, 303.7), at('Operations Manager', 379.1, 303.7), at('April', 485.5, 303.7),
+      at('procedure', 137.2, 313.5),
+      // A ruled group of two rows: each starts in the first column.
+      at('B-01', 69.5, 327.7), at('Sweep', 137.2, 327.7), at('Porter', 379.1, 327.7), at('May', 485.5, 327.7),
+      at('B-02', 69.5, 337.5), at('Mop', 137.2, 337.5), at('Cleaner', 379.1, 337.5), at('June', 485.5, 337.5)];
+    const md = markdownOf([page(items, { lines })]);
+    expect(md).toContain('| A-01 | Replace the worn guard rails on the loading bay and record the inspection in the site log | Facilities and Estates Team | March |');
+    expect(md).toContain('| A-02 | Train every forklift driver on the revised reversing procedure | Operations Manager | April |');
+    expect(md).toContain('| B-01 | Sweep | Porter | May |\n| B-02 | Mop | Cleaner | June |');
+  });
+});

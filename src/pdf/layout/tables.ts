@@ -383,9 +383,22 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     const lineChars = bands.map((b) => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; }).reduce((n, w) => n + w.text.length + 1, 0) / Math.max(1, b.cols.size));
     lineChars.sort((a, b) => a - b);
     if (lineChars[Math.floor(lineChars.length / 2)]! > 30) continue;
+    // A band's text in one column, left to right.
+    const textIn = (b: { y0: number; y1: number }, c: number): string => inRow
+      .filter((w) => { const cy = (w.y0 + w.y1) / 2, cx = (w.x0 + w.x1) / 2; return cy >= b.y0 && cy <= b.y1 && cx > xs[c]! && cx <= xs[c + 1]!; })
+      .sort((p, q) => p.x0 - q.x0).map((w) => w.text).join(' ');
     for (let k = 0; k + 1 < bands.length; k++) {
       // Only between bands that start a new row in the first column (wrapped cells stay whole).
       if (!bands[k + 1]!.cols.has(key)) continue;
+      // Nor where a cell's text goes on from one band into the next ("... on the loading bay and"
+      // over "record the inspection ..."): a wrapped cell beside an empty first one.
+      const goesOn = !bands[k + 1]!.cols.has(cols[0]!) && [...bands[k + 1]!.cols].some((c) => {
+        if (!bands[k]!.cols.has(c)) return false;
+        const a = textIn(bands[k]!, c), b = textIn(bands[k + 1]!, c);
+        // (Words, not a dash or a figure standing for a value.)
+        return /\p{L}{2}/u.test(a) && /\p{L}{2}/u.test(b) && (/^\p{Ll}/u.test(b) || /\p{L}[-,;/&]$/u.test(a) || ENDS_ON_JOINING_WORD.test(a));
+      });
+      if (goesOn) continue;
       virtualY.push((bands[k]!.y1 + bands[k + 1]!.y0) / 2);
     }
   }
