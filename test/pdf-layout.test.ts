@@ -1612,3 +1612,20 @@ describe('ruled tables with wrapped cells', () => {
     expect(md).toContain('| B-01 | Sweep | Porter | May |\n| B-02 | Mop | Cleaner | June |');
   });
 });
+
+describe('notes under a table', () => {
+  it('a note opening with an asterisk on a page whose figures carry asterisks is a note, not a bullet; a lettered note after it is its own', () => {
+    const rows = [['Method', 'Dev', 'Test'], ['Rules', '73.8', '72.2*'], ['Ranker', '78.6', '77.5*'], ['Joint', '80.3', '79.1*']];
+    const items = rows.flatMap((r, i) => r.map((c, k) => item(c, 72 + k * 90, 100 + i * 14, 10, { bold: i === 0 })));
+    items.push(item('* Significant at p < 0.05.', 72, 170, 7.6), item('a Trained on half of the data.', 72, 180, 7.6));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| Rules | 73.8 | 72.2* |');
+    expect(md).toContain('\n\\* Significant at p < 0.05.\n\na Trained on half of the data.');
+    expect(md).not.toMatch(/^- Significant/m);
+  });
+
+  it('an asterisk bullet on a page without asterisk marks is still a bullet', () => {
+    const md = markdownOf([page([item('Items to bring:', 72, 100), item('* A torch for the tunnel.', 72, 114), item('* Water for the walk.', 72, 128)])]);
+    expect(md).toContain('- A torch for the tunnel.\n- Water for the walk.');
+  });
+});

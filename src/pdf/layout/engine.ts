@@ -159,7 +159,7 @@ function grow(b: Box, o: Box): void {
 
 // ---------------------------------------------------------------- paragraphs
 
-function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] {
+function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = false): TextBlock[] {
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const blocks: TextBlock[] = [];
   // The line directly below each line (same column, normal leading).
@@ -251,6 +251,7 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = []): TextBlock[] 
   const items = new Map<Line, Marker>();
   for (const [i, L] of sorted.entries()) {
     let marker = listMarker(L.text) ?? letterBullet(L) ?? nestedNumber(L, sorted.slice(Math.max(0, i - 60), i), items);
+    if (marker?.kind === 'bullet' && starNotes && marker.text.trim() === '*') marker = null;
     if (marker) items.set(L, marker);
     // A picture bullet stands where the item starts (its level goes by it).
     const picture = marker ? null : pictured.get(L) ?? null;
@@ -484,6 +485,9 @@ function lineNumberColumns(lines: Line[]): Line[][] {
  * over the trial period": the line above goes on, and lower case follows the figure.)
  */
 function startsItem(L: Line, prev: Line): boolean {
+  // A note under a table marked by a letter or a sign, after a line that ended its sentence
+  // ("* Significant at p < 0.05." over "a Trained on half of the data."): no sentence starts so.
+  if (/^[a-z†‡§*]\s+\p{Lu}/u.test(L.text) && ENDS_SENTENCE.test(prev.text)) return true;
   if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return !(/^\d{1,3}\.\d{1,3}\s+\p{Ll}/u.test(L.text) && !ENDS_SENTENCE.test(prev.text));
   const first = L.words[0];
   // A footnote starts with a raised, smaller number.
@@ -1147,7 +1151,11 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const textLines = joinNoteNumbers(numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines, bodySizeOf(fontChars), H);
   const figures = mergeImages(page.images, W, H, textLines);
 
-  let blocks = splitStackedItems(buildBlocks(textLines, page.images), textLines);
+  // An asterisk set right after a figure or a word ("72.2*", in a table or the text) marks a note:
+  // on such a page a line that opens with one is that note ("* Significant at p < 0.05."), not a
+  // bulleted item.
+  const starNotes = lineRows.some((r) => r.some((l) => /[\p{L}\p{N})\]]\*(?=[\s,;)]|$)/u.test(l.text)));
+  let blocks = splitStackedItems(buildBlocks(textLines, page.images, starNotes), textLines);
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
     const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };
