@@ -1629,3 +1629,20 @@ describe('notes under a table', () => {
     expect(md).toContain('- A torch for the tunnel.\n- Water for the walk.');
   });
 });
+
+describe('sentence tails at the head of columns', () => {
+  it('the last words of sentences broken by the page and by the column are read with their columns, not as a head across the page', () => {
+    // Page 3 of a two-column paper: the left column opens with the end of a sentence from page 2,
+    // the right one with the end of the left column's last sentence.
+    const items: TextItem[] = [item('Working Paper No. 17', 60, 60, 9), item('3', 548, 60, 9)];
+    items.push(item('since.', 60, 88), item('18.5 over the survey period.', 310, 88));
+    items.push(item('5. Conclusion', 60, 116, 12, { bold: true }));
+    for (let k = 0; k < 20; k++) items.push({ ...item(`left line ${k + 1} of the conclusion set in its column here`, 60, 135 + k * 14), x1: 300 });
+    items[items.length - 1]!.text = 'For the adjusted group the capital outlay deteriorated from 2.2 to';
+    for (let k = 0; k < 22; k++) items.push({ ...item(`right line ${k + 1} of the text that goes on in this column`, 310, 107 + k * 14), x1: 551 });
+    const md = markdownOf([page(items)]);
+    expect(md.indexOf('since.')).toBeLessThan(md.indexOf('5. Conclusion'));
+    expect(md).toContain('deteriorated from 2.2 to 18.5 over the survey period.');
+    expect(md.indexOf('18.5 over the survey period.')).toBeLessThan(md.indexOf('right line 1 '));
+  });
+});

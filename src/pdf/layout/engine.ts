@@ -822,7 +822,8 @@ function joinBrokenParagraphs(els: El[]): El[] {
       const first = e.lines[0]!.text;
       const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
       const running = (prev.lines.length >= 2 || last.length > 80) && !CAPTION_RE.test(prev.lines[0]!.text);
-      if (otherColumn && running && !ENDS_SENTENCE.test(last) && /^\p{Ll}/u.test(first) && Math.abs(prev.size - e.size) < 0.6
+      // (Or with a figure, where the column ended on a joining word: "... from 2.2 to" / "18.5 over".)
+      if (otherColumn && running && !ENDS_SENTENCE.test(last) && (/^\p{Ll}/u.test(first) || (/^\p{N}/u.test(first) && endsOpen(last))) && Math.abs(prev.size - e.size) < 0.6
         && prev.lines[0]!.bold === e.lines[0]!.bold) {
         prev.lines.push(...e.lines);
         grow(prev, e);
@@ -1244,8 +1245,15 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const columnHead = (e: El): boolean => {
     if (e.kind !== 'text' || e.size < pageBody - 0.5) return false;
     const below = nextTo(e, 1);
-    if (!below || below.gap > e.size * 2 || e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.8) return false;
-    if (e.lines.length < 2 && e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.9) return false;
+    if (!below || below.gap > e.size * 3) return false;
+    // Or it is the last words of a sentence, however short: it starts in lower case or with a
+    // figure, ends the sentence, and is set at the column's left edge in the body's face ("since."
+    // at the head of the left column, "18.5 over the survey period." of the right one).
+    const first = e.lines[0]!, last = e.lines[e.lines.length - 1]!;
+    const tail = e.lines.length <= 2 && /^[\p{Ll}\p{N}]/u.test(first.text) && ENDS_SENTENCE.test(last.text) && !first.bold
+      && Math.abs(e.x0 - below.el.x0) < e.size * 0.5 && Math.abs(e.size - pageBody) <= 0.5;
+    if (!tail && (below.gap > e.size * 2 || e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.8)) return false;
+    if (!tail && e.lines.length < 2 && e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.9) return false;
     return els.some((o) => o !== e && hOverlap(o, e) <= 0 && o.y0 < below.el.y0 && o.y1 > e.y0);
   };
   const top = els.filter((e) => zoneOf(e) === 'top' && apart(e) && !columnHead(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
