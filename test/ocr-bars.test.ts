@@ -1,8 +1,83 @@
 /**
- * The strokes of a vertical rule read as "|" left out of the text (src/ocr/page.ts).
+ * Light type on dark bars turned into dark type on paper before recognition (src/ocr/bars.ts), and
+ * the strokes of a vertical rule read as "|" left out of the text (src/ocr/page.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { fixturePageGrey } from '../test-support/scans.js';
+import { findBars, invertBars } from '../src/ocr/bars.js';
+import { DEFAULT_PREPROCESS, preprocess } from '../src/ocr/preprocess.js';
 import { toPageInput, type OcrLine, type OcrPage, type OcrWord } from '../src/ocr/page.js';
+
+const PAPER = 240;
+
+/** A grey page of paper with helpers to lay rectangles of a level on it. */
+function page(w: number, h: number) {
+  const data = Buffer.alloc(w * h, PAPER);
+  const rect = (x0: number, y0: number, x1: number, y1: number, v: number) => {
+    for (let y = y0; y < y1; y++) data.fill(v, y * w + x0, y * w + x1);
+  };
+  /** `n` letter-like marks of level `v` (a stem and a cross stroke, 10 × 20 px) from (x, y). */
+  const letters = (x: number, y: number, n: number, v: number) => {
+    for (let k = 0; k < n; k++) {
+      rect(x + k * 16, y, x + k * 16 + 3, y + 20, v);
+      rect(x + k * 16, y + 8, x + k * 16 + 10, y + 11, v);
+    }
+  };
+  return { data, width: w, height: h, rect, letters };
+}
+
+describe('bars of light type', () => {
+  it('finds a mid-grey bar and a black one carrying light type, and maps their type to ink on paper', () => {
+    const p = page(1700, 2200);
+    p.rect(180, 400, 1520, 460, 150);
+    p.letters(200, 420, 20, 235);
+    p.rect(180, 700, 800, 760, 30);
+    p.letters(200, 720, 12, 230);
+    const bars = findBars(p.data, p.width, p.height, PAPER);
+    expect(bars.map((b) => [b.y0, b.y1])).toEqual([[400, 459], [700, 759]]);
+    expect(Math.abs(bars[0]!.level - 150)).toBeLessThan(3);
+    expect(bars[0]!.light).toBeGreaterThan(225);
+    const out = invertBars(p.data, p.width, p.height, bars, PAPER);
+    // The bar's fill is paper, a letter's stem ink; the page round the bars is as it was.
+    expect(out[430 * p.width + 700]).toBe(PAPER);
+    expect(out[430 * p.width + 201]).toBe(0);
+    expect(out[730 * p.width + 201]).toBe(0);
+    expect(out[1000 * p.width + 100]).toBe(PAPER);
+  });
+
+  it('finds none in a black box without type, a grey shade with dark type, text, or type printed over itself', () => {
+    const p = page(1700, 2200);
+    // A black box (a redaction, a chart's bar).
+    p.rect(200, 200, 900, 300, 25);
+    // A shaded head row with dark type: the shade finder's (src/ocr/fills.ts).
+    p.rect(180, 500, 1520, 560, 175);
+    p.letters(200, 520, 20, 30);
+    // Lines of text.
+    for (let k = 0; k < 20; k++) p.letters(180, 800 + k * 40, 60, 30);
+    // Type printed over itself: a dark block whose light letter-shaped gaps ("H", 12 × 26 px) run to
+    // its top and bottom edges, where a bar's type keeps clear of them. Only that tells it from a bar.
+    p.rect(300, 1700, 624, 1726, 30);
+    for (let k = 0; k < 17; k++) {
+      const x = 304 + k * 18;
+      p.rect(x, 1700, x + 2, 1726, 235);
+      p.rect(x + 10, 1700, x + 12, 1726, 235);
+      p.rect(x, 1711, x + 12, 1713, 235);
+    }
+    expect(findBars(p.data, p.width, p.height, PAPER)).toEqual([]);
+  });
+
+  it('leaves the fixtures without bars exactly as they were preprocessed before', async () => {
+    for (const [file, n] of [['scanned.pdf', 1], ['table.pdf', 1], ['unevenlight.pdf', 1]] as const) {
+      const g = await fixturePageGrey(file, n);
+      const img = { data: g.data, width: g.width, height: g.height, channels: 1 as const };
+      const on = await preprocess(img, DEFAULT_PREPROCESS);
+      const off = await preprocess(img, { ...DEFAULT_PREPROCESS, invertBars: false });
+      expect(on.bars, `${file} p${n}`).toEqual([]);
+      expect(on.image.equals(off.image), `${file} p${n}`).toBe(true);
+      expect(on.rules).toEqual(off.rules);
+    }
+  }, 60000);
+});
 
 describe('the strokes of a vertical rule read as "|"', () => {
   const ROW = 30;
