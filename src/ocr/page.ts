@@ -296,6 +296,7 @@ export function toPageInput(page: OcrPage): PageInput {
   const inRuledArea = (b: Bbox): boolean => ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
   // Misread bullets are given back as bullets (the page's words keep what was read).
   const bullets = bulletLines(page);
+  const strokes = ruleStrokes(page);
   const upright = verticalShare(page) < 0.5;
   // Lines of four characters or more: a lone figure ("1", "7") is taller than wide too.
   const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && lineChars(l) >= 4;
@@ -347,6 +348,11 @@ export function toPageInput(page: OcrPage): PageInput {
           run = [];
         };
         for (const [k, w] of l.words.entries()) {
+          // A rule read as a stroke ends the run it stood in, and is no text.
+          if (strokes.has(w)) {
+            flush();
+            continue;
+          }
           const prev = run[run.length - 1];
           const gap = prev ? (w.bbox.x0 - prev.bbox.x1) / s : 0;
           // A section number set apart from its heading ("1   Introduction") stays on the heading's run
@@ -363,6 +369,30 @@ export function toPageInput(page: OcrPage): PageInput {
   // Rules as a text layer's vector rules: a line of no height (or width) and its stroke width.
   const lines = (page.rules ?? []).map((r) => ({ x0: r.x0 / s, y0: r.y0 / s, x1: r.x1 / s, y1: r.y1 / s, width: r.thickness / s }));
   return { pageNumber: page.pageNumber, width: page.width, height: page.height, rotation: page.rotation, items, lines, rects: [], images: [], source: 'layout_ocr' };
+}
+
+/** Lines of a rule's strokes, one above the other, that make a rule. */
+const STROKES_IN_RULE = 2;
+
+/**
+ * The "|" words that are a vertical rule left in the image (a table's column rule or border, too few
+ * rules for src/ocr/rules.ts to take as a grid): tesseract reads the rule, line by line, as a stroke
+ * between the cells' words ("PointB | 87 = |"). A stroke is one when it stands, within a third of an
+ * x-height, over or under strokes of STROKES_IN_RULE - 1 other lines; a "|" written in the text stands alone.
+ */
+function ruleStrokes(page: OcrPage): Set<OcrWord> {
+  const bars: Array<{ w: OcrWord; line: OcrLine; x: number }> = [];
+  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) {
+    for (const w of l.words) if (w.text === '|') bars.push({ w, line: l, x: (w.bbox.x0 + w.bbox.x1) / 2 });
+  }
+  const out = new Set<OcrWord>();
+  if (bars.length < STROKES_IN_RULE) return out;
+  for (const a of bars) {
+    const tolerance = a.line.xHeight / 3;
+    const lines = new Set(bars.filter((b) => Math.abs(b.x - a.x) <= tolerance).map((b) => b.line));
+    if (lines.size >= STROKES_IN_RULE) out.add(a.w);
+  }
+  return out;
 }
 
 /** A vertical rule standing in the gap between two word boxes, over their height. */

@@ -8,6 +8,7 @@ import { applyMap, fillLevels, flattenMap, greyHistogram, shadeIsArea } from './
 import { removeRules, type PixelRule } from './rules.js';
 import { evenLight, isNegative } from './illumination.js';
 import { speckled } from './specks.js';
+import { barReach, findBars, invertBars, rulesThroughBars, type Bar } from './bars.js';
 
 export interface PreprocessOptions {
   /** One grey channel: a third of the bytes to encode and hand over, and what tesseract reads anyway. */
@@ -25,6 +26,8 @@ export interface PreprocessOptions {
   evenLight?: boolean;
   /** Smooth a page strewn with specks by a 3 × 3 median (src/ocr/specks.ts). */
   despeckle?: boolean;
+  /** Turn light type on dark bars of a grey page into dark type on paper (src/ocr/bars.ts). */
+  invertBars?: boolean;
   /** Turn shaded areas of a grey page to paper white (src/ocr/fills.ts). */
   flattenFills?: boolean;
   /** Take ruling lines (table and form rules) out of a grey page and report them (src/ocr/rules.ts). */
@@ -32,7 +35,7 @@ export interface PreprocessOptions {
 }
 
 export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
-export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, evenLight: true, despeckle: true, flattenFills: true, removeRules: true };
+export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, evenLight: true, despeckle: true, invertBars: true, flattenFills: true, removeRules: true };
 
 export interface RawImage {
   data: Buffer;
@@ -179,7 +182,7 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; paper: number; evenedLight: boolean; negative: boolean; despeckled: boolean }> {
+export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; bars: Bar[]; paper: number; evenedLight: boolean; negative: boolean; despeckled: boolean }> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
   // First: the skew estimate already counts dark pixels at one level.
@@ -204,19 +207,27 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
   if (skew !== 0) src = await rotateKeepingSize(src, -skew);
   let rules: PixelRule[] = [];
   let paper = 255;
-  if ((opts.flattenFills || opts.removeRules) && src.channels === 1) {
-    // One histogram serves the shade, the paper and the ink threshold.
+  let bars: Bar[] = [];
+  if ((opts.invertBars || opts.flattenFills || opts.removeRules) && src.channels === 1) {
+    // One histogram serves the bars, the shade, the paper and the ink threshold.
     let hist = greyHistogram(src.data);
     let levels = fillLevels(hist);
+    // The shade is judged on the page as scanned, bars and all, so that outside its bars a page with
+    // bars is flattened and its rules found exactly as before; a bar's type is ink after inverting,
+    // darker than any shade's level.
+    const flatten = opts.flattenFills && levels.white !== null && shadeIsArea(src.data, src.width, src.height, levels.shade!);
+    if (opts.invertBars) bars = findBars(src.data, src.width, src.height, levels.paper);
+    if (bars.length) src = { ...src, data: invertBars(src.data, src.width, src.height, bars, levels.paper) };
     // Shades first: a rule inside a shaded head row is then thin ink on white like the others.
-    if (opts.flattenFills && levels.white !== null && shadeIsArea(src.data, src.width, src.height, levels.shade!)) {
-      const flat = applyMap(src.data, hist, flattenMap(levels.white));
+    if (flatten) {
+      const flat = applyMap(src.data, hist, flattenMap(levels.white!));
       src = { ...src, data: flat.grey };
       hist = flat.hist;
       levels = fillLevels(hist);
     }
     // After the deskew, so that rules run along the pixel rows and columns.
     if (opts.removeRules) ({ image: src, rules } = removeRules(src, otsuOfHistogram(hist), levels.paper));
+    if (bars.length && rules.length) rules = rulesThroughBars(rules, bars, barReach(src.width, src.height));
     paper = levels.paper;
   }
   let out: RawImage = src;
@@ -240,6 +251,7 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     height: out.height,
     skew,
     rules,
+    bars,
     paper,
     evenedLight: evened !== null,
     negative,
