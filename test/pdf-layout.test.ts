@@ -1646,3 +1646,26 @@ describe('sentence tails at the head of columns', () => {
     expect(md.indexOf('18.5 over the survey period.')).toBeLessThan(md.indexOf('right line 1 '));
   });
 });
+
+describe('a heading under columns', () => {
+  it('a heading alone at the foot of the left column, over text across the page, is read after both columns', () => {
+    const items: TextItem[] = [];
+    for (let k = 0; k < 6; k++) items.push({ ...item(`Left item ${k + 1} of the first list here.`, 80, 200 + k * 14), x1: 290 });
+    for (let k = 0; k < 6; k++) items.push({ ...item(`Right item ${k + 1} of the second list here.`, 322, 200 + k * 14), x1: 540 });
+    items.push(item('Fares and passes', 66, 300, 14, { bold: true }));
+    for (let k = 0; k < 3; k++) items.push({ ...item(`Full line ${k + 1} of the text that runs across the whole page under the heading.`, 66, 322 + k * 14), x1: 540 });
+    const md = markdownOf([page(items)]);
+    expect(md.indexOf('Right item 6')).toBeLessThan(md.indexOf('Fares and passes'));
+    expect(md.indexOf('Fares and passes')).toBeLessThan(md.indexOf('Full line 1'));
+  });
+
+  it('a heading in a column with its text under it in the same column stays in the column', () => {
+    const items: TextItem[] = [];
+    for (let k = 0; k < 6; k++) items.push({ ...item(`Left line ${k + 1} of the first module text.`, 66, 200 + k * 14), x1: 290 });
+    items.push(item('Module Two', 66, 300, 12, { bold: true }));
+    for (let k = 0; k < 4; k++) items.push({ ...item(`Left line ${k + 1} of the second module text.`, 66, 318 + k * 14), x1: 290 });
+    for (let k = 0; k < 8; k++) items.push({ ...item(`Right line ${k + 1} of the third module text.`, 322, 200 + k * 14), x1: 540 });
+    const md = markdownOf([page(items)]);
+    expect(md.indexOf('Module Two')).toBeLessThan(md.indexOf('Right line 1 '));
+  });
+});

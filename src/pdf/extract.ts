@@ -149,7 +149,8 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   const lines: Segment[] = [];
   const rects: Rect[] = [];
   const images: ImageBox[] = [];
-  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images) : undefined;
+  const dots: ImageBox[] = [];
+  const paints = ops ? collectGraphics(ops, toView, width, height, lines, rects, images, dots) : undefined;
   const links = linkAreas(await annotations, toView, width, height);
   // Where each character of a run lies matters only where a link or a drawn line may mark part of it.
   const wantEdges = links.length > 0 || lines.some((s) => Math.abs(s.y1 - s.y0) <= 0.5);
@@ -204,6 +205,8 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
 
   return {
     pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, ...(turned.length ? { turned } : {}), lines, rects, images,
+    // (Hundreds of them are a chart's markers, not bullets.)
+    ...(dots.length && dots.length <= MAX_DOTS ? { dots } : {}),
     source: 'native_text', ...(links.length ? { links } : {}), ...(paints !== undefined ? { paints } : {}),
   };
 }
@@ -226,7 +229,7 @@ function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0:
 }
 
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
-function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[]): number {
+function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[], dots: ImageBox[]): number {
   let ctm: Matrix = base;
   let paints = 0;
   let lineWidth = 1;
@@ -290,7 +293,7 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
         const fill = paint === OP.fill || paint === OP.eoFill || paint === OP.fillStroke || paint === OP.eoFillStroke
           || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
         if (!stroke && !fill) break;
-        shapes += addPath(path, ctm, stroke, fill, lineWidth, pw, ph, lines, rects);
+        shapes += addPath(path, ctm, stroke, fill, lineWidth, pw, ph, lines, rects, dots);
         break;
       }
       default:
@@ -308,8 +311,20 @@ function bounds(pts: Array<[number, number]>, pw: number, ph: number, allowFlat 
   return { x0, y0, x1, y1 };
 }
 
-/** Splits a path into sub-paths; keeps axis-aligned segments and rectangles. Returns shapes added. */
-function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: boolean, lineWidth: number, pw: number, ph: number, lines: Segment[], rects: Rect[]): number {
+/** Drawn marks of a page past which they are a chart's markers (none is kept). */
+const MAX_DOTS = 400;
+
+/**
+ * A small filled mark about as wide as high, 1.5 to 8 pt: how browsers and report writers draw a
+ * list's bullets (a disc, a square) instead of setting a glyph.
+ */
+function dotOf(box: ImageBox): boolean {
+  const w = box.x1 - box.x0, h = box.y1 - box.y0;
+  return w >= 1.5 && h >= 1.5 && w <= 8 && h <= 8 && w <= h * 1.5 && h <= w * 1.5;
+}
+
+/** Splits a path into sub-paths; keeps axis-aligned segments and rectangles, and small filled marks (`dots`). Returns shapes added. */
+function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: boolean, lineWidth: number, pw: number, ph: number, lines: Segment[], rects: Rect[], dots: ImageBox[]): number {
   const subpaths: Array<Array<[number, number]>> = [];
   let cur: Array<[number, number]> = [];
   let curved = false;
@@ -324,7 +339,14 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
     else break;
   }
   if (cur.length) subpaths.push(cur);
-  if (curved) return 0; // rounded boxes and glyph-like shapes: not rulings
+  if (curved) {
+    // Rounded boxes and glyph-like shapes are no rulings; a small filled disc may be a bullet.
+    if (fill && dots.length <= MAX_DOTS) {
+      const box = bounds(subpaths.flat(), pw, ph);
+      if (box && dotOf(box)) dots.push(box);
+    }
+    return 0;
+  }
   const scale = Math.sqrt(Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2])) || 1;
   const lw = Math.max(0.1, lineWidth * scale);
   for (const sp of subpaths) {
@@ -345,6 +367,7 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
     }
     if (isRect && w >= 3 && h >= 3) {
       rects.push({ ...box, filled: fill, stroked: stroke });
+      if (fill && !stroke && dots.length <= MAX_DOTS && dotOf(box)) dots.push(box);
       added++;
       if (stroke) {
         lines.push({ x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y0, width: lw }, { x0: box.x0, x1: box.x1, y0: box.y1, y1: box.y1, width: lw });

@@ -80,7 +80,7 @@ function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<L
   for (const L of lines) {
     for (const p of pictures) {
       const w = p.x1 - p.x0, h = p.y1 - p.y0, cy = (p.y0 + p.y1) / 2;
-      if (w > L.size * 1.2 || h > L.size * 1.2 || w < L.size * 0.3 || h < L.size * 0.3) continue;
+      if (w > L.size * 1.2 || h > L.size * 1.2 || w < L.size * 0.2 || h < L.size * 0.2) continue;
       if (cy < L.y0 || cy > L.y1 || p.x1 > L.x0 + 0.5 || L.x0 - p.x1 > L.size * 2) continue;
       found.set(L, p);
       break;
@@ -634,9 +634,21 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
   }
   // Join consecutive bands that share an inner gutter.
   const groups: Array<{ els: El[]; gutters: Interval[] }> = [];
-  for (const band of bands) {
+  // A heading alone in its band (bold, or set larger than the text after it) right over text that
+  // runs across the gutter heads that text, not the foot of the column it happens to stand in.
+  const headsNext = (band: El[], next: El[] | undefined, gutters: Interval[]): boolean => {
+    const h = band[0]!;
+    if (band.length !== 1 || h.kind !== 'text' || h.lines.length > 2 || !next) return false;
+    const below = next.filter((e): e is TextBlock => e.kind === 'text');
+    // (Across the gutter of the columns above: a column that runs on below is no such text.)
+    const inner = gutters.filter((g) => g.a > lo + 1 && g.b < hi - 1);
+    if (!below.length || !inner.length || !inner.every((g) => next.some((e) => e.x0 < g.a && e.x1 > g.b))) return false;
+    return h.lines.every((l) => l.bold) && !below[0]!.lines.every((l) => l.bold) || h.size >= below[0]!.size * 1.15;
+  };
+  for (const [bi, band] of bands.entries()) {
     const gaps = gapsOf(coverage(band), lo, hi);
     const prev = groups[groups.length - 1];
+    if (prev && headsNext(band, bands[bi + 1], prev.gutters)) { groups.push({ els: [...band], gutters: gaps }); continue; }
     // A heading centred on the whole width above columns is read before them, even where it happens
     // to stand clear of the gutter (a narrow float at the left: the heading sits over the text only).
     const centred = prev?.els.length === 1 && prev.els[0]!.kind === 'text' && prev.els[0]!.lines.length <= 2
@@ -1156,7 +1168,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // on such a page a line that opens with one is that note ("* Significant at p < 0.05."), not a
   // bulleted item.
   const starNotes = lineRows.some((r) => r.some((l) => /[\p{L}\p{N})\]]\*(?=[\s,;)]|$)/u.test(l.text)));
-  let blocks = splitStackedItems(buildBlocks(textLines, page.images, starNotes), textLines);
+  let blocks = splitStackedItems(buildBlocks(textLines, page.dots?.length ? [...page.images, ...page.dots] : page.images, starNotes), textLines);
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
     const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };

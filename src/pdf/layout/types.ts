@@ -106,6 +106,8 @@ export interface PageInput {
   lines: Segment[];
   rects: Rect[];
   images: ImageBox[];
+  /** Small filled marks drawn as paths (discs, squares): bullets where they stand before lines of text. */
+  dots?: ImageBox[];
   source: PageSource;
   /** The page's link areas (absent when it has none). */
   links?: LinkArea[];
