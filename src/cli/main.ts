@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ParseError, toParseError, type ParseErrorCode } from '../errors.js';
-import type { ParseOptions } from '../options/schema.js';
+import { normalizeOptions, type ParseOptions } from '../options/schema.js';
 import { createParser } from '../parser.js';
 import type { ParseDocument } from '../types.js';
 import { hasNodeFlags, rerunWithNodeFlags, wantsNodeFlags } from './node-flags.js';
@@ -160,6 +160,16 @@ async function main(argv: string[]): Promise<void> {
     fail('BAD_REQUEST', `cannot read ${file}: ${(err as Error).message}`, 2);
   }
 
+  // Options are checked here before the parse thread starts: a bad value is a BAD_REQUEST however
+  // long the thread takes to start (with a timeout of 0 the thread's start alone could outlast the
+  // guard below and report a TIMEOUT instead).
+  try {
+    normalizeOptions(options);
+  } catch (err) {
+    const e = toParseError(err);
+    if (args.values.json) process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
+    fail(e.code, e.message, 1);
+  }
   const requested = (options as Record<string, unknown> | null)?.['timeout'];
   const timeoutMs = typeof requested === 'number' && Number.isFinite(requested) ? requested : CLI_DEFAULT_TIMEOUT_MS;
   const job: ParseJob = { docmillCliParse: true, bytes, options: options as ParseOptions, filename: path.basename(file) };
