@@ -205,6 +205,13 @@ describe('modes', () => {
     expect(found('my name is not important', 'PERSON', 'accurate')).toEqual([]);
     expect(found('name: unknown', 'PERSON', 'accurate')).toEqual([]);
   });
+  it('a relative or friend named right after "my", "her" and the like is a person, listed as a name or not; an ordinary word there is not', () => {
+    for (const mode of MODES) {
+      expect(found('I would like to remove my kid Dzhambek from the will.', 'PERSON', mode)).toEqual(['Dzhambek']);
+      expect(found('Her neighbour Oskarsdottir called twice.', 'PERSON', mode)).toEqual(['Oskarsdottir']);
+      expect(found('My friend Monday is a good day to start.', 'PERSON', mode)).toEqual([]);
+    }
+  });
   it('after "university of", "born in" and the like a name is a place, listed as a name or not, unless a possessive follows', () => {
     for (const mode of MODES) {
       expect(found('She studied journalism at the University of Vierhöf.', 'LOCATION', mode)).toEqual(['Vierhöf']);

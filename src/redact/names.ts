@@ -156,7 +156,8 @@ const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|nam
 const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
 /** Labels at a line's start after which what follows is a name. */
 const NAME_LABELS = 'name|full name|first name|last name|surname|patient|employee|attn|attendee';
-const PERSON_BEFORE_VERY_STRONG = new RegExp(`(?:\\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\\s*[?:])\\s*[:?]?\\s*$)|(?:^|\\n)\\s*>?\\s*(?:${NAME_LABELS})\\s*:\\s*$`);
+// (Or a relative or friend of the writer's or someone's, named right after: "my kid Dzhambek".)
+const PERSON_BEFORE_VERY_STRONG = new RegExp(`(?:\\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\\s*[?:]|(?:my|his|her|our|your|their) (?:kid|child|son|daughter|wife|husband|brother|sister|mother|father|mom|mum|dad|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|boyfriend|girlfriend|fianc[ée]e?|friend|neighbou?r))\\s*[:?]?\\s*$)|(?:^|\\n)\\s*>?\\s*(?:${NAME_LABELS})\\s*:\\s*$`);
 const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
 const PERSON_AFTER = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
 const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
@@ -292,7 +293,7 @@ arrived arriving headed heading returned return welcome relocated relocating wen
 flight bus road towards toward around across outside throughout city of town village province state region republic kingdom university
 capital southern northern eastern western central downtown home country native where location place birth birthplace hometown
 nationality citizenship at here the mr mrs ms miss mx dr prof sir madam dame lord lady rev capt mister mme mlle herr frau sr sra srta
-attendee follow up`.split(/\s+/));
+attendee follow up mom mum dad grandson granddaughter grandma grandpa boyfriend girlfriend fiance fiancé fiancee fiancée neighbor neighbour`.split(/\s+/));
 
 const AFTER_WORDS = new Set(['said', 'says', 'told', 'asked', 'shouted', 'replied', 'wrote', 'explained', 'added', 'noted', 'lives', 'lived', 'works', 'worked', 'is', 'was', 'has', 'had', 'will', 'would', 'and', 'who', 'himself', 'herself', 'spent', 'began', 'joined', 'left', 'flew', 'arrived', 'moved', 'from', 'speak']);
 
