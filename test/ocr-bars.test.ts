@@ -53,6 +53,21 @@ describe('bars of light type', () => {
     expect(out[1000 * p.width + 100]).toBe(PAPER);
   });
 
+  it('finds a full-width black bar inside a table frame, with a dark box set under one end of it', () => {
+    // A form's "Estimate Totals" bar: light type in the middle of a black bar as wide as the frame,
+    // the frame's sides running through it, a dark cell under its right end. Without the lines the
+    // bar and the box are one area too ragged to be a bar; the bar is its rows that are mostly dark.
+    const p = page(1700, 2200);
+    p.rect(213, 1000, 216, 1960, 20);
+    p.rect(1418, 1000, 1421, 1960, 20);
+    p.rect(213, 1000, 1421, 1003, 20);
+    p.rect(213, 1316, 1421, 1360, 12);
+    p.letters(700, 1328, 16, 235);
+    p.rect(1240, 1360, 1421, 1381, 20);
+    const bars = findBars(p.data, p.width, p.height, PAPER);
+    expect(bars.map((b) => [b.y0, b.y1])).toEqual([[1316, 1359]]);
+  });
+
   it('finds none in a black box without type, a grey shade with dark type, text, or type printed over itself', () => {
     const p = page(1700, 2200);
     // A black box (a redaction, a chart's bar).

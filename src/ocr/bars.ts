@@ -167,6 +167,27 @@ function cellAreas(cells: Uint8Array, cols: number, rows: number, label?: Uint32
   return out;
 }
 
+/**
+ * An area without its top and bottom rows of cells that are less than half set across its width;
+ * null when nothing is left. (Cells of the area are those set in `cells` within its box.)
+ */
+function trimRows(a: Area, cells: Uint8Array, cols: number): Area | null {
+  const w = a.c1 - a.c0 + 1;
+  const setIn = (r: number): number => {
+    let n = 0;
+    for (let c = a.c0; c <= a.c1; c++) n += cells[r * cols + c]!;
+    return n;
+  };
+  let r0 = a.r0, r1 = a.r1;
+  while (r0 <= r1 && setIn(r0) * 2 < w) r0++;
+  while (r1 >= r0 && setIn(r1) * 2 < w) r1--;
+  if (r0 > r1) return null;
+  if (r0 === a.r0 && r1 === a.r1) return a;
+  let n = 0;
+  for (let r = r0; r <= r1; r++) n += setIn(r);
+  return { c0: a.c0, r0, c1: a.c1, r1, n };
+}
+
 interface Rect { x0: number; y0: number; x1: number; y1: number }
 
 /**
@@ -272,7 +293,13 @@ export function findBars(grey: Uint8Array, width: number, height: number, paper:
       for (let r = a.r0; r <= a.r1; r++) for (let c = a.c0; c <= a.c1; c++) if (loose.has(label[r * cols + c]!)) return true;
       return false;
     };
-    for (const a of cellAreas(withoutLines(cells, cols, rows), cols, rows)) if (big(a) && solid(a) && inLoose(a)) candidates.push(a);
+    const bare = withoutLines(cells, cols, rows);
+    for (const a of cellAreas(bare, cols, rows)) {
+      // (Its rows: what is left of the lines where they met the bar, a cell or two wide, hangs on
+      // under or over it and is no part of it.)
+      const t = trimRows(a, bare, cols);
+      if (t && big(t) && solid(t) && inLoose(t)) candidates.push(t);
+    }
   }
   const bars: Bar[] = [];
   for (const a of candidates) {
