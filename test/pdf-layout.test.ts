@@ -1669,3 +1669,13 @@ describe('a heading under columns', () => {
     expect(md.indexOf('Module Two')).toBeLessThan(md.indexOf('Right line 1 '));
   });
 });
+
+describe('prose under a masthead', () => {
+  it('a line of sentences in the top margin is text even when it says "Issue"; a short issue line is running text', () => {
+    const body = column('b', 72, 200, 30, 10);
+    const md = markdownOf([page([item('The Harbourside Wheel', 130, 50, 24), item('Issue 42, June 2024. The subsidised commuter flow at Carrow contracted by 57 percent between May and June.', 56, 86, 9), ...body])]);
+    expect(md).toContain('Issue 42, June 2024. The subsidised commuter flow at Carrow contracted by 57 percent between May and June.');
+    const md2 = markdownOf([page([item('Harbourside Wheel, Issue 42', 56, 60, 8), ...body])]);
+    expect(md2).not.toContain('Issue 42');
+  });
+});

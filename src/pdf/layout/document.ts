@@ -75,6 +75,16 @@ const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www
 /** A publisher's imprint: copyright, DOI, ISSN. */
 const IMPRINT_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|doi\.org\/|\bissn\b/i;
 
+/**
+ * Sentences of prose: a full stop and a capital after it, ten words or more ("Issue 42, June 2024. The
+ * subsidised commuter flow at Carrow contracted ..." under a newsletter's masthead). Running wording
+ * in such a line is the text's own; an imprint ("© 2024 Coastal Ecology Society. All rights
+ * reserved.") is still running text.
+ */
+function prose(t: string): boolean {
+  return !IMPRINT_RE.test(t) && /[.!?]["”’)]?\s+\p{Lu}/u.test(t) && t.split(/\s+/).length >= 10;
+}
+
 /** Running wording that is still running text when set on two or three stacked lines. */
 const RUNNING_STACKED = /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceedings\b|\bjournal\b|\btransactions\b|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
@@ -210,7 +220,7 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     // Running wording ("Volume 21 Number 8", a journal's name) may be set on a few stacked lines.
     // In a long document only words that can be nothing else count so (a copyright line, a DOI, an
     // ISSN under the first page's text): elsewhere "journal" or "conference" may be the text's own.
-    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && (n < need + 1 || IMPRINT_RE.test(t)) && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && (n < need + 1 || IMPRINT_RE.test(t)) && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t) && !prose(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
     // Footnotes open with a number or a sign; a header may start with a year or a number.
     if (b.hints.lineCount !== 1 || t.length > 120 || (b.hints.zone !== 'top' && /^[\d*†‡§]/.test(t)) || /^[*†‡§]/.test(t)) continue;
     if (n >= need + 1) {
@@ -221,8 +231,8 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
     // saying what running text says (journal, volume, copyright, address of the document).
     // The bottom margin also holds footnotes and notes, so there only the wording counts.
-    if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || RUNNING_RE.test(t))) out.set(b, 'page_header');
-    else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t)) out.set(b, 'page_footer');
+    if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || (RUNNING_RE.test(t) && !prose(t)))) out.set(b, 'page_header');
+    else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t) && !prose(t)) out.set(b, 'page_footer');
     // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
     // a footer; notes and sources under the text say so, and footnotes start with their mark.
     else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
