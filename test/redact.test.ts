@@ -205,6 +205,12 @@ describe('modes', () => {
     expect(found('my name is not important', 'PERSON', 'accurate')).toEqual([]);
     expect(found('name: unknown', 'PERSON', 'accurate')).toEqual([]);
   });
+  it('the model modes take the lower-case speakers of a dialogue as names; one "note:" line is no dialogue', () => {
+    const chat = 'mika: "who are you?"\ntracy: "i\'m roberto\'s daughter."\nmika: "oh."';
+    expect(found(chat, 'PERSON', 'accurate')).toEqual(['mika', 'tracy', 'mika']);
+    expect(found('note: "bring the keys"', 'PERSON', 'accurate')).toEqual([]);
+    expect(found('summary: "done"\nstatus: "open"', 'PERSON', 'accurate')).toEqual([]);
+  });
   it('a relative or friend named right after "my", "her" and the like is a person, listed as a name or not; an ordinary word there is not', () => {
     for (const mode of MODES) {
       expect(found('I would like to remove my kid Dzhambek from the will.', 'PERSON', mode)).toEqual(['Dzhambek']);

@@ -892,6 +892,22 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
     }
     if (count > 0 && !people.some((q) => q.start < end && start < q.end)) people.push({ start, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
   }
+  // A dialogue written in lower case ("mika: \"who are you?\"" over "tracy: \"i'm ...\""): speakers at
+  // the starts of two lines or more, a colon and a quotation after them; those in the lists of first
+  // names that are not ordinary words are names.
+  const SPEAKER = /(?:^|\n)[ \t]*(\p{Ll}[\p{Ll}\p{M}'’-]{1,20})[ \t]*:[ \t]*["“]/gu;
+  const speakers: Array<[number, number]> = [];
+  SPEAKER.lastIndex = 0;
+  while ((m = SPEAKER.exec(text)) !== null) {
+    const start = m.index + m[0].indexOf(m[1]!);
+    speakers.push([start, start + m[1]!.length]);
+  }
+  if (speakers.length >= 2) {
+    for (const [a, b] of speakers) {
+      const f = flags(lex, text.slice(a, b));
+      if ((f & FIRST) && !(f & COMMON) && !people.some((q) => q.start < b && a < q.end)) people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+    }
+  }
   // Lists of lower-case first names ("silvana, adam, christopher and caleb"): three or more items, most of
   // them first names that are not ordinary words.
   const LIST = /(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}'’-]+(?:(?:,\s*|\s+and\s+|,\s*and\s+)\p{Ll}[\p{Ll}\p{M}'’-]+){2,}/gu;
