@@ -1679,3 +1679,23 @@ describe('prose under a masthead', () => {
     expect(md2).not.toContain('Issue 42');
   });
 });
+
+describe('rules drawn cell by cell', () => {
+  it('a rule under each row drawn as one piece per cell is one rule, not rules under heads that span columns', () => {
+    const at = (text: string, x0: number, x1: number, y0: number, bold = false): TextItem => ({ ...item(text, x0, y0 + 6.5, 8.1, { bold }), x1, y0, y1: y0 + 8.1 });
+    const rows = [['Depot', 'Q1', 'Q2', 'Q3', 'Q4'], ['Ashby', '14', '', '9', '11'], ['Barton', '', '7', '', '12'], ['Corby', '21', '18', '16', ''], ['Daventry', '5', '', '', '8']];
+    const rights = [0, 128.7, 151.2, 173.7, 196.2];
+    const items: TextItem[] = [];
+    rows.forEach((r, i) => r.forEach((c, k) => {
+      if (!c) return;
+      const y = 551 + i * 14;
+      items.push(k === 0 ? at(c, 68.7, 68.7 + c.length * 4.3, y, i === 0) : at(c, rights[k]! - c.length * 4.6, rights[k]!, y, i === 0));
+    }));
+    // Under every row, one piece of rule per cell, end to end.
+    const cuts = [63.7, 111, 133.5, 156, 178.5, 201];
+    const lines = rows.flatMap((_, i) => cuts.slice(1).map((x1, k) => ({ x0: cuts[k]!, x1, y0: 562.9 + i * 14, y1: 562.9 + i * 14, width: 0.7 })));
+    const md = markdownOf([page(items, { lines })]);
+    expect(md).toContain('| Ashby | 14 |  | 9 | 11 |');
+    expect(md).toContain('| Barton |  | 7 |  | 12 |');
+  });
+});

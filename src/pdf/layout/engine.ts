@@ -13,7 +13,7 @@ import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED
 import { blockInlines } from './inlines.js';
 import { markRuns } from './marks.js';
 import { attachTurnedHeads } from './turned.js';
-import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout } from './types.js';
+import type { BlockHints, Box, ImageBox, LaidOutBlock, PageInput, PageLayout, Segment } from './types.js';
 
 export interface LayoutOptions {
   /** Confidence given to text blocks (OCR callers may lower it). */
@@ -571,6 +571,18 @@ function sideHeads(heads: El[], body: El[]): boolean {
   return tops.length >= 2 && level >= tops.length * 0.7;
 }
 
+/** Horizontal segments at one height (within half a point) that meet end to end, joined into one. */
+function joinedRules(segs: Segment[]): Segment[] {
+  const sorted = [...segs].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const out: Segment[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && Math.abs(last.y0 - s.y0) <= 0.5 && s.x0 <= last.x1 + 1 && s.x0 >= last.x0) out[out.length - 1] = { ...last, x1: Math.max(last.x1, s.x1) };
+    else out.push({ ...s });
+  }
+  return out;
+}
+
 /**
  * Whether the gap from x0 to x1 in a row is a space of a line stretched to its column's width:
  * justified text stretches every space of a line alike, so a space beside it is as wide, within a
@@ -1121,7 +1133,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     lineRows.push(splitRow(rest, 1.0, spanned, narrow.length ? gutter : undefined));
   }
   // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
-  const hRules = heavy ? [] : page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.x1 - s.x0 >= 4 && s.width <= 6);
+  // (Pieces of one rule drawn cell by cell, end to end, as browsers draw each cell's border, are one
+  // rule across the table: they say nothing of spans.)
+  const hRules = heavy ? [] : joinedRules(page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.width <= 6)).filter((s) => s.x1 - s.x0 >= 4);
   // On a page of columns, each column is looked at on its own as well (see columnGutters): there a
   // table in one column is left to its column's scan, not started on the page's rows.
   const gutters = heavy ? [] : columnGutters(lineRows.flat(), W, H);
