@@ -1699,3 +1699,23 @@ describe('rules drawn cell by cell', () => {
     expect(md).toContain('| Barton |  | 7 |  | 12 |');
   });
 });
+
+describe('labels of row groups', () => {
+  it('bold labels flush with the head, over rows set in from them, are rows of the table; a heading after the table is not', () => {
+    const at = (text: string, x0: number, x1: number, y0: number, bold = false): TextItem => ({ ...item(text, x0, y0 + 8, 10, { bold }), x1, y0, y1: y0 + 10 });
+    const items: TextItem[] = [at('Expense', 65.8, 99.5, 619.2 - 200, true), at('Budget', 266.9, 295.8, 419.2, true), at('Actual', 385.8, 412.7, 419.2, true), at('Variance', 493.4, 529.4, 419.2, true)];
+    const body: Array<string | string[]> = ['Staff costs', ['Salaries', '390', '788', '260'], ['Pension contributions', '856', '558', '463'], ['Training', '19', '560', '775'], 'Premises', ['Rent', '291', '116', '217'], ['Utilities', '699', '522', '305']];
+    body.forEach((r, i) => {
+      const y = 433.6 + i * 14.35;
+      if (typeof r === 'string') { items.push(at(r, 65.8, 65.8 + r.length * 5, y, true)); return; }
+      items.push(at(r[0]!, 76.3, 76.3 + r[0]!.length * 5, y));
+      [295.9, 412.6, 529.4].forEach((right, k) => items.push(at(r[k + 1]!, right - r[k + 1]!.length * 4.8, right, y)));
+    });
+    items.push(at('3. Results', 60, 110, 560, true));
+    for (let k = 0; k < 3; k++) items.push({ ...at(`Results line ${k + 1} of the text under the heading after the table here.`, 60, 530, 580 + k * 14) });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| **Expense** | **Budget** | **Actual** | **Variance** |\n| --- | --- | --- | --- |\n| **Staff costs** |  |  |  |\n| Salaries | 390 | 788 | 260 |');
+    expect(md).toContain('| Training | 19 | 560 | 775 |\n| **Premises** |  |  |  |\n| Rent | 291 | 116 | 217 |');
+    expect(md).not.toMatch(/\| \*\*3\. Results\*\*/);
+  });
+});

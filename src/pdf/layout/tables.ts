@@ -640,7 +640,10 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         // It is set in the face of the head cell it continues (an italic sub-head under a bold head is a row).
         const above = members[0]!.find((h) => h.x0 < l.x1 && h.x1 > l.x0);
         const afterGaps = after ? rowGaps(after, left, right) : [];
-        if (inOneColumn && above && above.bold === l.bold && above.italic === l.italic && after && after.length >= 3 && before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))) {
+        // (Not the label of a group of rows whose first cells are set in from it: "Staff costs" under
+        // "Expense", over "Salaries".)
+        const labelOfGroup = !!after && Math.abs(l.x0 - Math.min(...members[0]!.map((h) => h.x0))) <= 1 && Math.min(...after.map((a) => a.x0)) >= l.x0 + l.size * 0.8;
+        if (inOneColumn && above && !labelOfGroup && above.bold === l.bold && above.italic === l.italic && after && after.length >= 3 && before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))) {
           members[0] = [...members[0]!, l];
           gutters = gutters.map((gv) => (l.x1 <= gv.a || l.x0 >= gv.b ? gv : l.x0 > gv.a ? { a: gv.a, b: l.x0 } : { a: l.x1, b: gv.b }));
           prevBottom = Math.max(prevBottom, l.y1);
@@ -674,7 +677,25 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       }
       // A lone bold line after plain rows is a caption or section title, not a row; so is a lone
       // line set larger than every row so far (bold, or much larger).
-      if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) break;
+      // (Not a label of the rows that follow, the first cells of those set in from it, over rows of
+      // the table's columns: "Premises" over "Rent", "Utilities". It is a row.)
+      if (row.length === 1 && row[0]!.bold && !members[members.length - 1]!.every((l) => l.bold)) {
+        const label = row[0]!;
+        const next = rows[j + 1] && resplit(rows[j + 1]!, bodyGutters ?? gutters);
+        const firstOf = (r: Line[]): Line => r.reduce((a, b) => (b.x0 < a.x0 ? b : a));
+        // (Flush with the head row's first cell, the rows of the group set in by most of an em, the
+        // label no larger than they are: a heading after the table stands apart from all of that.)
+        const indented = (r: Line[]): boolean => firstOf(r).x0 >= label.x0 + label.size * 0.8;
+        const groupRow = !!next && next.length >= 2 && indented(next) && Math.abs(label.x0 - firstOf(members[0]!).x0) <= 1 && label.size <= largest + 0.2
+          && members.slice(1).some((m) => m.length >= 2 && indented(m)) && Math.min(...next.map((l) => l.y0)) - label.y1 < Math.max(lineH, size) * 1.6
+          && intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6).length >= innerOf(bodyGutters ?? gutters, ex0, ex1).length;
+        if (!groupRow) break;
+        notes.add(row);
+        members.push(row);
+        prevBottom = label.y1;
+        j++;
+        continue;
+      }
       if (row.length === 1 && row[0]!.size > largest * (row[0]!.bold ? 1.1 : 1.3)) break;
       bodyGutters = g;
       ex0 = x0; ex1 = x1;
@@ -1595,7 +1616,11 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       const up = c[c.length - 1], down = h2[k]![0];
       return !up || (!!down && flush(up, down) && down.y0 - up.y1 < (down.y1 - down.y0) * 0.6);
     });
-    if ((under || wrappedHeads) && !faceBreak && (filledCells(h2) < filledCells(h1) || boldPair || wrappedHeads) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    // A label of the rows under it, alone in the first cell with the first cells of those rows set
+    // in from it ("Staff costs" over "Salaries", "Pension contributions"), is a row of its own.
+    const groupLabel = filledCells(h2) === 1 && h2[0]!.length === 1 && h1[0]!.length > 0 && merged.length >= 3 && merged[2]![0]!.length > 0
+      && Math.abs(h2[0]![0]!.x0 - h1[0]![0]!.x0) <= 1 && merged[2]![0]![0]!.x0 >= h2[0]![0]!.x0 + h2[0]![0]!.size * 0.8;
+    if ((under || wrappedHeads) && !faceBreak && !groupLabel && (filledCells(h2) < filledCells(h1) || boldPair || wrappedHeads) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
