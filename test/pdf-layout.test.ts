@@ -1719,3 +1719,28 @@ describe('labels of row groups', () => {
     expect(md).not.toMatch(/\| \*\*3\. Results\*\*/);
   });
 });
+
+describe('one column of mixed alignment', () => {
+  it('figures flush right and words flush left under one head are one column', () => {
+    const at = (text: string, x0: number, y: number, bold = false): TextItem => ({ ...item(text, x0, y, 9, { bold }), x1: x0 + text.length * 4.6 });
+    const right = (text: string, x1: number, y: number): TextItem => ({ ...item(text, x1 - text.length * 4.6, y, 9), x1 });
+    const rows: Array<[string, string, string | null, string | null, string]> = [
+      ['timeout_ms', 'integer', null, '30000', 'How long a request may wait'],
+      ['max_retries', 'integer', null, '3', 'Attempts after the first one'],
+      ['tls_verify', 'boolean', 'true', null, 'Whether the certificate is checked'],
+      ['proxy_url', 'string', null, null, 'Address of an outbound proxy'],
+    ];
+    const items: TextItem[] = [at('Setting', 70, 100, true), at('Type', 150, 100, true), at('Default', 210, 100, true), at('Description', 300, 100, true)];
+    rows.forEach(([a, b, word, fig, d], i) => {
+      const y = 116 + i * 14;
+      items.push(at(a, 70, y), at(b, 150, y), at(d, 300, y));
+      if (word) items.push(at(word, 210, y));
+      if (fig) items.push(right(fig, 270, y));
+    });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| **Setting** | **Type** | **Default** | **Description** |');
+    expect(md).toContain('| timeout_ms | integer | 30000 | How long a request may wait |');
+    expect(md).toContain('| tls_verify | boolean | true | Whether the certificate is checked |');
+    expect(md).toContain('| proxy_url | string |  | Address of an outbound proxy |');
+  });
+});

@@ -1548,6 +1548,24 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // flush right in their cells) is no column.
   const empty = grid[0]!.map((_, c) => grid.every((r) => r[c]!.length === 0));
   if (empty.some(Boolean)) grid = grid.map((r) => r.filter((_, c) => !empty[c]));
+  // Two columns under one head, never both filled in a row: one column whose cells are set flush left
+  // or right by what they hold ("true" flush left, "30000" flush right under "Default"). (Columns
+  // with a head each, a ledger's Debit and Credit, stay two.)
+  for (let c = 0; c + 1 < grid[0]!.length; c++) {
+    const [h0, h1] = [grid[0]![c]!.length > 0, grid[0]![c + 1]!.length > 0];
+    if (h0 === h1 || grid.length < 3) continue;
+    const body = grid.slice(1);
+    if (body.some((r) => r[c]!.length > 0 && r[c + 1]!.length > 0)) continue;
+    if (!body.some((r) => r[c]!.length > 0) || !body.some((r) => r[c + 1]!.length > 0)) continue;
+    // (One of them figures only, the other short words, no label with its colon: a form's label and
+    // value columns, filled in turn, are two.)
+    const cellsOf = (k: number): Line[][] => body.map((r) => r[k]!).filter((x) => x.length > 0);
+    const allFigures = (k: number): boolean => cellsOf(k).every((x) => x.every((l) => figures(l) !== null));
+    const shortWords = (k: number): boolean => cellsOf(k).every((x) => x.length === 1 && x[0]!.words.length <= 3 && !/:$/.test(x[0]!.text.trim()));
+    if (!((allFigures(c) && shortWords(c + 1)) || (allFigures(c + 1) && shortWords(c)))) continue;
+    grid = grid.map((r) => [...r.slice(0, c), [...r[c]!, ...r[c + 1]!], ...r.slice(c + 2)]);
+    c--;
+  }
   if (grid[0]!.length < 2) return null;
   // Only now, clear of running text (whose lines starting in lower case tell it from a column).
   joinWrappedFirstCells(grid, 'text');
