@@ -1744,3 +1744,20 @@ describe('one column of mixed alignment', () => {
     expect(md).toContain('| proxy_url | string |  | Address of an outbound proxy |');
   });
 });
+
+describe('a running head over a table on a page of its own', () => {
+  it('a plain running head over a bold head row is no row of the table, even where its right part stands over the last column', () => {
+    const at = (text: string, x0: number, x1: number, y0: number, bold = false): TextItem => ({ ...item(text, x0, y0 + 8, 10, { bold }), x1, y0, y1: y0 + 10 });
+    const items: TextItem[] = [at('Northgate Trust', 64.1, 117.6, 64.4), at('Annual Review 2024', 458.9, 531.1, 64.4)];
+    const rows = [['Expense', 'Budget', 'Actual', 'Variance'], ['Staff', '2,410', '2,380', '30'], ['Premises', '1,120', '1,305', '-185'], ['Total expenses', '6,124', '4,624', '515']];
+    const rights = [0, 295.8, 412.7, 529.4];
+    rows.forEach((r, i) => r.forEach((c, k) => {
+      const y = 87.2 + i * 14.3;
+      items.push(k === 0 ? at(c, 65.8, 65.8 + c.length * 5, y, i === 0) : at(c, rights[k]! - c.length * 5, rights[k]!, y, i === 0));
+    }));
+    for (let k = 0; k < 3; k++) items.push(at(`Body line ${k + 1} of the text after the table, set across the page in the body face.`, 64.1, 530, 160 + k * 14));
+    const md = markdownOf([page(items)], false);
+    expect(md).toContain('| **Expense** | **Budget** | **Actual** | **Variance** |\n| --- | --- | --- | --- |\n| Staff | 2,410 | 2,380 | 30 |');
+    expect(md).not.toMatch(/\| Northgate Trust/);
+  });
+});

@@ -751,6 +751,8 @@ function runningHead(row: Line[], next: Line[] | undefined, after: Line[] | unde
   const h = Math.max(...row.map((l) => l.y1 - l.y0));
   const gap = top(next) - bottom(row);
   if (!(bottom(row) <= pageH * 0.13 && gap > h * 0.8 && gap > (top(after) - bottom(next)) * 1.5)) return false;
+  // Set plain over a head row set bold, it is no head of that table wherever its parts stand.
+  if (row.every((l) => !l.bold) && next.every((l) => l.bold)) return true;
   // Its parts stand at the page's edges, not over the table's columns: each space between them
   // spans two of the spaces between the cells of the row below or more. (Column heads set one line
   // apart over their table, over a rule, stand over their columns.)
