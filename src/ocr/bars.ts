@@ -25,6 +25,7 @@
  * 10-22 ms on pages of 2 to 8 million pixels, against 160-700 ms for the whole preprocessing.
  */
 import { letterComponents } from './type-scale.js';
+import { histMedian } from './fills.js';
 import type { PixelRule } from './rules.js';
 
 /** A bar found on the page: its rectangle (inclusive, image pixels), its level and its type's. */
@@ -225,13 +226,6 @@ function cropOf(grey: Uint8Array, width: number, r: Rect, inset: number): { data
   const data = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) data.set(grey.subarray((y0 + y) * width + x0, (y0 + y) * width + x1 + 1), y * w);
   return { data, w, h };
-}
-
-/** The median of a histogram's values (of `n` counted). */
-function histMedian(hist: Uint32Array, n: number): number {
-  let seen = 0;
-  for (let v = 0; v < 256; v++) if ((seen += hist[v]!) * 2 >= n) return v;
-  return 255;
 }
 
 /**

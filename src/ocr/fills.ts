@@ -25,6 +25,13 @@ export interface FillLevels {
   white: number | null;
 }
 
+/** The median level of a histogram of `n` values (the first level at which half of them are counted). */
+export function histMedian(hist: ArrayLike<number>, n: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) if ((seen += hist[v]!) * 2 >= n) return v;
+  return 255;
+}
+
 /** Count of each grey level. */
 export function greyHistogram(grey: Uint8Array): Float64Array {
   // Two integer tables filled alternately: neighbouring pixels of one level do not wait on each other's

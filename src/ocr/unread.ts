@@ -19,6 +19,7 @@ import type { Box, HocrBlock } from './hocr.js';
 import { compactTesseractPage, type OcrLine, type OcrPage } from './page.js';
 import type { RawImage } from './preprocess.js';
 import { letterComponents, type Letters } from './type-scale.js';
+import { histMedian } from './fills.js';
 
 /** Letters a chain needs to be a line of text (a page number or a stray mark has fewer). */
 const MIN_LETTERS = 4;
@@ -76,12 +77,7 @@ export function grainFreeLevel(grey: Uint8Array, width: number, height: number, 
       n++;
     }
   }
-  const median = (hist: Float64Array): number => {
-    let seen = 0;
-    for (let v = 0; v < 256; v++) if ((seen += hist[v]!) * 2 >= n) return v;
-    return 255;
-  };
-  return Math.min(level, Math.round(median(levels) - (5 * median(diffs)) / 0.954));
+  return Math.min(level, Math.round(histMedian(levels, n) - (5 * histMedian(diffs, n)) / 0.954));
 }
 
 /** Whether two letters can be neighbours on a line: like heights, level, at most a letter's height apart. */

@@ -342,7 +342,10 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
   if (curved) {
     // Rounded boxes and glyph-like shapes are no rulings; a small filled disc may be a bullet.
     if (fill && dots.length <= MAX_DOTS) {
-      const box = bounds(subpaths.flat(), pw, ph);
+      // (The corners of the points' extent: no copy of every point of a glyph-like path.)
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const sp of subpaths) for (const [x, y] of sp) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+      const box = bounds([[x0, y0], [x1, y1]], pw, ph);
       if (box && dotOf(box)) dots.push(box);
     }
     return 0;
