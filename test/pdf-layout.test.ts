@@ -472,6 +472,49 @@ describe('columns set close and justified', () => {
   });
 });
 
+describe('spaces of a justified column that line up over a few lines ("rivers")', () => {
+  it('keeps a line whose last word stands past a river in its column, where a full line of the same measure runs below', () => {
+    // Three columns, 10 pt type, gutters of 14 pt. In the middle column three lines end with a word
+    // set after a stretched space of 8-10.6 pt, and the spaces before those words overlap line after
+    // line (364-373 pt). The paragraph ends two lines later, so no three lines below run through them;
+    // the full line under them has the very measure of the stretched lines (222.7 to 389.3).
+    const full = (tag: string, x0: number, x1: number, y: number): TextItem => item(`${tag} words of a full line`, x0, y, 10, { x1 });
+    const side: TextItem[] = [];
+    for (let l = 0; l < 12; l++) {
+      side.push(full(`a${l}`, 42, 208.7, 130 + l * 10.5));
+      side.push(full(`c${l}`, 403.3, 570, 130 + l * 10.5));
+    }
+    const mid: TextItem[] = [];
+    for (let l = 0; l < 6; l++) mid.push(full(`b${l}`, 222.7, 389.3, 130 + l * 10.5));
+    const stretched: Array<Array<[string, number, number]>> = [
+      [['the', 222.7, 236.6], ['older', 246.9, 268.6], ['models', 279.0, 309.8], ['predicted.', 320.2, 363.2], ['The', 373.5, 389.3]],
+      [['monitoring', 222.7, 269.0], ['team', 279.7, 301.7], ['noted', 312.3, 336.9], ['that', 347.5, 364.8], ['the', 375.4, 389.3]],
+      [['pollinator', 222.7, 263.0], ['survey', 271.1, 299.7], ['near', 307.8, 327.1], ['Carrow', 335.3, 365.2], ['had', 373.3, 389.3]],
+    ];
+    stretched.forEach((words, k) => { for (const [t, x0, x1] of words) mid.push(item(t, x0, 130 + (6 + k) * 10.5, 10, { x1 })); });
+    mid.push(item('doubled before any seasonal measure', 222.7, 130 + 9 * 10.5, 10, { x1: 389.3 }));
+    mid.push(item('began.', 222.7, 130 + 10 * 10.5, 10, { x1: 252 }));
+    const md = markdownOf([page([...side, ...mid])]);
+    expect(md).toContain('b5 words of a full line the older models predicted. The monitoring team noted that the pollinator survey near Carrow had doubled before any seasonal measure began.');
+  });
+
+  it('keeps the first line of a column whole where its spaces line up with the line above, and a full line runs below', () => {
+    // The right column starts with two stretched lines whose spaces overlap (504-515 pt); nothing
+    // above them in that column, a full line of their measure (403.3 to 570) under them. Beside them a
+    // heading in larger type opens the left column's row.
+    const items: TextItem[] = [item('Counts this season', 42, 125.1, 12, { x1: 155.4, bold: true })];
+    for (let l = 0; l < 8; l++) items.push(item(`a${l} words of a full line`, 42, 140 + l * 10.5, 10, { x1: 208.7 }));
+    const first: Array<Array<[string, number, number]>> = [
+      [['The', 403.3, 419.1], ['fragmented', 429.2, 479.1], ['root', 489.1, 506.1], ['biomass', 516.2, 551.4], ['at', 561.5, 570]],
+      [['Halvern', 403.3, 436.3], ['doubled', 447.7, 482.0], ['by', 493.4, 503.8], ['95', 515.2, 526.1], ['percent', 537.5, 570]],
+    ];
+    first.forEach((words, k) => { for (const [t, x0, x1] of words) items.push(item(t, x0, 117.4 + k * 10.5, 10, { x1 })); });
+    for (let l = 2; l < 8; l++) items.push(item(`c${l} words of a full line`, 403.3, 117.4 + l * 10.5, 10, { x1: 570 }));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('The fragmented root biomass at Halvern doubled by 95 percent c2 words of a full line');
+  });
+});
+
 describe('a table in one column of two', () => {
   it('is found when a centred line (the authors, a running head) crosses the gutter above the columns', () => {
     // An authors line centred on the page, narrower than half of it, runs across the gutter: the

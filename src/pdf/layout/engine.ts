@@ -583,20 +583,32 @@ function joinedRules(segs: Segment[]): Segment[] {
   return out;
 }
 
+/** The left and right ends of a line of text. */
+type Measure = { x0: number; x1: number };
+
+/** The ends of the run of words around row[i] whose spaces are none wider than maxGap. */
+function runAround(row: readonly Word[], i: number, maxGap: number): Measure {
+  let a = i, b = i;
+  while (a > 0 && row[a]!.x0 - row[a - 1]!.x1 <= maxGap) a--;
+  while (b + 1 < row.length && row[b + 1]!.x0 - row[b]!.x1 <= maxGap) b++;
+  return { x0: row[a]!.x0, x1: row[b]!.x1 };
+}
+
 /**
  * Whether the gap from x0 to x1 in a row is a space of a line stretched to its column's width:
  * justified text stretches every space of a line alike, so a space beside it is as wide, within a
  * quarter. A gutter or a table's gap stands out from the word spaces
- * around it (a contents entry's dot leaders and page number, the next column's words).
+ * around it (a contents entry's dot leaders and page number, the next column's words). Gives the
+ * line's measure (the run of words around the gap whose spaces are alike), or null.
  */
-function stretchedLine(row: readonly Word[], x0: number, x1: number): boolean {
+function stretchedLine(row: readonly Word[], x0: number, x1: number): Measure | null {
   const i = row.findIndex((w) => w.x0 === x1);
-  if (i < 1 || row[i - 1]!.x1 !== x0) return false;
+  if (i < 1 || row[i - 1]!.x1 !== x0) return null;
   const gap = x1 - x0;
   const near: number[] = [];
   if (i >= 2) near.push(row[i - 1]!.x0 - row[i - 2]!.x1);
   if (i + 1 < row.length) near.push(row[i + 1]!.x0 - row[i]!.x1);
-  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75);
+  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75) ? runAround(row, i, gap / 0.75) : null;
 }
 
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
@@ -1067,7 +1079,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Does text in the rows just above (dir -1) or below (dir 1) row k cover most of [x0, x1]? Null when
   // there is no text there at all. Rows are page-wide, so the rows of the other column are scanned too.
   const cy = (r: Word[]): number => (r[0]!.y0 + r[0]!.y1) / 2;
-  const covers = (k: number, dir: 1 | -1, x0: number, x1: number, further = false): boolean | null => {
+  const covers = (k: number, dir: 1 | -1, x0: number, x1: number, further: Measure | null = null): boolean | null => {
     const base = free[k]!;
     const size = base[0]!.size;
     let any = false;
@@ -1095,28 +1107,65 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       if (at >= x1) break;
     }
     if (at < x1) hole = Math.max(hole, x1 - at);
-    return hole < size * 0.6 || (further && crossedByMost(k, dir, x0, x1));
+    return hole < size * 0.6 || (further !== null && crossedByMost(k, dir, x0, x1, further));
   };
   // For a space of a stretched line: the nearest rows (three at most, within four and a half lines,
   // in the column's size) that hold text about the gap, and whether most of them run a word through
   // its middle. In a narrow justified column the spaces of the next lines are stretched too and may
   // overlap the gap, leaving a hole that the lines after them fill; a table's evenly spaced columns
   // leave the gap open row after row. (A row whose word starts where the gap ends has a column
-  // starting there: it crosses nothing.)
-  const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number): boolean => {
-    const base = free[k]!;
-    const size = base[0]!.size;
+  // starting there: it crosses nothing.) Where the spaces of a few lines in a row happen to line up (a
+  // "river"), a line that runs through the gap and has the very measure of the stretched line, both
+  // ends within 0.6 pt, is enough: it is a full line of the same column, and the stretched line is one
+  // too. A gutter's two sides are never one line of some other row's exact length that runs across it.
+  const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number, measure: Measure): boolean => {
     const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
     let seen = 0, crossed = 0;
+    for (const r of rowsAbout(k, dir, x0, x1)) {
+      seen++;
+      if (!r.some((w) => w.x0 < m1 && w.x1 > m0) || r.some((w) => Math.abs(w.x0 - x1) < 1)) continue;
+      crossed++;
+      if (fullLineThrough(r, x0, x1, measure)) return true;
+    }
+    return seen >= 2 && crossed * 2 > seen;
+  };
+  // The nearest rows (three at most, within four and a half lines, in the size of the word after the
+  // gap: a heading beside in another column has its own) above (dir -1) or below (dir 1) row k that
+  // hold text about the gap from x0 to x1.
+  function* rowsAbout(k: number, dir: 1 | -1, x0: number, x1: number): Generator<Word[]> {
+    const base = free[k]!;
+    const size = (base.find((w) => w.x0 === x1) ?? base[0]!).size;
+    let seen = 0;
     for (let j = k + dir; j >= 0 && j < free.length && seen < 3; j += dir) {
       const r = free[j]!.filter((w) => Math.abs(w.size - size) <= 0.5);
       if (!r.length) continue;
       if (Math.abs(cy(r) - cy(base)) > size * 4.5) break;
       if (!r.some((w) => w.x1 >= x0 - size * 2 && w.x0 <= x1 + size * 2)) continue;
       seen++;
-      if (r.some((w) => w.x0 < m1 && w.x1 > m0) && !r.some((w) => Math.abs(w.x0 - x1) < 1)) crossed++;
+      yield r;
     }
-    return seen >= 2 && crossed * 2 > seen;
+  }
+  // Whether row r runs a word through the middle of the gap from x0 to x1 within a line of the very
+  // measure given (both ends within 0.6 pt): a full line of the same column.
+  const fullLineThrough = (r: Word[], x0: number, x1: number, measure: Measure): boolean => {
+    const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
+    const through = r.findIndex((w) => w.x0 < m1 && w.x1 > m0);
+    if (through < 0 || r.some((w) => Math.abs(w.x0 - x1) < 1)) return false;
+    const full = runAround(r, through, Math.max(r[through]!.size, (x1 - x0) / 0.75));
+    return Math.abs(full.x0 - measure.x0) <= 0.6 && Math.abs(full.x1 - measure.x1) <= 0.6;
+  };
+  // The line next to a stretched line on one side is a full line of its measure through the gap, and
+  // the line next to it on the other side has no word that starts where the gap ends or ends where it
+  // starts (as a table's columns would): the first or last line of a justified paragraph whose spaces
+  // happen to line up with those of the line beside it.
+  const besideFullLine = (k: number, x0: number, x1: number, measure: Measure): boolean => {
+    for (const dir of [-1, 1] as const) {
+      const near = rowsAbout(k, dir, x0, x1).next();
+      if (near.done || !fullLineThrough(near.value, x0, x1, measure)) continue;
+      const other = rowsAbout(k, dir === 1 ? -1 : 1, x0, x1).next();
+      if (other.done || !other.value.some((w) => Math.abs(w.x0 - x1) <= 0.8 || Math.abs(w.x1 - x0) <= 0.8)) return true;
+    }
+    return false;
   };
   const narrow = heavy ? [] : narrowGutters(free);
   for (let k = 0; k < free.length; k++) {
@@ -1124,6 +1173,7 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     if (!rest.length) continue;
     const spanned = (x0: number, x1: number): boolean => {
       const further = stretchedLine(rest, x0, x1);
+      if (further && besideFullLine(k, x0, x1, further)) return true;
       const up = covers(k, -1, x0, x1, further);
       const down = covers(k, 1, x0, x1, further);
       if (up === null && down === null) return false;
