@@ -229,6 +229,19 @@ function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0:
 }
 
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
+/**
+ * Operators that set state without painting or moving anything. Producers set colours, a graphics
+ * state and marked content between an image's placement and its `Do` (Chromium writes
+ * `q cm rg RG gs ... BDC Do EMC Q`): a dropped image's placement is still recognised across them.
+ */
+const PAINTS_NOTHING: ReadonlySet<number> = new Set([
+  OP.dependency, OP.setLineWidth, OP.setLineCap, OP.setLineJoin, OP.setMiterLimit, OP.setDash, OP.setRenderingIntent,
+  OP.setFlatness, OP.setGState, OP.setStrokeColorSpace, OP.setFillColorSpace, OP.setStrokeColor, OP.setStrokeColorN,
+  OP.setFillColor, OP.setFillColorN, OP.setStrokeGray, OP.setFillGray, OP.setStrokeRGBColor, OP.setFillRGBColor,
+  OP.setStrokeCMYKColor, OP.setFillCMYKColor, OP.markPoint, OP.markPointProps, OP.beginMarkedContent,
+  OP.beginMarkedContentProps, OP.endMarkedContent,
+]);
+
 function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[], dots: ImageBox[]): number {
   let ctm: Matrix = base;
   let paints = 0;
@@ -238,7 +251,8 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
   let shapes = 0;
   const { fnArray, argsArray } = ops;
   // An image too large to decode is dropped from the operator list, leaving `save, transform,
-  // restore` with nothing painted in between: the transform places the image's unit square.
+  // restore` with nothing painted in between (state may be set there: PAINTS_NOTHING): the
+  // transform places the image's unit square.
   let placed: Matrix | null = null;
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
@@ -248,7 +262,7 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
       const box = bounds(pts, pw, ph);
       if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) { images.push(box); paints++; }
     }
-    if (fn !== OP.dependency) placed = null;
+    if (fn === undefined || !PAINTS_NOTHING.has(fn)) placed = null;
     switch (fn) {
       case OP.save: stack.push({ ctm, lineWidth }); if (stack.length > 1000) stack.shift(); break;
       case OP.restore: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
