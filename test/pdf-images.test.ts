@@ -2,7 +2,8 @@
  * Where pictures stand on a page. pdf.js leaves images over 4096 pixels out of the operator list
  * (docmill does not decode them for text), so extract.ts recovers each one's placement from the
  * `q cm ... Q` left behind. Producers put state between the placement and the `Do`: Chromium writes
- * colours, a graphics state and marked content (`q cm RG rg gs /Figure <<>> BDC /Im Do EMC Q`).
+ * colours, a graphics state and marked content (`q cm RG rg gs /Figure <<>> BDC /Im Do EMC Q`), others
+ * a clip (`q cm re W n /Im Do Q`).
  * Pages are made here with pdf-lib, the image from sharp.
  */
 import { describe, expect, it } from 'vitest';
@@ -23,13 +24,16 @@ async function picture(): Promise<Buffer> {
 }
 
 /** One Letter page with the picture placed by `m`, the way `style` writes it. */
-async function pagePdf(m: M, style: 'plain' | 'chromium'): Promise<Uint8Array> {
+async function pagePdf(m: M, style: 'plain' | 'chromium' | 'clipped'): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page: PDFPage = doc.addPage([612, 792]);
   const image = await doc.embedPng(await picture());
   const name = page.node.newXObject('Im', image.ref);
   if (style === 'plain') {
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...m), drawObject(name), popGraphicsState());
+  } else if (style === 'clipped') {
+    // Clipped to its own unit square after the placement, as cairo and others write it.
+    page.node.addContentStream(doc.context.register(doc.context.stream(`q ${m.join(' ')} cm 0 0 1 1 re W n /${name.asString().slice(1)} Do Q`)));
   } else {
     const gs = page.node.newExtGState('G', doc.context.obj({ ca: 1, CA: 1 }));
     const content = `q ${m.join(' ')} cm 0 0 0 RG 0 0 0 rg /${gs.asString().slice(1)} gs /Figure <</MCID 0>> BDC /${name.asString().slice(1)} Do EMC Q`;
@@ -56,6 +60,7 @@ describe('pictures pdf.js leaves out of the operator list', () => {
     // Top-left origin: y0 = 792 - (400 + 200).
     expect(plain.images[0]).toMatchObject({ x0: 72, y0: 192, x1: 540, y1: 392 });
     expect(chromium.images).toEqual(plain.images);
+    expect((await extracted(await pagePdf(m, 'clipped'))).images).toEqual(plain.images);
   });
 
   it('make a page that is one picture and no text a page for OCR', async () => {

@@ -231,7 +231,7 @@ function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0:
 /** Collects rulings, rectangles and image boxes; returns how many marks other than text the page paints. */
 /**
  * Operators that set state without painting or moving anything. Producers set colours, a graphics
- * state and marked content between an image's placement and its `Do` (Chromium writes
+ * state, marked content or a clip between an image's placement and its `Do` (Chromium writes
  * `q cm rg RG gs ... BDC Do EMC Q`): a dropped image's placement is still recognised across them.
  */
 const PAINTS_NOTHING: ReadonlySet<number> = new Set([
@@ -239,7 +239,7 @@ const PAINTS_NOTHING: ReadonlySet<number> = new Set([
   OP.setFlatness, OP.setGState, OP.setStrokeColorSpace, OP.setFillColorSpace, OP.setStrokeColor, OP.setStrokeColorN,
   OP.setFillColor, OP.setFillColorN, OP.setStrokeGray, OP.setFillGray, OP.setStrokeRGBColor, OP.setFillRGBColor,
   OP.setStrokeCMYKColor, OP.setFillCMYKColor, OP.markPoint, OP.markPointProps, OP.beginMarkedContent,
-  OP.beginMarkedContentProps, OP.endMarkedContent,
+  OP.beginMarkedContentProps, OP.endMarkedContent, OP.clip, OP.eoClip,
 ]);
 
 function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[], dots: ImageBox[]): number {
@@ -262,7 +262,8 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
       const box = bounds(pts, pw, ph);
       if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) { images.push(box); paints++; }
     }
-    if (fn === undefined || !PAINTS_NOTHING.has(fn)) placed = null;
+    // (A clipping path painted with `n` paints nothing either.)
+    if (fn === undefined || !(PAINTS_NOTHING.has(fn) || (fn === OP.constructPath && Number(args?.[0]) === OP.endPath))) placed = null;
     switch (fn) {
       case OP.save: stack.push({ ctm, lineWidth }); if (stack.length > 1000) stack.shift(); break;
       case OP.restore: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
