@@ -52,7 +52,7 @@ async function extracted(bytes: Uint8Array) {
 }
 
 describe('pictures pdf.js leaves out of the operator list', () => {
-  it('are found where colours, a graphics state and marked content stand between placement and Do', async () => {
+  it('are found where colours, a graphics state, marked content or a clip stand between placement and Do', async () => {
     const m: M = [468, 0, 0, 200, 72, 400];
     const plain = await extracted(await pagePdf(m, 'plain'));
     const chromium = await extracted(await pagePdf(m, 'chromium'));
