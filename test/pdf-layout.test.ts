@@ -513,6 +513,33 @@ describe('spaces of a justified column that line up over a few lines ("rivers")'
     const md = markdownOf([page(items)]);
     expect(md).toContain('The fragmented root biomass at Halvern doubled by 95 percent c2 words of a full line');
   });
+
+  it('ends a stretched line\'s measure at a gutter only a quarter wider than its spaces', () => {
+    // Spaces of 11.4 pt, a gutter of 14.4 pt before the right column. The new paragraph's first line
+    // has a space over those of the lines above it (the one of "from 44" starts 0.4 pt from where the
+    // gap ends); the line under it is a full line of the right column alone.
+    const items: TextItem[] = [];
+    const ys = [560.7, 572.4, 584.1, 595.7, 608.0, 619.6, 635.5, 647.2];
+    // The left column ends above the new paragraph, the middle one has a paragraph's last line beside
+    // the line under it.
+    for (const y of ys) {
+      if (y < 600) items.push(item('words of the left column', 36.1, y, 10, { x1: 200.9 }));
+      items.push(item(y === 619.6 ? 'which gave 6.2 usable readings.' : 'words of the middle column', 215.1, y, 10, { x1: y === 619.6 ? 352.3 : 379.7 }));
+    }
+    const right: Array<Array<[string, number, number]>> = [
+      [['the peak-hour group the travel survey', 394.1, 558.9]],
+      [['suburban', 394.1, 434.1], ['group', 445.6, 470.3], ['the', 481.8, 495.7], ['cycle', 507.3, 529.3], ['lane', 540.7, 558.9]],
+      [['rebounded', 394.1, 439.9], ['from', 445.9, 465.7], ['44', 471.7, 482.5], ['to', 488.5, 497.0], ['71', 503.0, 513.8], ['over', 519.8, 538.7], ['the', 544.7, 558.7]],
+      [['review period.', 394.1, 454.6]],
+      [['These', 394.1, 419.5], ['figures', 430.9, 460.0], ['suggest', 471.3, 504.9], ['that', 516.3, 533.5], ['the', 545.0, 558.9]],
+      [['suburban', 394.1, 434.1], ['interchange', 440.3, 491.1], ['matters', 497.4, 530.7], ['more', 536.9, 558.9]],
+      [['than the park-and-ride site itself. For', 394.1, 558.9]],
+      [['the subsidised group the rail junction.', 394.1, 558.6]],
+    ];
+    right.forEach((words, k) => { for (const [t, x0, x1] of words) items.push(item(t, x0, ys[k]!, 10, { x1 })); });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('These figures suggest that the suburban interchange matters more than the park-and-ride site itself.');
+  });
 });
 
 describe('a table in one column of two', () => {

@@ -599,7 +599,7 @@ function runAround(row: readonly Word[], i: number, maxGap: number): Measure {
  * justified text stretches every space of a line alike, so a space beside it is as wide, within a
  * quarter. A gutter or a table's gap stands out from the word spaces
  * around it (a contents entry's dot leaders and page number, the next column's words). Gives the
- * line's measure (the run of words around the gap whose spaces are alike), or null.
+ * line's measure (the run of words around the gap whose spaces are no wider than it), or null.
  */
 function stretchedLine(row: readonly Word[], x0: number, x1: number): Measure | null {
   const i = row.findIndex((w) => w.x0 === x1);
@@ -608,7 +608,10 @@ function stretchedLine(row: readonly Word[], x0: number, x1: number): Measure | 
   const near: number[] = [];
   if (i >= 2) near.push(row[i - 1]!.x0 - row[i - 2]!.x1);
   if (i + 1 < row.length) near.push(row[i + 1]!.x0 - row[i]!.x1);
-  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75) ? runAround(row, i, gap / 0.75) : null;
+  // The measure: word processors stretch every space of a line by the same amount (browsers within a
+  // few tenths of a point), so the line ends where a space 15% wider than this one stands (a gutter
+  // a quarter wider than the spaces is not one of them).
+  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75) ? runAround(row, i, gap * 1.15) : null;
 }
 
 /** Orders elements: bands top to bottom; bands sharing a column gutter are read column by column. */
@@ -1146,13 +1149,24 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     }
   }
   // Whether row r runs a word through the middle of the gap from x0 to x1 within a line of the very
-  // measure given (both ends within 0.6 pt): a full line of the same column.
+  // measure given (its first word starts and its last ends within 0.6 pt of the measure's ends) whose
+  // spaces are alike, the widest within 15% of their median: a full line of the same column, set
+  // justified or not stretched at all. (A table's row across the same width has gaps of all sizes.)
   const fullLineThrough = (r: Word[], x0: number, x1: number, measure: Measure): boolean => {
     const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
-    const through = r.findIndex((w) => w.x0 < m1 && w.x1 > m0);
-    if (through < 0 || r.some((w) => Math.abs(w.x0 - x1) < 1)) return false;
-    const full = runAround(r, through, Math.max(r[through]!.size, (x1 - x0) / 0.75));
-    return Math.abs(full.x0 - measure.x0) <= 0.6 && Math.abs(full.x1 - measure.x1) <= 0.6;
+    if (!r.some((w) => w.x0 < m1 && w.x1 > m0) || r.some((w) => Math.abs(w.x0 - x1) < 1)) return false;
+    const inside = r.filter((w) => w.x1 > measure.x0 - 0.6 && w.x0 < measure.x1 + 0.6);
+    if (Math.abs(inside[0]!.x0 - measure.x0) > 0.6 || Math.abs(inside[inside.length - 1]!.x1 - measure.x1) > 0.6) return false;
+    const size = inside[0]!.size;
+    const spaces: number[] = [];
+    for (let i = 1; i < inside.length; i++) {
+      const g = inside[i]!.x0 - inside[i - 1]!.x1;
+      // (Pieces of one word, cut at a ligature or a change of font, are no space.)
+      if (g > size * 0.15) spaces.push(g);
+    }
+    if (!spaces.length) return true;
+    spaces.sort((a, b) => a - b);
+    return spaces[spaces.length - 1]! <= spaces[Math.floor(spaces.length / 2)]! * 1.15 + 0.5;
   };
   // The line next to a stretched line on one side is a full line of its measure through the gap, and
   // the line next to it on the other side has no word that starts where the gap ends or ends where it
