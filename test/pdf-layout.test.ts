@@ -1504,6 +1504,21 @@ describe('heads over figures, group heads, values that look like numbering', () 
   });
 });
 
+describe('a caption at the head of a page of its own', () => {
+  it('is the caption of the table under it, not a running head, though set small in the top margin', () => {
+    // A4. The running head at 60 pt; a table's caption in 9 pt at 84 pt, within the top eighth of the
+    // page, over the table; body text in 10 pt from 220 pt.
+    const rows = [['Marsh', 'Year one', 'Year two', 'Change'], ['Alkborough', '28.6', '82.6', '45.1'], ['Freiston', '32.9', '64.9', '52.5'], ['Medmerry', '15.6', '50.2', '32.3'], ['Steart', '34.4', '53.4', '43.3']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, 56 + j * 120, 110 + i * 14)));
+    const body = column('body', 54, 220, 30);
+    body[body.length - 1]!.text += '.';
+    const md = markdownOf([page([item('214 · A. Marlow, K. Thornbury', 54, 60, 8), item('Table 2: Mean accretion by marsh and year (mm).', 54, 84, 9), ...table, ...body], { width: 595, height: 842 })]);
+    expect(md).toContain('Table 2: Mean accretion by marsh and year (mm).');
+    expect(md).toContain('| Freiston | 32.9 | 64.9 | 52.5 |');
+    expect(md).not.toContain('Marlow, K. Thornbury');
+  });
+});
+
 describe('running heads and feet of whole documents', () => {
   /** A word at [x0, x1] on baseline y (its width given, not taken from its length). */
   const at = (text: string, x0: number, x1: number, y: number, extra: Partial<TextItem> = {}): TextItem => ({ ...item(text, x0, y, 10, extra), x1 });

@@ -231,7 +231,8 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
     // saying what running text says (journal, volume, copyright, address of the document).
     // The bottom margin also holds footnotes and notes, so there only the wording counts.
-    if (b.hints.zone === 'top' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || (RUNNING_RE.test(t) && !prose(t)))) out.set(b, 'page_header');
+    // (Not a table's or a figure's caption set at the head of the page, in the small face captions have.)
+    if (b.hints.zone === 'top' && b.block.type !== 'caption' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || (RUNNING_RE.test(t) && !prose(t)))) out.set(b, 'page_header');
     else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t) && !prose(t)) out.set(b, 'page_footer');
     // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
     // a footer; notes and sources under the text say so, and footnotes start with their mark.
