@@ -1519,6 +1519,19 @@ describe('a caption at the head of a page of its own', () => {
   });
 });
 
+describe('a caption alone under two columns', () => {
+  it('is read after both columns: its table follows on the next page', () => {
+    const left = column('left', 54, 130, 30, 5);
+    const right = column('right', 306, 130, 28, 5);
+    right[right.length - 1]!.text += '.';
+    const caption = item('Table 1. Balance sheet items by bank size.', 54, 130 + 31.5 * 12, 8, { italic: true });
+    const md = markdownOf([page([...left, ...right, caption])]);
+    expect(md.indexOf('right140')).toBeGreaterThan(0);
+    expect(md.indexOf('Table 1. Balance sheet items')).toBeGreaterThan(md.indexOf('right140'));
+    expect(md.indexOf('right1 ')).toBeGreaterThan(md.indexOf('left150'));
+  });
+});
+
 describe('running heads and feet of whole documents', () => {
   /** A word at [x0, x1] on baseline y (its width given, not taken from its length). */
   const at = (text: string, x0: number, x1: number, y: number, extra: Partial<TextItem> = {}): TextItem => ({ ...item(text, x0, y, 10, extra), x1 });

@@ -676,6 +676,11 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const gaps = gapsOf(coverage(band), lo, hi);
     const prev = groups[groups.length - 1];
     if (prev && headsNext(band, bands[bi + 1], prev.gutters)) { groups.push({ els: [...band], gutters: gaps }); continue; }
+    // A caption with no table or figure beside it (theirs was not found or follows on the next page),
+    // alone below columns: it closes what stands above it, read after every column, not at the foot of
+    // the column it happens to stand under.
+    const lone = band[0]!;
+    if (prev && band.length === 1 && lone.kind === 'text' && lone.lines.length <= 3 && CAPTION_RE.test(lone.lines[0]!.text)) { groups.push({ els: [...band], gutters: gaps }); continue; }
     // A heading centred on the whole width above columns is read before them, even where it happens
     // to stand clear of the gutter (a narrow float at the left: the heading sits over the text only).
     const centred = prev?.els.length === 1 && prev.els[0]!.kind === 'text' && prev.els[0]!.lines.length <= 2
