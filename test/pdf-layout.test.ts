@@ -514,6 +514,41 @@ describe('spaces of a justified column that line up over a few lines ("rivers")'
     expect(md).toContain('The fragmented root biomass at Halvern doubled by 95 percent c2 words of a full line');
   });
 
+  it('keeps a line whole where a river runs four lines down and one of them starts a word at its edge by chance', () => {
+    // 8.5 pt type. The spaces at 442-452 pt line up over four lines; "began." starts 0.1 pt from where the gap
+    // of the line above ends, the lines under it do not. The line above is a full line of the column.
+    const items: TextItem[] = [];
+    const lines: Array<Array<[string, number, number]>> = [
+      [['the field crew noted that the', 403.3, 570]],
+      [['seed', 403.3, 423.6], ['bank', 436.2, 457.1], ['near', 469.7, 489.0], ['Ivybridge', 501.6, 541.4], ['had', 554.0, 570.0]],
+      [['persisted', 403.3, 442.6], ['before', 452.0, 479.3], ['any', 488.7, 504.4], ['nutrient-poor', 513.8, 570.0]],
+      [['measure', 403.3, 440.4], ['began.', 451.9, 481.2], ['The', 492.7, 508.5], ['field', 520.0, 538.3], ['crew', 549.8, 570.0]],
+      [['recorded', 403.3, 441.1], ['the', 453.8, 467.7], ['estuary', 480.4, 512.5], ['of', 525.1, 533.3], ['every', 546.0, 570.0]],
+      [['managed', 403.3, 443.4], ['site', 450.2, 465.5], ['twice', 472.3, 494.8], ['a', 501.5, 506.7], ['week,', 513.5, 538.5], ['which', 545.2, 570.0]],
+      [['gave 18.0 usable readings.', 403.3, 518.6]],
+    ];
+    lines.forEach((words, k) => {
+      const y = 468.4 + k * 10.5;
+      items.push(item('words of the left column', 42, y, 8.5, { x1: 208.7 }), item('words of the middle column', 222.7, y, 8.5, { x1: 389.3 }));
+      for (const [t, x0, x1] of words) items.push(item(t, x0, y, 8.5, { x1 }));
+    });
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('seed bank near Ivybridge had persisted before any nutrient-poor measure began. The field crew recorded the estuary');
+  });
+
+  it('keeps a table of even columns set under a paragraph\'s full last line a table', () => {
+    // Six left-aligned columns 30 pt apart across the text's measure (72 to 540 pt), the paragraph's
+    // last line filling the measure too: the first row's spaces are alike and a full line runs over
+    // them, as over a stretched line of the paragraph.
+    const para = [0, 1, 2, 3].map((k) => item(`p${k} words of a paragraph that fills its line`, 72, 100 + k * 12, 10, { x1: 540 }));
+    const xs = [72, 152, 232, 312, 392, 472];
+    const rows = [['Site', 'Cores', 'Depth', 'Mass', 'Area', 'Density'], ['North', '2533', '3592', '4101', '1200', '0.4412'], ['South', '3774', '6197', '3310', '1105', '0.3908'], ['East', '4910', '1545', '2205', '980', '0.5120']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, xs[j]!, 160 + i * 14, 10, { x1: j === 5 ? 540 : xs[j]! + 50 })));
+    const md = markdownOf([page([...para, ...table])]);
+    expect(md).toContain('| Site | Cores | Depth | Mass | Area | Density |');
+    expect(md).toContain('| South | 3774 | 6197 | 3310 | 1105 | 0.3908 |');
+  });
+
   it('ends a stretched line\'s measure at a gutter only a quarter wider than its spaces', () => {
     // Spaces of 11.4 pt, a gutter of 14.4 pt before the right column. The new paragraph's first line
     // has a space over those of the lines above it (the one of "from 44" starts 0.4 pt from where the

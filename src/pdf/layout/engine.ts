@@ -1174,15 +1174,17 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     return spaces[spaces.length - 1]! <= spaces[Math.floor(spaces.length / 2)]! * 1.15 + 0.5;
   };
   // The line next to a stretched line on one side is a full line of its measure through the gap, and
-  // the line next to it on the other side has no word that starts where the gap ends or ends where it
-  // starts (as a table's columns would): the first or last line of a justified paragraph whose spaces
-  // happen to line up with those of the line beside it.
+  // the lines next to it on the other side (the nearest two) do not all have a word that starts where
+  // the gap ends or ends where it starts, as a table's columns would: the first or last line of a
+  // justified paragraph whose spaces happen to line up with those of the lines beside it. (One line
+  // of a river may start a word there by chance; two in a row are a column.)
   const besideFullLine = (k: number, x0: number, x1: number, measure: Measure): boolean => {
+    const aligned = (r: Word[]): boolean => r.some((w) => Math.abs(w.x0 - x1) <= 0.8 || Math.abs(w.x1 - x0) <= 0.8);
     for (const dir of [-1, 1] as const) {
       const near = rowsAbout(k, dir, x0, x1).next();
       if (near.done || !fullLineThrough(near.value, x0, x1, measure)) continue;
-      const other = rowsAbout(k, dir === 1 ? -1 : 1, x0, x1).next();
-      if (other.done || !other.value.some((w) => Math.abs(w.x0 - x1) <= 0.8 || Math.abs(w.x1 - x0) <= 0.8)) return true;
+      const other = [...rowsAbout(k, dir === 1 ? -1 : 1, x0, x1)].slice(0, 2);
+      if (!other.length || !other.every(aligned)) return true;
     }
     return false;
   };
