@@ -549,6 +549,18 @@ describe('spaces of a justified column that line up over a few lines ("rivers")'
     expect(md).toContain('| South | 3774 | 6197 | 3310 | 1105 | 0.3908 |');
   });
 
+  it('keeps the rows of a table of two rows between paragraphs apart from the full line under them', () => {
+    // A head row and one row of six columns 30 pt apart across the measure (72 to 540 pt), a
+    // paragraph's short last line above, a full line of the next paragraph 14 pt under the row.
+    const para = [0, 1, 2].map((k) => item(`p${k} words of a paragraph that fills its line`, 72, 100 + k * 12, 10, { x1: k === 2 ? 300 : 540 }));
+    const xs = [72, 152, 232, 312, 392, 472];
+    const rows = [['Site', 'Cores', 'Depth', 'Mass', 'Area', 'Density'], ['North', '2533', '3592', '4101', '1200', '0.4412']];
+    const table = rows.flatMap((r, i) => r.map((c, j) => item(c, xs[j]!, 150 + i * 14, 10, { x1: j === 5 ? 540 : xs[j]! + 50 })));
+    const after = [0, 1, 2].map((k) => item(`q${k} words of the next paragraph, a full line`, 72, 178 + k * 12, 10, { x1: k === 2 ? 260 : 540 }));
+    const md = markdownOf([page([...para, ...table, ...after])]);
+    expect(md).not.toContain('North 2533 3592');
+  });
+
   it('ends a stretched line\'s measure at a gutter only a quarter wider than its spaces', () => {
     // Spaces of 11.4 pt, a gutter of 14.4 pt before the right column. The new paragraph's first line
     // has a space over those of the lines above it (the one of "from 44" starts 0.4 pt from where the

@@ -1174,17 +1174,25 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     return spaces[spaces.length - 1]! <= spaces[Math.floor(spaces.length / 2)]! * 1.15 + 0.5;
   };
   // The line next to a stretched line on one side is a full line of its measure through the gap, and
-  // the lines next to it on the other side (the nearest two) do not all have a word that starts where
-  // the gap ends or ends where it starts, as a table's columns would: the first or last line of a
-  // justified paragraph whose spaces happen to line up with those of the lines beside it. (One line
-  // of a river may start a word there by chance; two in a row are a column.)
+  // neither of the two lines next to it on the other side shares its columns, as a table's rows do:
+  // at half of its spaces or more (one at least), the word after starts where one of that line starts,
+  // or the word before ends where one of that line ends. Then it is the first or last line of a
+  // justified paragraph whose spaces happen to line up with those of the lines beside it. (A line of
+  // a river may start a word at one of its spaces by chance, not at half of them.)
   const besideFullLine = (k: number, x0: number, x1: number, measure: Measure): boolean => {
-    const aligned = (r: Word[]): boolean => r.some((w) => Math.abs(w.x0 - x1) <= 0.8 || Math.abs(w.x1 - x0) <= 0.8);
+    const row = free[k]!.filter((w) => w.x0 >= measure.x0 - 0.1 && w.x1 <= measure.x1 + 0.1);
+    const size = row.find((w) => w.x0 === x1)?.size ?? 10;
+    const spaces: number[] = [];
+    for (let i = 1; i < row.length; i++) if (row[i]!.x0 - row[i - 1]!.x1 > size * 0.15) spaces.push(i);
+    const sharesColumns = (r: Word[]): boolean => {
+      const matched = spaces.filter((i) => r.some((w) => Math.abs(w.x0 - row[i]!.x0) <= 0.8 || Math.abs(w.x1 - row[i - 1]!.x1) <= 0.8)).length;
+      return matched >= Math.max(1, spaces.length / 2);
+    };
     for (const dir of [-1, 1] as const) {
       const near = rowsAbout(k, dir, x0, x1).next();
       if (near.done || !fullLineThrough(near.value, x0, x1, measure)) continue;
       const other = [...rowsAbout(k, dir === 1 ? -1 : 1, x0, x1)].slice(0, 2);
-      if (!other.length || !other.every(aligned)) return true;
+      if (!other.some(sharesColumns)) return true;
     }
     return false;
   };
