@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { layoutPage } from '../src/pdf/layout/engine.js';
+import { findAlignedTables } from '../src/pdf/layout/tables.js';
+import { makeLine, type Line, type Word } from '../src/pdf/layout/lines.js';
 import { finishDocument } from '../src/pdf/layout/document.js';
 import type { PageInput, TextItem } from '../src/pdf/layout/types.js';
 import { needsOcr } from '../src/pdf/needs-ocr.js';
@@ -559,6 +561,25 @@ describe('spaces of a justified column that line up over a few lines ("rivers")'
     const after = [0, 1, 2].map((k) => item(`q${k} words of the next paragraph, a full line`, 72, 178 + k * 12, 10, { x1: k === 2 ? 260 : 540 }));
     const md = markdownOf([page([...para, ...table, ...after])]);
     expect(md).not.toContain('North 2533 3592');
+  });
+
+  it('finds no table of two columns in four justified lines whose spaces line up as a river', () => {
+    // A column 157 pt wide in 9.5 pt type, looked at on its own (as the column scan of a page of
+    // columns does): its four lines' spaces (18.6, 7.6, 8.2 and 15.2 pt, alike within each line) line
+    // up at 291-297 pt, so each line comes cut in two there.
+    const lines: Array<Array<[string, number, number]>> = [
+      [['Where', 219.1, 246.9], ['the', 265.5, 278.8], ['watershed', 297.3, 341.0], ['was', 359.6, 376.0]],
+      [['fragmented,', 219.1, 270.1], ['the', 277.7, 291.1], ['pollinator', 298.7, 340.0], ['survey', 347.5, 375.9]],
+      [['fluctuated', 219.1, 261.8], ['more', 270.1, 291.9], ['slowly', 300.1, 327.2], ['than', 335.4, 354.4], ['the', 362.7, 376.0]],
+      [['older', 219.1, 241.1], ['models', 256.4, 287.1], ['predicted.', 302.2, 344.8], ['The', 360.0, 375.9]],
+    ];
+    const rows: Line[][] = lines.map((words, k) => {
+      const ws: Word[] = words.map(([text, x0, x1]) => ({ text, x0, x1, y0: 712 + k * 11.3 - 7.6, y1: 712 + k * 11.3 + 1.9, size: 9.5, bold: false, italic: false, mono: false, rtl: false }));
+      const cut = ws.findIndex((w) => w.x0 > 295);
+      return [makeLine(ws.slice(0, cut), false), makeLine(ws.slice(cut), false)];
+    });
+    expect(rows[0]!.map((l) => l.text)).toEqual(['Where the', 'watershed was']);
+    expect(findAlignedTables(rows, [], 595, 842, [], { a: 219.1, b: 376 })).toEqual([]);
   });
 
   it('ends a stretched line\'s measure at a gutter only a quarter wider than its spaces', () => {

@@ -1469,6 +1469,36 @@ function headOverFigures(l: Line, c: number, cols: FigureColumns, taken: Readonl
   return c;
 }
 
+/**
+ * Whether most rows of a table (two at least) are lines of justified text cut at their stretched
+ * spaces: every space inside a cell wider than half an em, and the spaces inside the cells and
+ * between them alike (the widest within a third of the narrowest). A table's cells set their words a
+ * word space apart, closer than the cells stand; a narrow justified column stretches every space of
+ * a line alike, and where a few lines' spaces line up they looked like a gutter.
+ */
+function justifiedRows(merged: Line[][][]): boolean {
+  let filled = 0, stretched = 0;
+  for (const r of merged) {
+    const cells = r.filter((c) => c.length > 0);
+    if (cells.length < 2) continue;
+    filled++;
+    if (cells.some((c) => c.length !== 1)) continue;
+    const lines = cells.map((c) => c[0]!);
+    if (lines.some((l, i) => i > 0 && Math.abs(l.y0 - lines[0]!.y0) > l.size * 0.3)) continue;
+    const size = lines[0]!.size;
+    const inside: number[] = [];
+    for (const l of lines) for (let i = 1; i < l.words.length; i++) {
+      const g = l.words[i]!.x0 - l.words[i - 1]!.x1;
+      if (g > size * 0.15) inside.push(g);
+    }
+    const between = lines.slice(1).map((l, i) => l.x0 - lines[i]!.x1);
+    if (!inside.length || Math.min(...inside) < size * 0.5) continue;
+    const all = [...inside, ...between];
+    if (Math.max(...all) <= Math.min(...all) * 1.33) stretched++;
+  }
+  return stretched >= 2 && stretched * 2 >= filled;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
@@ -1798,7 +1828,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     return { content: cellInlines(cell.flatMap((l) => l.words)) };
   }));
   // Pieces of running text (justified lines whose wide spaces looked like gutters): cells that read
-  // as sentence fragments.
+  // as sentence fragments, or rows whose words stand as far apart inside their cells as the cells do.
+  if (justifiedRows(merged)) return null;
   {
     const cellsText = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
     const sentencey = cellsText.filter((t) => t.split(/\s+/).length >= 3 && (/[.;:,]$/.test(t) || /^\p{Ll}/u.test(t))).length;
