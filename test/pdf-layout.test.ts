@@ -452,6 +452,23 @@ describe('columns set close and justified', () => {
     expect(md).not.toContain('|');
   });
 
+  it('parts the last line of a right column\'s paragraph at a gutter of 0.86 em, where the left column runs on', () => {
+    // Two columns 8.6 pt apart in 10 pt type, their lines level. The right column's paragraph ends with
+    // "board." beside a stretched line of the left column: its space before "board." is no wider than
+    // the left line's own.
+    const items: TextItem[] = [];
+    for (let k = 0; k < 5; k++) {
+      items.push(item(`l${k} words of the left column run on here`, 60.1, 156.6 + k * 14.4, 10, { x1: 301.5 }));
+      items.push(item(`r${k} words of the right column run on here`, 310.1, 156.6 + k * 14.4, 10, { x1: 551.7 }));
+    }
+    const last: Array<[string, number, number]> = [['the', 60.1, 73.7], ['8.5', 80.1, 92.7], ['regional', 99.1, 132.1], ['cases', 138.5, 160.2], ['showed', 166.7, 198.3], ['a', 204.7, 209.5], ['share', 216.0, 238.3], ['buyback', 244.7, 278.5], ['that', 284.9, 301.5], ['board.', 310.1, 336.5]];
+    for (const [t, x0, x1] of last) items.push(item(t, x0, 156.6 + 5 * 14.4, 10, { x1 }));
+    items.push(item('widened within the first week.', 60.1, 156.6 + 6 * 14.4, 10, { x1: 200 }));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('buyback that widened within the first week.');
+    expect(md).toContain('r4 words of the right column run on here board.');
+  });
+
   it('keeps the stretched spaces of a narrow justified column inside its lines, where the next lines\' spaces overlap them', () => {
     // Three or four words to a 150 pt line of 8.5 pt type, spaces of 14 pt (over an em and a half),
     // each word one run. The spaces of the second of every three lines overlap those of the line

@@ -536,7 +536,17 @@ export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
       // Runs of hits with no row between them that crosses x.
       let run: Hit[] = [group[0]!];
       const flush = (): void => {
-        if (run.length >= 4) out.push({ x, from: run[0]!.row, to: run[run.length - 1]!.row });
+        if (run.length < 4) return;
+        // The rows just before and after the run whose word at x has too short a run of text to be a
+        // hit (a paragraph's last line in the right column, "board.") are parted at the gutter too,
+        // while no word crosses it.
+        const size = run[0]!.size;
+        const startsAtX = (k: number): boolean => rows[k]!.some((w, i) => i > 0 && Math.abs(w.x0 - x) <= 0.8 && w.x0 - rows[k]![i - 1]!.x1 >= size * 0.3);
+        const crosses = (k: number): boolean => rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - size * 0.15);
+        let from = run[0]!.row, to = run[run.length - 1]!.row;
+        while (to + 1 < rows.length && !crosses(to + 1) && startsAtX(to + 1)) to++;
+        while (from > 0 && !crosses(from - 1) && startsAtX(from - 1)) from--;
+        out.push({ x, from, to });
       };
       for (let g = 1; g < group.length; g++) {
         const a = run[run.length - 1]!, b = group[g]!;
