@@ -646,6 +646,27 @@ describe('a table in one column of two', () => {
   });
 });
 
+describe('a line of prose right under a table', () => {
+  it('is no row of the table though its stretched spaces fall in the table\'s gutters', () => {
+    // A table in 8.1 pt (bold heads; labels, and figures flush right at 215 and 296 pt) and, 7 pt
+    // under its last row, a justified line in 9 pt across the same width whose words stand 9.4 pt
+    // apart: two of them inside the first gutter, one inside the second.
+    const box = (text: string, x0: number, x1: number, y0: number, size: number, bold = false): TextItem => item(text, x0, y0 + size * 0.8, size, { x1, y0, y1: y0 + size * 1.17, bold });
+    const rows = [['Station', 'Mean', 'Max'], ['S1', '22.9', '10.0'], ['S2', '26.1', '13.1'], ['S3', '14.3', '11.0'], ['S4', '33.9', '20.8'], ['S5', '13.7', '29.2']];
+    const ends = [0, 215.1, 296.4];
+    const table = rows.flatMap((r, i) => r.map((c, j) => j === 0
+      ? box(c, 55.8, 55.8 + c.length * 4.6, 80.4 + i * 12.86, 8.1, i === 0)
+      : box(c, ends[j]! - c.length * 4.6, ends[j]!, 80.4 + i * 12.86, 8.1, i === 0)));
+    const words: Array<[string, number, number]> = [['These', 54.1, 81.1], ['figures', 90.5, 122.2], ['suggest', 131.5, 166.9], ['that', 176.3, 194.6], ['the', 204.0, 218.7], ['managed', 228.0, 269.9], ['root', 279.1, 297.9]];
+    const prose = words.map(([t, x0, x1]) => box(t, x0, x1, 161.4, 9));
+    const md = markdownOf([page([...table, ...prose])]);
+    // The table ends with its last row, in its three columns; the line is text after it.
+    expect(md).toContain('| **Station** | **Mean** | **Max** |');
+    expect(md).toContain('| S5 | 13.7 | 29.2 |\n\nThese');
+    expect(md).not.toMatch(/\| These|figures \|/);
+  });
+});
+
 describe('a full-width table under two columns', () => {
   // A head row over figures set flush right: Walls, Length (m) and Cover (%) centred in their cells,
   // each nearer the cut before its figures than after it (Length's middle even holds a cut).

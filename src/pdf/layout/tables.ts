@@ -651,6 +651,10 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
           continue;
         }
       }
+      // Two cells or more set inside one of the columns' gutters (a line of prose under the table, cut
+      // at its stretched spaces, lands words all over the gutters) are no row of this table. (One is:
+      // a column filled only now and then.)
+      if (members.length > 1 && before.some((gv) => row.filter((l) => l.x0 > gv.a + 0.5 && l.x1 < gv.b - 0.5).length >= 2)) break;
       if (!inner.length || (kept.length < before.length && members.length > 1)) {
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
