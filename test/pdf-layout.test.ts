@@ -667,6 +667,27 @@ describe('a line of prose right under a table', () => {
   });
 });
 
+describe('tables side by side in two columns', () => {
+  it('keeps the right table\'s last row, level with the head row of the table that starts beside it', () => {
+    // Right column: Plot / Spring / Autumn and five rows. Left column: prose, then a caption and a
+    // table whose head row stands level with the right table's last row (P5).
+    const items: TextItem[] = [];
+    const right = [['Plot', 'Spring', 'Autumn'], ['P1', '16', '7'], ['P2', '48', '53'], ['P3', '30', '9'], ['P4', '6', '27'], ['P5', '5', '14']];
+    const ys = [303.7, 319.4, 330.7, 347.2, 362.3, 377.9];
+    right.forEach((r, i) => r.forEach((c, j) => items.push(item(c, j === 0 ? 311.4 : [0, 360.7, 400.8][j]! - c.length * 4.3, ys[i]! + 6, 8.6, { x1: j === 0 ? 311.4 + c.length * 4.3 : [0, 360.7, 400.8][j]!, bold: i === 0 }))));
+    for (let k = 0; k < 24; k++) items.push(item(`l${k} words of the left column's prose run on`, 51.7, 60 + k * 12 + 6, 9, { x1: 288.4 }));
+    for (let k = 0; k < 19; k++) items.push(item(`q${k} words of the right column's prose run on`, 306.4, 60 + k * 12 + 6, 9, { x1: 543 }));
+    for (let k = 0; k < 14; k++) items.push(item(`m${k} words of the left column's prose run on`, 51.7, 440 + k * 12 + 6, 9, { x1: 288.4 }));
+    items.push(item('Table 1: Results on the test split.', 51.7, 362.3 + 6, 8.6, { x1: 159.8 }));
+    const left = [['Model', 'Params', 'Acc.', 'F1'], ['Linear', '77M', '79.8', '81.1'], ['Tree', '49M', '93.2', '74.1'], ['Forest', '82M', '77.3', '52.8']];
+    left.forEach((r, i) => r.forEach((c, j) => items.push(item(c, [56.7, 100.4, 138.9, 163.8][j]!, 377.9 + i * 14 + 6, 8.6, { x1: [56.7, 100.4, 138.9, 163.8][j]! + c.length * 4.3, bold: i === 0 }))));
+    for (let k = 0; k < 17; k++) items.push(item(`r${k} words of the right column's prose run on`, 306.4, 396.7 + k * 12 + 6, 9, { x1: 543 }));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| P4 | 6 | 27 |\n| P5 | 5 | 14 |');
+    expect(md).toContain('| Tree | 49M | 93.2 | 74.1 |');
+  });
+});
+
 describe('a full-width table under two columns', () => {
   // A head row over figures set flush right: Walls, Length (m) and Cover (%) centred in their cells,
   // each nearer the cut before its figures than after it (Length's middle even holds a cut).

@@ -605,8 +605,10 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       const lineH = Math.max(...row.map((l) => l.y1 - l.y0));
       if (top - prevBottom > Math.max(lineH, size) * (inRegion ? 3 : 2)) break;
       if (inRegion && top > inRegion.y1 + 2) break;
-      // A ruled table (or its rules) between two rows ends the aligned one.
-      if (barriers.some((b) => b.y0 >= prevBottom - 2 && b.y0 <= top + lineH)) break;
+      // A ruled table (or its rules) between two rows ends the aligned one. (Not a table beside it, in
+      // the other column.)
+      const bx0 = band ? Math.max(band.a, Math.min(ex0, ...row.map((l) => l.x0))) : -Infinity, bx1 = band ? Math.min(band.b, Math.max(ex1, ...row.map((l) => l.x1))) : Infinity;
+      if (barriers.some((b) => b.y0 >= prevBottom - 2 && b.y0 <= top + lineH && b.x0 < bx1 && b.x1 > bx0)) break;
       const gaps = rowGaps(row, left, right);
       // The first row may be a header centred over pairs of columns: below it, the gutters follow
       // the body rows alone, so a header that narrows a gutter does not close it for them.
