@@ -1646,6 +1646,23 @@ describe('a caption at the head of a page of its own', () => {
   });
 });
 
+describe('three short columns at the foot of a page', () => {
+  it('are read column by column, the heading first, not line by line across', () => {
+    // A band of three columns 2-3 lines tall under a full-width table: a heading and one line in the
+    // first, two lines each in the others, the first column's line lower than theirs (under the
+    // larger heading).
+    const items: TextItem[] = [item('Findings', 50.1, 741, 12, { x1: 98.3, bold: true }),
+      item('In Jarrow the effect was smaller, and', 50.1, 756, 9.5, { x1: 206.8 }),
+      item('the canopy gap recovered only', 219.1, 740, 9.5, { x1: 375.8 }), item('where local volunteers intervened.', 219.1, 751.5, 9.5, { x1: 376 }),
+      item('The canopy gap reported for', 388.1, 740, 9.5, { x1: 545 }), item('Oakhurst in 2001 has not been', 388.1, 751.5, 9.5, { x1: 544.9 })];
+    for (let k = 0; k < 12; k++) items.push(item(`t${k} words of the text above run across the page`, 50.1, 560 + k * 12, 9.5, { x1: 545 }));
+    const md = markdownOf([page(items, { width: 595, height: 842 })]);
+    expect(md.indexOf('In Jarrow')).toBeGreaterThan(md.indexOf('Findings'));
+    expect(md.indexOf('In Jarrow')).toBeLessThan(md.indexOf('the canopy gap recovered'));
+    expect(md.indexOf('the canopy gap recovered')).toBeLessThan(md.indexOf('The canopy gap reported'));
+  });
+});
+
 describe('a caption alone under two columns', () => {
   it('is read after both columns: its table follows on the next page', () => {
     const left = column('left', 54, 130, 30, 5);

@@ -713,8 +713,9 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
     // A few single lines on each side (a letterhead: title left, date and reference right) read
     // line by line, not as two columns.
+    // (Two sides only: three columns or more of a few lines each are the foot of a page of columns.)
     const shortSide = (xs: El[]): boolean => xs.length <= 4 && xs.every((e) => e.kind === 'text' && e.lines.length <= 2);
-    if (shortSide(leftEls) && shortSide(rightEls)) {
+    if (inner.length === 1 && shortSide(leftEls) && shortSide(rightEls)) {
       out.push(...rowsInOrder(g.els, rtl));
       continue;
     }
