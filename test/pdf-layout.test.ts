@@ -646,6 +646,25 @@ describe('a table in one column of two', () => {
   });
 });
 
+describe('amounts flush left beside figures flush right', () => {
+  it('keep each amount under its own head: the cells\' alignment shows where columns meet', () => {
+    // Heads flush right over their columns; currency amounts flush left in the same columns, one
+    // cell's padding (3.5 pt) right of where the column before ends its figures flush right.
+    const rows: Array<Array<[string, number, number]>> = [
+      [['Measure', 65.8, 100.9], ['H1 2024', 262.4, 295.8], ['H1 2023', 379.2, 412.6], ['Change', 498.3, 529.4]],
+      [['Revenue', 65.8, 99.0], ['€ 412.6m', 182.5, 218.3], ['€ 398.1m', 299.3, 335.1], ['+3.6%', 504.3, 529.4]],
+      [['Operating profit', 65.8, 127.2], ['€ 38.2m', 182.5, 213.6], ['€ 41.9m', 299.3, 330.4], ['−8.8%', 504.3, 529.4]],
+      [['Free cash flow', 65.8, 121.7], ['€ (4.1)m', 182.5, 215.2], ['€ 12.7m', 299.3, 330.4], ['n/a', 416.0, 427.6]],
+      [['Employees', 65.8, 108.0], ['2,314', 274.5, 295.8], ['2,287', 391.3, 412.6], ['+27', 514.6, 529.4]],
+    ];
+    const items = rows.flatMap((r, i) => r.map(([t, x0, x1]) => item(t, x0, 95 + i * 14.4, 9, { x1, bold: i === 0 })));
+    const md = markdownOf([page(items)]);
+    expect(md).toContain('| **Measure** | **H1 2024** | **H1 2023** | **Change** |');
+    expect(md).toContain('| Free cash flow | € (4.1)m | € 12.7m | n/a |');
+    expect(md).toContain('| Employees | 2,314 | 2,287 | +27 |');
+  });
+});
+
 describe('a line of prose right under a table', () => {
   it('is no row of the table though its stretched spaces fall in the table\'s gutters', () => {
     // A table in 8.1 pt (bold heads; labels, and figures flush right at 215 and 296 pt) and, 7 pt

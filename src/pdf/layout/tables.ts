@@ -1505,7 +1505,44 @@ function justifiedRows(merged: Line[][][]): boolean {
   return stretched >= 2 && stretched * 2 >= filled;
 }
 
+/**
+ * Column boundaries narrower than a gutter that the cells' alignment shows: figures set flush right
+ * in one column end at one x, the words set flush left in the next start at one x a little further
+ * right (the two cells' padding apart, "2,314" ending at 295.8 and "€ 398.1m" starting at 299.3), and
+ * no line of any row runs across that strip. Two lines at least end there, and two start (one
+ * where the strip is no wider than half an em), inside one column of the gutters found so far.
+ */
+function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval[]): Interval[] {
+  const lines = members.filter((r) => !notes.has(r)).flat();
+  const common = (xs: number[]): number[] => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const out: number[] = [];
+    for (let i = 0; i < sorted.length; i++) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1]! - sorted[i]! <= 0.4) j++;
+      if (j > i) { out.push(sorted[j]!); i = j; }
+    }
+    return out;
+  };
+  // (Where the strip is no wider than half an em, one line starting after it is enough: a cell's
+  // padding apart from figures, text is in the next cell.)
+  const ends = common(lines.map((l) => l.x1)), starts = [...new Set(lines.map((l) => l.x0))];
+  const out: Interval[] = [];
+  for (const r of ends) {
+    for (const l of starts) {
+      const size = Math.min(...lines.filter((x) => Math.abs(x.x1 - r) <= 0.4 || Math.abs(x.x0 - l) <= 0.4).map((x) => x.size));
+      if (l - r < 1.5 || l - r >= size * 0.8) continue;
+      if (l - r > size * 0.5 && lines.filter((x) => Math.abs(x.x0 - l) <= 0.4).length < 2) continue;
+      if (lines.some((x) => x.x0 < l - 0.4 && x.x1 > r + 0.4)) continue;
+      if (gutters.some((g) => g.a < l + size && g.b > r - size)) continue;
+      out.push({ a: r, b: l });
+    }
+  }
+  return out;
+}
+
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
+  if (!ruled) gutters = [...gutters, ...alignedSlivers(members, notes, gutters)];
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
   const colAt = (x: number): number => { let c = 0; while (c < cuts.length && x > cuts[c]!) c++; return c; };
