@@ -1514,6 +1514,11 @@ function justifiedRows(merged: Line[][][]): boolean {
  */
 function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval[]): Interval[] {
   const lines = members.filter((r) => !notes.has(r)).flat();
+  // The words that start after the strip are cells of the body's rows (two cells or more): heads set
+  // flush left just right of the figures they head (Word centres a head's cell over figures set
+  // flush right in it), and a sub-head alone in its row, are no sign of a column.
+  const heads = leadingHeads(members, notes);
+  const body = members.slice(heads).filter((r) => !notes.has(r) && r.length >= 2).flat();
   const common = (xs: number[]): number[] => {
     const sorted = [...xs].sort((a, b) => a - b);
     const out: number[] = [];
@@ -1526,13 +1531,13 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval
   };
   // (Where the strip is no wider than half an em, one line starting after it is enough: a cell's
   // padding apart from figures, text is in the next cell.)
-  const ends = common(lines.map((l) => l.x1)), starts = [...new Set(lines.map((l) => l.x0))];
+  const ends = common(lines.map((l) => l.x1)), starts = [...new Set(body.map((l) => l.x0))];
   const out: Interval[] = [];
   for (const r of ends) {
     for (const l of starts) {
       const size = Math.min(...lines.filter((x) => Math.abs(x.x1 - r) <= 0.4 || Math.abs(x.x0 - l) <= 0.4).map((x) => x.size));
       if (l - r < 1.5 || l - r >= size * 0.8) continue;
-      if (l - r > size * 0.5 && lines.filter((x) => Math.abs(x.x0 - l) <= 0.4).length < 2) continue;
+      if (l - r > size * 0.5 && body.filter((x) => Math.abs(x.x0 - l) <= 0.4).length < 2) continue;
       if (lines.some((x) => x.x0 < l - 0.4 && x.x1 > r + 0.4)) continue;
       if (gutters.some((g) => g.a < l + size && g.b > r - size)) continue;
       out.push({ a: r, b: l });
