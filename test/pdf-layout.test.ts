@@ -707,6 +707,82 @@ describe('tables side by side in two columns', () => {
   });
 });
 
+describe('the foot of a table in one column and the head of another in the next', () => {
+  it('are two tables, not one across the gutter, where no line of one is level with a line of the other', () => {
+    // The middle of an A4 page of two columns, as a browser printed it (text, box, size, bold,
+    // italic): left, Table 1's caption and rows, then prose; right, the end of a paragraph, Table 2's
+    // caption and rows falling between the left table's rows, their figures on baselines of their own.
+    const raw: Array<[string, number, number, number, number, number, number, number]> = [
+    ["Table 1: Results on the test split.", 51.7, 159.8, 386.3, 394.7, 8.4, 0, 1],
+    ["Model", 56.7, 80, 401.9, 410.5, 8.5, 1, 0],
+    ["Params", 100.4, 128.3, 401.9, 410.5, 8.5, 1, 0],
+    ["Acc.", 138.2, 153.8, 401.9, 410.5, 8.5, 1, 0],
+    ["F1", 169.3, 178.8, 401.9, 410.5, 8.5, 1, 0],
+    ["Linear", 56.7, 79, 416.2, 424.7, 8.5, 0, 0],
+    ["77M", 100.4, 116.6, 416.2, 424.7, 8.5, 0, 0],
+    ["79.8", 138.9, 153.8, 416.2, 424.7, 8.5, 0, 0],
+    ["81.1", 163.8, 178.8, 416.2, 424.7, 8.5, 0, 0],
+    ["Tree", 56.7, 72, 429.7, 438.2, 8.5, 0, 0],
+    ["49M", 100.4, 116.6, 429.7, 438.2, 8.5, 0, 0],
+    ["93.2", 138.9, 153.8, 429.7, 438.2, 8.5, 0, 0],
+    ["74.1", 163.8, 178.8, 429.7, 438.2, 8.5, 0, 0],
+    ["Forest", 56.7, 77.8, 443.9, 452.5, 8.5, 0, 0],
+    ["82M", 100.4, 116.6, 443.9, 452.5, 8.5, 0, 0],
+    ["77.3", 138.9, 153.8, 443.9, 452.5, 8.5, 0, 0],
+    ["52.8", 163.8, 178.8, 443.9, 452.5, 8.5, 0, 0],
+    ["Boosted", 56.7, 84.6, 457.4, 466, 8.5, 0, 0],
+    ["64M", 100.4, 116.6, 457.4, 466, 8.5, 0, 0],
+    ["92.4", 138.9, 153.8, 457.4, 466, 8.5, 0, 0],
+    ["66.2", 163.8, 178.8, 457.4, 466, 8.5, 0, 0],
+    ["Ensemble", 56.7, 90.4, 470.9, 479.5, 8.5, 0, 0],
+    ["31M", 100.4, 116.6, 470.9, 479.5, 8.5, 0, 0],
+    ["97.3", 138.9, 153.8, 470.9, 479.5, 8.5, 0, 0],
+    ["69.9", 163.8, 178.8, 470.9, 479.5, 8.5, 0, 0],
+    ["The", 51.7, 66.5, 491.9, 501.4, 9.5, 0, 0],
+    ["fi", 69.3, 74.6, 491.9, 501.4, 9.5, 0, 0],
+    ["eld crew noted that the riparian bu", 74.6, 207.4, 491.9, 501.4, 9.5, 0, 0],
+    ["ff", 207.4, 213.1, 491.9, 501.4, 9.5, 0, 0],
+    ["er near Marlow had", 213.1, 288.4, 491.9, 501.4, 9.5, 0, 0],
+    ["doubled before any upland measure began. A second pass", 51.7, 288.4, 503.9, 513.4, 9.5, 0, 0],
+    ["over the peat layer con", 51.7, 140.9, 515.9, 525.4, 9.5, 0, 0],
+    ["fi", 140.9, 146.1, 515.9, 525.4, 9.5, 0, 0],
+    ["rmed that the beetle assemblage had", 146.1, 288.4, 515.9, 525.4, 9.5, 0, 0],
+    ["Local volunteers recorded the watershed of every restored site", 306.4, 543, 385.4, 394.9, 9.5, 0, 0],
+    ["twice a week, which gave 77 usable readings. The fragmented", 306.4, 543, 396.7, 406.1, 9.5, 0, 0],
+    ["seed bank at Yarrow responded by 96 percent between March", 306.4, 543, 408.7, 418.1, 9.5, 0, 0],
+    ["and August. These", 306.4, 378.8, 420.7, 430.1, 9.5, 0, 0],
+    ["fi", 382.1, 387.4, 420.7, 430.1, 9.5, 0, 0],
+    ["gures suggest that the upland seed bank", 387.4, 543, 420.7, 430.1, 9.5, 0, 0],
+    ["matters more than the seed bank itself.", 306.4, 452.7, 432.7, 442.1, 9.5, 0, 0],
+    ["Table 2: Accuracy against the baselines.", 306.4, 440.6, 452.3, 460.7, 8.4, 0, 1],
+    ["Method", 311.4, 339.8, 467.9, 476.5, 8.5, 1, 0],
+    ["Dev", 358.5, 372.5, 467.9, 476.5, 8.5, 1, 0],
+    ["Test", 386, 401, 467.9, 476.5, 8.5, 1, 0],
+    ["Time (s)", 411, 441, 467.9, 476.5, 8.5, 1, 0],
+    ["Baseline", 311.4, 340.8, 484.3, 492.8, 8.5, 0, 0],
+    ["a", 340.8, 344, 481.8, 488.9, 7.1, 0, 0],
+    ["71.4", 357.5, 372.5, 482.2, 490.7, 8.5, 0, 0],
+    ["70.9", 386, 401, 482.2, 490.7, 8.5, 0, 0],
+    ["12.1", 426, 441, 482.2, 490.7, 8.5, 0, 0],
+    ["Rules", 311.4, 330.6, 497.9, 506.5, 8.5, 0, 0],
+    ["73.8", 357.5, 372.5, 497.9, 506.5, 8.5, 0, 0],
+    ["72.2", 382.5, 397.4, 500, 508.6, 8.5, 0, 0],
+    ["*", 397.4, 401, 497.5, 504.7, 7.1, 0, 0],
+    ["3.4", 430.3, 441, 497.9, 506.5, 8.5, 0, 0],
+    ["Ranker", 311.4, 335.9, 513.7, 522.2, 8.5, 0, 0],
+    ["78.6", 353.9, 368.9, 515.8, 524.3, 8.5, 0, 0],
+    ["†", 368.9, 372.5, 513.3, 520.4, 7.1, 0, 0],
+    ["77.5", 382.5, 397.4, 515.8, 524.3, 8.5, 0, 0],
+    ["†", 397.4, 401, 513.3, 520.4, 7.1, 0, 0],
+    ["41.7", 426, 441, 513.7, 522.2, 8.5, 0, 0],
+    ];
+    const items = raw.map(([text, x0, x1, y0, y1, size, bold, italic]): TextItem => ({ ...item(text, x0, y1 - size * 0.2, size, { bold: !!bold, italic: !!italic }), x1, y0, y1 }));
+    const md = markdownOf([page(items, { width: 595, height: 842 })]);
+    expect(md).toContain('| Tree | 49M | 93.2 | 74.1 |\n| Forest | 82M | 77.3 | 52.8 |\n| Boosted | 64M | 92.4 | 66.2 |\n| Ensemble | 31M | 97.3 | 69.9 |');
+    expect(md).not.toMatch(/52\.8 \*Table 2/);
+  });
+});
+
 describe('a full-width table under two columns', () => {
   // A head row over figures set flush right: Walls, Length (m) and Cover (%) centred in their cells,
   // each nearer the cut before its figures than after it (Length's middle even holds a cut).

@@ -1232,7 +1232,18 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         for (let b = 0; b + 1 < edges.length; b += 2) if (x0 >= edges[b]! - 1 && x1 <= edges[b + 1]! + 1) return true;
         return false;
       };
-      for (let k = aligned.length - 1; k >= 0; k--) if (inBand(aligned[k]!)) aligned.splice(k, 1);
+      // Nor is a "table" across a column gutter whose lines on its two sides are never level with each
+      // other: the foot of a table in one column and the head of another in the next, run together.
+      // Each column's scan finds its own.
+      const apart = (t: FoundTable): boolean => gutters.some((g) => {
+        const lines = [...t.lines];
+        if (lines.some((l) => l.x0 < g.a - 1 && l.x1 > g.b + 1)) return false;
+        const left = lines.filter((l) => l.x1 <= g.a + 1), right = lines.filter((l) => l.x0 >= g.b - 1);
+        if (!left.length || !right.length) return false;
+        const mid = (l: Line): number => (l.y0 + l.y1) / 2;
+        return !left.some((a) => right.some((b) => Math.abs(mid(a) - mid(b)) < Math.min(a.size, b.size) * 0.35));
+      });
+      for (let k = aligned.length - 1; k >= 0; k--) if (inBand(aligned[k]!) || apart(aligned[k]!)) aligned.splice(k, 1);
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);
       for (let b = 0; b + 1 < edges.length; b += 2) {
