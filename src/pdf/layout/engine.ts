@@ -1128,13 +1128,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // ends within 0.6 pt, is enough: it is a full line of the same column, and the stretched line is one
   // too. A gutter's two sides are never one line of some other row's exact length that runs across it.
   const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number, measure: Measure): boolean => {
-    const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
     let seen = 0, crossed = 0;
     for (const r of rowsAbout(k, dir, x0, x1)) {
       seen++;
-      if (!r.some((w) => w.x0 < m1 && w.x1 > m0) || r.some((w) => Math.abs(w.x0 - x1) < 1)) continue;
+      if (!throughGap(r, x0, x1)) continue;
       crossed++;
-      if (fullLineThrough(r, x0, x1, measure)) return true;
+      if (lineOfMeasure(r, measure)) return true;
     }
     return seen >= 2 && crossed * 2 > seen;
   };
@@ -1154,15 +1153,19 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       yield r;
     }
   }
-  // Whether row r runs a word through the middle of the gap from x0 to x1 within a line of the very
-  // measure given (its first word starts and its last ends within 0.6 pt of the measure's ends) whose
-  // spaces are alike, the widest within 15% of their median: a full line of the same column, set
-  // justified or not stretched at all. (A table's row across the same width has gaps of all sizes.)
-  const fullLineThrough = (r: Word[], x0: number, x1: number, measure: Measure): boolean => {
+  // Whether row r runs a word through the middle half of the gap from x0 to x1 (a row whose word starts
+  // where the gap ends has a column starting there: it crosses nothing).
+  const throughGap = (r: Word[], x0: number, x1: number): boolean => {
     const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
-    if (!r.some((w) => w.x0 < m1 && w.x1 > m0) || r.some((w) => Math.abs(w.x0 - x1) < 1)) return false;
+    return r.some((w) => w.x0 < m1 && w.x1 > m0) && !r.some((w) => Math.abs(w.x0 - x1) < 1);
+  };
+  // Whether row r holds a line of the very measure given (its first word starts and its last ends
+  // within 0.6 pt of the measure's ends) whose spaces are alike, the widest within 15% of their
+  // median: a full line of the same column, set justified or not stretched at all. (A table's row
+  // across the same width has gaps of all sizes.)
+  const lineOfMeasure = (r: Word[], measure: Measure): boolean => {
     const inside = r.filter((w) => w.x1 > measure.x0 - 0.6 && w.x0 < measure.x1 + 0.6);
-    if (Math.abs(inside[0]!.x0 - measure.x0) > 0.6 || Math.abs(inside[inside.length - 1]!.x1 - measure.x1) > 0.6) return false;
+    if (!inside.length || Math.abs(inside[0]!.x0 - measure.x0) > 0.6 || Math.abs(inside[inside.length - 1]!.x1 - measure.x1) > 0.6) return false;
     const size = inside[0]!.size;
     const spaces: number[] = [];
     for (let i = 1; i < inside.length; i++) {
@@ -1191,8 +1194,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     };
     for (const dir of [-1, 1] as const) {
       const near = rowsAbout(k, dir, x0, x1).next();
-      if (near.done || !fullLineThrough(near.value, x0, x1, measure)) continue;
-      const other = [...rowsAbout(k, dir === 1 ? -1 : 1, x0, x1)].slice(0, 2);
+      if (near.done || !throughGap(near.value, x0, x1) || !lineOfMeasure(near.value, measure)) continue;
+      const other: Word[][] = [];
+      for (const r of rowsAbout(k, dir === 1 ? -1 : 1, x0, x1)) if (other.push(r) === 2) break;
       if (!other.some(sharesColumns)) return true;
     }
     return false;

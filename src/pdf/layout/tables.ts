@@ -1512,7 +1512,7 @@ function justifiedRows(merged: Line[][][]): boolean {
  * no line of any row runs across that strip. Two lines at least end there, and two start (one
  * where the strip is no wider than half an em), inside one column of the gutters found so far.
  */
-function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval[]): Interval[] {
+function alignedSlivers(members: Line[][], notes: Set<Line[]>, heads: number, gutters: Interval[]): Interval[] {
   const lines = members.filter((r) => !notes.has(r)).flat();
   // (A table of thousands of lines has its columns from its gutters; the search below looks at every
   // line for each candidate strip.)
@@ -1520,7 +1520,6 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval
   // The words that start after the strip are cells of the body's rows (two cells or more): heads set
   // flush left just right of the figures they head (Word centres a head's cell over figures set
   // flush right in it), and a sub-head alone in its row, are no sign of a column.
-  const heads = leadingHeads(members, notes);
   const body = members.slice(heads).filter((r) => !notes.has(r) && r.length >= 2).flat();
   // Positions shared within 0.4 pt: the group's leftmost and rightmost, how many, their smallest type.
   const groups = (pairs: Array<[x: number, size: number]>): Array<{ lo: number; hi: number; n: number; size: number }> => {
@@ -1554,7 +1553,9 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, gutters: Interval
 }
 
 function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
-  if (!ruled) gutters = [...gutters, ...alignedSlivers(members, notes, gutters)];
+  // Head rows (leading lines over the body), counted once for the cell-padding search and the heads below.
+  const heads = leadingHeads(members, notes);
+  if (!ruled) gutters = [...gutters, ...alignedSlivers(members, notes, heads, gutters)];
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
   const colAt = (x: number): number => { let c = 0; while (c < cuts.length && x > cuts[c]!) c++; return c; };
@@ -1585,7 +1586,6 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // above, in the first; a sub-head set in a later column stays there).
   // Heads over columns of figures set flush right: where each such column ends, and the head lines
   // cut where they run on from one column's head into the next one's.
-  const heads = leadingHeads(members, notes);
   const overFigures = heads ? flushRightFigures(members.slice(heads).filter((r) => !notes.has(r)), colOf, nC) : null;
   if (overFigures) members = members.map((row, r) => (r < heads && !notes.has(row) ? cutHeadsAtEdges(row, overFigures.edge) : row));
   let grid: Line[][][] = members.map((row, r) => {
