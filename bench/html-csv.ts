@@ -28,7 +28,6 @@ const args = process.argv.slice(2);
 const SECONDS = args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) || 2 : 2;
 const WRITE = args.includes('--write');
 
-
 function filesOf(extensions: string[]): Input[] {
   const out: Input[] = [];
   const walk = (dir: string, label: string): void => {
@@ -36,7 +35,8 @@ function filesOf(extensions: string[]): Input[] {
     for (const e of readdirSync(dir).sort()) {
       const full = path.join(dir, e);
       if (statSync(full).isDirectory()) walk(full, `${label}/${e}`);
-      else if (extensions.some((x) => e.toLowerCase().endsWith(x))) out.push({ name: `${label}/${e}`, bytes: readFileSync(full) });
+      else if (extensions.some((x) => e.toLowerCase().endsWith(x)))
+        out.push({ name: `${label}/${e}`, bytes: readFileSync(full) });
     }
   };
   for (const d of ['markitdown', 'officeparser', 'unstructured']) walk(path.join(CORPUS, d), d);
@@ -45,8 +45,10 @@ function filesOf(extensions: string[]): Input[] {
 }
 
 function largeHtml(): Input {
-  let h = '<!DOCTYPE html><html><head><title>Large</title></head><body><header><nav><a href="/">Home</a></nav></header><main>';
-  for (let i = 0; i < 12000; i++) h += `<p>Paragraph ${i} with <a href="/x/${i}">a link</a>, <b>bold</b> and <i>italic</i> text.</p>`;
+  let h =
+    '<!DOCTYPE html><html><head><title>Large</title></head><body><header><nav><a href="/">Home</a></nav></header><main>';
+  for (let i = 0; i < 12000; i++)
+    h += `<p>Paragraph ${i} with <a href="/x/${i}">a link</a>, <b>bold</b> and <i>italic</i> text.</p>`;
   h += '<ul>';
   for (let i = 0; i < 4000; i++) h += `<li>item ${i}<ul><li>sub ${i}</li></ul></li>`;
   h += '</ul><table><tr><th>n</th><th>square</th><th>note</th></tr>';
@@ -69,7 +71,11 @@ function measurePandoc(inputs: Input[], from: string): Result | undefined {
   let seconds = 0;
   const timeFile = path.join(os.tmpdir(), `docmill-bench-time-${process.pid}`);
   for (const i of inputs) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'pandoc', '-f', from, '-t', 'gfm'], { input: i.bytes, maxBuffer: 256 * 1024 * 1024, timeout: 120000 });
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'pandoc', '-f', from, '-t', 'gfm'], {
+      input: i.bytes,
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 120000,
+    });
     if (r.status !== 0) {
       failed.push(`${i.name}: exit ${r.status}`);
       continue;
@@ -82,13 +88,17 @@ function measurePandoc(inputs: Input[], from: string): Result | undefined {
   return { mbps: ok && seconds > 0 ? bytes / 1e6 / seconds : null, ok, failed };
 }
 
-const fmt = (r: Result | undefined): string => (r?.mbps == null ? '—' : r.mbps >= 10 ? r.mbps.toFixed(1) : r.mbps.toFixed(2));
-const ratio = (a: Result | undefined, b: Result | undefined): string => (a?.mbps != null && b?.mbps != null ? `${(a.mbps / b.mbps).toFixed(2)}×` : '—');
+const fmt = (r: Result | undefined): string =>
+  r?.mbps == null ? '—' : r.mbps >= 10 ? r.mbps.toFixed(1) : r.mbps.toFixed(2);
+const ratio = (a: Result | undefined, b: Result | undefined): string =>
+  a?.mbps != null && b?.mbps != null ? `${(a.mbps / b.mbps).toFixed(2)}×` : '—';
 const mb = (inputs: Input[]): string => (inputs.reduce((a, i) => a + i.bytes.length, 0) / 1e6).toFixed(2);
 
 async function main(): Promise<void> {
   const { createParser } = (await import(path.join(ROOT, 'dist/src/parser.js'))) as typeof import('../src/parser.js');
-  const { decodeText } = (await import(path.join(ROOT, 'dist/src/html/charset.js'))) as typeof import('../src/html/charset.js');
+  const { decodeText } = (await import(
+    path.join(ROOT, 'dist/src/html/charset.js')
+  )) as typeof import('../src/html/charset.js');
   const TurndownService = (await import('turndown')).default;
   const anydoc = (await import('@firecrawl/anydoc')) as typeof import('@firecrawl/anydoc');
   const parser = createParser();
@@ -108,10 +118,16 @@ async function main(): Promise<void> {
   for (const [label, inputs, anchor, anchorName, pandocFrom] of sets) {
     const [mine, theirs] = await (await benchMeasure()).measureAll(inputs, [ours, anchor], SECONDS);
     const pd = measurePandoc(inputs, pandocFrom);
-    for (const [who, r] of [['docmill', mine], [anchorName, theirs], ['pandoc', pd]] as const) {
+    for (const [who, r] of [
+      ['docmill', mine],
+      [anchorName, theirs],
+      ['pandoc', pd],
+    ] as const) {
       if (r && r.failed.length) notes.push(`${label}, ${who} failed on: ${r.failed.join('; ')}`);
     }
-    rows.push(`| ${label} | ${inputs.length} (${mb(inputs)} MB) | ${fmt(mine)} | ${anchorName}: ${fmt(theirs)} | ${fmt(pd)} | ${ratio(mine, theirs)} | ${ratio(mine, pd)} |`);
+    rows.push(
+      `| ${label} | ${inputs.length} (${mb(inputs)} MB) | ${fmt(mine)} | ${anchorName}: ${fmt(theirs)} | ${fmt(pd)} | ${ratio(mine, theirs)} | ${ratio(mine, pd)} |`,
+    );
     process.stdout.write(`${rows[rows.length - 1]}\n`);
   }
   await parser.close();
@@ -121,7 +137,7 @@ async function main(): Promise<void> {
     '',
     `Throughput in MB of input per CPU second (user + system time, all threads), one file at a time (${os.cpus().length} cores: ${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     `Command: \`npm run build && node bench/html-csv.ts --seconds ${SECONDS} --write\`. docmill runs the whole parse (detection, decoding, cleaning, main content, links, metadata, markdown) with default options.`,
-    'Anchors: bare turndown with default options on the decoded HTML (no cleaning or main-content step: the floor docmill\'s HTML path builds on); @firecrawl/anydoc in-process for CSV; pandoc `-t gfm` as a process per file, each once. Ratio > 1 means docmill is faster.',
+    "Anchors: bare turndown with default options on the decoded HTML (no cleaning or main-content step: the floor docmill's HTML path builds on); @firecrawl/anydoc in-process for CSV; pandoc `-t gfm` as a process per file, each once. Ratio > 1 means docmill is faster.",
     '',
     '| input | files | docmill MB/s | anchor MB/s | pandoc MB/s | docmill / anchor | docmill / pandoc |',
     '|---|---|---|---|---|---|---|',

@@ -21,7 +21,10 @@ import type * as BenchReadme from '../test-support/bench-readme.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const SECONDS = Number(args[args.indexOf('--seconds') + 1]) > 0 && args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) : 5;
+const SECONDS =
+  Number(args[args.indexOf('--seconds') + 1]) > 0 && args.includes('--seconds')
+    ? Number(args[args.indexOf('--seconds') + 1])
+    : 5;
 const WRITE = args.includes('--write');
 const KEY = 'bench-key-0123456789abcdef0123';
 const PER_KEY = 2;
@@ -40,7 +43,11 @@ const HTML = `<!doctype html><html><head><title>Release notes</title><meta name=
 
 /** A valid one-page PDF with a title and a few lines of text (Helvetica), built by hand with its xref table. */
 function onePagePdf(): Buffer {
-  const lines = ['Quarterly report', '', ...Array.from({ length: 24 }, (_, i) => `Line ${i + 1}: revenue, costs and margins moved as planned this quarter.`)];
+  const lines = [
+    'Quarterly report',
+    '',
+    ...Array.from({ length: 24 }, (_, i) => `Line ${i + 1}: revenue, costs and margins moved as planned this quarter.`),
+  ];
   const ops = ['BT', '/F1 18 Tf', '72 740 Td', `(${lines[0]}) Tj`, '/F1 11 Tf', '0 -28 Td'];
   for (const l of lines.slice(2)) ops.push(`(${l}) Tj`, '0 -16 Td');
   ops.push('ET');
@@ -65,9 +72,19 @@ function onePagePdf(): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-interface Input { label: string; filename: string; contentType: string; bytes: Buffer }
+interface Input {
+  label: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
 const INPUTS: Input[] = [
-  { label: `HTML page (${(Buffer.byteLength(HTML) / 1024).toFixed(1)} KB)`, filename: 'notes.html', contentType: 'text/html', bytes: Buffer.from(HTML) },
+  {
+    label: `HTML page (${(Buffer.byteLength(HTML) / 1024).toFixed(1)} KB)`,
+    filename: 'notes.html',
+    contentType: 'text/html',
+    bytes: Buffer.from(HTML),
+  },
   { label: 'one-page PDF', filename: 'report.pdf', contentType: 'application/pdf', bytes: onePagePdf() },
 ];
 
@@ -88,7 +105,9 @@ const DATA_DIR = path.join(os.tmpdir(), `docmill-bench-http-${process.pid}`);
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   // Started as `docmill serve` runs: with the node flags of src/cli/node-flags.ts.
-  const { cliNodeFlags } = (await import(new URL('../dist/test-support/cli-flags.js', import.meta.url).href)) as typeof import('../test-support/cli-flags.js');
+  const { cliNodeFlags } = (await import(
+    new URL('../dist/test-support/cli-flags.js', import.meta.url).href
+  )) as typeof import('../test-support/cli-flags.js');
   const proc = spawn(process.execPath, [...cliNodeFlags(), path.join(ROOT, 'dist/src/cli/main.js'), 'serve'], {
     env: {
       ...process.env,
@@ -107,7 +126,9 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
     try {
       const res = await fetch(`${base}/v2/monitor`, { headers: { authorization: `Bearer ${KEY}` } });
       if (res.ok) return { proc, base };
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   proc.kill();
@@ -135,8 +156,21 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function load(base: string, input: Input, clients: number, seconds: number, pid: number): Promise<Result> {
-  const r: Result = { clients, seconds, ok: 0, limited: 0, clientErrors: 0, serverErrors: 0, failures: 0, latencies: [], flagged: 0, peakRss: 0 };
-  const sampler = setInterval(() => { r.peakRss = Math.max(r.peakRss, rssOf(pid)); }, 50);
+  const r: Result = {
+    clients,
+    seconds,
+    ok: 0,
+    limited: 0,
+    clientErrors: 0,
+    serverErrors: 0,
+    failures: 0,
+    latencies: [],
+    flagged: 0,
+    peakRss: 0,
+  };
+  const sampler = setInterval(() => {
+    r.peakRss = Math.max(r.peakRss, rssOf(pid));
+  }, 50);
   const end = performance.now() + seconds * 1000;
   const worker = async (): Promise<void> => {
     while (performance.now() < end) {
@@ -145,7 +179,11 @@ async function load(base: string, input: Input, clients: number, seconds: number
       form.append('file', new Blob([input.bytes], { type: input.contentType }), input.filename);
       const t0 = performance.now();
       try {
-        const res = await fetch(`${base}/v2/parse`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: form });
+        const res = await fetch(`${base}/v2/parse`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}` },
+          body: form,
+        });
         const body = (await res.json()) as { data?: { metadata?: { concurrencyLimited?: boolean } } };
         const ms = performance.now() - t0;
         if (res.status === 200) {
@@ -204,14 +242,18 @@ async function main(): Promise<void> {
       for (const clients of [1, 2, CAPACITY]) {
         const r = await load(base, input, clients, SECONDS, pid);
         const rps = r.ok / r.seconds;
-        rows.push(`| ${input.label} | ${clients} | ${rps.toFixed(1)} | ${percentile(r.latencies, 50).toFixed(1)} | ${percentile(r.latencies, 99).toFixed(1)} | ${r.limited} | ${r.serverErrors + r.failures} | ${r.flagged} | ${(r.peakRss / 2 ** 20).toFixed(0)} | ${clients === 1 ? `${anchor.toFixed(1)} (HTTP/library ${(rps / anchor).toFixed(2)})` : ''} |`);
+        rows.push(
+          `| ${input.label} | ${clients} | ${rps.toFixed(1)} | ${percentile(r.latencies, 50).toFixed(1)} | ${percentile(r.latencies, 99).toFixed(1)} | ${r.limited} | ${r.serverErrors + r.failures} | ${r.flagged} | ${(r.peakRss / 2 ** 20).toFixed(0)} | ${clients === 1 ? `${anchor.toFixed(1)} (HTTP/library ${(rps / anchor).toFixed(2)})` : ''} |`,
+        );
         process.stderr.write(`${rows[rows.length - 1]}\n`);
         if (r.serverErrors + r.failures > 0) verdict = false;
       }
       const clients = 2 * CAPACITY;
       const r = await load(base, input, clients, SECONDS * 2, pid);
       const total = r.ok + r.limited + r.clientErrors + r.serverErrors + r.failures;
-      overload.push(`| ${input.label} | ${clients} | ${total} | ${r.ok} (${(r.ok / r.seconds).toFixed(1)}/s) | ${r.limited} (${((100 * r.limited) / Math.max(1, total)).toFixed(0)}%) | ${r.serverErrors} | ${r.failures} | ${percentile(r.latencies, 50).toFixed(1)} / ${percentile(r.latencies, 99).toFixed(1)} | ${(idleRss / 2 ** 20).toFixed(0)} → ${(r.peakRss / 2 ** 20).toFixed(0)} |`);
+      overload.push(
+        `| ${input.label} | ${clients} | ${total} | ${r.ok} (${(r.ok / r.seconds).toFixed(1)}/s) | ${r.limited} (${((100 * r.limited) / Math.max(1, total)).toFixed(0)}%) | ${r.serverErrors} | ${r.failures} | ${percentile(r.latencies, 50).toFixed(1)} / ${percentile(r.latencies, 99).toFixed(1)} | ${(idleRss / 2 ** 20).toFixed(0)} → ${(r.peakRss / 2 ** 20).toFixed(0)} |`,
+      );
       process.stderr.write(`${overload[overload.length - 1]}\n`);
       if (r.serverErrors + r.failures > 0) verdict = false;
     }

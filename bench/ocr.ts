@@ -55,9 +55,19 @@ interface Doc {
 
 function fixture(name: string): Doc {
   const file = path.join(ROOT, 'fixtures', 'ocr', `${name}.pdf`);
-  const t = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'ocr', `${name}.truth.json`), 'utf8')) as { page: number; scanned: boolean; text: string }[];
+  const t = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'ocr', `${name}.truth.json`), 'utf8')) as {
+    page: number;
+    scanned: boolean;
+    text: string;
+  }[];
   const pages = t.filter((p) => p.scanned).map((p) => p.page);
-  return { name: `fixtures/ocr/${name}.pdf`, file, pages, truth: new Map(t.map((p) => [p.page, p.text])), truthKind: 'typeset text' };
+  return {
+    name: `fixtures/ocr/${name}.pdf`,
+    file,
+    pages,
+    truth: new Map(t.map((p) => [p.page, p.text])),
+    truthKind: 'typeset text',
+  };
 }
 
 async function textLayer(file: string, page: number): Promise<string> {
@@ -73,11 +83,30 @@ async function textLayer(file: string, page: number): Promise<string> {
 const docs: Doc[] = [fixture('scanned'), fixture('mixed')];
 if (existsSync(CORPUS)) {
   const med = path.join(CORPUS, 'markitdown', 'MEDRPT-2024-PAT-3847_medical_report_scan.pdf');
-  if (existsSync(med)) docs.push({ name: 'corpus markitdown/MEDRPT-2024-PAT-3847_medical_report_scan.pdf', file: med, pages: [1, 2, 3], truthKind: 'none (no transcript): engines compared with each other' });
+  if (existsSync(med))
+    docs.push({
+      name: 'corpus markitdown/MEDRPT-2024-PAT-3847_medical_report_scan.pdf',
+      file: med,
+      pages: [1, 2, 3],
+      truthKind: 'none (no transcript): engines compared with each other',
+    });
   const backus = path.join(CORPUS, 'unstructured', 'a1977-backus-p21.pdf');
-  if (existsSync(backus)) docs.push({ name: 'corpus unstructured/a1977-backus-p21.pdf', file: backus, pages: [1], truth: new Map([[1, await textLayer(backus, 1)]]), truthKind: "the PDF's own OCR text layer (approximate)" });
+  if (existsSync(backus))
+    docs.push({
+      name: 'corpus unstructured/a1977-backus-p21.pdf',
+      file: backus,
+      pages: [1],
+      truth: new Map([[1, await textLayer(backus, 1)]]),
+      truthKind: "the PDF's own OCR text layer (approximate)",
+    });
   const ocrText = path.join(CORPUS, 'unstructured', 'pdf-with-ocr-text.pdf');
-  if (existsSync(ocrText)) docs.push({ name: 'corpus unstructured/pdf-with-ocr-text.pdf', file: ocrText, pages: [1], truthKind: 'none (its text layer is garbage): engines compared with each other' });
+  if (existsSync(ocrText))
+    docs.push({
+      name: 'corpus unstructured/pdf-with-ocr-text.pdf',
+      file: ocrText,
+      pages: [1],
+      truthKind: 'none (its text layer is garbage): engines compared with each other',
+    });
 } else {
   console.warn(`corpus not found at ${CORPUS}: corpus pages skipped`);
 }
@@ -89,7 +118,17 @@ const shipped = gunzipSync(readFileSync(path.join(bundledEnglishDir(), 'eng.trai
 const debianModel = '/usr/share/tesseract-ocr/5/tessdata/eng.traineddata';
 const sameModel = existsSync(debianModel) && readFileSync(debianModel).equals(shipped);
 
-type Timed = { seconds: number; cpu: number; texts: string[]; steps?: { render: number; preprocess: number; recognize: number }; native?: number; turned?: number; reread?: number; lowered?: number; minConfidence?: number };
+type Timed = {
+  seconds: number;
+  cpu: number;
+  texts: string[];
+  steps?: { render: number; preprocess: number; recognize: number };
+  native?: number;
+  turned?: number;
+  reread?: number;
+  lowered?: number;
+  minConfidence?: number;
+};
 
 interface PageImage {
   doc: Doc;
@@ -105,7 +144,10 @@ for (const doc of docs) {
   for (const n of doc.pages) {
     const r = await renderPage(pdf, n, { dpi: 'auto', maxPixels: 40_000_000 });
     const png = path.join(tmp, `${images.length}.png`);
-    await sharp(r.rgba, { raw: { width: r.width, height: r.height, channels: 4 } }).grayscale().png({ compressionLevel: 1 }).toFile(png);
+    await sharp(r.rgba, { raw: { width: r.width, height: r.height, channels: 4 } })
+      .grayscale()
+      .png({ compressionLevel: 1 })
+      .toFile(png);
     images.push({ doc, page: n, png, dpi: Math.round(r.scale * 72) });
   }
   await pdf.loadingTask.destroy();
@@ -115,7 +157,11 @@ const totalPages = images.length;
 // CPU time of each tesseract process, from GNU time when it is installed (Debian package `time`).
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
-async function tesseractCli(img: PageImage, env: NodeJS.ProcessEnv, extra: string[]): Promise<{ text: string; cpu: number }> {
+async function tesseractCli(
+  img: PageImage,
+  env: NodeJS.ProcessEnv,
+  extra: string[],
+): Promise<{ text: string; cpu: number }> {
   return new Promise((resolve, reject) => {
     const argv = [img.png, 'stdout', '--psm', '3', '--dpi', String(img.dpi), ...extra];
     const p = GNU_TIME
@@ -152,19 +198,30 @@ async function runNative(parallel: number, env: NodeJS.ProcessEnv, extra: string
   return { seconds: (performance.now() - t0) / 1000, cpu, texts };
 }
 
-async function runDocmill(preprocess = DEFAULT_PREPROCESS, subset: PageImage[] = images, nativeScan = true): Promise<Timed> {
+async function runDocmill(
+  preprocess = DEFAULT_PREPROCESS,
+  subset: PageImage[] = images,
+  nativeScan = true,
+): Promise<Timed> {
   const runtime = new ParserRuntime({ ocrThreads: 2 });
   try {
     const signal = new AbortController().signal;
     // Warm-up: start both threads and their engines, as a long-lived parser has them.
-    await recognizePages(runtime, readFileSync(subset[0]!.doc.file), [subset[0]!.page, subset[0]!.page], { signal, preprocess, nativeScan });
+    await recognizePages(runtime, readFileSync(subset[0]!.doc.file), [subset[0]!.page, subset[0]!.page], {
+      signal,
+      preprocess,
+      nativeScan,
+    });
     const t0 = performance.now();
     // CPU of the whole process: the OCR threads (page image, preprocessing, recognition) and the main thread.
     const c0 = process.cpuUsage();
     const byDoc = new Map<Doc, number[]>();
     for (const im of subset) byDoc.set(im.doc, [...(byDoc.get(im.doc) ?? []), im.page]);
     const results = await Promise.all(
-      [...byDoc].map(async ([doc, pages]) => ({ doc, res: await recognizePages(runtime, readFileSync(doc.file), pages, { signal, preprocess, nativeScan }) })),
+      [...byDoc].map(async ([doc, pages]) => ({
+        doc,
+        res: await recognizePages(runtime, readFileSync(doc.file), pages, { signal, preprocess, nativeScan }),
+      })),
     );
     const seconds = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(c0);
@@ -195,7 +252,11 @@ async function runDocmill(preprocess = DEFAULT_PREPROCESS, subset: PageImage[] =
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-function meanCer(texts: string[], subset: PageImage[] = images, filter: (im: PageImage) => boolean = () => true): number | null {
+function meanCer(
+  texts: string[],
+  subset: PageImage[] = images,
+  filter: (im: PageImage) => boolean = () => true,
+): number | null {
   let errs = 0;
   let len = 0;
   subset.forEach((im, i) => {
@@ -209,7 +270,9 @@ function meanCer(texts: string[], subset: PageImage[] = images, filter: (im: Pag
   return len ? errs / len : null;
 }
 
-console.log(`${totalPages} pages, ${os.availableParallelism()} cores, tesseract ${(await run('tesseract', ['--version'])).stdout.split('\n')[0]}`);
+console.log(
+  `${totalPages} pages, ${os.availableParallelism()} cores, tesseract ${(await run('tesseract', ['--version'])).stdout.split('\n')[0]}`,
+);
 // The machine is shared: engines take turns, round after round, and each keeps its fastest round.
 const best = (a: Timed | undefined, b: Timed): Timed => (a && a.seconds <= b.seconds ? a : b);
 let ours: Timed | undefined;
@@ -226,8 +289,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   nativeSeq = best(nativeSeq, s1);
   const s2 = await runNative(2, { ...process.env, OMP_THREAD_LIMIT: '1' }, []);
   nativePar = best(nativePar, s2);
-  console.log(`round ${round}: docmill ${o.seconds.toFixed(1)} s (${(o.cpu / totalPages).toFixed(2)} CPU s/page; all pages rendered by pdf.js: ${pr.seconds.toFixed(1)} s, ${(pr.cpu / totalPages).toFixed(2)} CPU s/page), tesseract 1 process ${s1.seconds.toFixed(1)} s, 2 processes ${s2.seconds.toFixed(1)} s (load ${os.loadavg()[0]!.toFixed(1)})`);
-  rounds.push(`| ${round} | ${(totalPages / o.seconds).toFixed(3)} | ${(totalPages / pr.seconds).toFixed(3)} | ${(totalPages / s1.seconds).toFixed(3)} | ${(totalPages / s2.seconds).toFixed(3)} | ${(s2.seconds / o.seconds).toFixed(2)}× | ${(o.cpu / totalPages).toFixed(2)} | ${(pr.cpu / totalPages).toFixed(2)} | ${(s2.cpu / totalPages).toFixed(2)} | ${(s2.cpu / o.cpu).toFixed(2)}× | ${os.loadavg()[0]!.toFixed(1)} |`);
+  console.log(
+    `round ${round}: docmill ${o.seconds.toFixed(1)} s (${(o.cpu / totalPages).toFixed(2)} CPU s/page; all pages rendered by pdf.js: ${pr.seconds.toFixed(1)} s, ${(pr.cpu / totalPages).toFixed(2)} CPU s/page), tesseract 1 process ${s1.seconds.toFixed(1)} s, 2 processes ${s2.seconds.toFixed(1)} s (load ${os.loadavg()[0]!.toFixed(1)})`,
+  );
+  rounds.push(
+    `| ${round} | ${(totalPages / o.seconds).toFixed(3)} | ${(totalPages / pr.seconds).toFixed(3)} | ${(totalPages / s1.seconds).toFixed(3)} | ${(totalPages / s2.seconds).toFixed(3)} | ${(s2.seconds / o.seconds).toFixed(2)}× | ${(o.cpu / totalPages).toFixed(2)} | ${(pr.cpu / totalPages).toFixed(2)} | ${(s2.cpu / totalPages).toFixed(2)} | ${(s2.cpu / o.cpu).toFixed(2)}× | ${os.loadavg()[0]!.toFixed(1)} |`,
+  );
 }
 if (!ours || !rendered || !nativeSeq || !nativePar) throw new Error('--rounds must be at least 1');
 
@@ -237,14 +304,30 @@ if (!ours || !rendered || !nativeSeq || !nativePar) throw new Error('--rounds mu
 // above: docmill's pipeline can add nothing to the engine's speed.
 const tesseractJs = await import('tesseract.js');
 const jsWorker = await tesseractJs.createWorker('eng', tesseractJs.OEM.LSTM_ONLY, {
-  langPath: bundledEnglishDir(), gzip: true, cacheMethod: 'none', legacyCore: false, legacyLang: false,
+  langPath: bundledEnglishDir(),
+  gzip: true,
+  cacheMethod: 'none',
+  legacyCore: false,
+  legacyLang: false,
 });
 await jsWorker.setParameters({ tessedit_pageseg_mode: tesseractJs.PSM.AUTO, preserve_interword_spaces: '0' });
 const blank = path.join(tmp, 'blank.png');
-await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } }).png().toFile(blank);
+await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } })
+  .png()
+  .toFile(blank);
 // The CLI's fixed cost per page (process start, model load): a blank page.
 let cliFixed = Infinity;
-for (let i = 0; i < 3; i++) cliFixed = Math.min(cliFixed, (await tesseractCli({ doc: images[0]!.doc, page: 0, png: blank, dpi: 300 }, { ...process.env, OMP_THREAD_LIMIT: '1' }, [])).cpu);
+for (let i = 0; i < 3; i++)
+  cliFixed = Math.min(
+    cliFixed,
+    (
+      await tesseractCli(
+        { doc: images[0]!.doc, page: 0, png: blank, dpi: 300 },
+        { ...process.env, OMP_THREAD_LIMIT: '1' },
+        [],
+      )
+    ).cpu,
+  );
 await jsWorker.recognize(readFileSync(images[0]!.png), {}, { hocr: true, text: false });
 let engineJs = 0;
 let engineCli = 0;
@@ -260,12 +343,19 @@ for (let round = 0; round < ROUNDS; round++) {
     const cli = async () => {
       engineCli += (await tesseractCli(im, { ...process.env, OMP_THREAD_LIMIT: '1' }, ['hocr'])).cpu;
     };
-    if ((i + round) % 2 === 0) { await js(); await cli(); } else { await cli(); await js(); }
+    if ((i + round) % 2 === 0) {
+      await js();
+      await cli();
+    } else {
+      await cli();
+      await js();
+    }
   }
 }
 await jsWorker.terminate();
 const enginePages = images.length * ROUNDS;
-const engineLine = `The engines alone, one thread each, on the same ${images.length} PNGs (${ROUNDS} passes, page by page, taking turns): tesseract.js ` +
+const engineLine =
+  `The engines alone, one thread each, on the same ${images.length} PNGs (${ROUNDS} passes, page by page, taking turns): tesseract.js ` +
   `${(engineJs / enginePages).toFixed(2)} CPU s/page, the tesseract CLI ${(engineCli / enginePages).toFixed(2)} (of which ${cliFixed.toFixed(2)} s is its start and ` +
   `model load, measured on a blank page): the CLI's CPU ÷ tesseract.js's = ${(engineCli / engineJs).toFixed(2)}× with its start counted, ` +
   `${((engineCli - enginePages * cliFixed) / engineJs).toFixed(2)}× without. That is the most the CPU ratio above can reach with tesseract.js as the recogniser, ` +
@@ -279,10 +369,23 @@ const corpusRef = (im: PageImage) => !generated(im) && im.doc.truth !== undefine
 const rows: string[][] = [];
 const oursSeconds = ours.seconds;
 const addRow = (label: string, r: Timed) =>
-  rows.push([label, (totalPages / r.seconds).toFixed(3), (r.seconds / oursSeconds).toFixed(2) + '×', (r.cpu / totalPages).toFixed(2), pct(meanCer(r.texts, images, generated) ?? NaN), pct(meanCer(r.texts, images, corpusRef) ?? NaN)]);
-addRow('docmill OCR pool, 2 threads (scan image decoded natively or page rendered + deskew + tesseract.js, tessdata_fast eng, PSM 3)', ours);
+  rows.push([
+    label,
+    (totalPages / r.seconds).toFixed(3),
+    (r.seconds / oursSeconds).toFixed(2) + '×',
+    (r.cpu / totalPages).toFixed(2),
+    pct(meanCer(r.texts, images, generated) ?? NaN),
+    pct(meanCer(r.texts, images, corpusRef) ?? NaN),
+  ]);
+addRow(
+  'docmill OCR pool, 2 threads (scan image decoded natively or page rendered + deskew + tesseract.js, tessdata_fast eng, PSM 3)',
+  ours,
+);
 addRow('docmill, every page rendered by pdf.js (nativeScan: false; the previous behaviour)', rendered);
-addRow(`tesseract CLI 5.3, 1 process, OpenMP default, Debian eng model${sameModel ? ' (the same file)' : ''}`, nativeSeq);
+addRow(
+  `tesseract CLI 5.3, 1 process, OpenMP default, Debian eng model${sameModel ? ' (the same file)' : ''}`,
+  nativeSeq,
+);
 addRow(`tesseract CLI 5.3, 2 processes × 1 thread, Debian eng model${sameModel ? ' (the same file)' : ''}`, nativePar);
 
 // Agreement on corpus pages without a transcript: CER of each engine's text against the other's.
@@ -298,7 +401,9 @@ const perPage: string[] = [];
 images.forEach((im, i) => {
   const t = im.doc.truth?.get(im.page);
   if (t === undefined) return;
-  perPage.push(`| ${im.doc.name} p${im.page} (${im.dpi} dpi) | ${pct(cer(ours!.texts[i]!, t))} | ${pct(cer(nativePar!.texts[i]!, t))} |`);
+  perPage.push(
+    `| ${im.doc.name} p${im.page} (${im.dpi} dpi) | ${pct(cer(ours!.texts[i]!, t))} | ${pct(cer(nativePar!.texts[i]!, t))} |`,
+  );
 });
 
 let variantTable = '';
@@ -332,7 +437,10 @@ if (args.has('--variants')) {
 
 const ratio = (r: Timed) => r.seconds / oursSeconds;
 const cerOurs = meanCer(ours.texts, images, generated) ?? NaN;
-const cerNative = Math.min(meanCer(nativeSeq.texts, images, generated) ?? NaN, meanCer(nativePar.texts, images, generated) ?? NaN);
+const cerNative = Math.min(
+  meanCer(nativeSeq.texts, images, generated) ?? NaN,
+  meanCer(nativePar.texts, images, generated) ?? NaN,
+);
 const cerCorpus = (t: Timed) => meanCer(t.texts, images, corpusRef);
 const step = (t: Timed, k: 'render' | 'preprocess' | 'recognize') => `${Math.round(t.steps![k])} ms`;
 const verdict = [
@@ -340,19 +448,19 @@ const verdict = [
   `(docmill ${ratio(nativeSeq).toFixed(2)}× its pages/s); ${nativePar.cpu / ours.cpu >= 1 ? 'met' : 'not met'} against two single-threaded tesseract processes sharing`,
   `the two cores, judged by CPU per page (tesseract's ÷ docmill's: ${(nativePar.cpu / ours.cpu).toFixed(2)}×; on a quiet machine both keep two cores busy,`,
   `so that is the pages/s ratio to expect). The wall ratio of the fastest rounds, ${ratio(nativePar).toFixed(2)}×, depends on what else had the cores in each`,
-  'engine\'s turn and is not the verdict.',
+  "engine's turn and is not the verdict.",
   'Both read with the same model file (tessdata_fast eng). CPU seconds per page are the steadier measure on a shared',
-  'machine: whoever gets the cores, two busy threads finish in (pages × CPU per page ÷ 2) seconds. docmill\'s CPU covers',
-  'getting the page image, deskewing and recognising in WebAssembly; tesseract\'s covers a process start, loading the',
+  "machine: whoever gets the cores, two busy threads finish in (pages × CPU per page ÷ 2) seconds. docmill's CPU covers",
+  "getting the page image, deskewing and recognising in WebAssembly; tesseract's covers a process start, loading the",
   `model and recognising a ready PNG. Per page, in the OCR thread (wall time, mean of the ${totalPages} pages on the fastest round):`,
   `page image ${step(ours, 'render')} (${ours.native} of ${totalPages} pages are one full-page scan image decoded natively by sharp, src/ocr/scan-image.ts:`,
   'JPEG by libjpeg-turbo, the CCITT Group 4 fax image of a1977 by libtiff in 37 ms where pdf.js took 376; the scan with a visible',
   `stamp over it is rendered by pdf.js), preprocessing ${step(ours, 'preprocess')},`,
   `recognition ${step(ours, 'recognize')}. With every page rendered by pdf.js (nativeScan: false): page image ${step(rendered, 'render')}, preprocessing ${step(rendered, 'preprocess')}`,
   `(greyscale from RGBA first), ${(rendered.cpu / totalPages).toFixed(2)} CPU s/page against ${(ours.cpu / totalPages).toFixed(2)} (CER ${pct(meanCer(rendered.texts, images, generated) ?? NaN)} generated, ${pct(cerCorpus(rendered) ?? NaN)} a1977:`,
-  'the natively decoded pixels equal the render\'s within a grey level, test/ocr-scan-image.test.ts). Recognition is',
+  "the natively decoded pixels equal the render's within a grey level, test/ocr-scan-image.test.ts). Recognition is",
   'most of what is left: about 0.8 CPU s a page on the generated and medical-report pages measured apart, more on',
-  'a1977\'s dense 300 dpi page; tesseract.js in WebAssembly (relaxed SIMD) against native AVX2 on the same model, so',
+  "a1977's dense 300 dpi page; tesseract.js in WebAssembly (relaxed SIMD) against native AVX2 on the same model, so",
   'the remaining gap is mostly the engine, not the pipeline around it.',
   engineLine,
   `CER target (no worse): ${cerOurs <= cerNative ? 'met' : 'not met'} on the generated scans (${pct(cerOurs)} against tesseract's best ${pct(cerNative)}; tesseract reads`,
@@ -360,7 +468,7 @@ const verdict = [
   `tesseract ${pct(cerCorpus(nativePar) ?? NaN)} (the best integer model had 10.53%).`,
   `Small type (src/ocr/type-scale.ts): ${ours.lowered} of ${totalPages} pages were read at a lower resolution than their image's, ${ours.reread} a second time`,
   '(here the three pages of the medical report are read at 185 dpi, once). The medical report is a letter-size scan at',
-  '200 dpi placed on a smaller page that declares 300 dpi; its body x-height, 12 px, is under the 15 px that tesseract\'s',
+  "200 dpi placed on a smaller page that declares 300 dpi; its body x-height, 12 px, is under the 15 px that tesseract's",
   'rule finder takes as a rule at 300 dpi, and told 300 dpi tesseract erased lines of its type ("A jated symp\' include',
   'ional dizziness", "Neck: Supple, no ly ... no thy"), which its hOCR reports as separators 13-20 px thick. Told 185 dpi',
   '(x-height × 20 ÷ 1.3) those lines come back whole; the tesseract CLI, told the declared 300, loses the same words,',
@@ -368,7 +476,7 @@ const verdict = [
   'image before reading (letter-shaped connected components vote for their height, 10-40 ms a page) and reads such a page',
   'once at the lower resolution; until then it read the page at 300 dpi, found the thick separators, and read it again',
   '(CPU ratio 0.57-0.59× that way, 0.66-0.72× in the runs since; same text). Where the image says nothing (too few letters)',
-  'or tesseract measures other type than the estimate, tesseract\'s own x-height decides a second reading as before.',
+  "or tesseract measures other type than the estimate, tesseract's own x-height decides a second reading as before.",
   'The typed letter of pdf-with-ocr-text.pdf (a 150 dpi scan on a page that declares 300, x-height 14 px) has too few',
   'isolated letters for the estimate and no separator as thick as its type: it is read once, at 300 dpi.',
   'On fixtures/ocr/smallprint.pdf (8 pt type, the same placement): CER 1.13% read at 300 dpi, 0.07% at 200 dpi.',
@@ -387,7 +495,7 @@ const verdict = [
   'shaded head row and the single-figure cells of a ruled table (test/ocr-tables.test.ts).',
   'Negatives, uneven light and specks (src/ocr/illumination.ts, src/ocr/specks.ts): none of these pages needs them, and',
   'each leaves such a page exactly as it was; finding that out costs one pass over the pixels each (5-15 ms a page).',
-  'On pages made for it they are what reads the page: fixtures/ocr/unevenlight.pdf (a book spine\'s shadow) 5.44% and',
+  "On pages made for it they are what reads the page: fixtures/ocr/unevenlight.pdf (a book spine's shadow) 5.44% and",
   '13.72% CER without, 0.00% with; the two-column page negated 69.9% without, 0.11% with; the same page with 4% of its',
   'pixels flipped to black or white 2.54% without, 0.00% with (test/ocr-illumination.test.ts, test/ocr-specks.test.ts).',
   'Kept (each measured with bench/ocr.ts or the same pages): native decoding of full-page scan images (above);',
@@ -412,14 +520,14 @@ const verdict = [
   'reused, two OCR threads on two cores, the relaxed-SIMD LSTM core of tesseract.js (Node 24 supports it), raw',
   'grey PGM handed to the recogniser (no PNG encode/decode), LSTM only (OEM 1).',
   'Before the native scan decoding, hOCR and the orientation check (commit 46b0959), measured with this script',
-  '(--rounds=1) on the same day at load 0.4-2.8: docmill 1.57 CPU s/page against tesseract\'s 1.03 (CPU ratio 0.65×),',
+  "(--rounds=1) on the same day at load 0.4-2.8: docmill 1.57 CPU s/page against tesseract's 1.03 (CPU ratio 0.65×),",
   'page image about 0.3 s a page (pdf.js decoding the JPEG in JavaScript) and preprocessing about 0.17 s; CER unchanged.',
   'Earlier (commit b185f02: best integer model, deskew on RGBA, text and blocks from tesseract.js), measured',
-  'with this script: docmill 2.36 CPU s/page against tesseract\'s 1.07 (CPU ratio 0.45-0.46×), wall ratio 0.57×',
+  "with this script: docmill 2.36 CPU s/page against tesseract's 1.07 (CPU ratio 0.45-0.46×), wall ratio 0.57×",
   'against two tesseract processes on its fastest round, CER 0.00% generated and 10.53% on a1977.',
   `The machine was shared while this ran (load average ${loadStart} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end): absolute`,
   'pages/s are low and noisy; engines alternate round by round, so the ratios are the numbers to read, and on a',
-  'busy machine the CPU ratio more than the wall ratio (a round\'s wall time depends on what else got the cores).',
+  "busy machine the CPU ratio more than the wall ratio (a round's wall time depends on what else got the cores).",
 ].join('\n');
 
 const report = [
@@ -429,7 +537,7 @@ const report = [
   '(a full-page scan at its own resolution when that is 190-400 dpi, otherwise 300 dpi), fastest of the rounds per engine,',
   `(${images.filter(generated).length} generated scans from fixtures/ocr with known text, ${images.filter((im) => !generated(im)).length} corpus scan pages).`,
   'docmill is timed end to end from the PDF after a warm-up page; tesseract only on recognising the same PNGs',
-  '(rendering not counted for it). Ratio = docmill pages/s ÷ that row\'s pages/s.',
+  "(rendering not counted for it). Ratio = docmill pages/s ÷ that row's pages/s.",
   '',
   '| engine | pages/s | docmill ÷ row | CPU s/page | CER generated | CER a1977 (vs its text layer) |',
   '|---|---|---|---|---|---|',

@@ -31,7 +31,6 @@ const FORMATS = ['docx', 'doc', 'odt', 'rtf', 'epub', 'xlsx', 'xls', 'ods', 'ppt
 type Format = (typeof FORMATS)[number];
 const PANDOC_FORMATS: Partial<Record<Format, string>> = { docx: 'docx', odt: 'odt', rtf: 'rtf', epub: 'epub' };
 
-
 function inputsOf(format: Format): Input[] {
   const out: Input[] = [];
   const dirs = ['markitdown', 'mammoth', 'unstructured', 'officeparser'].map((d) => path.join(CORPUS, d));
@@ -40,14 +39,18 @@ function inputsOf(format: Format): Input[] {
     for (const e of readdirSync(dir)) {
       const full = path.join(dir, e);
       if (statSync(full).isDirectory()) walk(full);
-      else if (e.toLowerCase().endsWith(`.${format}`)) out.push({ name: path.relative(ROOT, full), bytes: readFileSync(full) });
+      else if (e.toLowerCase().endsWith(`.${format}`))
+        out.push({ name: path.relative(ROOT, full), bytes: readFileSync(full) });
     }
   };
-  for (const d of dirs) if (existsSync(d)) for (const e of readdirSync(d)) if (e.toLowerCase().endsWith(`.${format}`)) out.push({ name: `${path.basename(d)}/${e}`, bytes: readFileSync(path.join(d, e)) });
+  for (const d of dirs)
+    if (existsSync(d))
+      for (const e of readdirSync(d))
+        if (e.toLowerCase().endsWith(`.${format}`))
+          out.push({ name: `${path.basename(d)}/${e}`, bytes: readFileSync(path.join(d, e)) });
   walk(path.join(ROOT, 'fixtures'));
   return out;
 }
-
 
 function pandocAvailable(): boolean {
   return spawnSync('pandoc', ['--version']).status === 0;
@@ -64,8 +67,16 @@ function measurePandoc(inputs: Input[], from: string): Result {
   for (const i of inputs) {
     const t0 = performance.now();
     const r = timed
-      ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'pandoc', '-f', from, '-t', 'gfm'], { input: i.bytes, maxBuffer: 256 * 1024 * 1024, timeout: 120000 })
-      : spawnSync('pandoc', ['-f', from, '-t', 'gfm'], { input: i.bytes, maxBuffer: 256 * 1024 * 1024, timeout: 120000 });
+      ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'pandoc', '-f', from, '-t', 'gfm'], {
+          input: i.bytes,
+          maxBuffer: 256 * 1024 * 1024,
+          timeout: 120000,
+        })
+      : spawnSync('pandoc', ['-f', from, '-t', 'gfm'], {
+          input: i.bytes,
+          maxBuffer: 256 * 1024 * 1024,
+          timeout: 120000,
+        });
     const wall = (performance.now() - t0) / 1000;
     if (r.status !== 0) {
       failed.push(`${i.name}: exit ${r.status}`);
@@ -81,8 +92,10 @@ function measurePandoc(inputs: Input[], from: string): Result {
   return { mbps: ok && seconds > 0 ? bytes / 1e6 / seconds : null, ok, failed };
 }
 
-const fmt = (r: Result | undefined): string => (r?.mbps == null ? '—' : r.mbps >= 10 ? r.mbps.toFixed(1) : r.mbps.toFixed(2));
-const ratio = (a: Result | undefined, b: Result | undefined): string => (a?.mbps != null && b?.mbps != null ? `${(a.mbps / b.mbps).toFixed(2)}×` : '—');
+const fmt = (r: Result | undefined): string =>
+  r?.mbps == null ? '—' : r.mbps >= 10 ? r.mbps.toFixed(1) : r.mbps.toFixed(2);
+const ratio = (a: Result | undefined, b: Result | undefined): string =>
+  a?.mbps != null && b?.mbps != null ? `${(a.mbps / b.mbps).toFixed(2)}×` : '—';
 
 async function main(): Promise<void> {
   const { createParser } = (await import(path.join(ROOT, 'dist/src/parser.js'))) as typeof import('../src/parser.js');
@@ -100,16 +113,27 @@ async function main(): Promise<void> {
     const mb = inputs.reduce((a, i) => a + i.bytes.length, 0) / 1e6;
     const anyFormat = (format === 'xls' ? null : format) as import('@firecrawl/anydoc').Format | null;
     const convertOurs: Convert = (i) => parser.parseFile(i.bytes, undefined, { filename: path.basename(i.name) });
-    const convertTheirs: Convert = (i) => (anyFormat ? anydoc.toMarkdownBytes(i.bytes, anyFormat) : Promise.reject(new Error('anydoc has no .xls reader')));
-    const [ours, theirs] = await (await benchMeasure()).measureAll(inputs, [convertOurs, convertTheirs], SECONDS, { sameFiles: true });
+    const convertTheirs: Convert = (i) =>
+      anyFormat ? anydoc.toMarkdownBytes(i.bytes, anyFormat) : Promise.reject(new Error('anydoc has no .xls reader'));
+    const [ours, theirs] = await (
+      await benchMeasure()
+    ).measureAll(inputs, [convertOurs, convertTheirs], SECONDS, { sameFiles: true });
     let note = '';
-    if (ours!.ok === 0 && ours!.failed.every((f) => /UNSUPPORTED_FILE_TYPE/.test(f))) note = 'docmill reader not yet landed';
+    if (ours!.ok === 0 && ours!.failed.every((f) => /UNSUPPORTED_FILE_TYPE/.test(f)))
+      note = 'docmill reader not yet landed';
     const pandocFrom = PANDOC_FORMATS[format];
     const pd = hasPandoc && pandocFrom ? measurePandoc(inputs, pandocFrom) : undefined;
-    for (const [who, r] of [['docmill', ours!], ['anydoc', theirs!], ['pandoc', pd]] as const) {
-      if (r && r.failed.length && !(who === 'docmill' && note)) notes.push(`${format}, ${who} failed on: ${r.failed.join('; ')}`);
+    for (const [who, r] of [
+      ['docmill', ours!],
+      ['anydoc', theirs!],
+      ['pandoc', pd],
+    ] as const) {
+      if (r && r.failed.length && !(who === 'docmill' && note))
+        notes.push(`${format}, ${who} failed on: ${r.failed.join('; ')}`);
     }
-    rows.push(`| ${format} | ${inputs.length} (${mb.toFixed(2)} MB) | ${fmt(ours!)} | ${fmt(theirs!)} | ${pd ? fmt(pd) : '—'} | ${ratio(ours!, theirs!)} | ${pd ? ratio(ours!, pd) : '—'} | ${note} |`);
+    rows.push(
+      `| ${format} | ${inputs.length} (${mb.toFixed(2)} MB) | ${fmt(ours!)} | ${fmt(theirs!)} | ${pd ? fmt(pd) : '—'} | ${ratio(ours!, theirs!)} | ${pd ? ratio(ours!, pd) : '—'} | ${note} |`,
+    );
     process.stdout.write(`${rows[rows.length - 1]}\n`);
   }
   await parser.close();

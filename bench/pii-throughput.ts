@@ -23,17 +23,29 @@ const limit = (mbArg >= 0 ? Number(args[mbArg + 1]) : 4) * 1e6;
 type Detect = (t: string, o: { mode: string; entities: string[] }) => unknown[];
 const { detect } = (await import(join(root, 'dist', 'src', 'redact', 'detect.js'))) as { detect: Detect };
 type Redact = (md: string, o: { mode: string; entities: string[] }, style: string) => { markdown: string };
-const { redactMarkdown } = (await import(join(root, 'dist', 'src', 'redact', 'markdown.js'))) as { redactMarkdown: Redact };
-const { clearWordCaches } = (await import(join(root, 'dist', 'src', 'redact', 'names.js'))) as { clearWordCaches: () => void };
+const { redactMarkdown } = (await import(join(root, 'dist', 'src', 'redact', 'markdown.js'))) as {
+  redactMarkdown: Redact;
+};
+const { clearWordCaches } = (await import(join(root, 'dist', 'src', 'redact', 'names.js'))) as {
+  clearWordCaches: () => void;
+};
 
 function collect(dir: string, out: string[], size: { n: number }): void {
   let entries: string[];
-  try { entries = readdirSync(dir).sort(); } catch { return; }
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
   for (const e of entries) {
     if (size.n >= limit) return;
     const p = join(dir, e);
     let st;
-    try { st = statSync(p); } catch { continue; }
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
     if (st.isDirectory()) collect(p, out, size);
     else if (/\.md$/i.test(e) && st.size < 400_000) {
       const t = readFileSync(p, 'utf8');
@@ -70,14 +82,23 @@ const PASSES = 3;
 // first one timed: what a process's first large text costs) until V8 has compiled the detectors.
 const WARM_PASSES = 6;
 for (const mode of ['fast', 'accurate']) detect(text.slice(0, 50_000), { mode, entities: ALL });
-const firstPass = cpu(() => { detect(text, { mode: 'fast', entities: ALL }); }, 1);
+const firstPass = cpu(() => {
+  detect(text, { mode: 'fast', entities: ALL });
+}, 1);
 for (let k = 1; k < WARM_PASSES; k++) detect(text, { mode: 'fast', entities: ALL });
 
-const anchorRate = text.length / 1e6 / cpu(() => { text.match(/[\w.+-]+@[\w-]+\.[\w.]+/g); }, 3);
+const anchorRate =
+  text.length /
+  1e6 /
+  cpu(() => {
+    text.match(/[\w.+-]+@[\w-]+\.[\w.]+/g);
+  }, 3);
 const rows: string[] = [];
 {
   const rate = text.length / 1e6 / firstPass;
-  rows.push(`| fast, first pass of the process (V8 still compiling) | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | |`);
+  rows.push(
+    `| fast, first pass of the process (V8 still compiling) | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | |`,
+  );
 }
 const cases: Array<[string, string, string[], number, number, number]> = [
   ['fast', 'all entities', ALL, text.length, 3, PASSES],
@@ -88,9 +109,17 @@ const cases: Array<[string, string, string[], number, number, number]> = [
 for (const [mode, label, entities, size, runs, passes] of cases) {
   const sub = text.slice(0, size);
   let n = 0;
-  const s = cpu(() => { n = detect(sub, { mode, entities }).length; }, runs, passes);
+  const s = cpu(
+    () => {
+      n = detect(sub, { mode, entities }).length;
+    },
+    runs,
+    passes,
+  );
   const rate = sub.length / 1e6 / s;
-  rows.push(`| ${mode} | ${label} | ${(sub.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | ${n} |`);
+  rows.push(
+    `| ${mode} | ${label} | ${(sub.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | ${n} |`,
+  );
 }
 
 {
@@ -98,16 +127,33 @@ for (const [mode, label, entities, size, runs, passes] of cases) {
   // words it has seen: from the second pass on, every capitalised word of the text is known. Here the
   // caches are emptied before each pass, as for a text whose words the process has not seen.
   let n = 0;
-  const s = cpu(() => { clearWordCaches(); n = detect(text, { mode: 'fast', entities: ALL }).length; }, 3, PASSES);
+  const s = cpu(
+    () => {
+      clearWordCaches();
+      n = detect(text, { mode: 'fast', entities: ALL }).length;
+    },
+    3,
+    PASSES,
+  );
   const rate = text.length / 1e6 / s;
-  rows.push(`| fast, word caches emptied before each pass | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | ${n} |`);
+  rows.push(
+    `| fast, word caches emptied before each pass | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | ${n} |`,
+  );
 }
 
 {
   // The whole markdown path: projection, detection, edits.
-  const s = cpu(() => { redactMarkdown(text, { mode: 'fast', entities: ALL }, 'tag'); }, 3, PASSES);
+  const s = cpu(
+    () => {
+      redactMarkdown(text, { mode: 'fast', entities: ALL }, 'tag');
+    },
+    3,
+    PASSES,
+  );
   const rate = text.length / 1e6 / s;
-  rows.push(`| fast, redactMarkdown (projection + detection + rewrite) | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | |`);
+  rows.push(
+    `| fast, redactMarkdown (projection + detection + rewrite) | all entities | ${(text.length / 1e6).toFixed(2)} | ${rate.toFixed(1)} | ${(anchorRate / rate).toFixed(1)}× | |`,
+  );
 }
 
 const report = [

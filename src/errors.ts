@@ -55,7 +55,9 @@ export class ParseError extends Error {
   }
 
   toJSON(): { code: ParseErrorCode; error: string; details?: ParseErrorDetails } {
-    return this.details ? { code: this.code, error: this.message, details: this.details } : { code: this.code, error: this.message };
+    return this.details
+      ? { code: this.code, error: this.message, details: this.details }
+      : { code: this.code, error: this.message };
   }
 }
 
@@ -66,7 +68,8 @@ export function httpStatusOf(code: ParseErrorCode): number {
 /** Wraps anything thrown into a ParseError, keeping ParseErrors as they are. */
 export function toParseError(err: unknown): ParseError {
   if (err instanceof ParseError) return err;
-  if (err instanceof Error && err.name === 'AbortError') return new ParseError('ABORTED', 'The parse was aborted.', { cause: err });
+  if (err instanceof Error && err.name === 'AbortError')
+    return new ParseError('ABORTED', 'The parse was aborted.', { cause: err });
   const message = err instanceof Error ? err.message : String(err);
   return new ParseError('UNKNOWN_ERROR', message || 'Unknown error', { cause: err });
 }

@@ -18,7 +18,16 @@ export { ParseError, httpStatusOf } from './errors.js';
 export type { ParseErrorCode, ParseErrorDetails } from './errors.js';
 export { normalizeOptions, PII_ENTITIES } from './options/schema.js';
 export type {
-  ParseOptions, NormalizedOptions, FormatRequest, ParseFormat, PdfMode, PdfOptions, PiiEntity, RedactMode, RedactOptions, ReplaceStyle,
+  ParseOptions,
+  NormalizedOptions,
+  FormatRequest,
+  ParseFormat,
+  PdfMode,
+  PdfOptions,
+  PiiEntity,
+  RedactMode,
+  RedactOptions,
+  ReplaceStyle,
 } from './options/schema.js';
 export { SUPPORTED_EXTENSIONS, detectFormat } from './detect/detect.js';
 export type { FileKind, Detection } from './detect/detect.js';

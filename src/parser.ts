@@ -40,7 +40,9 @@ function toBytes(input: unknown): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
-  throw new ParseError('BAD_REQUEST', 'input: expected the file bytes as a Uint8Array, Buffer or ArrayBuffer.', { details: { field: 'input' } });
+  throw new ParseError('BAD_REQUEST', 'input: expected the file bytes as a Uint8Array, Buffer or ArrayBuffer.', {
+    details: { field: 'input' },
+  });
 }
 
 export function createParser(config: ParserConfig = {}): Parser {
@@ -62,27 +64,46 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }
 
-async function runParse(runtime: ParserRuntime, input: ParseInput, rawOptions: ParseOptions | undefined, file: FileInfo = {}): Promise<ParseDocument> {
+async function runParse(
+  runtime: ParserRuntime,
+  input: ParseInput,
+  rawOptions: ParseOptions | undefined,
+  file: FileInfo = {},
+): Promise<ParseDocument> {
   if (runtime.isClosed) throw new ParseError('CLOSED', 'The parser is closed.');
   const bytes = toBytes(input);
   const options = normalizeOptions(rawOptions);
   if (bytes.byteLength > MAX_FILE_BYTES) {
-    throw new ParseError('RESOURCE_LIMIT', `The file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} bytes (50 MB).`);
+    throw new ParseError(
+      'RESOURCE_LIMIT',
+      `The file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} bytes (50 MB).`,
+    );
   }
   const detection = detectFormat(bytes, { filename: file.filename, contentType: file.contentType });
   if (detection.kind === 'pdf' && options.pdf === null) {
-    throw new ParseError('UNSUPPORTED_FILE_TYPE', 'The file is a PDF and PDF parsing is turned off (options.parsers is an empty list).');
+    throw new ParseError(
+      'UNSUPPORTED_FILE_TYPE',
+      'The file is a PDF and PDF parsing is turned off (options.parsers is an empty list).',
+    );
   }
 
   const timeout = new AbortController();
   const timer = setTimeout(() => {
-    timeout.abort(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${options.timeout} ms).`));
+    timeout.abort(
+      new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${options.timeout} ms).`),
+    );
   }, options.timeout);
   timer.unref?.();
   const signals = [timeout.signal];
@@ -135,7 +156,7 @@ function assemble(doc: DocModel, options: NormalizedOptions, filename: string | 
   // Inputs that are not HTML: written from the model, which knows merged table cells.
   const html = (): string => doc.html ?? htmlFromDocument(doc, { onlyMainContent: options.onlyMainContent });
   if (wantsFormat(options, 'html')) out.html = html();
-  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? (out.html ?? html());
+  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? out.html ?? html();
   if (wantsFormat(options, 'links')) out.links = doc.links ?? linksFromMarkdown(md);
   if (wantsFormat(options, 'images')) out.images = doc.images ?? imagesFromMarkdown(md);
   const jsonFormat = options.formats.find((f) => f.type === 'json');

@@ -44,7 +44,12 @@ export async function accepted(inputs: Input[], convert: Convert): Promise<{ goo
  * load from other processes on the machine falls on all of them alike. With `sameFiles`, every
  * converter is timed on the inputs all of them accept (when there are any).
  */
-export async function measureAll(inputs: Input[], converters: Convert[], seconds: number, opts: { sameFiles?: boolean } = {}): Promise<Result[]> {
+export async function measureAll(
+  inputs: Input[],
+  converters: Convert[],
+  seconds: number,
+  opts: { sameFiles?: boolean } = {},
+): Promise<Result[]> {
   const sets: { good: Input[]; failed: string[] }[] = [];
   for (const c of converters) sets.push(await accepted(inputs, c));
   if (opts.sameFiles) {
@@ -64,5 +69,9 @@ export async function measureAll(inputs: Input[], converters: Convert[], seconds
       bytes[k]! += set.good.reduce((a, i) => a + i.bytes.length, 0);
     }
   } while (performance.now() - t0 < seconds * 1000 * converters.length);
-  return sets.map((set, k) => ({ mbps: set.good.length ? bytes[k]! / 1e6 / (ms[k]! / 1000) : null, ok: set.good.length, failed: set.failed }));
+  return sets.map((set, k) => ({
+    mbps: set.good.length ? bytes[k]! / 1e6 / (ms[k]! / 1000) : null,
+    ok: set.good.length,
+    failed: set.failed,
+  }));
 }

@@ -13,8 +13,9 @@ export function writeReadmeSection(name: string, section: string): void {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
   const block = `${start}\n${section.trimEnd()}\n${end}`;
-  const next = current.includes(start) && current.includes(end)
-    ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), () => block)
-    : `${current.trimEnd()}\n\n${block}\n`;
+  const next =
+    current.includes(start) && current.includes(end)
+      ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), () => block)
+      : `${current.trimEnd()}\n\n${block}\n`;
   writeFileSync(README, next);
 }

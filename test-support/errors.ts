@@ -32,7 +32,13 @@ export function errorCodeOfSync(fn: () => unknown): string {
 /** A reader context for calling one reader directly, without a parser around it. */
 export function readerContext(bytes: Uint8Array, kind: ReaderContext['kind']): ReaderContext {
   return {
-    bytes, kind, contentType: 'application/octet-stream', filename: undefined, options: {} as ReaderContext['options'],
-    signal: new AbortController().signal, deadline: Date.now() + 30000, runtime: undefined as unknown as ReaderContext['runtime'],
+    bytes,
+    kind,
+    contentType: 'application/octet-stream',
+    filename: undefined,
+    options: {} as ReaderContext['options'],
+    signal: new AbortController().signal,
+    deadline: Date.now() + 30000,
+    runtime: undefined as unknown as ReaderContext['runtime'],
   };
 }

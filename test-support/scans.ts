@@ -34,13 +34,18 @@ export async function fixturePageGrey(file: string, n: number): Promise<GreyPage
 
 /** The true text of page `n` of a fixture (its truth file). */
 export function fixtureTruth(name: string, n: number): string {
-  const truth = JSON.parse(readFileSync(path.join(OCR_FIXTURES, `${name}.truth.json`), 'utf8')) as { page: number; text: string }[];
+  const truth = JSON.parse(readFileSync(path.join(OCR_FIXTURES, `${name}.truth.json`), 'utf8')) as {
+    page: number;
+    text: string;
+  }[];
   return truth.find((t) => t.page === n)!.text;
 }
 
 /** A one-page PDF showing a grey image as a JPEG scan at `dpi`. */
 export async function scanPdf(page: GreyPage, dpi = 200, quality = 85): Promise<Buffer> {
-  const jpeg = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } }).jpeg({ quality }).toBuffer();
+  const jpeg = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } })
+    .jpeg({ quality })
+    .toBuffer();
   const doc = await PDFDocument.create();
   const p = doc.addPage([(page.width * 72) / dpi, (page.height * 72) / dpi]);
   p.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: p.getWidth(), height: p.getHeight() });
@@ -65,11 +70,17 @@ export interface ScanDamage {
  * resolution and scanned as fixtures/ocr/make.mjs scans: tilted, blurred, grey sensor noise with rare
  * dark specks, a grey paper cast, a grey JPEG on a page of the same size with no text layer.
  */
-export async function typesetScan(draw: (page: PDFPage, fonts: { regular: PDFFont; bold: PDFFont }) => void, damage: ScanDamage = {}): Promise<Buffer> {
+export async function typesetScan(
+  draw: (page: PDFPage, fonts: { regular: PDFFont; bold: PDFFont }) => void,
+  damage: ScanDamage = {},
+): Promise<Buffer> {
   const { dpi = 200, angle = 0.6, blur = 0.6, quality = 60 } = damage;
   const src = await PDFDocument.create();
   const page = src.addPage([612, 792]);
-  draw(page, { regular: await src.embedFont(StandardFonts.Helvetica), bold: await src.embedFont(StandardFonts.HelveticaBold) });
+  draw(page, {
+    regular: await src.embedFont(StandardFonts.Helvetica),
+    bold: await src.embedFont(StandardFonts.HelveticaBold),
+  });
   const doc = await openForRender(new Uint8Array(await src.save()));
   let rendered;
   try {
@@ -79,7 +90,13 @@ export async function typesetScan(draw: (page: PDFPage, fonts: { regular: PDFFon
   }
   const { width, height } = rendered;
   const tilted = await sharp(rendered.rgba, { raw: { width, height, channels: 4 } })
-    .removeAlpha().grayscale().rotate(angle, { background: '#ffffff' }).blur(blur).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    .removeAlpha()
+    .grayscale()
+    .rotate(angle, { background: '#ffffff' })
+    .blur(blur)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let seed = damage.seed ?? 1;
   const rand = () => {
     seed = (seed * 1664525 + 1013904223) >>> 0;
@@ -94,6 +111,9 @@ export async function typesetScan(draw: (page: PDFPage, fonts: { regular: PDFFon
   const left = Math.floor((tilted.info.width - width) / 2);
   const top = Math.floor((tilted.info.height - height) / 2);
   const data = await sharp(px, { raw: { width: tilted.info.width, height: tilted.info.height, channels: 1 } })
-    .extract({ left, top, width, height }).toColourspace('b-w').raw().toBuffer();
+    .extract({ left, top, width, height })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
   return scanPdf({ data, width, height }, dpi, quality);
 }

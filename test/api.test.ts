@@ -10,12 +10,21 @@ import { errorCodeOf } from '../test-support/errors.js';
 const parser = createParser({ textThreads: 1 });
 afterAll(() => parser.close());
 
-const HTML = '<!doctype html><html><head><title>T</title></head><body><main><h1>Hello</h1><p>World of <b>docs</b>.</p></main></body></html>';
+const HTML =
+  '<!doctype html><html><head><title>T</title></head><body><main><h1>Hello</h1><p>World of <b>docs</b>.</p></main></body></html>';
 
 describe('public API', () => {
   it('exports a small, deliberate surface', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'MAX_FILE_BYTES', 'PII_ENTITIES', 'ParseError', 'SUPPORTED_EXTENSIONS', 'createParser', 'detectFormat', 'httpStatusOf', 'normalizeOptions', 'parseFile',
+      'MAX_FILE_BYTES',
+      'PII_ENTITIES',
+      'ParseError',
+      'SUPPORTED_EXTENSIONS',
+      'createParser',
+      'detectFormat',
+      'httpStatusOf',
+      'normalizeOptions',
+      'parseFile',
     ]);
   });
 
@@ -43,7 +52,9 @@ describe('public API', () => {
 
   it('refuses empty and unknown content with UNSUPPORTED_FILE_TYPE', async () => {
     expect(await errorCodeOf(parser.parseFile(new Uint8Array(0)))).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(await errorCodeOf(parser.parseFile(strToU8('just some words'), {}, { filename: 'notes.txt' }))).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(await errorCodeOf(parser.parseFile(strToU8('just some words'), {}, { filename: 'notes.txt' }))).toBe(
+      'UNSUPPORTED_FILE_TYPE',
+    );
   });
 
   it('refuses files over 50 MB with RESOURCE_LIMIT', async () => {
@@ -94,7 +105,15 @@ describe('formats', () => {
   it('fills a json schema from labelled values, and says what it could not find', async () => {
     const html = '<html><body><p>Invoice Number: INV-42</p><p>Total: 1,250.50</p></body></html>';
     const doc = await parser.parseFile(strToU8(html), {
-      formats: [{ type: 'json', schema: { type: 'object', properties: { invoiceNumber: { type: 'string' }, total: { type: 'number' }, dueDate: { type: 'string' } } } }],
+      formats: [
+        {
+          type: 'json',
+          schema: {
+            type: 'object',
+            properties: { invoiceNumber: { type: 'string' }, total: { type: 'number' }, dueDate: { type: 'string' } },
+          },
+        },
+      ],
     });
     expect(doc.json).toEqual({ invoiceNumber: 'INV-42', total: 1250.5 });
     expect(doc.warning).toMatch(/dueDate/);

@@ -29,9 +29,15 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   return cliWith({}, ...args);
 }
 
-async function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cliWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...inherited, XDG_CACHE_HOME: cacheHome, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...inherited, XDG_CACHE_HOME: cacheHome, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -39,9 +45,12 @@ async function cliWith(env: Record<string, string>, ...args: string[]): Promise<
   }
 }
 
-const page = file('page.html', '<!doctype html><html lang="en"><head><title>Quarterly report</title></head><body>'
-  + '<nav><a href="/">Home</a></nav><main><h1>Results</h1><p>Revenue grew <em>strongly</em>.</p>'
-  + '<table><tr><th>Quarter</th><th>Revenue</th></tr><tr><td>Q1</td><td>10</td></tr></table></main></body></html>');
+const page = file(
+  'page.html',
+  '<!doctype html><html lang="en"><head><title>Quarterly report</title></head><body>' +
+    '<nav><a href="/">Home</a></nav><main><h1>Results</h1><p>Revenue grew <em>strongly</em>.</p>' +
+    '<table><tr><th>Quarter</th><th>Revenue</th></tr><tr><td>Q1</td><td>10</td></tr></table></main></body></html>',
+);
 
 describe('docmill CLI', () => {
   it('prints markdown for a file', async () => {
@@ -56,7 +65,10 @@ describe('docmill CLI', () => {
   it('prints the response envelope with --json', async () => {
     const r = await cli(page, '--json', '--options', '{"formats":["markdown","links"],"onlyMainContent":false}');
     expect(r.code).toBe(0);
-    const body = JSON.parse(r.stdout) as { success: boolean; data: { markdown: string; links: string[]; metadata: Record<string, unknown> } };
+    const body = JSON.parse(r.stdout) as {
+      success: boolean;
+      data: { markdown: string; links: string[]; metadata: Record<string, unknown> };
+    };
     expect(body.success).toBe(true);
     expect(body.data.markdown).toContain('Home');
     expect(body.data.metadata['title']).toBe('Quarterly report');
@@ -117,38 +129,57 @@ describe('docmill CLI node flags for PDF work', () => {
     expect(wantsNodeFlags([file('page.html', '<p>no</p>'), '--mode', 'fast'])).toBe(false);
   });
 
-  it.runIf(process.platform === 'linux')('runs a PDF conversion in a child started with the flags, passing its output and status through', async () => {
-    const { CLI_NODE_FLAGS } = await import('../src/cli/node-flags.js');
-    const { PDFDocument, StandardFonts } = await import('pdf-lib');
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    for (let p = 1; p <= 150; p++) {
-      const page = doc.addPage([612, 792]);
-      // Body text that moves from page to page (text repeated in place would be a running header).
-      for (let l = 0; l < 3; l++) page.drawText(`Line ${l + 1} of page ${p}, set ${p % 7} lines down.`, { x: 72, y: 700 - (p % 7) * 14 - l * 14, size: 12, font });
-    }
-    const pdf = file('long.pdf', await doc.save());
-    const child = execFile(process.execPath, [CLI, pdf, '--mode', 'fast'], { env: { ...inherited, XDG_CACHE_HOME: cacheHome }, maxBuffer: 64 * 1024 * 1024 });
-    let stdout = '';
-    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-    const done = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    // The child's command line, read from /proc while it runs.
-    let seen: string[] | null = null;
-    const { readFileSync } = await import('node:fs');
-    for (let i = 0; i < 300 && !seen && child.exitCode === null; i++) {
-      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-        try {
-          const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-          // Right after the fork the child still shows this process's command line: wait for its own.
-          const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-          if (ppid === child.pid && cmdline.includes(CLI_NODE_FLAGS[0]!)) { seen = cmdline; break; }
-        } catch { /* the process ended meanwhile */ }
+  it.runIf(process.platform === 'linux')(
+    'runs a PDF conversion in a child started with the flags, passing its output and status through',
+    async () => {
+      const { CLI_NODE_FLAGS } = await import('../src/cli/node-flags.js');
+      const { PDFDocument, StandardFonts } = await import('pdf-lib');
+      const doc = await PDFDocument.create();
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      for (let p = 1; p <= 150; p++) {
+        const page = doc.addPage([612, 792]);
+        // Body text that moves from page to page (text repeated in place would be a running header).
+        for (let l = 0; l < 3; l++)
+          page.drawText(`Line ${l + 1} of page ${p}, set ${p % 7} lines down.`, {
+            x: 72,
+            y: 700 - (p % 7) * 14 - l * 14,
+            size: 12,
+            font,
+          });
       }
-      if (!seen) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(await done).toBe(0);
-    expect(seen).not.toBeNull();
-    for (const f of CLI_NODE_FLAGS) expect(seen).toContain(f);
-    expect(stdout).toContain('Line 3 of page 150');
-  });
+      const pdf = file('long.pdf', await doc.save());
+      const child = execFile(process.execPath, [CLI, pdf, '--mode', 'fast'], {
+        env: { ...inherited, XDG_CACHE_HOME: cacheHome },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      let stdout = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      const done = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+      // The child's command line, read from /proc while it runs.
+      let seen: string[] | null = null;
+      const { readFileSync } = await import('node:fs');
+      for (let i = 0; i < 300 && !seen && child.exitCode === null; i++) {
+        for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+          try {
+            const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+            // Right after the fork the child still shows this process's command line: wait for its own.
+            const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+            if (ppid === child.pid && cmdline.includes(CLI_NODE_FLAGS[0]!)) {
+              seen = cmdline;
+              break;
+            }
+          } catch {
+            /* the process ended meanwhile */
+          }
+        }
+        if (!seen) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await done).toBe(0);
+      expect(seen).not.toBeNull();
+      for (const f of CLI_NODE_FLAGS) expect(seen).toContain(f);
+      expect(stdout).toContain('Line 3 of page 150');
+    },
+  );
 });

@@ -11,7 +11,8 @@ afterAll(() => parser.close());
 
 const fixture = (name: string): Buffer => readFileSync(path.join(REPO_ROOT, 'fixtures', 'csv', name));
 const convert = async (data: string | Uint8Array): Promise<string> =>
-  (await parser.parseFile(typeof data === 'string' ? Buffer.from(data) : data, undefined, { filename: 'data.csv' })).markdown ?? '';
+  (await parser.parseFile(typeof data === 'string' ? Buffer.from(data) : data, undefined, { filename: 'data.csv' }))
+    .markdown ?? '';
 
 describe('CSV: delimiters', () => {
   it('sniffs comma, semicolon, tab and pipe', () => {
@@ -23,7 +24,9 @@ describe('CSV: delimiters', () => {
 
   it('prefers the delimiter that splits rows consistently over one that merely occurs', () => {
     // Commas inside values, semicolons between them (corpus: semicolon-delimited.csv has this shape).
-    expect(sniffDelimiter('Lorem, ipsum; dolor; amet\nconsectetur; adipiscing; elit\nsed, do; eiusmod; tempor\n')).toBe(';');
+    expect(sniffDelimiter('Lorem, ipsum; dolor; amet\nconsectetur; adipiscing; elit\nsed, do; eiusmod; tempor\n')).toBe(
+      ';',
+    );
   });
 
   it('converts a pipe-delimited file to a table of its fields', async () => {
@@ -33,19 +36,26 @@ describe('CSV: delimiters', () => {
 
 describe('CSV: content', () => {
   it('keeps quoted commas, quotes and newlines; escapes pipes and markdown-like text', async () => {
-    expect(await convert(fixture('quoted.csv'))).toBe([
-      '| id | name | notes |',
-      '| --- | --- | --- |',
-      '| 1 | Smith, Jane | Said "hello" |',
-      '| 2 | Lee | first line<br>second line |',
-      '| 3 | Pipe \\| inside | \\*\\*not bold\\*\\* and \\_not italic\\_ |',
-      '',
-    ].join('\n'));
+    expect(await convert(fixture('quoted.csv'))).toBe(
+      [
+        '| id | name | notes |',
+        '| --- | --- | --- |',
+        '| 1 | Smith, Jane | Said "hello" |',
+        '| 2 | Lee | first line<br>second line |',
+        '| 3 | Pipe \\| inside | \\*\\*not bold\\*\\* and \\_not italic\\_ |',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('pads ragged rows and trims empty trailing rows and columns', () => {
     const t = parseCsv(fixture('ragged.csv'));
-    expect(t.rows).toEqual([['a', 'b', 'c'], ['1', '2', ''], ['3', '4', '5'], ['6', '', '']]);
+    expect(t.rows).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '2', ''],
+      ['3', '4', '5'],
+      ['6', '', ''],
+    ]);
   });
 
   it('warns about a quoted field that is never closed', async () => {
@@ -87,7 +97,9 @@ describe('CSV: encodings', () => {
   });
 
   it('reads UTF-16 without a BOM', async () => {
-    expect(await convert(iconv.encode('x,y\nvalue,\u00e9t\u00e9\n', 'utf-16le'))).toBe('| x | y |\n| --- | --- |\n| value | \u00e9t\u00e9 |\n');
+    expect(await convert(iconv.encode('x,y\nvalue,\u00e9t\u00e9\n', 'utf-16le'))).toBe(
+      '| x | y |\n| --- | --- |\n| value | \u00e9t\u00e9 |\n',
+    );
   });
 
   it('sniffs windows-1252 and Shift-JIS', async () => {
@@ -134,13 +146,14 @@ describe('CSV: encodings', () => {
   });
 
   it('decodes an HTML page without a charset declaration the same way', async () => {
-    const html = '<html><head><title>出欠</title></head><body><p>佐藤太郎 ○ 遅刻あり、鈴木花子 × 欠席、気温 5℃、㈱テスト ①</p></body></html>';
+    const html =
+      '<html><head><title>出欠</title></head><body><p>佐藤太郎 ○ 遅刻あり、鈴木花子 × 欠席、気温 5℃、㈱テスト ①</p></body></html>';
     const doc = await parser.parseFile(iconv.encode(html, 'shift_jis'), undefined, { filename: 'page.html' });
     expect(doc.markdown).toContain('佐藤太郎 ○ 遅刻あり、鈴木花子 × 欠席、気温 5℃、㈱テスト ①');
   });
 });
 
-describe('CSV: Excel\'s sep= line', () => {
+describe("CSV: Excel's sep= line", () => {
   it('takes the delimiter it names and leaves the line out of the table', async () => {
     expect(await convert('sep=;\nA;B\n1,5;2\n')).toBe('| A | B |\n| --- | --- |\n| 1,5 | 2 |\n');
     expect(await convert('\ufeffsep=,\r\nA,B\r\n1;2,3\r\n')).toBe('| A | B |\n| --- | --- |\n| 1;2 | 3 |\n');
@@ -149,7 +162,10 @@ describe('CSV: Excel\'s sep= line', () => {
   });
 
   it('keeps a first line that only starts like one', () => {
-    expect(parseCsv(Buffer.from('sep=x,y\n1,2\n')).rows).toEqual([['sep=x', 'y'], ['1', '2']]);
+    expect(parseCsv(Buffer.from('sep=x,y\n1,2\n')).rows).toEqual([
+      ['sep=x', 'y'],
+      ['1', '2'],
+    ]);
     expect(separatorHint('sep=;;\n')).toBeUndefined();
   });
 });

@@ -37,16 +37,22 @@ describe('html of documents that are not HTML', () => {
     expect(cellsOf(html, 'Sales').find(([t]) => t === 'Sales')).toEqual(['Sales', 2, 1]);
   });
 
-  it('a workbook\'s merged title and two-row merge are colspan and rowspan', async () => {
+  it("a workbook's merged title and two-row merge are colspan and rowspan", async () => {
     const html = await htmlOf('workbooks', 'sample.xlsx');
     const spans = [...html.matchAll(/<t[hd] (colspan|rowspan)="(\d+)"/g)].map((m) => `${m[1]}=${m[2]}`);
     expect(spans).toEqual(expect.arrayContaining(['colspan=6', 'rowspan=2']));
     // The markdown of the same file has no such cells: the spans are the model's, not re-guessed.
-    const md = (await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'workbooks', 'sample.xlsx')), {}, { filename: 'sample.xlsx' })).markdown!;
+    const md = (
+      await parser.parseFile(
+        readFileSync(path.join(REPO_ROOT, 'fixtures', 'workbooks', 'sample.xlsx')),
+        {},
+        { filename: 'sample.xlsx' },
+      )
+    ).markdown!;
     expect(md).not.toContain('span');
   });
 
-  it('a word-processor table\'s column and row spans', async () => {
+  it("a word-processor table's column and row spans", async () => {
     const html = await htmlOf('documents', 'field-report.docx');
     expect(html).toMatch(/<t[hd] colspan="2">/);
     expect(html).toMatch(/<t[hd] rowspan="2">/);
@@ -73,7 +79,13 @@ describe('html of documents that are not HTML', () => {
 
   it('list items laid out one block each are one list, nested items inside their parent', async () => {
     const html = await htmlOf('pdf', 'lists.pdf');
-    const md = (await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'lists.pdf')), {}, { filename: 'lists.pdf' })).markdown!;
+    const md = (
+      await parser.parseFile(
+        readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'lists.pdf')),
+        {},
+        { filename: 'lists.pdf' },
+      )
+    ).markdown!;
     // As many top-level lists as the markdown has runs of list lines.
     const runs = md.split(/\n{2,}/).filter((p) => /^(?:-|\d+\.) /.test(p)).length;
     const fragment = parseFragment(html);
@@ -92,7 +104,11 @@ describe('html of documents that are not HTML', () => {
 
   it('redaction reaches the html', async () => {
     const csv = 'name,email\nMary Johnson,mary.johnson@example.com\n';
-    const doc = await parser.parseFile(new TextEncoder().encode(csv), { formats: ['markdown', 'html'], redactPII: { mode: 'fast' } }, { filename: 'people.csv' });
+    const doc = await parser.parseFile(
+      new TextEncoder().encode(csv),
+      { formats: ['markdown', 'html'], redactPII: { mode: 'fast' } },
+      { filename: 'people.csv' },
+    );
     expect(doc.markdown).not.toContain('mary.johnson@example.com');
     expect(doc.html).not.toContain('mary.johnson@example.com');
     expect(doc.html).toContain('<table>');

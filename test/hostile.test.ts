@@ -36,13 +36,14 @@ const BOUND_MS = TIMEOUT_MS + 30000;
  * Variants that fail today, each with the defect and where it lies. They run as `it.fails`, so the
  * suite stays green while they fail and turns red when one is fixed: then remove its entry.
  */
-const KNOWN_DEFECTS: Record<string, string> = {
-};
+const KNOWN_DEFECTS: Record<string, string> = {};
 
 /** Mutations that found defects in sweeps: always part of the run, whatever the sample draws. */
 const ALWAYS = [
-  'ole2/mutated/unstructured_tests_example_xls/minifat-loop', 'ole2/mutated/unstructured_fake_doc/dir-sibling-cycle',
-  'ole2/mutated/unstructured_tests_example_xls/dir-sibling-cycle', 'ole2/mutated/unstructured_fake_power_point_ppt/dir-sibling-cycle',
+  'ole2/mutated/unstructured_tests_example_xls/minifat-loop',
+  'ole2/mutated/unstructured_fake_doc/dir-sibling-cycle',
+  'ole2/mutated/unstructured_tests_example_xls/dir-sibling-cycle',
+  'ole2/mutated/unstructured_fake_power_point_ppt/dir-sibling-cycle',
 ];
 
 function sample<T>(items: T[], n: number, seed: number): T[] {
@@ -59,7 +60,11 @@ const syntheticVariants = synthetic();
 const allMutated = mutated(SEED, MUTATIONS);
 const mutatedVariants = [
   ...allMutated.filter((v) => ALWAYS.includes(v.id)),
-  ...sample(allMutated.filter((v) => !ALWAYS.includes(v.id)), SAMPLE, SEED),
+  ...sample(
+    allMutated.filter((v) => !ALWAYS.includes(v.id)),
+    SAMPLE,
+    SEED,
+  ),
 ];
 
 /** What the outcome must be: a document, or a coded error about the input. */
@@ -68,23 +73,34 @@ function check(o: Outcome | undefined): void {
   const report = `${o!.id}: ${o!.status}${o!.code ? ` ${o!.code}` : ''} after ${o!.ms} ms${o!.defect ? ` — ${o!.defect}: ${o!.message ?? ''}\n${o!.stack ?? ''}` : ''}`;
   expect(o!.defect, report).toBeUndefined();
   expect(['document', 'error'], report).toContain(o!.status);
-  if (o!.status === 'error') expect(['MALFORMED', 'ENCRYPTED', 'RESOURCE_LIMIT', 'UNSUPPORTED_FILE_TYPE', 'TIMEOUT'], report).toContain(o!.code);
+  if (o!.status === 'error')
+    expect(['MALFORMED', 'ENCRYPTED', 'RESOURCE_LIMIT', 'UNSUPPORTED_FILE_TYPE', 'TIMEOUT'], report).toContain(o!.code);
   expect(o!.ms, report).toBeLessThan(BOUND_MS);
 }
 
 function suite(name: string, variants: Variant[], mutations: number): void {
   describe(name, () => {
     const outcomes = new Map<string, Outcome>();
-    beforeAll(async () => {
-      // Two watched children share the list: heavy variants wait on their timeouts, not on the CPU.
-      const halves = [variants.filter((_, i) => i % 2 === 0), variants.filter((_, i) => i % 2 === 1)];
-      const lists = await Promise.all(halves.map((h) => runIsolated(h, { seed: SEED, mutations, options: { timeout: TIMEOUT_MS }, boundMs: BOUND_MS })));
-      for (const o of lists.flat()) outcomes.set(o.id, o);
-    }, 60 * 60 * 1000);
+    beforeAll(
+      async () => {
+        // Two watched children share the list: heavy variants wait on their timeouts, not on the CPU.
+        const halves = [variants.filter((_, i) => i % 2 === 0), variants.filter((_, i) => i % 2 === 1)];
+        const lists = await Promise.all(
+          halves.map((h) =>
+            runIsolated(h, { seed: SEED, mutations, options: { timeout: TIMEOUT_MS }, boundMs: BOUND_MS }),
+          ),
+        );
+        for (const o of lists.flat()) outcomes.set(o.id, o);
+      },
+      60 * 60 * 1000,
+    );
     const ok = variants.filter((v) => !KNOWN_DEFECTS[v.id]);
     const known = variants.filter((v) => KNOWN_DEFECTS[v.id]);
     it.each(ok.map((v) => [v.id, v.recipe] as const))('%s (%s)', (id) => check(outcomes.get(id)));
-    if (known.length) it.fails.each(known.map((v) => [v.id, KNOWN_DEFECTS[v.id]!] as const))('known defect: %s (%s)', (id) => check(outcomes.get(id)));
+    if (known.length)
+      it.fails.each(known.map((v) => [v.id, KNOWN_DEFECTS[v.id]!] as const))('known defect: %s (%s)', (id) =>
+        check(outcomes.get(id)),
+      );
   });
 }
 
@@ -100,10 +116,21 @@ describe.skipIf(!corpusAvailable)('hostile inputs, mutated corpus documents (lib
  * 0 with markdown or 1 with `docmill: CODE: message`, within 30 s, without lingering after its output.
  */
 const CLI_IDS = [
-  'pdf/synthetic/baseline', 'pdf/synthetic/header-then-html', 'pdf/synthetic/kids-cycle', 'pdf/synthetic/count-billions',
-  'pdf/synthetic/bomb-zeros-1GB', 'pdf/synthetic/image-huge-dimensions', 'pdf/synthetic/encrypt-unknown-handler',
-  'pdf/synthetic/deep-dict', 'zip/synthetic/docx-bomb-lying-size', 'zip/synthetic/docx-billion-laughs', 'zip/synthetic/epub-xxe',
-  'ole2/synthetic/signature-random', 'html/synthetic/nul-bytes', 'csv/synthetic/unbalanced-quote', 'rtf/synthetic/deep-groups',
+  'pdf/synthetic/baseline',
+  'pdf/synthetic/header-then-html',
+  'pdf/synthetic/kids-cycle',
+  'pdf/synthetic/count-billions',
+  'pdf/synthetic/bomb-zeros-1GB',
+  'pdf/synthetic/image-huge-dimensions',
+  'pdf/synthetic/encrypt-unknown-handler',
+  'pdf/synthetic/deep-dict',
+  'zip/synthetic/docx-bomb-lying-size',
+  'zip/synthetic/docx-billion-laughs',
+  'zip/synthetic/epub-xxe',
+  'ole2/synthetic/signature-random',
+  'html/synthetic/nul-bytes',
+  'csv/synthetic/unbalanced-quote',
+  'rtf/synthetic/deep-groups',
   'other/synthetic/empty',
 ];
 
@@ -111,13 +138,17 @@ describe('hostile inputs through the CLI', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docmill-hostile-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const byId = new Map(syntheticVariants.map((v) => [v.id, v]));
-  it.each(CLI_IDS)('%s', async (id) => {
-    const v = byId.get(id);
-    expect(v, `unknown variant ${id}`).toBeDefined();
-    const o = await runCli(v!, { dir, hardMs: 30000, lingerMs: 3000 });
-    const report = `${o.id}: ${o.status}${o.code ? ` ${o.code}` : ''} after ${o.ms} ms, peak ${o.peakMiB ?? '?'} MiB${o.defect ? ` — ${o.defect}: ${o.message ?? ''}\n${o.stack ?? ''}` : ''}`;
-    expect(o.defect, report).toBeUndefined();
-    expect(['document', 'error'], report).toContain(o.status);
-    expect(o.ms, report).toBeLessThan(30000);
-  }, 40000);
+  it.each(CLI_IDS)(
+    '%s',
+    async (id) => {
+      const v = byId.get(id);
+      expect(v, `unknown variant ${id}`).toBeDefined();
+      const o = await runCli(v!, { dir, hardMs: 30000, lingerMs: 3000 });
+      const report = `${o.id}: ${o.status}${o.code ? ` ${o.code}` : ''} after ${o.ms} ms, peak ${o.peakMiB ?? '?'} MiB${o.defect ? ` — ${o.defect}: ${o.message ?? ''}\n${o.stack ?? ''}` : ''}`;
+      expect(o.defect, report).toBeUndefined();
+      expect(['document', 'error'], report).toContain(o.status);
+      expect(o.ms, report).toBeLessThan(30000);
+    },
+    40000,
+  );
 });

@@ -42,16 +42,21 @@ describe('HTML: onlyMainContent', () => {
 
   it('keeps everything when off', async () => {
     const doc = await parse(PAGE, { onlyMainContent: false });
-    for (const s of ['Site name', 'Cookies!', 'Story', 'Related stuff', 'Share', 'Footer text']) expect(doc.markdown).toContain(s);
+    for (const s of ['Site name', 'Cookies!', 'Story', 'Related stuff', 'Share', 'Footer text'])
+      expect(doc.markdown).toContain(s);
   });
 
   it('keeps all articles of a listing page, not only the first', async () => {
-    const doc = await parse('<body><nav>Menu</nav><article><h2>One</h2><p>1</p></article><article><h2>Two</h2><p>2</p></article></body>');
+    const doc = await parse(
+      '<body><nav>Menu</nav><article><h2>One</h2><p>1</p></article><article><h2>Two</h2><p>2</p></article></body>',
+    );
     expect(doc.markdown).toBe('## One\n\n1\n\n## Two\n\n2\n');
   });
 
   it('keeps the article header (title, byline) while dropping the page header', async () => {
-    const doc = await parse('<body><header>Logo</header><article><header><h1>Title</h1><p>by X</p></header><p>Body.</p></article></body>');
+    const doc = await parse(
+      '<body><header>Logo</header><article><header><h1>Title</h1><p>by X</p></header><p>Body.</p></article></body>',
+    );
     expect(doc.markdown).toBe('# Title\n\nby X\n\nBody.\n');
   });
 
@@ -70,7 +75,9 @@ describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
   });
 
   it('keeps a button in a heading and drops a stray one when there is no main element', async () => {
-    const doc = await parse('<body><h1>FAQ</h1><h2><button>Can I pay later?</button></h2><p>Yes, within 30 days.</p><button class="back-to-top">Top</button></body>');
+    const doc = await parse(
+      '<body><h1>FAQ</h1><h2><button>Can I pay later?</button></h2><p>Yes, within 30 days.</p><button class="back-to-top">Top</button></body>',
+    );
     expect(doc.markdown).toBe('# FAQ\n\n## Can I pay later?\n\nYes, within 30 days.\n');
   });
 
@@ -81,7 +88,9 @@ describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
 <div class="so-panel widget widget_sow-editor"><h3 class="widget-title">Training</h3><p>Hands-on training for your staff.</p></div>
 <p>Contact us today.</p></div></article></main>
 <aside id="secondary" class="widget-area"><section class="widget"><h2>Recent Posts</h2></section></aside><footer><p>© Acme</p></footer></body>`);
-    expect(doc.markdown).toBe('# Our Services\n\n### Consulting\n\nExpert consulting in many areas.\n\n### Training\n\nHands-on training for your staff.\n\nContact us today.\n');
+    expect(doc.markdown).toBe(
+      '# Our Services\n\n### Consulting\n\nExpert consulting in many areas.\n\n### Training\n\nHands-on training for your staff.\n\nContact us today.\n',
+    );
   });
 
   const blogger = (mainId: string): string => `<body><div class="content-outer">
@@ -92,7 +101,9 @@ describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
 <div class="footer-outer"><p>Powered by Blogger.</p></div></div></body>`;
 
   it('keeps a Blogger post, which sits in a "widget Blog" container', async () => {
-    expect((await parse(blogger('main'))).markdown).toBe('### The Real Post Title\n\nThis is the actual content of the blog post, which is long and important.\n\nSecond paragraph of the post.\n');
+    expect((await parse(blogger('main'))).markdown).toBe(
+      '### The Real Post Title\n\nThis is the actual content of the blog post, which is long and important.\n\nSecond paragraph of the post.\n',
+    );
     // Without a main element the page's title stays (its only h1, in the header) and the sidebar goes.
     const md = (await parse(blogger('column'))).markdown;
     expect(md).toContain('# My Blog\n\n### The Real Post Title\n\nThis is the actual content');
@@ -101,35 +112,47 @@ describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
   });
 
   it('never removes table header rows, headings, callouts or words for their class names', async () => {
-    const doc = await parse(`<body><div class="site-header"><a href="/">Logo</a> <a href="/about">About</a></div><div id="content">
+    const doc =
+      await parse(`<body><div class="site-header"><a href="/">Logo</a> <a href="/about">About</a></div><div id="content">
 <h1>Real Title</h1><aside class="note"><p>Important callout: do not skip this step.</p></aside>
 <table class="tablesorter"><thead><tr><th class="header">Name</th><th class="header">Score</th></tr></thead><tbody><tr><td>Ann</td><td>10</td></tr></tbody></table>
 <table><tr class="header"><td>Col A</td><td>Col B</td></tr><tr><td>1</td><td>2</td></tr></table>
 <p>Text about <span class="side">side effects</span> of the drug.</p><h2 class="header">Section Two</h2><p>Para.</p></div><footer>Copyright</footer></body>`);
-    expect(doc.markdown).toBe('# Real Title\n\nImportant callout: do not skip this step.\n\n| Name | Score |\n| --- | --- |\n| Ann | 10 |\n\n| Col A | Col B |\n| --- | --- |\n| 1 | 2 |\n\nText about side effects of the drug.\n\n## Section Two\n\nPara.\n');
+    expect(doc.markdown).toBe(
+      '# Real Title\n\nImportant callout: do not skip this step.\n\n| Name | Score |\n| --- | --- |\n| Ann | 10 |\n\n| Col A | Col B |\n| --- | --- |\n| 1 | 2 |\n\nText about side effects of the drug.\n\n## Section Two\n\nPara.\n',
+    );
   });
 
   it('keeps the only h1 of a page-level header, a menu that is not navigation and a cell classed "ad"', async () => {
-    const doc = await parse(`<body><header><h1>Article Title Here</h1><p class="byline">By Jane</p><nav><a href="/">Home</a></nav></header>
+    const doc =
+      await parse(`<body><header><h1>Article Title Here</h1><p class="byline">By Jane</p><nav><a href="/">Home</a></nav></header>
 <div class="post"><p>Body paragraph one.</p><div class="menu"><h3>Lunch menu</h3><ul><li>Soup 5 EUR</li></ul></div>
 <table><tr><td class="ad">Ad-hoc value</td><td>x</td></tr><tr><td>1</td><td>2</td></tr></table></div><nav><a href="/a">A</a></nav></body>`);
-    expect(doc.markdown).toBe('# Article Title Here\n\nBody paragraph one.\n\n### Lunch menu\n\n- Soup 5 EUR\n\n| Ad-hoc value | x |\n| --- | --- |\n| 1 | 2 |\n');
+    expect(doc.markdown).toBe(
+      '# Article Title Here\n\nBody paragraph one.\n\n### Lunch menu\n\n- Soup 5 EUR\n\n| Ad-hoc value | x |\n| --- | --- |\n| 1 | 2 |\n',
+    );
   });
 
   it('keeps a header and an aside that belong to a section', async () => {
     const doc = await parse(`<body><section id="page"><header><a href="/">Logo</a><p>Just another site</p></header>
 <section><header><h2>Latest features</h2></header><p>Exports to many formats, markdown included, are now supported.</p><aside>Tip: exports run in the background.</aside></section>
 <section><h2>Pricing</h2><p>Plans start at five dollars per month for individual users.</p></section><footer><p>© 2024 Acme</p></footer></section></body>`);
-    expect(doc.markdown).toBe('## Latest features\n\nExports to many formats, markdown included, are now supported.\n\nTip: exports run in the background.\n\n## Pricing\n\nPlans start at five dollars per month for individual users.\n');
+    expect(doc.markdown).toBe(
+      '## Latest features\n\nExports to many formats, markdown included, are now supported.\n\nTip: exports run in the background.\n\n## Pricing\n\nPlans start at five dollars per month for individual users.\n',
+    );
   });
 
   it('matches class names as whole tokens: "ad" is not "shadow" or "header"', async () => {
-    const doc = await parse('<body><main><h1>T</h1><div class="shadow">Shadowed box text.</div><div class="ad">Buy now!</div><div class="card-header">Card head</div><p>End.</p></main></body>');
+    const doc = await parse(
+      '<body><main><h1>T</h1><div class="shadow">Shadowed box text.</div><div class="ad">Buy now!</div><div class="card-header">Card head</div><p>End.</p></main></body>',
+    );
     expect(doc.markdown).toBe('# T\n\nShadowed box text.\n\nCard head\n\nEnd.\n');
   });
 
   it('refuses a class-based removal that would take most of the text', async () => {
-    const doc = await parse('<body><main><div class="share"><p>This long paragraph is the article, whatever its container is called by the theme.</p></div><p>Short.</p></main></body>');
+    const doc = await parse(
+      '<body><main><div class="share"><p>This long paragraph is the article, whatever its container is called by the theme.</p></div><p>Short.</p></main></body>',
+    );
     expect(doc.markdown).toContain('This long paragraph is the article');
   });
 
@@ -139,18 +162,25 @@ describe('HTML: onlyMainContent keeps content that looks like chrome', () => {
 <table class="sidebar"><tr><td>Part of a series on <a href="/x">X</a></td></tr><tr><td><a href="/y">Y history</a> <a href="/z">Z people</a></td></tr></table>
 <div class="navbox" role="navigation"><a href="/n">Navbox link</a></div><div class="sidebar"><p>A boxed note in prose, classed sidebar.</p></div>
 <p>Edit<span class="mw-editsection">[<a href="/e">edit</a>]</span>.</p><nav><a href="/next">Next post</a></nav></main></body>`);
-    expect(doc.markdown).toBe('# Title\n\nBody text of the page.\n\nA boxed note in prose, classed sidebar.\n\nEdit.\n');
+    expect(doc.markdown).toBe(
+      '# Title\n\nBody text of the page.\n\nA boxed note in prose, classed sidebar.\n\nEdit.\n',
+    );
   });
 
   it('keeps everything when onlyMainContent is off', async () => {
-    const doc = await parse(`<body><header><h1>Site</h1><nav><a href="/">Home</a></nav></header><main><h2><button>Question?</button></h2>
-<div class="widget Blog"><p>Post.</p></div><aside>Related</aside><div class="cookie-banner">Cookies</div></main><footer>Foot</footer></body>`, { onlyMainContent: false });
-    for (const s of ['Site', 'Home', 'Question?', 'Post.', 'Related', 'Cookies', 'Foot']) expect(doc.markdown).toContain(s);
+    const doc = await parse(
+      `<body><header><h1>Site</h1><nav><a href="/">Home</a></nav></header><main><h2><button>Question?</button></h2>
+<div class="widget Blog"><p>Post.</p></div><aside>Related</aside><div class="cookie-banner">Cookies</div></main><footer>Foot</footer></body>`,
+      { onlyMainContent: false },
+    );
+    for (const s of ['Site', 'Home', 'Question?', 'Post.', 'Related', 'Cookies', 'Foot'])
+      expect(doc.markdown).toContain(s);
   });
 });
 
 describe('HTML: includeTags and excludeTags', () => {
-  const html = '<body><div id="a"><p class="x">first</p></div><p class="y">second</p><div class="x"><p class="x">third</p><span>t2</span></div></body>';
+  const html =
+    '<body><div id="a"><p class="x">first</p></div><p class="y">second</p><div class="x"><p class="x">third</p><span>t2</span></div></body>';
 
   it('keeps only matching elements, each once, in document order', async () => {
     const doc = await parse(html, { includeTags: ['.y', '.x'] });
@@ -185,7 +215,8 @@ describe('HTML: html, rawHtml, links and images formats', () => {
   it('returns rawHtml exactly and a cleaned html with absolute URLs and the largest srcset candidate', async () => {
     const doc = await parse(raw, { formats: ['markdown', 'html', 'rawHtml'] });
     expect(doc.rawHtml).toBe(raw);
-    for (const gone of ['<script', '<style', '<noscript', '<meta', '<head', 'srcset']) expect(doc.html).not.toContain(gone);
+    for (const gone of ['<script', '<style', '<noscript', '<meta', '<head', 'srcset'])
+      expect(doc.html).not.toContain(gone);
     expect(doc.html).toContain('href="https://example.org/dir/other.html"');
     expect(doc.html).toContain('src="https://example.org/dir/big.jpg"');
   });
@@ -215,7 +246,9 @@ describe('HTML: html, rawHtml, links and images formats', () => {
   });
 
   it('leaves URLs relative when there is no base', async () => {
-    const doc = await parse('<body><a href="a/b.html">x</a><img src="i.png" alt=""></body>', { formats: ['markdown', 'links', 'images', 'html'] });
+    const doc = await parse('<body><a href="a/b.html">x</a><img src="i.png" alt=""></body>', {
+      formats: ['markdown', 'links', 'images', 'html'],
+    });
     expect(doc.links).toEqual(['a/b.html']);
     expect(doc.images).toEqual(['i.png']);
     expect(doc.markdown).toBe('[x](a/b.html)![](i.png)\n');
@@ -241,7 +274,9 @@ describe('HTML: metadata', () => {
   });
 
   it('never lets a meta tag overwrite what describes the parse', async () => {
-    const doc = await parse('<head><meta name="contentType" content="evil"><meta name="sourceURL" content="evil"></head><body>x</body>');
+    const doc = await parse(
+      '<head><meta name="contentType" content="evil"><meta name="sourceURL" content="evil"></head><body>x</body>',
+    );
     expect(doc.metadata.contentType).toBe('text/html');
     expect(doc.metadata.sourceURL).toBe('page.html');
   });
@@ -270,7 +305,10 @@ describe('HTML: character sets', () => {
   });
 
   it('trusts a UTF-8 BOM over a contradicting declaration, and sniffs when declared UTF-8 is not', () => {
-    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<meta charset="windows-1252"><p>\u00e9</p>')]);
+    const bom = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('<meta charset="windows-1252"><p>\u00e9</p>'),
+    ]);
     expect(decodeText(bom, { markup: true }).text).toBe('<meta charset="windows-1252"><p>\u00e9</p>');
     const mislabelled = iconv.encode('<meta charset="utf-8"><p>d\u00e9j\u00e0 vu</p>', 'windows-1252');
     expect(decodeText(mislabelled, { markup: true }).text).toContain('d\u00e9j\u00e0 vu');
@@ -281,8 +319,14 @@ describe('decodeText: legacy code pages without a declaration', () => {
   it('tells windows-1252 from its Central European and Cyrillic neighbours', () => {
     const cases: Array<[string, string]> = [
       ['Cr\u00e8me br\u00fbl\u00e9e, \u00a1Qu\u00e9 rico! Kvinnan \u00e5t k\u00f6ttbullar.', 'windows-1252'],
-      ['Za\u017c\u00f3\u0142\u0107 g\u0119\u015bl\u0105 ja\u017a\u0144, przyk\u0142adowy tekst po polsku.', 'windows-1250'],
-      ['\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u042d\u0442\u043e \u0442\u0435\u043a\u0441\u0442 \u043d\u0430 \u0440\u0443\u0441\u0441\u043a\u043e\u043c \u044f\u0437\u044b\u043a\u0435.', 'windows-1251'],
+      [
+        'Za\u017c\u00f3\u0142\u0107 g\u0119\u015bl\u0105 ja\u017a\u0144, przyk\u0142adowy tekst po polsku.',
+        'windows-1250',
+      ],
+      [
+        '\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u042d\u0442\u043e \u0442\u0435\u043a\u0441\u0442 \u043d\u0430 \u0440\u0443\u0441\u0441\u043a\u043e\u043c \u044f\u0437\u044b\u043a\u0435.',
+        'windows-1251',
+      ],
       ['\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\u3067\u3059\u3002', 'shift_jis'],
       ['\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\u3067\u3059\u3002', 'euc-jp'],
     ];
@@ -296,14 +340,19 @@ describe('decodeText: legacy code pages without a declaration', () => {
 describe('HTML: XHTML', () => {
   it('closes self-closing elements instead of nesting what follows inside them', async () => {
     const doc = await parse(fixture('page.xhtml'), undefined, 'page.xhtml');
-    expect(doc.markdown).toBe('# Chapitre 1\n\nPremier paragraphe. Suite du texte.\n\nSecond paragraphe avec *emphase*.\\\nEt une ligne.\n');
+    expect(doc.markdown).toBe(
+      '# Chapitre 1\n\nPremier paragraphe. Suite du texte.\n\nSecond paragraphe avec *emphase*.\\\nEt une ligne.\n',
+    );
     expect(doc.metadata.language).toBe('fr');
   });
 });
 
 describe('HTML: blocks', () => {
   it('reports one layout block per top-level markdown block, with spans into the markdown', async () => {
-    const doc = await parse('<h1>T</h1><p>para</p><ul><li>a</li><li>b</li></ul><table><tr><td>h</td></tr><tr><td>v</td></tr></table>', { parsers: [{ type: 'pdf', blocks: true }] });
+    const doc = await parse(
+      '<h1>T</h1><p>para</p><ul><li>a</li><li>b</li></ul><table><tr><td>h</td></tr><tr><td>v</td></tr></table>',
+      { parsers: [{ type: 'pdf', blocks: true }] },
+    );
     const items = doc.blocks![0]!.items;
     expect(items.map((b) => b.type)).toEqual(['title', 'text', 'list_item', 'table']);
     for (const b of items) expect(doc.markdown!.slice(b.markdownSpan![0], b.markdownSpan![1])).toBe(b.content);
@@ -313,13 +362,17 @@ describe('HTML: blocks', () => {
 describe('HTML: hostile structure', () => {
   it('converts a page nested far deeper than any real page, keeping its text, with a warning', async () => {
     const n = 20000;
-    const doc = await parse(`<html><body><p>top</p>${'<div>'.repeat(n)}deep <b>text</b>${'</div>'.repeat(n)}</body></html>`);
+    const doc = await parse(
+      `<html><body><p>top</p>${'<div>'.repeat(n)}deep <b>text</b>${'</div>'.repeat(n)}</body></html>`,
+    );
     expect(doc.markdown).toBe('top\n\ndeep text\n');
     expect(doc.warning).toContain('nests elements more than');
   });
 
   it('reads a frameset page from its noframes fallback', async () => {
-    const doc = await parse('<html><head><title>F</title></head><frameset cols="50%,50%"><frame src="a.html"><noframes><p>Use a browser with <b>frames</b>.</p></noframes></frameset></html>');
+    const doc = await parse(
+      '<html><head><title>F</title></head><frameset cols="50%,50%"><frame src="a.html"><noframes><p>Use a browser with <b>frames</b>.</p></noframes></frameset></html>',
+    );
     expect(doc.markdown).toBe('Use a browser with **frames**.\n');
   });
 
@@ -333,7 +386,8 @@ describe('HTML: hostile structure', () => {
 describe.skipIf(!existsSync(HTML_WORKER_FILE))('HTML: large pages on the worker pool (needs npm run build)', () => {
   const big = (): Buffer => {
     let h = '<!DOCTYPE html><html><head><title>Big</title></head><body><nav>menu</nav><main>';
-    for (let i = 0; i < 13000; i++) h += `<h2>Section ${i}</h2><p>Paragraph ${i} with <a href="/x/${i}">a link</a> and <b>bold</b>.</p>`;
+    for (let i = 0; i < 13000; i++)
+      h += `<h2>Section ${i}</h2><p>Paragraph ${i} with <a href="/x/${i}">a link</a> and <b>bold</b>.</p>`;
     return Buffer.from(`${h}</main></body></html>`);
   };
 
@@ -341,13 +395,21 @@ describe.skipIf(!existsSync(HTML_WORKER_FILE))('HTML: large pages on the worker 
     const bytes = big();
     expect(bytes.byteLength).toBeGreaterThanOrEqual(HTML_WORKER_MIN_BYTES);
     let timerFired = false;
-    const timer = setTimeout(() => { timerFired = true; }, 1);
+    const timer = setTimeout(() => {
+      timerFired = true;
+    }, 1);
     const doc = await parse(bytes, { formats: ['markdown', 'links'] }, 'big.html');
     clearTimeout(timer);
     // Converted inline, the synchronous work would finish before any timer could run.
     expect(timerFired).toBe(true);
-    const inline = convertHtml(bytes, { filename: 'big.html', contentType: 'text/html' }, { onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true });
-    expect(doc.markdown).toBe(`${inline.pages[0]!.blocks.map((b) => (b.node as { markdown: string }).markdown).join('\n\n')}\n`);
+    const inline = convertHtml(
+      bytes,
+      { filename: 'big.html', contentType: 'text/html' },
+      { onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true },
+    );
+    expect(doc.markdown).toBe(
+      `${inline.pages[0]!.blocks.map((b) => (b.node as { markdown: string }).markdown).join('\n\n')}\n`,
+    );
     expect(doc.links).toEqual(inline.links);
     expect(doc.markdown).not.toContain('menu');
   });
@@ -363,7 +425,10 @@ describe.skipIf(!existsSync(HTML_WORKER_FILE))('HTML: large pages on the worker 
 
 describe('srcset', () => {
   it('parses width and density descriptors and URLs with commas', () => {
-    expect(parseSrcset('a.jpg 480w, b,c.jpg 960w')).toEqual([{ url: 'a.jpg', width: 480 }, { url: 'b,c.jpg', width: 960 }]);
+    expect(parseSrcset('a.jpg 480w, b,c.jpg 960w')).toEqual([
+      { url: 'a.jpg', width: 480 },
+      { url: 'b,c.jpg', width: 960 },
+    ]);
     expect(largestSrcset('a.jpg, b.jpg 2x, c.jpg 1.5x')).toBe('b.jpg');
     expect(largestSrcset('s.jpg 480w, l.jpg 1600w, m.jpg 960w')).toBe('l.jpg');
     expect(largestSrcset('')).toBeUndefined();

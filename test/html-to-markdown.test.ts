@@ -1,29 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { expandSelfClosing, htmlToMarkdown, markdownDestination, unwrapRedirect } from '../src/markdown/html-to-markdown.js';
+import {
+  expandSelfClosing,
+  htmlToMarkdown,
+  markdownDestination,
+  unwrapRedirect,
+} from '../src/markdown/html-to-markdown.js';
 import { markdownBlocks } from '../src/markdown/html-blocks.js';
 import { renderNode } from '../src/markdown/serialize.js';
 
 describe('htmlToMarkdown: blocks', () => {
   it('writes ATX headings, emphasis, strike and fenced code', () => {
-    const md = htmlToMarkdown('<h2>Title <small>v2</small></h2><p><b>bold</b>, <i>italic</i>, <s>gone</s></p><pre><code class="language-ts">let a = 1;\nlet b = a * 2;</code></pre>');
+    const md = htmlToMarkdown(
+      '<h2>Title <small>v2</small></h2><p><b>bold</b>, <i>italic</i>, <s>gone</s></p><pre><code class="language-ts">let a = 1;\nlet b = a * 2;</code></pre>',
+    );
     expect(md).toBe('## Title v2\n\n**bold**, *italic*, ~~gone~~\n\n```ts\nlet a = 1;\nlet b = a * 2;\n```');
   });
 
   it('does not keep bold markers around a whole heading, keeps them around part of one', () => {
-    expect(htmlToMarkdown('<h1><b>Tables</b></h1><h2><strong>Multi</strong> level</h2>')).toBe('# Tables\n\n## **Multi** level');
+    expect(htmlToMarkdown('<h1><b>Tables</b></h1><h2><strong>Multi</strong> level</h2>')).toBe(
+      '# Tables\n\n## **Multi** level',
+    );
   });
 
   it('writes MathML as TeX when the page carries its source', () => {
-    expect(htmlToMarkdown('<p>Area <math alttext="\\pi r^2"><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math>.</p>')).toBe('Area $\\pi r^2$.');
-    expect(htmlToMarkdown('<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x_1</annotation></semantics></math>')).toBe('$$\nx_1\n$$');
+    expect(
+      htmlToMarkdown('<p>Area <math alttext="\\pi r^2"><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math>.</p>'),
+    ).toBe('Area $\\pi r^2$.');
+    expect(
+      htmlToMarkdown(
+        '<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x_1</annotation></semantics></math>',
+      ),
+    ).toBe('$$\nx_1\n$$');
   });
 
   it('writes keyboard input as code without escapes', () => {
-    expect(htmlToMarkdown('<p>Press <kbd>Ctrl</kbd>+<kbd>*</kbd> or <code>a_b*</code></p>')).toBe('Press `Ctrl`+`*` or `a_b*`');
+    expect(htmlToMarkdown('<p>Press <kbd>Ctrl</kbd>+<kbd>*</kbd> or <code>a_b*</code></p>')).toBe(
+      'Press `Ctrl`+`*` or `a_b*`',
+    );
   });
 
   it('keeps <br> line breaks inside preformatted text', () => {
-    expect(htmlToMarkdown('<pre><code><span>a = 1</span><br><span>b = 2</span></code></pre>')).toBe('```\na = 1\nb = 2\n```');
+    expect(htmlToMarkdown('<pre><code><span>a = 1</span><br><span>b = 2</span></code></pre>')).toBe(
+      '```\na = 1\nb = 2\n```',
+    );
   });
 
   it('fences code that contains backticks with a longer fence', () => {
@@ -31,7 +50,9 @@ describe('htmlToMarkdown: blocks', () => {
   });
 
   it('nests lists with "-" bullets and keeps ordered list numbering', () => {
-    const md = htmlToMarkdown('<ul><li>a<ul><li>a1</li><li>a2<ol start="7"><li>x</li><li>y</li></ol></li></ul></li><li>b</li></ul>');
+    const md = htmlToMarkdown(
+      '<ul><li>a<ul><li>a1</li><li>a2<ol start="7"><li>x</li><li>y</li></ol></li></ul></li><li>b</li></ul>',
+    );
     expect(md).toBe('- a\n  - a1\n  - a2\n    7. x\n    8. y\n- b');
   });
 
@@ -39,11 +60,15 @@ describe('htmlToMarkdown: blocks', () => {
     // Calibre's EPUBs and Word's HTML continue a list interrupted by other blocks with value on its first item.
     expect(htmlToMarkdown('<ol><li value="3">We now resume</li><li>Four</li></ol>')).toBe('3. We now resume\n4. Four');
     // Markdown numbers a list from its first item only: a different delimiter starts a list of its own.
-    expect(htmlToMarkdown('<ol><li>One</li><li value="5">Five</li><li>Six</li><li value="9">Nine</li></ol>')).toBe('1. One\n5) Five\n6) Six\n9. Nine');
+    expect(htmlToMarkdown('<ol><li>One</li><li value="5">Five</li><li>Six</li><li value="9">Nine</li></ol>')).toBe(
+      '1. One\n5) Five\n6) Six\n9. Nine',
+    );
     expect(htmlToMarkdown('<ol start="2"><li>Two</li><li value="3">Three</li></ol>')).toBe('2. Two\n3. Three');
     expect(htmlToMarkdown('<ul><li>a<ol><li>x</li><li value="7">y</li></ol></li></ul>')).toBe('- a\n  1. x\n  7) y');
     // Values markdown cannot write (negative, not a number) leave the count as it was; value means nothing in <ul>.
-    expect(htmlToMarkdown('<ol><li>a</li><li value="-2">b</li><li value="x">c</li></ol><ul><li value="4">d</li></ul>')).toBe('1. a\n2. b\n3. c\n\n- d');
+    expect(
+      htmlToMarkdown('<ol><li>a</li><li value="-2">b</li><li value="x">c</li></ol><ul><li value="4">d</li></ul>'),
+    ).toBe('1. a\n2. b\n3. c\n\n- d');
   });
 
   it('keeps multi-paragraph list items together (indented continuation)', () => {
@@ -51,32 +76,46 @@ describe('htmlToMarkdown: blocks', () => {
   });
 
   it('uses the first row as the header of a table without thead and expands spans', () => {
-    const md = htmlToMarkdown('<table><tr><td>a</td><td>b</td></tr><tr><td colspan="2">wide</td></tr><tr><td rowspan="2">r</td><td>1</td></tr><tr><td>2</td></tr></table>');
+    const md = htmlToMarkdown(
+      '<table><tr><td>a</td><td>b</td></tr><tr><td colspan="2">wide</td></tr><tr><td rowspan="2">r</td><td>1</td></tr><tr><td>2</td></tr></table>',
+    );
     expect(md).toBe('| a | b |\n| --- | --- |\n| wide |  |\n| r | 1 |\n|  | 2 |');
   });
 
   it('escapes pipes and turns line breaks into <br> inside cells', () => {
-    const md = htmlToMarkdown('<table><tr><th>k</th><th>v</th></tr><tr><td>a|b</td><td>x<br>y<p>z</p></td></tr></table>');
+    const md = htmlToMarkdown(
+      '<table><tr><th>k</th><th>v</th></tr><tr><td>a|b</td><td>x<br>y<p>z</p></td></tr></table>',
+    );
     expect(md).toBe('| k | v |\n| --- | --- |\n| a\\|b | x<br>y<br>z |');
   });
 
   it('unwraps layout tables (one cell, or holding another table)', () => {
     expect(htmlToMarkdown('<table><tr><td><h1>Hi</h1><p>text</p></td></tr></table>')).toBe('# Hi\n\ntext');
-    const nested = htmlToMarkdown('<table><tr><td><p>left</p></td><td><table><tr><th>h</th></tr><tr><td>v</td></tr></table></td></tr></table>');
+    const nested = htmlToMarkdown(
+      '<table><tr><td><p>left</p></td><td><table><tr><th>h</th></tr><tr><td>v</td></tr></table></td></tr></table>',
+    );
     expect(nested).toBe('left\n\n| h |\n| --- |\n| v |');
   });
 
   it('drops empty spacer columns and empty tables', () => {
-    expect(htmlToMarkdown('<table><tr><td>a</td><td></td><td>b</td></tr><tr><td>1</td><td> </td><td>2</td></tr></table>')).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+    expect(
+      htmlToMarkdown('<table><tr><td>a</td><td></td><td>b</td></tr><tr><td>1</td><td> </td><td>2</td></tr></table>'),
+    ).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
     expect(htmlToMarkdown('<table><tr><td></td><td></td></tr></table>')).toBe('');
   });
 
   it('converts frameset documents (their noframes text) instead of failing', () => {
-    expect(htmlToMarkdown('<html><frameset><frame src="a.html"><noframes><p>No frames</p></noframes></frameset></html>')).toBe('No frames');
+    expect(
+      htmlToMarkdown('<html><frameset><frame src="a.html"><noframes><p>No frames</p></noframes></frameset></html>'),
+    ).toBe('No frames');
   });
 
   it('drops scripts, styles, hidden elements and form controls', () => {
-    expect(htmlToMarkdown('<p>a</p><script>x()</script><style>p{}</style><p hidden>h</p><div style="display:none">n</div><select><option>o</option></select><p>b</p>')).toBe('a\n\nb');
+    expect(
+      htmlToMarkdown(
+        '<p>a</p><script>x()</script><style>p{}</style><p hidden>h</p><div style="display:none">n</div><select><option>o</option></select><p>b</p>',
+      ),
+    ).toBe('a\n\nb');
   });
 
   it('treats <br><br> as a paragraph break and drops a trailing <br>', () => {
@@ -88,13 +127,17 @@ describe('htmlToMarkdown: blocks', () => {
 describe('htmlToMarkdown: XHTML', () => {
   it('closes self-closing elements so that they do not swallow or wrap what follows', () => {
     const body = '<body><p><a href="#p1"/>Text after.</p><p>x</p><textarea/><p>y<br/>z</p></body></html>';
-    expect(htmlToMarkdown(`<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml">${body}`)).toBe('Text after.\n\nx\n\ny\\\nz');
+    expect(
+      htmlToMarkdown(`<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml">${body}`),
+    ).toBe('Text after.\n\nx\n\ny\\\nz');
     // Read as HTML, the same markup means something else: the empty link wraps the text, the textarea swallows the rest.
     expect(htmlToMarkdown(`<html>${body}`)).toBe('[Text after.](#p1)\n\n[x](#p1)');
   });
 
   it('leaves void elements and plain HTML alone', () => {
-    expect(expandSelfClosing('<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'/></p>')).toBe('<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'></span></p>');
+    expect(expandSelfClosing('<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'/></p>')).toBe(
+      '<p a="1/>">x<br/><img src="a.png"/><span class=\'q\'></span></p>',
+    );
   });
 });
 
@@ -102,11 +145,17 @@ describe('htmlToMarkdown: links and images', () => {
   it('keeps relative URLs without a base and resolves them with one', () => {
     const html = '<p><a href="/wiki/Bill_Gates" title="Bill Gates">Bill Gates</a> <img src="img/a.png" alt="A"></p>';
     expect(htmlToMarkdown(html)).toBe('[Bill Gates](/wiki/Bill_Gates "Bill Gates") ![A](img/a.png)');
-    expect(htmlToMarkdown(html, { baseUrl: 'https://example.org/x/y.html' })).toBe('[Bill Gates](https://example.org/wiki/Bill_Gates "Bill Gates") ![A](https://example.org/x/img/a.png)');
+    expect(htmlToMarkdown(html, { baseUrl: 'https://example.org/x/y.html' })).toBe(
+      '[Bill Gates](https://example.org/wiki/Bill_Gates "Bill Gates") ![A](https://example.org/x/img/a.png)',
+    );
   });
 
   it('drops javascript: links but keeps their text, keeps mailto:, drops empty links', () => {
-    expect(htmlToMarkdown('<p><a href="javascript:go()">Go</a> <a href="mailto:a@b.org">mail</a> <a href="#x">\u200b</a></p>')).toBe('Go [mail](mailto:a@b.org)');
+    expect(
+      htmlToMarkdown(
+        '<p><a href="javascript:go()">Go</a> <a href="mailto:a@b.org">mail</a> <a href="#x">\u200b</a></p>',
+      ),
+    ).toBe('Go [mail](mailto:a@b.org)');
   });
 
   it('replaces inline image data when asked, keeps it otherwise', () => {
@@ -116,7 +165,9 @@ describe('htmlToMarkdown: links and images', () => {
   });
 
   it('links each block of a link that wraps blocks (a card), keeping headings as headings', () => {
-    expect(htmlToMarkdown('<a href="/post"><h3>Title</h3><p>Summary of the post.</p></a>')).toBe('### [Title](/post)\n\n[Summary of the post.](/post)');
+    expect(htmlToMarkdown('<a href="/post"><h3>Title</h3><p>Summary of the post.</p></a>')).toBe(
+      '### [Title](/post)\n\n[Summary of the post.](/post)',
+    );
   });
 
   it('escapes unbalanced brackets in link text', () => {
@@ -146,7 +197,9 @@ describe('htmlToMarkdown: links and images', () => {
 
 describe('htmlToMarkdown: escaping', () => {
   it('does not escape a dash or a number after inline content', () => {
-    expect(htmlToMarkdown('<p><b>Note</b> - this, <i>step</i> 1. then - 2</p>')).toBe('**Note** - this, *step* 1. then - 2');
+    expect(htmlToMarkdown('<p><b>Note</b> - this, <i>step</i> 1. then - 2</p>')).toBe(
+      '**Note** - this, *step* 1. then - 2',
+    );
   });
 
   it('leaves ordinary text alone', () => {

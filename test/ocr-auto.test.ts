@@ -15,7 +15,11 @@ import type { ParseDocument } from '../src/types.js';
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 const mixed = readFileSync(path.join(FIX, 'mixed.pdf'));
 const scanned = readFileSync(path.join(FIX, 'scanned.pdf'));
-const truth = JSON.parse(readFileSync(path.join(FIX, 'mixed.truth.json'), 'utf8')) as { page: number; scanned: boolean; text: string }[];
+const truth = JSON.parse(readFileSync(path.join(FIX, 'mixed.truth.json'), 'utf8')) as {
+  page: number;
+  scanned: boolean;
+  text: string;
+}[];
 
 /** A page's block contents as plain text: heading marks dropped (list dashes are in the truth). */
 function pageText(doc: ParseDocument, page: number): string {
@@ -31,7 +35,10 @@ describe('PDF auto and ocr modes', () => {
   afterAll(() => parser.close());
 
   it('auto: native text for text pages, OCR only for the scanned page', async () => {
-    const doc = await parser.parseFile(mixed, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }] });
+    const doc = await parser.parseFile(mixed, {
+      timeout: 100000,
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }],
+    });
     const fast = await parser.parseFile(mixed, { parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
     for (const page of doc.blocks!) {
@@ -72,7 +79,10 @@ describe('PDF auto and ocr modes', () => {
   });
 
   it('ocr: every page is recognised, text pages included', async () => {
-    const doc = await parser.parseFile(mixed, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }] });
+    const doc = await parser.parseFile(mixed, {
+      timeout: 100000,
+      parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }],
+    });
     expect(doc.blocks!.map((p) => p.status)).toEqual(['ok', 'ok', 'ok']);
     for (const page of doc.blocks!) {
       for (const b of page.items) expect(b.source).toBe('layout_ocr');
@@ -99,7 +109,9 @@ describe('PDF auto and ocr modes', () => {
   });
 
   it('timeout and AbortSignal stop a parse in the middle of OCR', async () => {
-    await expect(parser.parseFile(scanned, { timeout: 800, parsers: [{ type: 'pdf', mode: 'ocr' }] })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(
+      parser.parseFile(scanned, { timeout: 800, parsers: [{ type: 'pdf', mode: 'ocr' }] }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
     const ac = new AbortController();
     const pending = parser.parseFile(scanned, { parsers: [{ type: 'pdf', mode: 'ocr' }] }, { signal: ac.signal });
     setTimeout(() => ac.abort(), 800);

@@ -42,7 +42,10 @@ describe('bars of light type', () => {
     p.rect(180, 700, 800, 760, 30);
     p.letters(200, 720, 12, 230);
     const bars = findBars(p.data, p.width, p.height, PAPER);
-    expect(bars.map((b) => [b.y0, b.y1])).toEqual([[400, 459], [700, 759]]);
+    expect(bars.map((b) => [b.y0, b.y1])).toEqual([
+      [400, 459],
+      [700, 759],
+    ]);
     expect(Math.abs(bars[0]!.level - 150)).toBeLessThan(3);
     expect(bars[0]!.light).toBeGreaterThan(225);
     const out = invertBars(p.data, p.width, p.height, bars, PAPER);
@@ -90,7 +93,11 @@ describe('bars of light type', () => {
   });
 
   it('leaves the fixtures without bars exactly as they were preprocessed before', async () => {
-    for (const [file, n] of [['scanned.pdf', 1], ['table.pdf', 1], ['unevenlight.pdf', 1]] as const) {
+    for (const [file, n] of [
+      ['scanned.pdf', 1],
+      ['table.pdf', 1],
+      ['unevenlight.pdf', 1],
+    ] as const) {
       const g = await fixturePageGrey(file, n);
       const img = { data: g.data, width: g.width, height: g.height, channels: 1 as const };
       const on = await preprocess(img, DEFAULT_PREPROCESS);
@@ -103,7 +110,10 @@ describe('bars of light type', () => {
 
   it('finds the section bar and the head row of fixtures/ocr/bars.pdf, once the page is deskewed', async () => {
     const g = await fixturePageGrey('bars.pdf', 1);
-    const { bars } = await preprocess({ data: g.data, width: g.width, height: g.height, channels: 1 }, DEFAULT_PREPROCESS);
+    const { bars } = await preprocess(
+      { data: g.data, width: g.width, height: g.height, channels: 1 },
+      DEFAULT_PREPROCESS,
+    );
     expect(bars).toHaveLength(2);
     // The section bar a dark grey, the head row a mid blue, both with white type.
     expect(bars[0]!.level).toBeLessThan(bars[1]!.level);
@@ -126,7 +136,10 @@ describe('a scanned table with white type on a mid-blue head row (fixtures/ocr/b
   it('reads the head row, which is lost without turning the bars over', async () => {
     const signal = new AbortController().signal;
     const [on] = await recognizePages(runtime, pdf, [1], { signal });
-    const [off] = await recognizePages(runtime, pdf, [1], { signal, preprocess: { ...DEFAULT_PREPROCESS, invertBars: false } });
+    const [off] = await recognizePages(runtime, pdf, [1], {
+      signal,
+      preprocess: { ...DEFAULT_PREPROCESS, invertBars: false },
+    });
     const truth = fixtureTruth('bars', 1);
     const text = ocrPlainText(on!.page!);
     expect(text).toMatch(/Depot\W+Visits\W+Faults\W+Repaired\W+Score/);
@@ -138,7 +151,9 @@ describe('a scanned table with white type on a mid-blue head row (fixtures/ocr/b
 
   it('comes out as a table under its head row', async () => {
     const doc = await parser.parseFile(pdf, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
-    expect(doc.markdown).toMatch(/^\| \**Depot\** \| \**Visits\** \| \**Faults\** \| \**Repaired\** \| \**Score\** \|$/m);
+    expect(doc.markdown).toMatch(
+      /^\| \**Depot\** \| \**Visits\** \| \**Faults\** \| \**Repaired\** \| \**Score\** \|$/m,
+    );
     expect(doc.markdown).toContain('| Harbour Street | 2 | 5 | 4 | 91% |');
   }, 120000);
 });
@@ -147,22 +162,58 @@ describe('the strokes of a vertical rule read as "|"', () => {
   const ROW = 30;
   /** A line of words at (x, y): each word's left edge given. */
   function line(words: Array<[string, number]>, y: number): OcrLine {
-    const out: OcrWord[] = words.map(([text, x]) => ({ text, confidence: 0.9, bbox: { x0: x, y0: y, x1: x + (text === '|' ? 4 : text.length * 12), y1: y + ROW } }));
+    const out: OcrWord[] = words.map(([text, x]) => ({
+      text,
+      confidence: 0.9,
+      bbox: { x0: x, y0: y, x1: x + (text === '|' ? 4 : text.length * 12), y1: y + ROW },
+    }));
     const x0 = out[0]!.bbox.x0;
     const x1 = out[out.length - 1]!.bbox.x1;
-    return { words: out, bbox: { x0, y0: y, x1, y1: y + ROW }, confidence: 0.9, rowHeight: ROW, xHeight: 14, baseline: { x0, y0: y + 24, x1, y1: y + 24 } };
+    return {
+      words: out,
+      bbox: { x0, y0: y, x1, y1: y + ROW },
+      confidence: 0.9,
+      rowHeight: ROW,
+      xHeight: 14,
+      baseline: { x0, y0: y + 24, x1, y1: y + 24 },
+    };
   }
   function pageOf(lines: OcrLine[]): OcrPage {
     const bbox = { x0: 0, y0: 0, x1: 1700, y1: 2200 };
     return {
-      pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.9,
-      blocks: [{ bbox, confidence: 0.9, paragraphs: lines.map((l) => ({ lines: [l], bbox: l.bbox, confidence: 0.9 })) }],
+      pageNumber: 1,
+      width: 612,
+      height: 792,
+      rotation: 0,
+      scale: 200 / 72,
+      skew: 0,
+      confidence: 0.9,
+      blocks: [
+        { bbox, confidence: 0.9, paragraphs: lines.map((l) => ({ lines: [l], bbox: l.bbox, confidence: 0.9 })) },
+      ],
     };
   }
 
   it('leaves out "|" words stacked in a column, and keeps a "|" written in the text', () => {
-    const rows = ['B', 'C', 'D'].map((name, k) => line([['Point', 200], [name, 270], ['|', 330 + (k % 2)], ['87', 360]], 400 + k * 45));
-    const text = line([['Input', 200], ['|', 270], ['Output', 284]], 700);
+    const rows = ['B', 'C', 'D'].map((name, k) =>
+      line(
+        [
+          ['Point', 200],
+          [name, 270],
+          ['|', 330 + (k % 2)],
+          ['87', 360],
+        ],
+        400 + k * 45,
+      ),
+    );
+    const text = line(
+      [
+        ['Input', 200],
+        ['|', 270],
+        ['Output', 284],
+      ],
+      700,
+    );
     const items = toPageInput(pageOf([...rows, text])).items.map((i) => i.text);
     expect(items.filter((t) => t.includes('|'))).toEqual(['Input | Output']);
     // The stroke parts the words either side of it, as a rule does.
@@ -171,8 +222,22 @@ describe('the strokes of a vertical rule read as "|"', () => {
   });
 
   it('keeps "|" words of two lines that do not stand one over the other', () => {
-    const a = line([['left', 200], ['|', 260], ['right', 274]], 400);
-    const b = line([['up', 200], ['|', 234], ['down', 248]], 445);
+    const a = line(
+      [
+        ['left', 200],
+        ['|', 260],
+        ['right', 274],
+      ],
+      400,
+    );
+    const b = line(
+      [
+        ['up', 200],
+        ['|', 234],
+        ['down', 248],
+      ],
+      445,
+    );
     const items = toPageInput(pageOf([a, b])).items.map((i) => i.text);
     expect(items).toEqual(['left | right', 'up | down']);
   });

@@ -41,7 +41,10 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   });
 
   it('auto recognises again a scan whose old OCR layer is poor', async () => {
-    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf-with-ocr-text.pdf'), {
+      timeout: 100000,
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
+    });
     for (const b of doc.blocks![0]!.items) expect(b.source).toBe('layout_ocr');
     // The old layer reads "t h e i r cheek"; recognition reads whole words. (The shipped fast model reads the
     // faint "Hawaiian" as "Hawadian"; the tesseract CLI with the same model misreads other words there.)
@@ -51,7 +54,9 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
   });
 
   it('auto keeps the text layer of a scan whose OCR layer is good', async () => {
-    const doc = await parser.parseFile(readCorpus('unstructured', 'a1977-backus-p21.pdf'), { parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    const doc = await parser.parseFile(readCorpus('unstructured', 'a1977-backus-p21.pdf'), {
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
+    });
     for (const b of doc.blocks![0]!.items) expect(b.source).toBe('native_text');
   });
 
@@ -61,7 +66,13 @@ describe.skipIf(!corpusAvailable)(`OCR on corpus scans${corpusAvailable ? '' : `
     const pdf = await openForRender(new Uint8Array(readCorpus('unstructured', 'multi-column.pdf')));
     const page = await renderPage(pdf, 1, { dpi: 200, maxPixels: 40e6 });
     await pdf.loadingTask.destroy();
-    const grey = await sharp(page.rgba, { raw: { width: page.width, height: page.height, channels: 4 } }).removeAlpha().grayscale().blur(0.6).toColourspace('b-w').raw().toBuffer();
+    const grey = await sharp(page.rgba, { raw: { width: page.width, height: page.height, channels: 4 } })
+      .removeAlpha()
+      .grayscale()
+      .blur(0.6)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
     const scan = await scanPdf({ data: grey, width: page.width, height: page.height }, 200, 70);
     const doc = await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
     const md = doc.markdown ?? '';

@@ -53,7 +53,9 @@ describe('OCR against the parse timeout', () => {
       expect(p.items.map((b) => b.content).join('\n')).toContain(`Received stamp ${p.pageNumber}`);
       expect(p.items.every((b) => b.source !== 'layout_ocr')).toBe(true);
     }
-    expect(doc.metadata.error).toMatch(/OCR did not finish on page \d+ within the parse's timeout; the page's text layer was kept/);
+    expect(doc.metadata.error).toMatch(
+      /OCR did not finish on page \d+ within the parse's timeout; the page's text layer was kept/,
+    );
     expect(doc.warning ?? '').toMatch(/OCR did not finish within the timeout on pages? [\d, ]+/);
   });
 
@@ -77,16 +79,25 @@ describe('OCR against the parse timeout', () => {
   });
 
   it('ocr: nothing recognised in time is still a TIMEOUT', async () => {
-    await expect(parser.parseFile(pdf, { timeout: 400, parsers: [{ type: 'pdf', mode: 'ocr' }] })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(
+      parser.parseFile(pdf, { timeout: 400, parsers: [{ type: 'pdf', mode: 'ocr' }] }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('cancels the pages it stopped waiting for', async () => {
     const runtime = new ParserRuntime({ ocrThreads: 1 });
     try {
-      const results = await recognizePages(runtime, pdf, [1, 2, 3, 4, 5, 6], { signal: new AbortController().signal, stopAt: Date.now() + 1500 });
+      const results = await recognizePages(runtime, pdf, [1, 2, 3, 4, 5, 6], {
+        signal: new AbortController().signal,
+        stopAt: Date.now() + 1500,
+      });
       const late = results.filter((r) => isOcrTimeout(r.layout));
       expect(late.length).toBeGreaterThan(0);
-      for (const r of late) expect(r.layout).toMatchObject({ status: 'failed', error: `OCR did not finish on page ${r.pageNumber} within the parse's timeout` });
+      for (const r of late)
+        expect(r.layout).toMatchObject({
+          status: 'failed',
+          error: `OCR did not finish on page ${r.pageNumber} within the parse's timeout`,
+        });
       const pool = ocrPool(runtime);
       // Nothing queued, and the thread that was still recognising was ended rather than left to finish.
       expect(pool.queueSize).toBe(0);

@@ -15,10 +15,14 @@ import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
 
-
 describe('uneven light', () => {
   it('leaves evenly lit pages alone, a shaded table head included', async () => {
-    for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['smallprint.pdf', 1]] as const) {
+    for (const [file, n] of [
+      ['scanned.pdf', 1],
+      ['scanned.pdf', 2],
+      ['table.pdf', 1],
+      ['smallprint.pdf', 1],
+    ] as const) {
       const p = await fixturePageGrey(file, n);
       const map = paperMap(p.data, p.width, p.height)!;
       // Scanned paper varies by a few grey levels (noise, JPEG); the bound for uneven light is 40.
@@ -83,7 +87,13 @@ describe('uneven light', () => {
 
 describe('negative pages', () => {
   it('tells a negative from print, however dense or dim', async () => {
-    for (const [file, n] of [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['largetable.pdf', 1], ['unevenlight.pdf', 1]] as const) {
+    for (const [file, n] of [
+      ['scanned.pdf', 1],
+      ['scanned.pdf', 2],
+      ['table.pdf', 1],
+      ['largetable.pdf', 1],
+      ['unevenlight.pdf', 1],
+    ] as const) {
       const p = await fixturePageGrey(file, n);
       expect(isNegative(p.data, otsuLevel(p.data)), `${file} p${n}`).toBe(false);
       const neg = Uint8Array.from(p.data, (v) => 255 - v);
@@ -102,16 +112,24 @@ describe('recognition of unevenly lit and negative pages', () => {
   const runtime = new ParserRuntime({ ocrThreads: 1 });
   afterAll(() => runtime.close());
   const bytes = readFileSync(path.join(OCR_FIXTURES, 'unevenlight.pdf'));
-  const truth = JSON.parse(readFileSync(path.join(OCR_FIXTURES, 'unevenlight.truth.json'), 'utf8')) as { page: number; text: string }[];
+  const truth = JSON.parse(readFileSync(path.join(OCR_FIXTURES, 'unevenlight.truth.json'), 'utf8')) as {
+    page: number;
+    text: string;
+  }[];
 
   it('reads a page with a spine shadow as well as the evenly lit scan (the bound of test/ocr.test.ts)', async () => {
     const rates = async (evened: boolean) => {
-      const results = await recognizePages(runtime, bytes, [1, 2], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, evenLight: evened } });
+      const results = await recognizePages(runtime, bytes, [1, 2], {
+        signal: new AbortController().signal,
+        preprocess: { ...DEFAULT_PREPROCESS, evenLight: evened },
+      });
       return results.map((r) => cer(ocrPlainText(r.page!), truth[r.pageNumber - 1]!.text));
     };
     const on = await rates(true);
     const off = await rates(false);
-    console.log(`CER with the light evened out ${on.map((r) => (r * 100).toFixed(2) + '%').join(', ')}; without ${off.map((r) => (r * 100).toFixed(2) + '%').join(', ')}`);
+    console.log(
+      `CER with the light evened out ${on.map((r) => (r * 100).toFixed(2) + '%').join(', ')}; without ${off.map((r) => (r * 100).toFixed(2) + '%').join(', ')}`,
+    );
     for (const r of on) expect(r).toBeLessThan(0.015);
     // Without the step, text in the shadow is lost (measured 5.4% and 13.7%).
     expect(Math.max(...off)).toBeGreaterThan(0.03);
@@ -123,7 +141,10 @@ describe('recognition of unevenly lit and negative pages', () => {
     const negative = await scanPdf({ ...p, data: Buffer.from(p.data.map((v) => 255 - v)) });
     const text = fixtureTruth('scanned', 2);
     const rate = async (turn: boolean) => {
-      const [r] = await recognizePages(runtime, negative, [1], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, evenLight: turn } });
+      const [r] = await recognizePages(runtime, negative, [1], {
+        signal: new AbortController().signal,
+        preprocess: { ...DEFAULT_PREPROCESS, evenLight: turn },
+      });
       return cer(r!.page ? ocrPlainText(r!.page) : '', text);
     };
     const on = await rate(true);

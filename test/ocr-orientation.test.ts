@@ -39,15 +39,19 @@ describe('OCR of pages fed sideways or upside down', () => {
     for (const r of results) {
       expect(r.layout.status).toBe('ok');
       const rate = cer(ocrPlainText(r.page!), truth.find((t) => t.page === r.pageNumber)!.text);
-      console.log(`turned.pdf page ${r.pageNumber}: CER ${(rate * 100).toFixed(2)}%, turned ${r.page!.turned ?? 0}°, confidence ${r.page!.confidence.toFixed(2)}`);
+      console.log(
+        `turned.pdf page ${r.pageNumber}: CER ${(rate * 100).toFixed(2)}%, turned ${r.page!.turned ?? 0}°, confidence ${r.page!.confidence.toFixed(2)}`,
+      );
       expect(rate).toBeLessThan(CER_BOUND);
       expect(r.page!.turned).toBe(expected[r.pageNumber]);
       expect(r.readings).toBe(readings[r.pageNumber]);
       // Laid out in the reading frame: a portrait page, lines wider than tall.
       expect(r.page!.height).toBeGreaterThan(r.page!.width);
-      for (const b of r.page!.blocks) for (const p of b.paragraphs) for (const l of p.lines) {
-        if (l.words.length > 3) expect(l.bbox.x1 - l.bbox.x0).toBeGreaterThan(l.bbox.y1 - l.bbox.y0);
-      }
+      for (const b of r.page!.blocks)
+        for (const p of b.paragraphs)
+          for (const l of p.lines) {
+            if (l.words.length > 3) expect(l.bbox.x1 - l.bbox.x0).toBeGreaterThan(l.bbox.y1 - l.bbox.y0);
+          }
     }
   });
 
@@ -75,7 +79,10 @@ describe('OCR of pages fed sideways or upside down', () => {
   });
 
   it('reads the pages as they lie when orientation is off (what the check above guards against)', async () => {
-    const [r] = await recognizePages(runtime, turned, [2], { signal: new AbortController().signal, orientation: false });
+    const [r] = await recognizePages(runtime, turned, [2], {
+      signal: new AbortController().signal,
+      orientation: false,
+    });
     expect(r!.page!.turned).toBeUndefined();
     expect(cer(ocrPlainText(r!.page!), truth[1]!.text)).toBeGreaterThan(0.2);
   });

@@ -37,16 +37,31 @@ function line(words: string[], x: number, y: number, gap = 14, row = ROW, confid
 function pageOf(lines: OcrLine[]): OcrPage {
   const bbox = { x0: 0, y0: 0, x1: 1700, y1: 2200 };
   return {
-    pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.9,
+    pageNumber: 1,
+    width: 612,
+    height: 792,
+    rotation: 0,
+    scale: 200 / 72,
+    skew: 0,
+    confidence: 0.9,
     blocks: [{ bbox, confidence: 0.9, paragraphs: lines.map((l) => ({ lines: [l], bbox: l.bbox, confidence: 0.9 })) }],
   };
 }
 
 function markdown(page: OcrPage): string {
-  return serialize({ contentType: 'application/pdf', pages: finishDocument([layoutOcrPage(page)]), metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+  return serialize(
+    { contentType: 'application/pdf', pages: finishDocument([layoutOcrPage(page)]), metadata: {}, warnings: [] },
+    { onlyMainContent: true },
+  ).markdown;
 }
 
-const ITEMS = ['Discussed medication changes', 'Reviewed warning signs', 'Provided written instructions', 'Dietary counseling for diet', 'Stress reduction techniques'];
+const ITEMS = [
+  'Discussed medication changes',
+  'Reviewed warning signs',
+  'Provided written instructions',
+  'Dietary counseling for diet',
+  'Stress reduction techniques',
+];
 
 describe('misread bullets', () => {
   it('turns a column of check boxes read as "=", "0", "C", "7", "0" back into a list', () => {
@@ -91,11 +106,14 @@ describe('misread bullets', () => {
     ]);
     expect(bulletLines(page).size).toBe(5);
     const md = markdown(page);
-    expect(md).toMatch(new RegExp(`^- ${ITEMS[0]}\\n +- ${ITEMS[1]}\\n +- ${ITEMS[2]}\\n +- ${ITEMS[3]}\\n- ${ITEMS[4]}$`, 'm'));
+    expect(md).toMatch(
+      new RegExp(`^- ${ITEMS[0]}\\n +- ${ITEMS[1]}\\n +- ${ITEMS[2]}\\n +- ${ITEMS[3]}\\n- ${ITEMS[4]}$`, 'm'),
+    );
   });
 
   it('takes two lines for a list when both open with the same round bullet a tab away from the text', () => {
-    const pair = (gap: number, marks = ['e', 'e']) => pageOf(marks.map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, gap)));
+    const pair = (gap: number, marks = ['e', 'e']) =>
+      pageOf(marks.map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, gap)));
     expect(bulletLines(pair(24)).size).toBe(2);
     expect(markdown(pair(24))).toMatch(new RegExp(`^- ${ITEMS[0]}\n- ${ITEMS[1]}$`, 'm'));
     // A word space, or two different marks, make no list of two.
@@ -106,15 +124,34 @@ describe('misread bullets', () => {
   it('leaves lines that open with a word, a numeral or a lone sign as they were', () => {
     const cases: string[][][] = [
       // Sentences opening with "A" and "I".
-      [['A', 'new', 'approach'], ['I', 'think', 'so'], ['A', 'second', 'line']],
+      [
+        ['A', 'new', 'approach'],
+        ['I', 'think', 'so'],
+        ['A', 'second', 'line'],
+      ],
       // A numbered list: numerals that are the text.
-      [['1', 'Apple', 'pie'], ['2', 'Banana', 'bread'], ['3', 'Cherry', 'tart']],
+      [
+        ['1', 'Apple', 'pie'],
+        ['2', 'Banana', 'bread'],
+        ['3', 'Cherry', 'tart'],
+      ],
       // Letters only, each different: could be the text's own.
-      [['o', 'Lorem', 'ipsum'], ['e', 'Dolor', 'sit'], ['C', 'Amet', 'elit']],
+      [
+        ['o', 'Lorem', 'ipsum'],
+        ['e', 'Dolor', 'sit'],
+        ['C', 'Amet', 'elit'],
+      ],
       // Only two such lines.
-      [['=', 'Total', 'due'], ['=', 'Balance', 'left']],
+      [
+        ['=', 'Total', 'due'],
+        ['=', 'Balance', 'left'],
+      ],
       // A chain of formulas.
-      [['=', 'p(apply:<<f,x>,<g,x>>)'], ['=', 'u(<MLAST>:<B>)'], ['=', 'p(1o2:<<MLAST>,<B>>)']],
+      [
+        ['=', 'p(apply:<<f,x>,<g,x>>)'],
+        ['=', 'u(<MLAST>:<B>)'],
+        ['=', 'p(1o2:<<MLAST>,<B>>)'],
+      ],
     ];
     for (const lines of cases) {
       const page = pageOf(lines.map((w, k) => line(w, 150, 400 + k * 45)));
@@ -124,14 +161,19 @@ describe('misread bullets', () => {
     const tight = pageOf(['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150, 400 + k * 45, 2)));
     expect(bulletLines(tight).size).toBe(0);
     // Lines far apart or out of line with each other are no list.
-    const scattered = pageOf(['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150 + k * 200, 400 + k * 45)));
+    const scattered = pageOf(
+      ['=', '=', '='].map((m, k) => line([m, ...ITEMS[k]!.split(' ')], 150 + k * 200, 400 + k * 45)),
+    );
     expect(bulletLines(scattered).size).toBe(0);
   });
 });
 
 describe('headings on recognised pages', () => {
   it('makes a large line a heading only when recognition is sure of it', () => {
-    const body = (y: number) => Array.from({ length: 6 }, (_, k) => line(['Body', 'text', 'of', 'the', 'page', 'goes', 'on', 'here'], 150, y + k * 40));
+    const body = (y: number) =>
+      Array.from({ length: 6 }, (_, k) =>
+        line(['Body', 'text', 'of', 'the', 'page', 'goes', 'on', 'here'], 150, y + k * 40),
+      );
     const page = pageOf([
       line(['Quarterly', 'Summary'], 150, 200, 14, 60),
       ...body(300),
@@ -155,16 +197,31 @@ describe('text running up the margin of a recognised page', () => {
       out.push({ text: t, bbox: { x0: x, y0: at - h, x1: x + ROW, y1: at }, confidence: 0.8 });
       at -= h + 10;
     }
-    return { words: out, bbox: { x0: x, y0: at, x1: x + ROW, y1: yBottom }, confidence: 0.8, rowHeight: ROW, xHeight: 14 };
+    return {
+      words: out,
+      bbox: { x0: x, y0: at, x1: x + ROW, y1: yBottom },
+      confidence: 0.8,
+      rowHeight: ROW,
+      xHeight: 14,
+    };
   }
 
   it('leaves out a stamp set sideways in the margin and the scraps read beside it, and keeps lone figures', () => {
     // Two columns of running text, their lines at other heights and of other lengths.
-    const words = (tag: string, k: number) => ['Running', 'text', `${tag}${k}`, 'of', 'the', 'column', ...(k % 3 ? ['goes', 'on'] : [])];
+    const words = (tag: string, k: number) => [
+      'Running',
+      'text',
+      `${tag}${k}`,
+      'of',
+      'the',
+      'column',
+      ...(k % 3 ? ['goes', 'on'] : []),
+    ];
     const left = Array.from({ length: 8 }, (_, k) => line(words('L', k), 200, 300 + k * 40));
     const right = Array.from({ length: 8 }, (_, k) => line(words('R', k), 900, 318 + k * 40));
     const page = pageOf([
-      ...left, ...right,
+      ...left,
+      ...right,
       upward(['arXiv:2004.04906v3', '[cs.CL]', '30', 'Sep', '2020'], 60, 1500),
       line(['Pe', '|'], 62, 1005, 4),
       // A figure alone on its line is taller than wide too, and stays.
@@ -179,13 +236,17 @@ describe('text running up the margin of a recognised page', () => {
 
 describe('marks that recognition doubts', () => {
   it('leaves out short lines of signs read with little confidence, and keeps figures read with confidence', () => {
-    const text = Array.from({ length: 6 }, (_, k) => line(['Running', 'text', `T${k}`, 'of', 'the', 'page', 'goes', 'on'], 150, 300 + k * 40));
+    const text = Array.from({ length: 6 }, (_, k) =>
+      line(['Running', 'text', `T${k}`, 'of', 'the', 'page', 'goes', 'on'], 150, 300 + k * 40),
+    );
     const page = pageOf([
       ...text,
       // A chart's marks: no word, little confidence.
-      line(['=', '—_—)'], 300, 700, 14, ROW, 0.05), line(['2-05'], 300, 760, 14, ROW, 0.44),
+      line(['=', '—_—)'], 300, 700, 14, ROW, 0.05),
+      line(['2-05'], 300, 760, 14, ROW, 0.44),
       // A figure read with confidence, and a word read with little.
-      line(['1999'], 300, 820, 14, ROW, 0.95), line(['Control'], 300, 880, 14, ROW, 0.3),
+      line(['1999'], 300, 820, 14, ROW, 0.95),
+      line(['Control'], 300, 880, 14, ROW, 0.3),
     ]);
     const md = markdown(page);
     expect(md).not.toMatch(/—_—|2-05/);
@@ -194,7 +255,10 @@ describe('marks that recognition doubts', () => {
   });
 
   it('keeps every line inside a ruled area, where a doubtful figure may be a cell', () => {
-    const page = pageOf([...Array.from({ length: 4 }, (_, k) => line(['Name', `N${k}`, 'value'], 150, 300 + k * 40)), line(['7'], 600, 340, 14, ROW, 0.4)]);
+    const page = pageOf([
+      ...Array.from({ length: 4 }, (_, k) => line(['Name', `N${k}`, 'value'], 150, 300 + k * 40)),
+      line(['7'], 600, 340, 14, ROW, 0.4),
+    ]);
     page.rules = [
       { x0: 100, y0: 280, x1: 800, y1: 280, thickness: 2 },
       { x0: 100, y0: 480, x1: 800, y1: 480, thickness: 2 },
@@ -206,10 +270,23 @@ describe('marks that recognition doubts', () => {
 describe('headings inside a recognised paragraph', () => {
   it('gives a short larger line inside a paragraph its own size (a form section head run into its fields)', () => {
     const field = (k: number, y: number) => line(['Field', `F${k}:`, 'value', 'of', 'the', 'field'], 150, y);
-    const lines = [field(1, 300), field(2, 340), line(['Customers'], 150, 390, 14, 40), field(3, 450), field(4, 490), field(5, 530)];
+    const lines = [
+      field(1, 300),
+      field(2, 340),
+      line(['Customers'], 150, 390, 14, 40),
+      field(3, 450),
+      field(4, 490),
+      field(5, 530),
+    ];
     const bbox = { x0: 0, y0: 0, x1: 1700, y1: 2200 };
     const page: OcrPage = {
-      pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.9,
+      pageNumber: 1,
+      width: 612,
+      height: 792,
+      rotation: 0,
+      scale: 200 / 72,
+      skew: 0,
+      confidence: 0.9,
       // tesseract put the head and the fields in one paragraph.
       blocks: [{ bbox, confidence: 0.9, paragraphs: [{ lines, bbox, confidence: 0.9 }] }],
     };
@@ -227,8 +304,13 @@ ${words.map((w, k) => `    <span class='ocrx_word' id='word_1_${k}' title='bbox 
   </p>
  </div>
 </div>`;
-  const read = (words: string[]) => compactTesseractPage({ blocks: parseHocr(hocr(words)) }, { pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0 })
-    .blocks[0]!.paragraphs[0]!.lines[0]!.words.map((w) => w.text).join(' ');
+  const read = (words: string[]) =>
+    compactTesseractPage(
+      { blocks: parseHocr(hocr(words)) },
+      { pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0 },
+    )
+      .blocks[0]!.paragraphs[0]!.lines[0]!.words.map((w) => w.text)
+      .join(' ');
 
   it('gives "|" and "l" back as "I" before the words that follow the pronoun', () => {
     expect(read(['|', 'am', 'writing', 'to'])).toBe('I am writing to');
@@ -244,10 +326,15 @@ ${words.map((w, k) => `    <span class='ocrx_word' id='word_1_${k}' title='bbox 
 
 describe('a section number set apart from its heading', () => {
   it('stays with the heading on a larger line, and a numbered line of body size keeps its gap', () => {
-    const body = (y: number, tag: string) => Array.from({ length: 5 }, (_, k) => line(['Running', 'text', 'of', 'the', 'column', 'goes', 'on', `${tag}${k}`], 211, y + k * 40));
+    const body = (y: number, tag: string) =>
+      Array.from({ length: 5 }, (_, k) =>
+        line(['Running', 'text', 'of', 'the', 'column', 'goes', 'on', `${tag}${k}`], 211, y + k * 40),
+      );
     // An indented abstract above, as on a paper's first page: read alone, the "1" would stand left of
     // everything above it and be taken for a column of its own.
-    const abstract = Array.from({ length: 5 }, (_, k) => line(['Indented', 'abstract', 'text', 'goes', 'on', `c${k}`], 260, 300 + k * 40));
+    const abstract = Array.from({ length: 5 }, (_, k) =>
+      line(['Indented', 'abstract', 'text', 'goes', 'on', `c${k}`], 260, 300 + k * 40),
+    );
     const page = pageOf([
       ...abstract,
       // "1" then a gap of about an em and a half of this line's size, the title set larger.
@@ -256,7 +343,13 @@ describe('a section number set apart from its heading', () => {
     ]);
     const md = markdown(page);
     expect(md).toMatch(/^#+ 1 Introduction$/m);
-    const rows = pageOf([...body(300, 'a'), line(['1', 'Apple'], 212, 530, 48), line(['2', 'Pear'], 212, 570, 48), line(['3', 'Plum'], 212, 610, 48), ...body(680, 'b')]);
+    const rows = pageOf([
+      ...body(300, 'a'),
+      line(['1', 'Apple'], 212, 530, 48),
+      line(['2', 'Pear'], 212, 570, 48),
+      line(['3', 'Plum'], 212, 610, 48),
+      ...body(680, 'b'),
+    ]);
     expect(markdown(rows)).not.toMatch(/1 Apple/);
   });
 });
@@ -266,8 +359,22 @@ describe('links on a recognised page', () => {
     const s = 200 / 72;
     const l = line(['Get', 'it', 'from', 'the', 'download', 'page', 'today.'], 200, 600);
     const [download, page] = [l.words[4]!, l.words[5]!];
-    const area = { x0: download.bbox.x0 / s - 1, x1: page.bbox.x1 / s + 1, y0: l.bbox.y0 / s - 2, y1: l.bbox.y1 / s + 2, url: 'https://example.org/download' };
-    const md = serialize({ contentType: 'application/pdf', pages: finishDocument([layoutOcrPage(pageOf([l]), [area])]), metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+    const area = {
+      x0: download.bbox.x0 / s - 1,
+      x1: page.bbox.x1 / s + 1,
+      y0: l.bbox.y0 / s - 2,
+      y1: l.bbox.y1 / s + 2,
+      url: 'https://example.org/download',
+    };
+    const md = serialize(
+      {
+        contentType: 'application/pdf',
+        pages: finishDocument([layoutOcrPage(pageOf([l]), [area])]),
+        metadata: {},
+        warnings: [],
+      },
+      { onlyMainContent: true },
+    ).markdown;
     expect(md.trim()).toBe('Get it from the [download page](https://example.org/download) today.');
   });
 });

@@ -39,14 +39,21 @@ async function testCard(): Promise<{ jpeg: Buffer; raw: Buffer }> {
       px[y * w + x] = v;
     }
   }
-  const jpeg = await sharp(px, { raw: { width: w, height: h, channels: 1 } }).jpeg({ quality: 95 }).toBuffer();
+  const jpeg = await sharp(px, { raw: { width: w, height: h, channels: 1 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
   return { jpeg, raw: px };
 }
 
 type M = [number, number, number, number, number, number];
 
 /** One page showing the image with matrix `m` (page size from the placement), optional /Rotate. */
-async function pagePdf(img: Buffer, m: M, size: [number, number], opts: { rotate?: number; extra?: (doc: PDFDocument, page: ReturnType<PDFDocument['addPage']>) => Promise<void> } = {}): Promise<Uint8Array> {
+async function pagePdf(
+  img: Buffer,
+  m: M,
+  size: [number, number],
+  opts: { rotate?: number; extra?: (doc: PDFDocument, page: ReturnType<PDFDocument['addPage']>) => Promise<void> } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page = doc.addPage(size);
   const image = await doc.embedJpg(img);
@@ -62,8 +69,14 @@ async function compare(bytes: Uint8Array): Promise<{ via: string; diff: number; 
   try {
     const a = await pageImageForOcr(doc, new PdfObjects(bytes), 1);
     const b = await pageImageForOcr(doc, null, 1);
-    const g = await sharp(b.data, { raw: { width: b.width, height: b.height, channels: 4 } }).removeAlpha().grayscale().toColourspace('b-w').raw().toBuffer();
-    if (a.channels !== 1 || g.length !== a.data.length) return { via: a.via, diff: Infinity, size: `${a.width}x${a.height} vs ${b.width}x${b.height}` };
+    const g = await sharp(b.data, { raw: { width: b.width, height: b.height, channels: 4 } })
+      .removeAlpha()
+      .grayscale()
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    if (a.channels !== 1 || g.length !== a.data.length)
+      return { via: a.via, diff: Infinity, size: `${a.width}x${a.height} vs ${b.width}x${b.height}` };
     let s = 0;
     for (let i = 0; i < g.length; i++) s += Math.abs(g[i]! - a.data[i]!);
     return { via: a.via, diff: s / g.length, size: `${a.width}x${a.height}` };
@@ -80,7 +93,7 @@ const PLACEMENTS: Record<string, { m: M; size: [number, number] }> = {
   'turned 180': { m: [-144, 0, 0, -216, 144, 216], size: [144, 216] },
   'turned 90': { m: [0, 144, -216, 0, 216, 0], size: [216, 144] },
   'turned 270': { m: [0, -144, 216, 0, 0, 144], size: [216, 144] },
-  'transposed': { m: [0, 144, 216, 0, 0, 0], size: [216, 144] },
+  transposed: { m: [0, 144, 216, 0, 0, 0], size: [216, 144] },
   'anti-transposed': { m: [0, -144, -216, 0, 216, 144], size: [216, 144] },
 };
 
@@ -102,9 +115,16 @@ describe('native decoding of full-page scans', () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([144, 216]);
     const full = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 600, ...dict };
-    const stream = plain ? doc.context.stream(contents, full as never) : doc.context.flateStream(contents, full as never);
+    const stream = plain
+      ? doc.context.stream(contents, full as never)
+      : doc.context.flateStream(contents, full as never);
     const name = page.node.newXObject('Im', doc.context.register(stream));
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(144, 0, 0, 216, 0, 0), drawObject(name), popGraphicsState());
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(144, 0, 0, 216, 0, 0),
+      drawObject(name),
+      popGraphicsState(),
+    );
     return doc.save({ useObjectStreams: false });
   }
 
@@ -121,7 +141,17 @@ describe('native decoding of full-page scans', () => {
         const b = r > 0 ? px[(r - 1) * rowBytes + i]! : 0;
         const c = r > 0 && i >= bpp ? px[(r - 1) * rowBytes + i - bpp]! : 0;
         const p = a + b - c;
-        const pred = [0, a, b, (a + b) >> 1, Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c][t]!;
+        const pred = [
+          0,
+          a,
+          b,
+          (a + b) >> 1,
+          Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+            ? a
+            : Math.abs(p - b) <= Math.abs(p - c)
+              ? b
+              : c,
+        ][t]!;
         out[r * (rowBytes + 1) + 1 + i] = (x - pred) & 0xff;
       }
     }
@@ -137,12 +167,27 @@ describe('native decoding of full-page scans', () => {
       rgb[i * 3 + 2] = (raw[i]! * 7) & 0xff;
     }
     const bits = new Uint8Array(50 * 600);
-    for (let y = 0; y < 600; y++) for (let x = 0; x < 400; x++) if (raw[y * 400 + x]! > 128) bits[y * 50 + (x >> 3)]! |= 0x80 >> (x & 7);
+    for (let y = 0; y < 600; y++)
+      for (let x = 0; x < 400; x++) if (raw[y * 400 + x]! > 128) bits[y * 50 + (x >> 3)]! |= 0x80 >> (x & 7);
     const cases: [string, Uint8Array][] = [
       ['grey, Flate', await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8 })],
       ['grey, uncompressed', await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8 }, true)],
-      ['grey, Flate with PNG predictors', await streamPdf(pngFilter(raw, 400, 1), { ColorSpace: 'DeviceGray', BitsPerComponent: 8, DecodeParms: { Predictor: 15, Colors: 1, Columns: 400, BitsPerComponent: 8 } })],
-      ['RGB, Flate with PNG predictors', await streamPdf(pngFilter(rgb, 1200, 3), { ColorSpace: 'DeviceRGB', BitsPerComponent: 8, DecodeParms: { Predictor: 15, Colors: 3, Columns: 400, BitsPerComponent: 8 } })],
+      [
+        'grey, Flate with PNG predictors',
+        await streamPdf(pngFilter(raw, 400, 1), {
+          ColorSpace: 'DeviceGray',
+          BitsPerComponent: 8,
+          DecodeParms: { Predictor: 15, Colors: 1, Columns: 400, BitsPerComponent: 8 },
+        }),
+      ],
+      [
+        'RGB, Flate with PNG predictors',
+        await streamPdf(pngFilter(rgb, 1200, 3), {
+          ColorSpace: 'DeviceRGB',
+          BitsPerComponent: 8,
+          DecodeParms: { Predictor: 15, Colors: 3, Columns: 400, BitsPerComponent: 8 },
+        }),
+      ],
       ['1-bit grey, Flate', await streamPdf(bits, { ColorSpace: 'DeviceGray', BitsPerComponent: 1 })],
     ];
     for (const [name, bytes] of cases) {
@@ -151,7 +196,11 @@ describe('native decoding of full-page scans', () => {
       expect(r.diff, name).toBeLessThan(1.5);
     }
     // A TIFF predictor (2) is not read here: the render takes it.
-    const tiff = await streamPdf(raw, { ColorSpace: 'DeviceGray', BitsPerComponent: 8, DecodeParms: { Predictor: 2, Colors: 1, Columns: 400 } });
+    const tiff = await streamPdf(raw, {
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+      DecodeParms: { Predictor: 2, Colors: 1, Columns: 400 },
+    });
     expect((await compare(tiff)).via).toBe('render');
   });
 
@@ -181,7 +230,12 @@ describe('native decoding of full-page scans', () => {
   }
 
   it('reads CCITT Group 4 black-and-white scans natively, in either polarity', async () => {
-    const g4 = (parms: Record<string, unknown>) => ({ ColorSpace: 'DeviceGray', BitsPerComponent: 1, Filter: 'CCITTFaxDecode', DecodeParms: { K: -1, Columns: 400, Rows: 600, ...parms } });
+    const g4 = (parms: Record<string, unknown>) => ({
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 1,
+      Filter: 'CCITTFaxDecode',
+      DecodeParms: { K: -1, Columns: 400, Rows: 600, ...parms },
+    });
     const plain = await g4Card(true);
     const inverted = await g4Card(false);
     const cases: [string, Uint8Array][] = [
@@ -233,7 +287,13 @@ describe('native decoding of full-page scans', () => {
 
   const fallbacks: Record<string, (doc: PDFDocument, page: ReturnType<PDFDocument['addPage']>) => Promise<void>> = {
     'visible text over the scan': async (doc, page) => {
-      page.drawText('stamp', { x: 10, y: 10, size: 9, font: await doc.embedFont(StandardFonts.Helvetica), color: rgb(0.5, 0.5, 0.5) });
+      page.drawText('stamp', {
+        x: 10,
+        y: 10,
+        size: 9,
+        font: await doc.embedFont(StandardFonts.Helvetica),
+        color: rgb(0.5, 0.5, 0.5),
+      });
     },
     'a second image': async (doc, page) => {
       const { jpeg } = await testCard();
@@ -243,7 +303,10 @@ describe('native decoding of full-page scans', () => {
       page.drawRectangle({ x: 10, y: 10, width: 20, height: 20, color: rgb(0, 0, 0) });
     },
     'an annotation': async (doc, page) => {
-      page.node.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'Square', Rect: [0, 0, 10, 10] })]));
+      page.node.set(
+        PDFName.of('Annots'),
+        doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'Square', Rect: [0, 0, 10, 10] })]),
+      );
     },
   };
   for (const [name, extra] of Object.entries(fallbacks)) {
@@ -272,7 +335,20 @@ describe('native decoding of full-page scans', () => {
   it('leaves images with a soft mask, a decode array or a CMYK colour space to the render', async () => {
     const edits: ((doc: PDFDocument, s: PDFRawStream) => void)[] = [
       (doc, s) => s.dict.set(PDFName.of('Decode'), doc.context.obj([1, 0])),
-      (doc, s) => s.dict.set(PDFName.of('SMask'), doc.context.register(doc.context.flateStream(new Uint8Array(400 * 600), { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 600, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }))),
+      (doc, s) =>
+        s.dict.set(
+          PDFName.of('SMask'),
+          doc.context.register(
+            doc.context.flateStream(new Uint8Array(400 * 600), {
+              Type: 'XObject',
+              Subtype: 'Image',
+              Width: 400,
+              Height: 600,
+              ColorSpace: 'DeviceGray',
+              BitsPerComponent: 8,
+            }),
+          ),
+        ),
       (_doc, s) => s.dict.set(PDFName.of('ColorSpace'), PDFName.of('DeviceCMYK')),
       (_doc, s) => s.dict.set(PDFName.of('Filter'), PDFName.of('JPXDecode')),
     ];
@@ -292,22 +368,34 @@ describe('native decoding of full-page scans', () => {
     // Garbage where the objects should be: the reader refuses, the render decides.
     const { jpeg } = await testCard();
     const bytes = await pagePdf(jpeg, PLACEMENTS.upright!.m, [144, 216]);
-    const objs = new PdfObjects(new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace(/\/Width \d+/, '/Width (x)'), 'latin1')));
+    const objs = new PdfObjects(
+      new Uint8Array(
+        Buffer.from(
+          Buffer.from(bytes)
+            .toString('latin1')
+            .replace(/\/Width \d+/, '/Width (x)'),
+          'latin1',
+        ),
+      ),
+    );
     const d2 = await openForRender(bytes);
     expect((await pageImageForOcr(d2, objs, 1)).via).toBe('render');
     await d2.loadingTask.destroy();
   });
 });
 
-describe.skipIf(!corpusAvailable)(`a fax-coded scan from the corpus (${corpusAvailable ? 'corpus present' : CORPUS_SKIP_MESSAGE})`, () => {
-  it('decodes the Group 4 page of a1977-backus-p21.pdf natively, pixel for pixel as the render', async () => {
-    const bytes = new Uint8Array(readCorpus('unstructured', 'a1977-backus-p21.pdf'));
-    const r = await compare(bytes);
-    expect(r.via).toBe('scan');
-    expect(r.size).toBe('2550x3301');
-    expect(r.diff).toBe(0);
-  });
-});
+describe.skipIf(!corpusAvailable)(
+  `a fax-coded scan from the corpus (${corpusAvailable ? 'corpus present' : CORPUS_SKIP_MESSAGE})`,
+  () => {
+    it('decodes the Group 4 page of a1977-backus-p21.pdf natively, pixel for pixel as the render', async () => {
+      const bytes = new Uint8Array(readCorpus('unstructured', 'a1977-backus-p21.pdf'));
+      const r = await compare(bytes);
+      expect(r.via).toBe('scan');
+      expect(r.size).toBe('2550x3301');
+      expect(r.diff).toBe(0);
+    });
+  },
+);
 
 describe('the PDF object reader on damaged files', () => {
   it('never throws or hangs on mutated and truncated scans: it finds the image or gives up', async () => {
@@ -322,7 +410,7 @@ describe('the PDF object reader on damaged files', () => {
     await doc.loadingTask.destroy();
     // Seeded, so a failure can be replayed.
     let seed = 4242;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 0x100000000);
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 0x100000000;
     // Mutations aimed at the structure (the first and last few kilobytes hold the dictionaries, content
     // streams and cross-reference table) and anywhere in the file.
     const head = latin1Indexes(original);
@@ -331,8 +419,12 @@ describe('the PDF object reader on damaged files', () => {
       const bytes = original.slice(0, round % 7 === 0 ? Math.floor(rand() * original.length) : original.length);
       const edits = 1 + Math.floor(rand() * 8);
       for (let e = 0; e < edits; e++) {
-        const at = rand() < 0.7 && head.length ? head[Math.floor(rand() * head.length)]! + Math.floor(rand() * 40) : Math.floor(rand() * bytes.length);
-        if (at < bytes.length) bytes[at] = ' ()<>[]/R0123456789obj'.charCodeAt(Math.floor(rand() * 22)) || Math.floor(rand() * 256);
+        const at =
+          rand() < 0.7 && head.length
+            ? head[Math.floor(rand() * head.length)]! + Math.floor(rand() * 40)
+            : Math.floor(rand() * bytes.length);
+        if (at < bytes.length)
+          bytes[at] = ' ()<>[]/R0123456789obj'.charCodeAt(Math.floor(rand() * 22)) || Math.floor(rand() * 256);
       }
       const objs = new PdfObjects(bytes);
       for (const p of pages) {

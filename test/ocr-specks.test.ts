@@ -24,11 +24,21 @@ async function pepper(page: GreyPage, share: number): Promise<GreyPage> {
     if (r < share) data[i] = 0;
     else if (r < 2 * share) data[i] = 255;
   }
-  const jpeg = await sharp(data, { raw: { width: page.width, height: page.height, channels: 1 } }).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await sharp(data, { raw: { width: page.width, height: page.height, channels: 1 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   return { ...page, data: await sharp(jpeg).toColourspace('b-w').raw().toBuffer() };
 }
 
-const PAGES = [['scanned.pdf', 1], ['scanned.pdf', 2], ['table.pdf', 1], ['smallprint.pdf', 1], ['tinyprint.pdf', 1], ['largetable.pdf', 1], ['unevenlight.pdf', 1]] as const;
+const PAGES = [
+  ['scanned.pdf', 1],
+  ['scanned.pdf', 2],
+  ['table.pdf', 1],
+  ['smallprint.pdf', 1],
+  ['tinyprint.pdf', 1],
+  ['largetable.pdf', 1],
+  ['unevenlight.pdf', 1],
+] as const;
 
 describe('specks', () => {
   it('finds salt-and-pepper noise and nothing on clean scans, small print and shaded fills included', async () => {
@@ -36,7 +46,9 @@ describe('specks', () => {
       const p = await fixturePageGrey(file, n);
       expect(speckled(p.data, p.width, p.height, otsuLevel(p.data)), `${file} p${n}`).toBe(false);
       const noisy = await pepper(p, 0.005);
-      expect(speckled(noisy.data, noisy.width, noisy.height, otsuLevel(noisy.data)), `${file} p${n} with specks`).toBe(true);
+      expect(speckled(noisy.data, noisy.width, noisy.height, otsuLevel(noisy.data)), `${file} p${n} with specks`).toBe(
+        true,
+      );
     }
   });
 });
@@ -49,7 +61,10 @@ describe('recognition of speckled pages', () => {
     const bytes = await scanPdf(await pepper(await fixturePageGrey('scanned.pdf', 2), 0.02));
     const text = fixtureTruth('scanned', 2);
     const rate = async (despeckle: boolean) => {
-      const [r] = await recognizePages(runtime, bytes, [1], { signal: new AbortController().signal, preprocess: { ...DEFAULT_PREPROCESS, despeckle } });
+      const [r] = await recognizePages(runtime, bytes, [1], {
+        signal: new AbortController().signal,
+        preprocess: { ...DEFAULT_PREPROCESS, despeckle },
+      });
       return cer(r!.page ? ocrPlainText(r!.page) : '', text);
     };
     const on = await rate(true);

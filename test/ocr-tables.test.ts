@@ -28,11 +28,20 @@ function page(w: number, h: number) {
   const rect = (x0: number, y0: number, x1: number, y1: number, v: number) => {
     for (let y = y0; y < y1; y++) data.fill(v, y * w + x0, y * w + x1);
   };
-  return { img: { data, width: w, height: h, channels: 1 as const }, rect, at: (x: number, y: number) => data[y * w + x]! };
+  return {
+    img: { data, width: w, height: h, channels: 1 as const },
+    rect,
+    at: (x: number, y: number) => data[y * w + x]!,
+  };
 }
 
 /** Letter-like blobs: short strokes, each far shorter than a rule. */
-function words(rect: (x0: number, y0: number, x1: number, y1: number, v: number) => void, x: number, y: number, n: number) {
+function words(
+  rect: (x0: number, y0: number, x1: number, y1: number, v: number) => void,
+  x: number,
+  y: number,
+  n: number,
+) {
   for (let k = 0; k < n; k++) {
     rect(x + k * 14, y, x + k * 14 + 3, y + 20, 20);
     rect(x + k * 14, y + 8, x + k * 14 + 10, y + 11, 20);
@@ -93,7 +102,12 @@ describe('the rules of a short table', () => {
     for (const y of ys.slice(0, 2)) for (const x of xs.slice(0, 2)) words(rect, x + 15, y + 10, 8);
     const { rules } = removeRules(img, otsuLevel(img.data), PAPER);
     expect(rules.filter((r) => r.y0 === r.y1).map((r) => Math.round(r.y0))).toEqual(ys.map((y) => y + 2));
-    expect(rules.filter((r) => r.x0 === r.x1).map((r) => Math.round(r.x0)).sort((a, b) => a - b)).toEqual(xs.map((x) => x + 2));
+    expect(
+      rules
+        .filter((r) => r.x0 === r.x1)
+        .map((r) => Math.round(r.x0))
+        .sort((a, b) => a - b),
+    ).toEqual(xs.map((x) => x + 2));
   });
 
   it('takes no tall letters standing between two underlined lines for the rules of a grid', () => {
@@ -145,23 +159,59 @@ describe('doubtful cells of a scanned grid read again', () => {
     ];
     const line = (t: string, c: number, x: number, y: number) => ({
       words: [{ text: t, confidence: c, bbox: { x0: x, y0: y, x1: x + 20 * t.length, y1: y + 30 } }],
-      bbox: { x0: x, y0: y, x1: x + 20 * t.length, y1: y + 30 }, confidence: c, rowHeight: 30, xHeight: 16,
+      bbox: { x0: x, y0: y, x1: x + 20 * t.length, y1: y + 30 },
+      confidence: c,
+      rowHeight: 30,
+      xHeight: 16,
     });
     return {
-      pageNumber: 1, width: 600, height: 800, rotation: 0, scale: 1, skew: 0, confidence: 0.8, rules,
-      blocks: words.map(([t, c, x, y]) => ({ bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 }, confidence: c, paragraphs: [{ bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 }, confidence: c, lines: [line(t, c, x, y)] }] })),
+      pageNumber: 1,
+      width: 600,
+      height: 800,
+      rotation: 0,
+      scale: 1,
+      skew: 0,
+      confidence: 0.8,
+      rules,
+      blocks: words.map(([t, c, x, y]) => ({
+        bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 },
+        confidence: c,
+        paragraphs: [{ bbox: { x0: x, y0: y, x1: x + 20, y1: y + 30 }, confidence: c, lines: [line(t, c, x, y)] }],
+      })),
     };
   }
-  const reading = (text: string, confidence: number): HocrBlock[] => [{
-    bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence,
-    paragraphs: [{ bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence, lines: [{ bbox: { x0: 12, y0: 12, x1: 40, y1: 40 }, confidence, baseline: null, rowAttributes: { rowHeight: 28, ascenders: 6, descenders: 6 }, words: [{ text, confidence, bbox: { x0: 12, y0: 12, x1: 40, y1: 40 } }] }] }],
-  }];
-  const texts = (page: OcrPage) => page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.map((w) => w.text))));
+  const reading = (text: string, confidence: number): HocrBlock[] => [
+    {
+      bbox: { x0: 12, y0: 12, x1: 40, y1: 40 },
+      confidence,
+      paragraphs: [
+        {
+          bbox: { x0: 12, y0: 12, x1: 40, y1: 40 },
+          confidence,
+          lines: [
+            {
+              bbox: { x0: 12, y0: 12, x1: 40, y1: 40 },
+              confidence,
+              baseline: null,
+              rowAttributes: { rowHeight: 28, ascenders: 6, descenders: 6 },
+              words: [{ text, confidence, bbox: { x0: 12, y0: 12, x1: 40, y1: 40 } }],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+  const texts = (page: OcrPage) =>
+    page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.map((w) => w.text))));
 
   it('replaces a doubtful short value when the cell alone reads surer, and leaves confident cells unread', async () => {
     const { img, rect } = page(800, 400);
     rect(380, 140, 400, 170, 20);
-    const p = gridPage([['Name', 0.96, 120, 130], ['ie)', 0.4, 380, 140], ['Total', 0.95, 520, 130]]);
+    const p = gridPage([
+      ['Name', 0.96, 120, 130],
+      ['ie)', 0.4, 380, 140],
+      ['Total', 0.95, 520, 130],
+    ]);
     const n = await rereadGridCells(p, img, PAPER, async () => reading('0', 93));
     expect(n).toBe(1);
     expect(texts(p)).toEqual(['Name', '0', 'Total']);
@@ -171,9 +221,14 @@ describe('doubtful cells of a scanned grid read again', () => {
     const { img, rect } = page(800, 400);
     // Ink in the empty cell of the second row, middle column.
     rect(380, 230, 420, 260, 20);
-    const p = gridPage([['Name', 0.96, 120, 130], ['ie)', 0.4, 380, 140]]);
+    const p = gridPage([
+      ['Name', 0.96, 120, 130],
+      ['ie)', 0.4, 380, 140],
+    ]);
     let call = 0;
-    const n = await rereadGridCells(p, img, PAPER, async () => (call++ === 0 ? reading('ie', 30) : reading('95.4%', 91)));
+    const n = await rereadGridCells(p, img, PAPER, async () =>
+      call++ === 0 ? reading('ie', 30) : reading('95.4%', 91),
+    );
     expect(n).toBe(2);
     expect(texts(p)).toEqual(['Name', 'ie)', '95.4%']);
   });
@@ -193,7 +248,12 @@ describe('a scanned ruled table with a shaded head row (fixtures/ocr/table.pdf)'
     const md = doc.markdown!;
     expect(md).toContain('| **Group** | **Participants** | **Completed** | **Incomplete** | **Accuracy** |');
     // Single figures in their own cells are what tesseract's page segmentation drops beside a grid.
-    const rows = ['| Blind | 5 | 1 | 4 | 34.5% |', '| Low Vision | 5 | 2 | 3 | 98.3% |', '| Dexterity | 5 | 4 | 1 | 98.3% |', '| Mobility | 3 | 3 | 0 | 95.4% |'];
+    const rows = [
+      '| Blind | 5 | 1 | 4 | 34.5% |',
+      '| Low Vision | 5 | 2 | 3 | 98.3% |',
+      '| Dexterity | 5 | 4 | 1 | 98.3% |',
+      '| Mobility | 3 | 3 | 0 | 95.4% |',
+    ];
     expect(rows.filter((r) => md.includes(r)).length).toBeGreaterThanOrEqual(3);
     const table = doc.blocks![0]!.items.find((b) => b.type === 'table');
     expect(table?.source).toBe('layout_ocr');
@@ -205,7 +265,10 @@ describe('a scanned ruled table with a shaded head row (fixtures/ocr/table.pdf)'
 
   it('loses the head row without those two steps (the shade binarised to a black block)', async () => {
     const signal = new AbortController().signal;
-    const [plain] = await recognizePages(runtime, pdf, [1], { signal, preprocess: { ...DEFAULT_PREPROCESS, flattenFills: false, removeRules: false } });
+    const [plain] = await recognizePages(runtime, pdf, [1], {
+      signal,
+      preprocess: { ...DEFAULT_PREPROCESS, flattenFills: false, removeRules: false },
+    });
     const [cleaned] = await recognizePages(runtime, pdf, [1], { signal });
     const heads = ['Group', 'Participants', 'Completed', 'Incomplete'];
     const found = (text: string) => heads.filter((h) => text.includes(h)).length;
@@ -221,15 +284,23 @@ describe('a short ruled table scanned', () => {
   it('comes out as a table: a grid of two rows of two wide cells, its rules a quarter of an inch apart', async () => {
     // An office document's default table: hairline rules, rows one line of 11 pt type high. Read
     // with its rules in place, the right column came out as one paragraph beside the left one's two.
-    const scan = await typesetScan((p, f) => {
-      const cols = [72, 306, 540];
-      const rows = [680, 662, 644];
-      for (const y of rows) p.drawLine({ start: { x: cols[0]!, y }, end: { x: cols[2]!, y }, thickness: 0.5 });
-      for (const x of cols) p.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[2]! }, thickness: 0.5 });
-      [['Depot address', 'Harbour Street'], ['Opening hours', 'Weekdays only']].forEach((cells, r) =>
-        cells.forEach((t, c) => p.drawText(t, { x: cols[c]! + 4, y: rows[r]! - 13, size: 11, font: f.regular })));
-    }, { angle: 0.4, seed: 5 });
-    const md = (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
+    const scan = await typesetScan(
+      (p, f) => {
+        const cols = [72, 306, 540];
+        const rows = [680, 662, 644];
+        for (const y of rows) p.drawLine({ start: { x: cols[0]!, y }, end: { x: cols[2]!, y }, thickness: 0.5 });
+        for (const x of cols) p.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[2]! }, thickness: 0.5 });
+        [
+          ['Depot address', 'Harbour Street'],
+          ['Opening hours', 'Weekdays only'],
+        ].forEach((cells, r) =>
+          cells.forEach((t, c) => p.drawText(t, { x: cols[c]! + 4, y: rows[r]! - 13, size: 11, font: f.regular })),
+        );
+      },
+      { angle: 0.4, seed: 5 },
+    );
+    const md =
+      (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
     expect(md).toMatch(/^\| Depot address \| Harbour Street \|$/m);
     expect(md).toMatch(/^\| Opening hours \| Weekdays only \|$/m);
   }, 120000);
@@ -251,23 +322,32 @@ describe('a scanned page set large (fixtures/ocr/largetable.pdf)', () => {
     expect(r!.readings).toBe(1);
     expect(r!.dpi).toBeGreaterThan(110);
     expect(r!.dpi).toBeLessThan(140);
-    const truth = JSON.parse(readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', 'largetable.truth.json'), 'utf8')) as Array<{ text: string }>;
+    const truth = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'fixtures', 'ocr', 'largetable.truth.json'), 'utf8'),
+    ) as Array<{ text: string }>;
     expect(cer(ocrPlainText(r!.page!), truth[0]!.text)).toBeLessThan(0.02);
     const doc = await parser.parseFile(pdf, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] });
-    for (const row of ['| Ashford | 5 | 2 |', '| Barton | 3 | 1 |', '| Chester | 8 | 4 |', '| Dover | 6 | 0 |']) expect(doc.markdown).toContain(row);
+    for (const row of ['| Ashford | 5 | 2 |', '| Barton | 3 | 1 |', '| Chester | 8 | 4 |', '| Dover | 6 | 0 |'])
+      expect(doc.markdown).toContain(row);
   }, 120000);
 });
 
-describe.skipIf(!corpusAvailable)(`a scanned table set large${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`, () => {
-  const parser = createParser({ ocrThreads: 1 });
-  afterAll(() => parser.close());
+describe.skipIf(!corpusAvailable)(
+  `a scanned table set large${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`,
+  () => {
+    const parser = createParser({ ocrThreads: 1 });
+    afterAll(() => parser.close());
 
-  it('reads the lone figures of its wide cells (unstructured/table-multi-row-column-cells.pdf)', async () => {
-    // Capitals about 70 px high at the scan's 264 dpi. Read at that size, the "5"s of the
-    // Participants column came out ".)" and "=)", even read again cell by cell.
-    const doc = await parser.parseFile(readCorpus('unstructured', 'table-multi-row-column-cells.pdf'), { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto' }] });
-    expect(doc.markdown).toContain('| Blind | 5 | 1 | 4 |');
-    expect(doc.markdown).toContain('| Dexterity | 5 | 4 | 1 |');
-    expect(doc.markdown).toContain('| Mobility | 3 | 3 | 0 |');
-  }, 120000);
-});
+    it('reads the lone figures of its wide cells (unstructured/table-multi-row-column-cells.pdf)', async () => {
+      // Capitals about 70 px high at the scan's 264 dpi. Read at that size, the "5"s of the
+      // Participants column came out ".)" and "=)", even read again cell by cell.
+      const doc = await parser.parseFile(readCorpus('unstructured', 'table-multi-row-column-cells.pdf'), {
+        timeout: 100000,
+        parsers: [{ type: 'pdf', mode: 'auto' }],
+      });
+      expect(doc.markdown).toContain('| Blind | 5 | 1 | 4 |');
+      expect(doc.markdown).toContain('| Dexterity | 5 | 4 | 1 |');
+      expect(doc.markdown).toContain('| Mobility | 3 | 3 | 0 |');
+    }, 120000);
+  },
+);

@@ -24,10 +24,16 @@ import type { ParseDocument } from '../src/types.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 const mislabelled = readFileSync(path.join(FIX, 'mislabelled.pdf'));
-const truth = JSON.parse(readFileSync(path.join(FIX, 'mislabelled.truth.json'), 'utf8')) as { page: number; text: string }[];
+const truth = JSON.parse(readFileSync(path.join(FIX, 'mislabelled.truth.json'), 'utf8')) as {
+  page: number;
+  text: string;
+}[];
 
 function pageText(doc: ParseDocument, page: number): string {
-  return doc.blocks!.find((x) => x.pageNumber === page)!.items.map((b) => b.content.replace(/^#{1,6} /gm, '')).join('\n');
+  return doc
+    .blocks!.find((x) => x.pageNumber === page)!
+    .items.map((b) => b.content.replace(/^#{1,6} /gm, ''))
+    .join('\n');
 }
 
 function shift3(text: string): string {
@@ -40,15 +46,24 @@ function shift3(text: string): string {
 // Article 1 of the Universal Declaration of Human Rights: the same sentence in languages whose
 // spelling differs most in its vowels, each repeated to pass the length the judgement needs.
 const DECLARATION: Record<string, string> = {
-  English: 'All human beings are born free and equal in dignity and rights. They are endowed with reason and conscience and should act towards one another in a spirit of brotherhood.',
-  German: 'Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und Gewissen begabt und sollen einander im Geist der Brüderlichkeit begegnen.',
-  French: 'Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de raison et de conscience et doivent agir les uns envers les autres dans un esprit de fraternité.',
-  Finnish: 'Kaikki ihmiset syntyvät vapaina ja tasavertaisina arvoltaan ja oikeuksiltaan. Heille on annettu järki ja omatunto, ja heidän on toimittava toisiaan kohtaan veljeyden hengessä.',
-  Czech: 'Všichni lidé rodí se svobodní a sobě rovní co do důstojnosti a práv. Jsou nadáni rozumem a svědomím a mají spolu jednat v duchu bratrství.',
-  Polish: 'Wszyscy ludzie rodzą się wolni i równi pod względem swej godności i swych praw. Są oni obdarzeni rozumem i sumieniem i powinni postępować wobec innych w duchu braterstwa.',
-  Welsh: "Genir pawb yn rhydd ac yn gydradd â'i gilydd mewn urddas a hawliau. Fe'u cynysgaeddir â rheswm a chydwybod, a dylai pawb ymddwyn y naill at y llall mewn ysbryd cymodlon.",
-  Hungarian: 'Minden emberi lény szabadon születik és egyenlő méltósága és joga van. Az emberek, ésszel és lelkiismerettel bírván, egymással szemben testvéri szellemben kell hogy viseltessenek.',
-  Turkish: 'Bütün insanlar hür, haysiyet ve haklar bakımından eşit doğarlar. Akıl ve vicdana sahiptirler ve birbirlerine karşı kardeşlik zihniyeti ile hareket etmelidirler.',
+  English:
+    'All human beings are born free and equal in dignity and rights. They are endowed with reason and conscience and should act towards one another in a spirit of brotherhood.',
+  German:
+    'Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und Gewissen begabt und sollen einander im Geist der Brüderlichkeit begegnen.',
+  French:
+    'Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de raison et de conscience et doivent agir les uns envers les autres dans un esprit de fraternité.',
+  Finnish:
+    'Kaikki ihmiset syntyvät vapaina ja tasavertaisina arvoltaan ja oikeuksiltaan. Heille on annettu järki ja omatunto, ja heidän on toimittava toisiaan kohtaan veljeyden hengessä.',
+  Czech:
+    'Všichni lidé rodí se svobodní a sobě rovní co do důstojnosti a práv. Jsou nadáni rozumem a svědomím a mají spolu jednat v duchu bratrství.',
+  Polish:
+    'Wszyscy ludzie rodzą się wolni i równi pod względem swej godności i swych praw. Są oni obdarzeni rozumem i sumieniem i powinni postępować wobec innych w duchu braterstwa.',
+  Welsh:
+    "Genir pawb yn rhydd ac yn gydradd â'i gilydd mewn urddas a hawliau. Fe'u cynysgaeddir â rheswm a chydwybod, a dylai pawb ymddwyn y naill at y llall mewn ysbryd cymodlon.",
+  Hungarian:
+    'Minden emberi lény szabadon születik és egyenlő méltósága és joga van. Az emberek, ésszel és lelkiismerettel bírván, egymással szemben testvéri szellemben kell hogy viseltessenek.',
+  Turkish:
+    'Bütün insanlar hür, haysiyet ve haklar bakımından eşit doğarlar. Akıl ve vicdana sahiptirler ve birbirlerine karşı kardeşlik zihniyeti ile hareket etmelidirler.',
 };
 
 describe('spelling judgement', () => {
@@ -62,7 +77,8 @@ describe('spelling judgement', () => {
 
   it('judges nothing short, and nothing in another script', () => {
     expect(implausibleSpelling(shift3(DECLARATION.English!))).toBe(false);
-    const russian = 'Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и совестью и должны поступать в отношении друг друга в духе братства. ';
+    const russian =
+      'Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и совестью и должны поступать в отношении друг друга в духе братства. ';
     expect(implausibleSpelling(russian.repeat(4) + 'Wkh sdjh qxpehu')).toBe(false);
   });
 
@@ -80,7 +96,10 @@ describe('auto mode checks text layers that spell like no language', () => {
   afterAll(() => parser.close());
 
   it('replaces the text layer that names other letters, keeps the ones that match the page', async () => {
-    const doc = await parser.parseFile(mislabelled, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }] });
+    const doc = await parser.parseFile(mislabelled, {
+      timeout: 100000,
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true, pages: true }],
+    });
     const fast = await parser.parseFile(mislabelled, { parsers: [{ type: 'pdf', mode: 'fast', blocks: true }] });
     const sources = doc.blocks!.map((p) => [...new Set(p.items.map((b) => b.source))]);
     expect(sources).toEqual([['native_text'], ['layout_ocr'], ['native_text']]);
@@ -110,7 +129,16 @@ describe('auto mode checks text layers that spell like no language', () => {
     const runtime = new ParserRuntime({ ocrThreads: 2 });
     try {
       const options = normalizeOptions({ timeout: 100000, parsers: [{ type: 'pdf', mode: 'auto' }] });
-      const model = await read({ bytes, kind: 'pdf', contentType: 'application/pdf', filename: undefined, options, signal: new AbortController().signal, deadline: Date.now() + 100000, runtime });
+      const model = await read({
+        bytes,
+        kind: 'pdf',
+        contentType: 'application/pdf',
+        filename: undefined,
+        options,
+        signal: new AbortController().signal,
+        deadline: Date.now() + 100000,
+        runtime,
+      });
       const sources = model.pages!.map((p) => [...new Set(p.blocks.map((b) => b.source))].join(','));
       return { recognised: ocrPool(runtime).completed, sources, warnings: model.warnings ?? [] };
     } finally {

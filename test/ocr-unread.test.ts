@@ -20,7 +20,16 @@ const lettersOf = (boxes: number[]): Letters => ({ boxes: Int32Array.from(boxes)
 function pageWith(box: { x0: number; y0: number; x1: number; y1: number }): OcrPage {
   const word = { text: 'Read', bbox: box, confidence: 0.95 };
   const line = { words: [word], bbox: box, confidence: 0.95, rowHeight: 28, xHeight: 14 };
-  return { pageNumber: 1, width: 612, height: 792, rotation: 0, scale: 200 / 72, skew: 0, confidence: 0.95, blocks: [{ bbox: box, confidence: 0.95, paragraphs: [{ bbox: box, confidence: 0.95, lines: [line] }] }] };
+  return {
+    pageNumber: 1,
+    width: 612,
+    height: 792,
+    rotation: 0,
+    scale: 200 / 72,
+    skew: 0,
+    confidence: 0.95,
+    blocks: [{ bbox: box, confidence: 0.95, paragraphs: [{ bbox: box, confidence: 0.95, lines: [line] }] }],
+  };
 }
 
 describe('the letters a reading left out', () => {
@@ -38,9 +47,10 @@ describe('the letters a reading left out', () => {
 
   it('keeps the ink threshold out of the paper grain of a page of little text', () => {
     // Paper at 240 with a grain of 12 levels' standard deviation (seeded); a clean white page.
-    const w = 400, h = 100;
+    const w = 400,
+      h = 100;
     let seed = 7;
-    const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 0x100000000);
+    const rand = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 0x100000000;
     const grainy = new Uint8Array(w * h).map(() => Math.round(240 + (rand() + rand() + rand() - 1.5) * 24));
     const clean = new Uint8Array(w * h).fill(255);
     expect(grainFreeLevel(grainy, w, h, 236)).toBeLessThan(200);
@@ -53,28 +63,40 @@ describe('scanned pages whose reading leaves text out', () => {
   afterAll(() => parser.close());
 
   it('reads a page of two list items that automatic segmentation takes for an empty page', async () => {
-    const scan = await typesetScan((p, f) => {
-      for (const [k, t] of ['Apples', 'Bananas'].entries()) {
-        p.drawCircle({ x: 80, y: 720 - k * 16, size: 2 });
-        p.drawText(t, { x: 95, y: 716 - k * 16, size: 11, font: f.regular });
-      }
-    }, { dpi: 300, blur: 0.3, angle: 0, seed: 3 });
-    const md = (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
+    const scan = await typesetScan(
+      (p, f) => {
+        for (const [k, t] of ['Apples', 'Bananas'].entries()) {
+          p.drawCircle({ x: 80, y: 720 - k * 16, size: 2 });
+          p.drawText(t, { x: 95, y: 716 - k * 16, size: 11, font: f.regular });
+        }
+      },
+      { dpi: 300, blur: 0.3, angle: 0, seed: 3 },
+    );
+    const md =
+      (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
     expect(md).toMatch(/^- Apples\n- Bananas$/m);
   }, 120000);
 
   it('reads the lines above and below a short ruled table', async () => {
-    const scan = await typesetScan((p, f) => {
-      p.drawText('Above the table', { x: 72, y: 700, size: 11, font: f.regular });
-      const cols = [72, 306, 540];
-      const rows = [680, 662, 644];
-      for (const y of rows) p.drawLine({ start: { x: cols[0]!, y }, end: { x: cols[2]!, y }, thickness: 0.5 });
-      for (const x of cols) p.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[2]! }, thickness: 0.5 });
-      [['Top left', 'Top right'], ['Bottom left', 'Bottom right']].forEach((cells, r) =>
-        cells.forEach((t, c) => p.drawText(t, { x: cols[c]! + 4, y: rows[r]! - 13, size: 11, font: f.regular })));
-      p.drawText('Below the table', { x: 72, y: 630, size: 11, font: f.regular });
-    }, { angle: 0.4, seed: 5 });
-    const md = (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
+    const scan = await typesetScan(
+      (p, f) => {
+        p.drawText('Above the table', { x: 72, y: 700, size: 11, font: f.regular });
+        const cols = [72, 306, 540];
+        const rows = [680, 662, 644];
+        for (const y of rows) p.drawLine({ start: { x: cols[0]!, y }, end: { x: cols[2]!, y }, thickness: 0.5 });
+        for (const x of cols) p.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[2]! }, thickness: 0.5 });
+        [
+          ['Top left', 'Top right'],
+          ['Bottom left', 'Bottom right'],
+        ].forEach((cells, r) =>
+          cells.forEach((t, c) => p.drawText(t, { x: cols[c]! + 4, y: rows[r]! - 13, size: 11, font: f.regular })),
+        );
+        p.drawText('Below the table', { x: 72, y: 630, size: 11, font: f.regular });
+      },
+      { angle: 0.4, seed: 5 },
+    );
+    const md =
+      (await parser.parseFile(scan, { timeout: 100000, parsers: [{ type: 'pdf', mode: 'ocr' }] })).markdown ?? '';
     expect(md).toMatch(/^\| Top left \| Top right \|$/m);
     expect(md).toMatch(/^Above the table$/m);
     expect(md).toMatch(/^Below the table$/m);

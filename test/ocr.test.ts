@@ -20,7 +20,10 @@ import { parseHocr } from '../src/ocr/hocr.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');
 const scanned = readFileSync(path.join(FIX, 'scanned.pdf'));
-const truth = JSON.parse(readFileSync(path.join(FIX, 'scanned.truth.json'), 'utf8')) as { page: number; text: string }[];
+const truth = JSON.parse(readFileSync(path.join(FIX, 'scanned.truth.json'), 'utf8')) as {
+  page: number;
+  text: string;
+}[];
 
 /**
  * Bound on the character error rate per generated page. The pages are 11 pt text scanned at 200 dpi
@@ -79,9 +82,11 @@ describe('hOCR reading', () => {
 
 describe('text layer quality', () => {
   it('tells a strewn OCR layer from words', () => {
-    const words = 'Desiring to keep you posted on the progress of the Foundation you will be interested to know that the Foundation has received the following letters';
+    const words =
+      'Desiring to keep you posted on the progress of the Foundation you will be interested to know that the Foundation has received the following letters';
     expect(judgeTextLayer(words).poor).toBe(false);
-    const strewn = 'A l e t t e r fross the Sevennah £ug»r Refining Corporation t h e i r executed con t r a c t s n»Bfl. «3E*»CM tanntxim toi ^ .';
+    const strewn =
+      'A l e t t e r fross the Sevennah £ug»r Refining Corporation t h e i r executed con t r a c t s n»Bfl. «3E*»CM tanntxim toi ^ .';
     expect(judgeTextLayer(strewn).poor).toBe(true);
     // Too little text, or text in another script, is not judged.
     expect(judgeTextLayer('l e t t e r').poor).toBe(false);
@@ -123,7 +128,12 @@ describe('network guard', () => {
       w.once('error', reject);
     });
     await w.terminate();
-    expect(msg.out).toEqual(['NetworkBlockedError', 'NetworkBlockedError', 'NetworkBlockedError', 'NetworkBlockedError']);
+    expect(msg.out).toEqual([
+      'NetworkBlockedError',
+      'NetworkBlockedError',
+      'NetworkBlockedError',
+      'NetworkBlockedError',
+    ]);
     expect(msg.local).toBe('ok');
     expect(msg.attempts).toBe(4);
   });
@@ -134,7 +144,10 @@ describe('OCR pool on generated scans', () => {
   afterAll(() => runtime.close());
 
   it('recognises both pages within the error bound, offline, recycling the engine, and fails only the missing page', async () => {
-    const results = await recognizePages(runtime, scanned, [1, 2, 3], { signal: new AbortController().signal, recycleAfter: 1 });
+    const results = await recognizePages(runtime, scanned, [1, 2, 3], {
+      signal: new AbortController().signal,
+      recycleAfter: 1,
+    });
     expect(results.map((r) => r.pageNumber)).toEqual([1, 2, 3]);
     for (const r of results.slice(0, 2)) {
       expect(r.layout.status).toBe('ok');

@@ -18,7 +18,11 @@ interface Vector {
   mustNotInclude: string[];
 }
 
-async function convert(folder: string, file: string, options?: Parameters<typeof parser.parseFile>[1]): Promise<string> {
+async function convert(
+  folder: string,
+  file: string,
+  options?: Parameters<typeof parser.parseFile>[1],
+): Promise<string> {
   const doc = await parser.parseFile(readCorpus(folder, file), options, { filename: file });
   return doc.markdown ?? '';
 }
@@ -32,7 +36,9 @@ function normaliseBullets(s: string): string {
 }
 
 describe.skipIf(!corpusAvailable)('markitdown vectors (text documents)', () => {
-  const vectors = corpusAvailable ? (JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as Vector[]) : [];
+  const vectors = corpusAvailable
+    ? (JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as Vector[])
+    : [];
   for (const v of vectors.filter((x) => /\.(docx|epub)$/.test(x.file))) {
     it(v.file, async () => {
       const out = normaliseBullets(await convert('markitdown', v.file));
@@ -44,7 +50,8 @@ describe.skipIf(!corpusAvailable)('markitdown vectors (text documents)', () => {
 
 describe.skipIf(!corpusAvailable)('mammoth edge cases', () => {
   it('every file converts without error', async () => {
-    for (const f of corpusFiles('mammoth', ['.docx'])) await expect(convert('mammoth', f), f).resolves.toBeTypeOf('string');
+    for (const f of corpusFiles('mammoth', ['.docx']))
+      await expect(convert('mammoth', f), f).resolves.toBeTypeOf('string');
   });
 
   it('footnotes and endnotes become GFM notes', async () => {
@@ -65,15 +72,19 @@ describe.skipIf(!corpusAvailable)('mammoth edge cases', () => {
 
   it('text boxes, tables, lists, strike-through and Strict OOXML', async () => {
     expect(await convert('mammoth', 'text-box.docx')).toContain('Datum plane');
-    expect(await convert('mammoth', 'tables.docx')).toContain('| Top left | Top right |\n| --- | --- |\n| Bottom left | Bottom right |');
+    expect(await convert('mammoth', 'tables.docx')).toContain(
+      '| Top left | Top right |\n| --- | --- |\n| Bottom left | Bottom right |',
+    );
     expect(await convert('mammoth', 'simple-list.docx')).toBe('- Apple\n- Banana\n');
-    expect(await convert('mammoth', 'strikethrough.docx')).toContain('~~Today\'s Special: Salmon~~ Sold out');
+    expect(await convert('mammoth', 'strikethrough.docx')).toContain("~~Today's Special: Salmon~~ Sold out");
     expect(await convert('mammoth', 'strict-format.docx')).toContain('Test');
   });
 
   it('pictures: inline data only on request, external pictures by their address', async () => {
     expect(await convert('mammoth', 'tiny-picture.docx')).toContain('(data:image/png;base64...)');
-    expect(await convert('mammoth', 'tiny-picture.docx', { removeBase64Images: false })).toMatch(/\(data:image\/png;base64,[A-Za-z0-9+/]{20,}/);
+    expect(await convert('mammoth', 'tiny-picture.docx', { removeBase64Images: false })).toMatch(
+      /\(data:image\/png;base64,[A-Za-z0-9+/]{20,}/,
+    );
     expect(await convert('mammoth', 'external-picture.docx')).toContain('](tiny-picture.png)');
   });
 });

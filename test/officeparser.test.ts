@@ -38,7 +38,11 @@ describe.skipIf(!corpusAvailable)('officeparser: one document in ten formats', (
 
   for (const format of FORMATS) {
     it(`carries the key content in .${format}`, async () => {
-      const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });
+      const doc = await parser.parseFile(
+        readCorpus('officeparser', `test.${format}`),
+        {},
+        { filename: `test.${format}` },
+      );
       const text = normalize(doc.markdown ?? '');
       const missing = KEY_PHRASES.filter((p) => !text.includes(normalize(p)));
       expect(missing, `.${format} lacks key phrases`).toEqual([]);
@@ -47,21 +51,35 @@ describe.skipIf(!corpusAvailable)('officeparser: one document in ten formats', (
 
   it('keeps the speaker notes of the slide formats', async () => {
     for (const format of ['pptx', 'odp']) {
-      const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });
+      const doc = await parser.parseFile(
+        readCorpus('officeparser', `test.${format}`),
+        {},
+        { filename: `test.${format}` },
+      );
       expect(doc.markdown, format).toContain('### Notes\n\nSlide Note 1.');
     }
   });
 
   it('gives the calendar of the word-processor formats its seven days, without spacer columns or blank rows', async () => {
     for (const format of ['docx', 'odt']) {
-      const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });
-      expect(doc.markdown, format).toContain('| Sun | Mon | Tue | Wed | Thu | Fri | Sat |\n|  |  |  |  |  |  | 1 |\n| 2 | 3 | 4 | 5 | 6 | 7 | 8 |');
+      const doc = await parser.parseFile(
+        readCorpus('officeparser', `test.${format}`),
+        {},
+        { filename: `test.${format}` },
+      );
+      expect(doc.markdown, format).toContain(
+        '| Sun | Mon | Tue | Wed | Thu | Fri | Sat |\n|  |  |  |  |  |  | 1 |\n| 2 | 3 | 4 | 5 | 6 | 7 | 8 |',
+      );
     }
   });
 
   it('gives the spreadsheets the same table rows', async () => {
     const rows = async (format: string): Promise<string[]> => {
-      const doc = await parser.parseFile(readCorpus('officeparser', `test.${format}`), {}, { filename: `test.${format}` });
+      const doc = await parser.parseFile(
+        readCorpus('officeparser', `test.${format}`),
+        {},
+        { filename: `test.${format}` },
+      );
       return normalize(doc.markdown ?? '').match(/Cedar University \| \d+ \| \d+ \| [+-]\d+/g) ?? [];
     };
     const xlsx = await rows('xlsx');

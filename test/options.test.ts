@@ -51,7 +51,9 @@ describe('defaults', () => {
 
 describe('formats', () => {
   it('accepts format objects and plain strings as shorthand', () => {
-    const o = normalizeOptions({ formats: [{ type: 'html' }, 'links', { type: 'rawHtml' }, 'images', 'summary', { type: 'markdown' }] });
+    const o = normalizeOptions({
+      formats: [{ type: 'html' }, 'links', { type: 'rawHtml' }, 'images', 'summary', { type: 'markdown' }],
+    });
     expect(o.formats.map((f) => f.type)).toEqual(['html', 'links', 'rawHtml', 'images', 'summary', 'markdown']);
   });
 
@@ -138,14 +140,27 @@ describe('proxy', () => {
 
 describe('parsers', () => {
   it('accepts "pdf" and {type:"pdf"} with defaults', () => {
-    expect(normalizeOptions({ parsers: ['pdf'] }).pdf).toEqual({ mode: 'auto', maxPages: undefined, pages: false, blocks: false });
-    expect(normalizeOptions({ parsers: [{ type: 'pdf' }] }).pdf).toEqual({ mode: 'auto', maxPages: undefined, pages: false, blocks: false });
+    expect(normalizeOptions({ parsers: ['pdf'] }).pdf).toEqual({
+      mode: 'auto',
+      maxPages: undefined,
+      pages: false,
+      blocks: false,
+    });
+    expect(normalizeOptions({ parsers: [{ type: 'pdf' }] }).pdf).toEqual({
+      mode: 'auto',
+      maxPages: undefined,
+      pages: false,
+      blocks: false,
+    });
   });
 
   it('takes mode, maxPages, pages and blocks', () => {
-    const o = normalizeOptions({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 10000, pages: true, blocks: true }] });
+    const o = normalizeOptions({
+      parsers: [{ type: 'pdf', mode: 'fast', maxPages: 10000, pages: true, blocks: true }],
+    });
     expect(o.pdf).toEqual({ mode: 'fast', maxPages: 10000, pages: true, blocks: true });
-    for (const mode of ['fast', 'auto', 'ocr']) expect(normalizeOptions({ parsers: [{ type: 'pdf', mode }] }).pdf?.mode).toBe(mode);
+    for (const mode of ['fast', 'auto', 'ocr'])
+      expect(normalizeOptions({ parsers: [{ type: 'pdf', mode }] }).pdf?.mode).toBe(mode);
   });
 
   it('an empty list turns PDF parsing off', () => {
@@ -159,7 +174,10 @@ describe('parsers', () => {
   });
 
   it('refuses unknown modes, other types and extra members', () => {
-    rejects({ parsers: [{ type: 'pdf', mode: 'vision' }] }, /options\.parsers\[0\]\.mode: must be one of "fast", "auto", "ocr"/);
+    rejects(
+      { parsers: [{ type: 'pdf', mode: 'vision' }] },
+      /options\.parsers\[0\]\.mode: must be one of "fast", "auto", "ocr"/,
+    );
     rejects({ parsers: [{ type: 'docx' }] }, /options\.parsers\[0\]/);
     rejects({ parsers: ['docx'] }, /options\.parsers\[0\]/);
     rejects({ parsers: [{ type: 'pdf', dpi: 300 }] }, /options\.parsers\[0\]/, /"dpi".*no other members/);
@@ -178,16 +196,26 @@ describe('parsers', () => {
 
 describe('redactPII', () => {
   it('true means the defaults', () => {
-    expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({ mode: 'accurate', entities: [...PII_ENTITIES], replaceStyle: 'tag' });
+    expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({
+      mode: 'accurate',
+      entities: [...PII_ENTITIES],
+      replaceStyle: 'tag',
+    });
     expect(normalizeOptions({ redactPII: false }).redactPII).toBeNull();
   });
 
   it('an object tunes mode, entities and replaceStyle', () => {
     const o = normalizeOptions({ redactPII: { mode: 'fast', entities: ['EMAIL', 'PHONE'], replaceStyle: 'mask' } });
     expect(o.redactPII).toEqual({ mode: 'fast', entities: ['EMAIL', 'PHONE'], replaceStyle: 'mask' });
-    expect(normalizeOptions({ redactPII: {} }).redactPII).toEqual({ mode: 'accurate', entities: [...PII_ENTITIES], replaceStyle: 'tag' });
-    for (const mode of ['accurate', 'aggressive', 'fast']) expect(normalizeOptions({ redactPII: { mode } }).redactPII?.mode).toBe(mode);
-    for (const style of ['tag', 'mask', 'remove']) expect(normalizeOptions({ redactPII: { replaceStyle: style } }).redactPII?.replaceStyle).toBe(style);
+    expect(normalizeOptions({ redactPII: {} }).redactPII).toEqual({
+      mode: 'accurate',
+      entities: [...PII_ENTITIES],
+      replaceStyle: 'tag',
+    });
+    for (const mode of ['accurate', 'aggressive', 'fast'])
+      expect(normalizeOptions({ redactPII: { mode } }).redactPII?.mode).toBe(mode);
+    for (const style of ['tag', 'mask', 'remove'])
+      expect(normalizeOptions({ redactPII: { replaceStyle: style } }).redactPII?.replaceStyle).toBe(style);
   });
 
   it('refuses unknown modes, entities, styles and members', () => {
@@ -201,8 +229,13 @@ describe('redactPII', () => {
 
 describe('auditMetadata', () => {
   it('requires username, at most 1024 characters, and nothing else', () => {
-    expect(normalizeOptions({ auditMetadata: { username: 'a'.repeat(1024) } }).auditMetadata?.username).toHaveLength(1024);
-    rejects({ auditMetadata: { username: 'a'.repeat(1025) } }, /options\.auditMetadata\.username: must be at most 1024 characters/);
+    expect(normalizeOptions({ auditMetadata: { username: 'a'.repeat(1024) } }).auditMetadata?.username).toHaveLength(
+      1024,
+    );
+    rejects(
+      { auditMetadata: { username: 'a'.repeat(1025) } },
+      /options\.auditMetadata\.username: must be at most 1024 characters/,
+    );
     rejects({ auditMetadata: {} }, /options\.auditMetadata\.username: expected string/);
     rejects({ auditMetadata: { username: 'a', team: 'b' } }, /options\.auditMetadata/, /"team".*no other members/);
   });

@@ -47,7 +47,11 @@ describe('PDF text pass against the parse timeout', () => {
     expect(doc.markdown).toContain('Ledger entry 1\n');
     expect(doc.markdown).toContain(`Ledger entry ${read}\n`);
     expect(doc.markdown).not.toContain(`Ledger entry ${PAGES}\n`);
-    expect(doc.warning).toMatch(new RegExp(`ran out of time \\(options\\.timeout 4000 ms\\) before pages [-0-9, ]*${PAGES} could be read; ${read} of ${PAGES} pages are returned`));
+    expect(doc.warning).toMatch(
+      new RegExp(
+        `ran out of time \\(options\\.timeout 4000 ms\\) before pages [-0-9, ]*${PAGES} could be read; ${read} of ${PAGES} pages are returned`,
+      ),
+    );
   }, 30000);
 
   it('in auto mode sends no unread page to OCR', async () => {
@@ -57,7 +61,10 @@ describe('PDF text pass against the parse timeout', () => {
     expect(doc.warning).not.toMatch(/OCR/);
   }, 30000);
 
-  const hostile = (id: string): Uint8Array => synthetic().find((v) => v.id === `pdf/synthetic/${id}`)!.make();
+  const hostile = (id: string): Uint8Array =>
+    synthetic()
+      .find((v) => v.id === `pdf/synthetic/${id}`)!
+      .make();
 
   it('cuts a page that takes longer than its limit and reads the pages after it', async () => {
     // Page 2 has a million unbalanced "q" operators: each save pdf.js makes costs more than the last.
@@ -70,7 +77,10 @@ describe('PDF text pass against the parse timeout', () => {
     // A 12 s timeout gives each page 4 s.
     // In auto mode, so that the cut page, which has no text, would be one to recognise: rendering it
     // would run the same operators, so it is not.
-    const doc = await parser.parseFile(await out.save(), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'auto', blocks: true }] });
+    const doc = await parser.parseFile(await out.save(), {
+      timeout: 12000,
+      parsers: [{ type: 'pdf', mode: 'auto', blocks: true }],
+    });
     expect(doc.metadata.numPages).toBe(3);
     expect(doc.markdown).toContain('Ledger entry 1');
     expect(doc.markdown).toContain('Ledger entry 2');
@@ -79,15 +89,22 @@ describe('PDF text pass against the parse timeout', () => {
   }, 30000);
 
   it('ends pdf.js work on a page it cannot stop (forms drawing forms 2^30 times), and the next parse runs', async () => {
-    const err = await parser.parseFile(hostile('form-xobject-fanout'), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'auto' }] }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'MALFORMED', message: expect.stringMatching(/page 1: reading the page took longer than 4 s/) });
+    const err = await parser
+      .parseFile(hostile('form-xobject-fanout'), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'auto' }] })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: 'MALFORMED',
+      message: expect.stringMatching(/page 1: reading the page took longer than 4 s/),
+    });
     const next = await parser.parseFile(await ledger(3), { timeout: 12000, parsers: [{ type: 'pdf', mode: 'fast' }] });
     expect(next.markdown).toContain('Ledger entry 3');
   }, 30000);
 
   it('is a TIMEOUT when not even the first page could be read', async () => {
     const deep = hostile('content-deep-q');
-    await expect(parser.parseFile(deep, { timeout: 1500, parsers: [{ type: 'pdf', mode: 'fast' }] })).rejects.toMatchObject({
+    await expect(
+      parser.parseFile(deep, { timeout: 1500, parsers: [{ type: 'pdf', mode: 'fast' }] }),
+    ).rejects.toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringMatching(/No page of the PDF could be read within options\.timeout \(1500 ms\)/),
     });

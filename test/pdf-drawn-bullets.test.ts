@@ -26,11 +26,13 @@ async function listPdf(shape: 'disc' | 'square' | 'none', markers = 0): Promise<
     if (shape === 'square') page.drawRectangle({ x: 69.5, y: y + 2, width: 3, height: 3, color: rgb(0, 0, 0) });
   });
   // A chart's markers: hundreds of small discs, none of them a bullet.
-  for (let k = 0; k < markers; k++) page.drawCircle({ x: 100 + (k % 40) * 10, y: 300 + Math.floor(k / 40) * 10, size: 1.5, color: rgb(0.2, 0.2, 0.8) });
+  for (let k = 0; k < markers; k++)
+    page.drawCircle({ x: 100 + (k % 40) * 10, y: 300 + Math.floor(k / 40) * 10, size: 1.5, color: rgb(0.2, 0.2, 0.8) });
   return pdf.save();
 }
 
-const fast = async (bytes: Uint8Array): Promise<string> => (await parser.parseFile(bytes, { parsers: [{ type: 'pdf', mode: 'fast' }] })).markdown ?? '';
+const fast = async (bytes: Uint8Array): Promise<string> =>
+  (await parser.parseFile(bytes, { parsers: [{ type: 'pdf', mode: 'fast' }] })).markdown ?? '';
 
 describe('bullets drawn as paths', () => {
   it('discs drawn before the lines of a list make it a bulleted list', async () => {

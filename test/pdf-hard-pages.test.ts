@@ -15,13 +15,20 @@ afterAll(() => parser.close());
 
 async function markdownOf(name: string, onlyMainContent = true): Promise<string> {
   const bytes = readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', name));
-  const doc = await parser.parseFile(bytes, { onlyMainContent, parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: name });
+  const doc = await parser.parseFile(
+    bytes,
+    { onlyMainContent, parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] },
+    { filename: name },
+  );
   return doc.markdown ?? '';
 }
 
 /** Whitespace collapsed, emphasis markers dropped (sub- and superscript tags are kept). */
 function norm(s: string): string {
-  return s.replace(/\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function present(md: string, sentence: string): void {
@@ -48,10 +55,19 @@ function tablesOf(md: string): string[][][] {
   const out: string[][][] = [];
   let cur: string[][] | null = null;
   for (const line of md.split('\n')) {
-    if (!line.startsWith('|')) { cur = null; continue; }
-    const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((c) => norm(c.replace(/\\\|/g, '|')));
+    if (!line.startsWith('|')) {
+      cur = null;
+      continue;
+    }
+    const cells = line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map((c) => norm(c.replace(/\\\|/g, '|')));
     if (cells.every((c) => /^:?-{3,}:?$/.test(c))) continue;
-    if (!cur) { cur = []; out.push(cur); }
+    if (!cur) {
+      cur = [];
+      out.push(cur);
+    }
     cur.push(cells);
   }
   return out;
@@ -66,7 +82,18 @@ function cellRelation(md: string, a: string, rel: Relation, b: string): void {
     for (let r = 0; r < t.length; r++) {
       for (let c = 0; c < t[r]!.length; c++) {
         if (t[r]![c] !== a) continue;
-        const other = rel === 'right' ? t[r]![c + 1] : rel === 'left' ? t[r]![c - 1] : rel === 'up' ? t[r - 1]?.[c] : rel === 'down' ? t[r + 1]?.[c] : rel === 'header' ? t[0]?.[c] : undefined;
+        const other =
+          rel === 'right'
+            ? t[r]![c + 1]
+            : rel === 'left'
+              ? t[r]![c - 1]
+              : rel === 'up'
+                ? t[r - 1]?.[c]
+                : rel === 'down'
+                  ? t[r + 1]?.[c]
+                  : rel === 'header'
+                    ? t[0]?.[c]
+                    : undefined;
         if (rel === 'row' ? t[r]!.includes(b) : other === b) return;
         hits.push(rel === 'row' ? t[r]!.join(' | ') : String(other));
       }
@@ -77,12 +104,20 @@ function cellRelation(md: string, a: string, rel: Relation, b: string): void {
 
 /** Lines of the markdown that are nothing but `text` (a label that became a paragraph or heading of its own). */
 function standalone(md: string, text: string): boolean {
-  return md.split('\n').some((l) => l.replace(/^#+\s*/, '').replace(/\*\*/g, '').trim() === text);
+  return md.split('\n').some(
+    (l) =>
+      l
+        .replace(/^#+\s*/, '')
+        .replace(/\*\*/g, '')
+        .trim() === text,
+  );
 }
 
 describe('hard pages: columns, running heads, figures, footnotes (hard-columns.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('hard-columns.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('hard-columns.pdf');
+  });
 
   it('leaves out alternating running heads and "Page N of M" footers', () => {
     absent(md, 'Journal of Page Layout');
@@ -91,14 +126,21 @@ describe('hard pages: columns, running heads, figures, footnotes (hard-columns.p
   });
 
   it('page 1: two columns with a 12 pt gutter, a full-width table between column bands, a footnote', () => {
-    present(md, 'Narrow gutters are the hard case for column detection. When the white space between two columns is only a little wider than a word space, a line of the left column can look like the start of a line that runs across the page.');
-    present(md, 'Figures and tables that span both columns interrupt the flow. The text above the figure in the left column is followed by the text above it in the right column, then the figure, and only then the text below it.');
+    present(
+      md,
+      'Narrow gutters are the hard case for column detection. When the white space between two columns is only a little wider than a word space, a line of the left column can look like the start of a line that runs across the page.',
+    );
+    present(
+      md,
+      'Figures and tables that span both columns interrupt the flow. The text above the figure in the left column is followed by the text above it in the right column, then the figure, and only then the text below it.',
+    );
     // The footnote marker stays inline as a superscript; the line is not a heading.
     present(md, 'Most converters<sup>1</sup> read straight across the page.');
     expect(md).not.toMatch(/^#+ .*Most converters/m);
     // The author line is set barely larger than the body: not a heading.
     expect(md).not.toMatch(/^#+ Mara Okafor/m);
-    inOrder(md,
+    inOrder(
+      md,
       'Reading Order on Hard Pages',
       'Abstract. We describe pages',
       'Passing them all needs a reading order that follows the columns.',
@@ -109,15 +151,31 @@ describe('hard pages: columns, running heads, figures, footnotes (hard-columns.p
       'Figures and tables that span both columns',
       'Running heads alternate on facing pages',
       'Reading straight across joins the lines of both columns into nonsense',
-      'The chart in this study compares four quarters.');
+      'The chart in this study compares four quarters.',
+    );
   });
 
   it('page 1: a sentence broken across the column break is whole; the footnote between its parts goes after the text', () => {
-    present(md, 'The layout engine therefore looks at how the last line of the column ends and how the first line of the next column begins: a line without closing punctuation followed by a line that starts in lower case is one sentence that was broken by the page design rather than by the author.');
+    present(
+      md,
+      'The layout engine therefore looks at how the last line of the column ends and how the first line of the next column begins: a line without closing punctuation followed by a line that starts in lower case is one sentence that was broken by the page design rather than by the author.',
+    );
     // The column break falls inside this sentence.
-    present(md, 'Joining the halves keeps quotations, citations and numbers together, which matters when the text is searched, indexed or split into passages for retrieval.');
-    present(md, '<sup>1</sup> Reading straight across joins the lines of both columns into nonsense, and a footnote read in the middle of a column splits the sentence around it.');
-    inOrder(md, 'A converter that reads each column from top to bottom', 'so that a caption or a heading is never pulled into the text around it.', 'Running heads alternate on facing pages', 'Reading straight across joins');
+    present(
+      md,
+      'Joining the halves keeps quotations, citations and numbers together, which matters when the text is searched, indexed or split into passages for retrieval.',
+    );
+    present(
+      md,
+      '<sup>1</sup> Reading straight across joins the lines of both columns into nonsense, and a footnote read in the middle of a column splits the sentence around it.',
+    );
+    inOrder(
+      md,
+      'A converter that reads each column from top to bottom',
+      'so that a caption or a heading is never pulled into the text around it.',
+      'Running heads alternate on facing pages',
+      'Reading straight across joins',
+    );
   });
 
   it('page 1: the ruled table keeps its cells in rows and columns', () => {
@@ -129,35 +187,45 @@ describe('hard pages: columns, running heads, figures, footnotes (hard-columns.p
   });
 
   it('page 2: a vector chart between column bands is a figure; its tick labels are not body text', () => {
-    inOrder(md,
+    inOrder(
+      md,
       'The chart in this study compares four quarters.',
       'Footnotes sit at the bottom of the page in a smaller face.',
       'Figure 1: Share of pages passed per quarter.',
       'Dense pages of small type test whether a converter keeps every line.',
-      'Passing them all needs a reading order that follows the columns.');
+      'Passing them all needs a reading order that follows the columns.',
+    );
     for (const label of ['Q1', 'Q4', '75', '100', 'Pages passed']) expect(standalone(md, label), label).toBe(false);
     // No image without an address: an empty link helps no reader.
     expect(md).not.toContain('![');
   });
 
   it('page 3: three columns with 10 pt gutters, a heading inside the middle column', () => {
-    present(md, 'Three columns leave even less room. Each column holds a handful of words per line, and a heading inside the middle column must stay between the paragraphs it separates.');
+    present(
+      md,
+      'Three columns leave even less room. Each column holds a handful of words per line, and a heading inside the middle column must stay between the paragraphs it separates.',
+    );
     expect(md).toMatch(/^#{1,4} 2 Method$/m);
     const p3 = md.slice(md.indexOf('Three columns leave even less room.'));
-    inOrder(p3,
+    inOrder(
+      p3,
       'Three columns leave even less room.',
       'Narrow gutters are the hard case',
       'Figures and tables that span both columns',
       '2 Method',
       'Running heads alternate on facing pages',
       'Dense pages of small type',
-      'Footnotes sit at the bottom of the page');
+      'Footnotes sit at the bottom of the page',
+    );
   });
 
   it('page 4: a long page of 5.5 pt type in two columns keeps every note, in order', () => {
     const notes = Array.from({ length: 28 }, (_, i) => `Note ${i + 1}.`);
     inOrder(md, ...notes);
-    present(md, 'Note 14. Figures and tables that span both columns interrupt the flow. The text above the figure in the left column is followed by the text above it in the right column, then the figure, and only then the text below it.');
+    present(
+      md,
+      'Note 14. Figures and tables that span both columns interrupt the flow. The text above the figure in the left column is followed by the text above it in the right column, then the figure, and only then the text below it.',
+    );
     // Tiny type carrying most of the document's text does not turn the body pages into headings.
     expect(md).not.toMatch(/^#+ Figure 1/m);
   });
@@ -165,7 +233,9 @@ describe('hard pages: columns, running heads, figures, footnotes (hard-columns.p
 
 describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a form (hard-text.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('hard-text.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('hard-text.pdf');
+  });
 
   it('leaves out roman page numbers and running heads that alternate sides', () => {
     absent(md, 'Field Manual');
@@ -174,24 +244,30 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
   });
 
   it('keeps a sparse numbered list as one list, item by item', () => {
-    expect(md).toContain([
-      '1. Rinse the flask with distilled water and let it dry.',
-      '2. Weigh 2.5 g of the salt on the calibrated balance.',
-      '3. Dissolve the salt in 100 mL of water while stirring.',
-      '4. Label the flask with the date and your initials.',
-    ].join('\n'));
+    expect(md).toContain(
+      [
+        '1. Rinse the flask with distilled water and let it dry.',
+        '2. Weigh 2.5 g of the salt on the calibrated balance.',
+        '3. Dissolve the salt in 100 mL of water while stirring.',
+        '4. Label the flask with the date and your initials.',
+      ].join('\n'),
+    );
     // Items wrapping back to the number's margin (no hanging indent) are still items.
-    expect(md).toContain([
-      '1. Rinse every flask with distilled water and let it dry completely on the rack before it goes back into the cupboard.',
-      '2. Wipe the balance pan with a dry cloth and note the cleaning in the laboratory book together with the date and your initials.',
-      '3. Switch off the stirrer.',
-    ].join('\n'));
+    expect(md).toContain(
+      [
+        '1. Rinse every flask with distilled water and let it dry completely on the rack before it goes back into the cupboard.',
+        '2. Wipe the balance pan with a dry cloth and note the cleaning in the laboratory book together with the date and your initials.',
+        '3. Switch off the stirrer.',
+      ].join('\n'),
+    );
     // Numbers at the margin and wrapped text at a tab stop well to their right.
-    expect(md).toContain([
-      '1. Switch on the water bath and set it to 60 degrees; wait until the display shows the set temperature before you go on.',
-      '2. Place the flask in the bath, clamp it upright and stir for ten minutes at medium speed.',
-      '3. Take the flask out of the bath and let it cool on the rack.',
-    ].join('\n'));
+    expect(md).toContain(
+      [
+        '1. Switch on the water bath and set it to 60 degrees; wait until the display shows the set temperature before you go on.',
+        '2. Place the flask in the bath, clamp it upright and stir for ten minutes at medium speed.',
+        '3. Take the flask out of the bath and let it cool on the rack.',
+      ].join('\n'),
+    );
   });
 
   it('keeps sub- and superscripts inline and marked', () => {
@@ -230,7 +306,12 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
   });
 
   it('reads a register whose text column wraps over three lines', () => {
-    cellRelation(md, 'R1', 'right', 'Supplier delivers the reagents late, so that the experiment schedule slips by a week or more');
+    cellRelation(
+      md,
+      'R1',
+      'right',
+      'Supplier delivers the reagents late, so that the experiment schedule slips by a week or more',
+    );
     cellRelation(md, 'R3', 'right', 'Power cut during an overnight run destroys the samples');
     cellRelation(md, 'Lab manager', 'row', 'Medium');
     cellRelation(md, 'Low', 'header', 'Rating');
@@ -248,8 +329,15 @@ describe('hard pages: sparse lists, sub- and superscripts, a borderless table, a
     // Tall brackets raised above the line, the equals sign and the number set a column gap apart:
     // neither a table nor a column of numbers read after the text below.
     expect(tablesOf(md).some((t) => t.some((r) => r.includes('=')))).toBe(false);
-    expect(md).toContain('*P*<sub>start</sub>(s) = softmax (W x + bs) (3)\n\n*P*<sub>end</sub>(t) = softmax (W x + bt) (4)\n\n*P*<sub>select</sub>(i) = softmax (W x + bi) (5)');
-    inOrder(md, 'one score for the passage as a whole:', 'softmax (W x + bi) (5)', 'The weights W and the offsets b are learned');
+    expect(md).toContain(
+      '*P*<sub>start</sub>(s) = softmax (W x + bs) (3)\n\n*P*<sub>end</sub>(t) = softmax (W x + bt) (4)\n\n*P*<sub>select</sub>(i) = softmax (W x + bi) (5)',
+    );
+    inOrder(
+      md,
+      'one score for the passage as a whole:',
+      'softmax (W x + bi) (5)',
+      'The weights W and the offsets b are learned',
+    );
   });
 });
 
@@ -259,7 +347,12 @@ describe('hard pages: a one-page memo (single-page.pdf)', () => {
     absent(md, 'Northwind Traders - Internal');
     absent(md, 'Memo 2024/031');
     absent(md, '4 Quay Street');
-    inOrder(md, 'Warehouse Move', 'The north warehouse closes on Friday.', 'Please clear your desks by Thursday evening.');
+    inOrder(
+      md,
+      'Warehouse Move',
+      'The north warehouse closes on Friday.',
+      'Please clear your desks by Thursday evening.',
+    );
     const full = await markdownOf('single-page.pdf', false);
     inOrder(full, 'Northwind Traders - Internal', 'Warehouse Move', 'Northwind Traders Ltd, 4 Quay Street, Bristol');
   });
@@ -281,7 +374,9 @@ describe('hard pages: four columns of 6 pt type (dense-columns.pdf)', () => {
 
 describe('hard pages: a chart on grid rules, rules under table rows, lines to write on (charts.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('charts.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('charts.pdf');
+  });
 
   it('leaves the scale and month labels of the chart out of the text, keeps its caption in place', () => {
     for (const label of ['Jan', 'Dec', '100', '40', '0']) expect(standalone(md, label), label).toBe(false);
@@ -307,9 +402,11 @@ describe('hard pages: a chart on grid rules, rules under table rows, lines to wr
 
 describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('grouped-tables.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('grouped-tables.pdf');
+  });
 
-  it('a spreadsheet\'s estimate, boxed with a rule only beside the total\'s label, keeps its labels and amounts apart', () => {
+  it("a spreadsheet's estimate, boxed with a rule only beside the total's label, keeps its labels and amounts apart", () => {
     // Page 6: the rule drawn in the total row only must not join each label with its hours, and the
     // total stays under "Cost".
     present(md, '| **Body labour** | 2 | 150 | 300 |');
@@ -355,7 +452,10 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
   });
 
   it('a group head over a short rule (booktabs) sits over the first column it spans', () => {
-    present(md, '| | | 2023 | | | | 2024 | | | |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |');
+    present(
+      md,
+      '| | | 2023 | | | | 2024 | | | |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |',
+    );
   });
 
   it('a dollar sign set apart at the left of its amounts stays with them', () => {
@@ -380,14 +480,20 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     cellRelation(md, 'Total due', 'right', '1,684.00');
   });
 
-  it('column heads right under a page title are the table\'s head, not a running head and page numbers', () => {
-    present(md, '| | Notes | 2024 | 2023 |\n| --- | --- | --- | --- |\n| Assets | | | |\n| Cash and cash equivalents | 4 | 12,450 | 10,980 |');
+  it("column heads right under a page title are the table's head, not a running head and page numbers", () => {
+    present(
+      md,
+      '| | Notes | 2024 | 2023 |\n| --- | --- | --- | --- |\n| Assets | | | |\n| Cash and cash equivalents | 4 | 12,450 | 10,980 |',
+    );
     cellRelation(md, '(3,000)', 'header', '2024');
     cellRelation(md, 'Liabilities', 'down', 'Trade payables');
   });
 
   it('a row label set once beside its rows, in a table without vertical rules, goes with the first of them', () => {
-    present(md, '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |');
+    present(
+      md,
+      '| Region | Channel | Q1 | Q2 | Q3 | Q4 | Q1 | Q2 | Q3 | Q4 |\n| North | Retail | 410 | 432 | 455 | 470 | 480 | 502 | 515 | 530 |\n| | Wholesale | 220 |',
+    );
     present(md, '| South | Retail | 305 | 311 | 320 | 336 | 342 | 350 | 361 | 377 |\n| | Wholesale | 140 |');
   });
 
@@ -403,7 +509,7 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     expect(md).toContain('\n\nReadings taken on the north wing\n\n');
   });
 
-  it('a word processor\'s table: a head wrapped onto a second line, italic sub-heads as rows of their own', () => {
+  it("a word processor's table: a head wrapped onto a second line, italic sub-heads as rows of their own", () => {
     // "Completing" over "students" is one head cell; the italic "Full-time" under the bold heads is
     // a row, in the column it is set in, not a third line of the head.
     cellRelation(md, 'New students', 'right', 'Completing students');
@@ -413,7 +519,7 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     present(md, '| Sciences | 388 | 402 | -14 |\n| | *Part-time* | | |');
   });
 
-  it('column heads set two rows above the first row, over a rule, are the table\'s head', () => {
+  it("column heads set two rows above the first row, over a rule, are the table's head", () => {
     cellRelation(md, '01-05', 'header', 'POSITION');
     cellRelation(md, 'Tax period, four digits', 'header', 'DESCRIPTION AND VALIDITY');
     cellRelation(md, 'LINE', 'right', 'POSITION');
@@ -432,14 +538,22 @@ describe('hard pages: tables of papers and reports (grouped-tables.pdf)', () => 
     expect(tablesOf(md).find((t) => t[0]![0] === 'Site')?.[0]).toEqual(['Site', 'Staff']);
     cellRelation(md, 'January', 'header', 'Month');
     cellRelation(md, '1,204', 'left', 'January');
-    inOrder(md, 'Table 11. Staff by site', '| Site | Staff |', 'Table 12. Visits by month', '| Month | Visits | Change |');
+    inOrder(
+      md,
+      'Table 11. Staff by site',
+      '| Site | Staff |',
+      'Table 12. Visits by month',
+      '| Month | Visits | Change |',
+    );
     expect(tablesOf(md).some((t) => t.some((r) => r.some((c) => c.startsWith('Table 1'))))).toBe(false);
   });
 });
 
 describe('hard pages: cells wrapped over lines in rows as tight as lines (wrapped-cells.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('wrapped-cells.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('wrapped-cells.pdf');
+  });
 
   it('a first cell wrapped after "and" is one cell, and so is the last row\'s, wrapped under the table', () => {
     cellRelation(md, 'Northern Fabrication and Welding Services Ltd', 'right', 'North');
@@ -472,13 +586,28 @@ describe('hard pages: cells wrapped over lines in rows as tight as lines (wrappe
     cellRelation(md, 'A small widget for fastening panels to the frame of the cabinet', 'left', 'Widget');
     cellRelation(md, 'A small widget for fastening panels to the frame of the cabinet', 'header', 'Description');
     cellRelation(md, 'Steel bracket', 'row', '$2.50');
-    cellRelation(md, 'Concealed hinge with soft close, for doors up to 22 mm thick, sold in pairs, with screws and mounting plates', 'right', '$7.20');
-    cellRelation(md, 'Hanging rail for wardrobes, cut to length on order, supplied with two end sockets and a centre support for spans over one metre', 'left', 'Rail');
+    cellRelation(
+      md,
+      'Concealed hinge with soft close, for doors up to 22 mm thick, sold in pairs, with screws and mounting plates',
+      'right',
+      '$7.20',
+    );
+    cellRelation(
+      md,
+      'Hanging rail for wardrobes, cut to length on order, supplied with two end sockets and a centre support for spans over one metre',
+      'left',
+      'Rail',
+    );
     expect(tablesOf(md).find((t) => t[0]![0] === 'No.')).toHaveLength(6);
   });
 
   it('heads over figures wrapped over two lines and set flush to the foot are one head row', () => {
-    expect(tablesOf(md).find((t) => t[0]![0] === 'Region')?.[0]).toEqual(['Region', 'Number of employees', 'Average tenure (years)', 'Share of women (%)']);
+    expect(tablesOf(md).find((t) => t[0]![0] === 'Region')?.[0]).toEqual([
+      'Region',
+      'Number of employees',
+      'Average tenure (years)',
+      'Share of women (%)',
+    ]);
     cellRelation(md, '2,310', 'header', 'Number of employees');
     cellRelation(md, 'Midlands', 'right', '3,002');
   });
@@ -486,34 +615,55 @@ describe('hard pages: cells wrapped over lines in rows as tight as lines (wrappe
 
 describe('hard pages: a résumé with a sidebar (sidebar.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('sidebar.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('sidebar.pdf');
+  });
 
   it('bold lines of two sizes are two headings, the larger one level up', () => {
     expect(md).toContain('## EXPERIENCE\n\n### Senior Engineer, Northgate Structures (2019 to present)\n');
     expect(md).toContain('### Engineer, Calder Consulting (2015 to 2019)\n');
   });
 
-  it('the sidebar\'s short lines (contact details, skills) stay one to a line', () => {
+  it("the sidebar's short lines (contact details, skills) stay one to a line", () => {
     expect(md).toContain('jordan.ellis@example.com\n\n+44 20 7946 0958\n\nLeeds, United Kingdom');
     expect(md).toContain('Structural analysis\n\nFinite element modelling\n\nProject scheduling\n\nAutoCAD and Revit');
   });
 
   it('the sidebar and the main column are read one after the other, not line by line across', () => {
-    inOrder(md, 'Jordan Ellis', 'CONTACT', 'jordan.ellis@example.com', 'Leeds, United Kingdom', 'SKILLS', 'AutoCAD and Revit');
-    inOrder(md, 'EXPERIENCE', 'Led the structural design of three mid-rise residential buildings, coordinating with architects', 'reduced steel tonnage by eleven percent through revised framing.', 'Carried out load calculations', 'EDUCATION');
+    inOrder(
+      md,
+      'Jordan Ellis',
+      'CONTACT',
+      'jordan.ellis@example.com',
+      'Leeds, United Kingdom',
+      'SKILLS',
+      'AutoCAD and Revit',
+    );
+    inOrder(
+      md,
+      'EXPERIENCE',
+      'Led the structural design of three mid-rise residential buildings, coordinating with architects',
+      'reduced steel tonnage by eleven percent through revised framing.',
+      'Carried out load calculations',
+      'EDUCATION',
+    );
   });
 
-  it('a paragraph\'s line that had room for the next line\'s first word ends the paragraph', () => {
+  it("a paragraph's line that had room for the next line's first word ends the paragraph", () => {
     // Both entries are set at the paragraphs' own leading, without indent.
-    expect(md).toContain('first class honours in their fourth year.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.');
+    expect(md).toContain(
+      'first class honours in their fourth year.\n\nChartered Engineer, Institution of Structural Engineers, elected 2019.',
+    );
   });
 });
 
 describe('hard pages: turned heads, side-by-side lists, a drop cap (sheets.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('sheets.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('sheets.pdf');
+  });
 
-  it('heads turned upwards over the columns are the table\'s head row, each read as one cell; the margin stamp stays out', () => {
+  it("heads turned upwards over the columns are the table's head row, each read as one cell; the margin stamp stays out", () => {
     cellRelation(md, '(9)', 'header', 'Impairment of intangible assets');
     cellRelation(md, '(285)', 'header', 'Impairment of intangible assets');
     cellRelation(md, '(16)', 'header', 'Impairment of goodwill and intangible assets');
@@ -527,34 +677,58 @@ describe('hard pages: turned heads, side-by-side lists, a drop cap (sheets.pdf)'
   });
 
   it('two bulleted lists side by side are read one after the other, each nested by its indents', () => {
-    expect(md).toContain('What happens when there is one here\n\n- Topic 1\n  - Subtopic 1\n  - Subtopic 2\n    - Subtopic 1 of subtopic 2\n- Topic 2\n');
-    expect(md).toContain('What happens when there are 2\n\n- Details 1\n  - Sub-details 1\n  - Sub-details 2\n    - A sub-sub-detail\n- Details 2\n');
+    expect(md).toContain(
+      'What happens when there is one here\n\n- Topic 1\n  - Subtopic 1\n  - Subtopic 2\n    - Subtopic 1 of subtopic 2\n- Topic 2\n',
+    );
+    expect(md).toContain(
+      'What happens when there are 2\n\n- Details 1\n  - Sub-details 1\n  - Sub-details 2\n    - A sub-sub-detail\n- Details 2\n',
+    );
     expect(tablesOf(md)).toHaveLength(1);
   });
 
   it('a paragraph opening with a drop cap is one paragraph, the cap its first letter', () => {
-    present(md, 'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop cap should use, and the lines after those go back to the margin');
+    present(
+      md,
+      'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop cap should use, and the lines after those go back to the margin',
+    );
   });
 });
 
 describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('inset.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('inset.pdf');
+  });
 
   it('the paragraph goes on across the end of the box, and the box follows it', () => {
     present(md, 'storage areas upstream, where farmland can be flooded on purpose to take the peak off a large flood');
-    inOrder(md, 'Flood defences along the lower river', 'in the years between floods.', 'Key facts', 'Floods cost the region an average of 40 million a year.');
+    inOrder(
+      md,
+      'Flood defences along the lower river',
+      'in the years between floods.',
+      'Key facts',
+      'Floods cost the region an average of 40 million a year.',
+    );
   });
 
   it('a paragraph wrapped beside a table floated at the left goes on under it, at full width', () => {
     // Page 2: the lines beside the table start right of it, those under it at the margin; the
     // sentence at the change goes on across it.
-    present(md, 'Four storage areas have been chosen along the upper river, each of them low farmland that already floods in a wet winter. Together they can hold enough water to lower the peak of a flood like that of 1953 by about forty centimetres at the town bridge, which is the margin the new walls were designed around. The areas are filled through gates');
+    present(
+      md,
+      'Four storage areas have been chosen along the upper river, each of them low farmland that already floods in a wet winter. Together they can hold enough water to lower the peak of a flood like that of 1953 by about forty centimetres at the town bridge, which is the margin the new walls were designed around. The areas are filled through gates',
+    );
   });
 
   it('a heading centred on the page is read before the float and the text under it, though it stands clear of the float', () => {
     expect(md).toMatch(/^#+ Storage areas$/m);
-    inOrder(md, 'Storage areas', '| **Area** | **Hectares** |', '| North Fen | 410 |', 'Four storage areas have been chosen');
+    inOrder(
+      md,
+      'Storage areas',
+      '| **Area** | **Hectares** |',
+      '| North Fen | 410 |',
+      'Four storage areas have been chosen',
+    );
   });
 
   it('a boxed table with a rule under its head splits the head where its body is split', () => {
@@ -568,13 +742,22 @@ describe('hard pages: a paragraph wrapped around an inset box (inset.pdf)', () =
 });
 
 describe('hard pages: a paragraph that runs over a page break (page-break.pdf)', () => {
-  it('is one paragraph in the document\'s markdown, and each page keeps its own half', async () => {
-    const doc = await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'page-break.pdf')), { parsers: [{ type: 'pdf', mode: 'fast', pages: true }] });
+  it("is one paragraph in the document's markdown, and each page keeps its own half", async () => {
+    const doc = await parser.parseFile(readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'page-break.pdf')), {
+      parsers: [{ type: 'pdf', mode: 'fast', pages: true }],
+    });
     const md = doc.markdown ?? '';
-      // The running head and page numbers between the halves are left out; the sentence goes on.
-    expect(md).toContain('on twelve roads of different ages and traffic loads, and to recommend how the budget should be split');
+    // The running head and page numbers between the halves are left out; the sentence goes on.
+    expect(md).toContain(
+      'on twelve roads of different ages and traffic loads, and to recommend how the budget should be split',
+    );
     // The footnote of page 1 comes after the whole paragraph.
-    inOrder(md, 'where heavy lorries turn.', 'Survey figures are at 2023 prices', 'Planned resurfacing of the six busiest roads');
+    inOrder(
+      md,
+      'where heavy lorries turn.',
+      'Survey figures are at 2023 prices',
+      'Planned resurfacing of the six busiest roads',
+    );
     absent(md, 'County Highways Review');
     // A page that ends on a full sentence is followed by a new paragraph.
     expect(md).toContain('to planned work.\n\nMembers asked how the change');
@@ -584,12 +767,15 @@ describe('hard pages: a paragraph that runs over a page break (page-break.pdf)',
   });
 });
 
-describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
+describe("hard pages: headings at the body's size (sections.pdf)", () => {
   let md = '';
-  beforeAll(async () => { md = await markdownOf('sections.pdf'); });
+  beforeAll(async () => {
+    md = await markdownOf('sections.pdf');
+  });
 
   it('numbered sections in bold and subsections in italic are headings, a subsection a level down', () => {
-    const level = (t: string): number => (new RegExp(`^(#+) ${t.replace('.', '\\.')}$`, 'm').exec(md)?.[1] ?? '').length;
+    const level = (t: string): number =>
+      (new RegExp(`^(#+) ${t.replace('.', '\\.')}$`, 'm').exec(md)?.[1] ?? '').length;
     expect(level('2 Methods')).toBeGreaterThan(0);
     expect(level('2.1 Acoustic surveys')).toBe(level('2 Methods') + 1);
     expect(level('2.2 Pressure analysis')).toBe(level('2 Methods') + 1);
@@ -597,7 +783,9 @@ describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
   });
 
   it('a numbered list with its numbers set flush right is one level', () => {
-    expect(md).toContain('\n9. Review the district boundaries.\n10. Budget for pipe renewal over twenty years, starting with the mains laid before 1950.\n');
+    expect(md).toContain(
+      '\n9. Review the district boundaries.\n10. Budget for pipe renewal over twenty years, starting with the mains laid before 1950.\n',
+    );
     expect(md).toMatch(/\n1\. Survey plastic mains with pressure loggers\.\n2\. Repeat/);
     expect(md).not.toMatch(/^[ \t]+\d+\. /m);
   });
@@ -613,55 +801,88 @@ describe('hard pages: headings at the body\'s size (sections.pdf)', () => {
   });
 });
 
-describe.skipIf(!corpusAvailable)(`corpus: a manual's contents and a borderless table with wrapped cells (${corpusAvailable ? 'IRS manual, first ten pages' : CORPUS_SKIP_MESSAGE})`, () => {
-  let md = '';
-  beforeAll(async () => {
-    const doc = await parser.parseFile(readCorpus('unstructured', 'pdf2image-memory-error-test-400p.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const, maxPages: 10 }] }, { filename: 'irm.pdf' });
-    md = doc.markdown ?? '';
-  });
+describe.skipIf(!corpusAvailable)(
+  `corpus: a manual's contents and a borderless table with wrapped cells (${corpusAvailable ? 'IRS manual, first ten pages' : CORPUS_SKIP_MESSAGE})`,
+  () => {
+    let md = '';
+    beforeAll(async () => {
+      const doc = await parser.parseFile(
+        readCorpus('unstructured', 'pdf2image-memory-error-test-400p.pdf'),
+        { parsers: [{ type: 'pdf' as const, mode: 'fast' as const, maxPages: 10 }] },
+        { filename: 'irm.pdf' },
+      );
+      md = doc.markdown ?? '';
+    });
 
-  it('the contents rows that end pages 3 to 5 stay, and the footer under them goes', () => {
-    for (const k of ['2.3.59-18', '2.3.59-57', '2.3.59-96']) present(md, k);
-    absent(md, 'Display Cat. No.');
-    absent(md, 'Display Internal Revenue Manual');
-    absent(md, 'Internal Revenue Manual');
-  });
+    it('the contents rows that end pages 3 to 5 stay, and the footer under them goes', () => {
+      for (const k of ['2.3.59-18', '2.3.59-57', '2.3.59-96']) present(md, k);
+      absent(md, 'Display Cat. No.');
+      absent(md, 'Display Internal Revenue Manual');
+      absent(md, 'Internal Revenue Manual');
+    });
 
-  it('page 10: four columns under heads set over three lines, the result column\'s cells whole', () => {
-    cellRelation(md, 'A', 'row', 'Adjustment transactions including trans code, posted date, among, cycle, DLN, codes and other dates');
-    cellRelation(md, 'Re-establishes retention tax module back to the active Master File.', 'header', 'Result');
-    cellRelation(md, 'Definer', 'right', 'Display File Source');
-    expect(standalone(md, 'MFT & Tax Per Result')).toBe(false);
-  });
-});
+    it("page 10: four columns under heads set over three lines, the result column's cells whole", () => {
+      cellRelation(
+        md,
+        'A',
+        'row',
+        'Adjustment transactions including trans code, posted date, among, cycle, DLN, codes and other dates',
+      );
+      cellRelation(md, 'Re-establishes retention tax module back to the active Master File.', 'header', 'Result');
+      cellRelation(md, 'Definer', 'right', 'Display File Source');
+      expect(standalone(md, 'MFT & Tax Per Result')).toBe(false);
+    });
+  },
+);
 
-describe.skipIf(!corpusAvailable)(`corpus: a booking order whose rows carry a smaller sub-line (${corpusAvailable ? 'movie-theater-booking-2024.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
-  it('each sub-line stays with its title, and every row keeps its cells', async () => {
-    const doc = await parser.parseFile(readCorpus('markitdown', 'movie-theater-booking-2024.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'booking.pdf' });
-    const md = doc.markdown ?? '';
-    cellRelation(md, 'Winter Wonderland (Runtime: 98 min); Matinee Special', 'right', 'Standard');
-    cellRelation(md, 'New Year Mystery (Runtime: 116 min); Premium Experience', 'right', '4DX');
-    cellRelation(md, 'SCR-2', 'row', '$3,600');
-  });
-});
+describe.skipIf(!corpusAvailable)(
+  `corpus: a booking order whose rows carry a smaller sub-line (${corpusAvailable ? 'movie-theater-booking-2024.pdf' : CORPUS_SKIP_MESSAGE})`,
+  () => {
+    it('each sub-line stays with its title, and every row keeps its cells', async () => {
+      const doc = await parser.parseFile(
+        readCorpus('markitdown', 'movie-theater-booking-2024.pdf'),
+        { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] },
+        { filename: 'booking.pdf' },
+      );
+      const md = doc.markdown ?? '';
+      cellRelation(md, 'Winter Wonderland (Runtime: 98 min); Matinee Special', 'right', 'Standard');
+      cellRelation(md, 'New Year Mystery (Runtime: 116 min); Premium Experience', 'right', '4DX');
+      cellRelation(md, 'SCR-2', 'row', '$3,600');
+    });
+  },
+);
 
-describe.skipIf(!corpusAvailable)(`corpus: a drop cap and Word's lists (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`, () => {
-  let md = '';
-  beforeAll(async () => {
-    const doc = await parser.parseFile(readCorpus('officeparser', 'test.pdf'), { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] }, { filename: 'test.pdf' });
-    md = doc.markdown ?? '';
-  });
+describe.skipIf(!corpusAvailable)(
+  `corpus: a drop cap and Word's lists (${corpusAvailable ? 'officeparser/test.pdf' : CORPUS_SKIP_MESSAGE})`,
+  () => {
+    let md = '';
+    beforeAll(async () => {
+      const doc = await parser.parseFile(
+        readCorpus('officeparser', 'test.pdf'),
+        { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] },
+        { filename: 'test.pdf' },
+      );
+      md = doc.markdown ?? '';
+    });
 
-  it('the paragraph under a drop cap three lines deep is whole, after its heading', () => {
-    inOrder(md, 'Dropcaps', 'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.', 'Links');
-    absent(md, 'Dropcaps section');
-  });
+    it('the paragraph under a drop cap three lines deep is whole, after its heading', () => {
+      inOrder(
+        md,
+        'Dropcaps',
+        'Drop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.',
+        'Links',
+      );
+      absent(md, 'Dropcaps section');
+    });
 
-  it('a picture bullet and Word\'s "o" bullet nest their items under the bullet above', () => {
-    expect(md).toContain('- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five');
-  });
+    it('a picture bullet and Word\'s "o" bullet nest their items under the bullet above', () => {
+      expect(md).toContain('- One\n  - Two\n    - This bullet uses an image as the bullet item\n      - Four\n- Five');
+    });
 
-  it('a multi-level numbered list ("1.", "1.1.", "1.1.1.") nests by its numbers, a wrapped item whole', () => {
-    expect(md).toContain('1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six');
-  });
-});
+    it('a multi-level numbered list ("1.", "1.1.", "1.1.1.") nests by its numbers, a wrapped item whole', () => {
+      expect(md).toContain(
+        '1. One\n   1. Two\n      1. Three\n      2. Four with a very long line to demonstrate that the hanging indent for the list is working correctly.\n      3. Five\n2. Six',
+      );
+    });
+  },
+);

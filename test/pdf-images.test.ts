@@ -8,7 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { PDFDocument, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState, type PDFPage } from 'pdf-lib';
+import {
+  PDFDocument,
+  concatTransformationMatrix,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  type PDFPage,
+} from 'pdf-lib';
 import { openPdf } from '../src/pdf/pdfjs.js';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { needsOcr } from '../src/pdf/needs-ocr.js';
@@ -17,10 +24,13 @@ type M = [number, number, number, number, number, number];
 
 /** A grey picture of 240 × 160 pixels (38,400: pdf.js drops it from the operator list). */
 async function picture(): Promise<Buffer> {
-  const w = 240, h = 160;
+  const w = 240,
+    h = 160;
   const px = Buffer.alloc(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) px[y * w + x] = (x * 7 + y * 3) % 256;
-  return sharp(px, { raw: { width: w, height: h, channels: 1 } }).png().toBuffer();
+  return sharp(px, { raw: { width: w, height: h, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 /** One Letter page with the picture placed by `m`, the way `style` writes it. */
@@ -33,7 +43,9 @@ async function pagePdf(m: M, style: 'plain' | 'chromium' | 'clipped'): Promise<U
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...m), drawObject(name), popGraphicsState());
   } else if (style === 'clipped') {
     // Clipped to its own unit square after the placement, as cairo and others write it.
-    page.node.addContentStream(doc.context.register(doc.context.stream(`q ${m.join(' ')} cm 0 0 1 1 re W n /${name.asString().slice(1)} Do Q`)));
+    page.node.addContentStream(
+      doc.context.register(doc.context.stream(`q ${m.join(' ')} cm 0 0 1 1 re W n /${name.asString().slice(1)} Do Q`)),
+    );
   } else {
     const gs = page.node.newExtGState('G', doc.context.obj({ ca: 1, CA: 1 }));
     const content = `q ${m.join(' ')} cm 0 0 0 RG 0 0 0 rg /${gs.asString().slice(1)} gs /Figure <</MCID 0>> BDC /${name.asString().slice(1)} Do EMC Q`;

@@ -21,12 +21,19 @@ describe('process lifetime', () => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     const limit = 15000;
     const exited = await new Promise<{ code: number | null; at: number } | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), limit);
-      child.on('exit', (code) => { clearTimeout(timer); resolve({ code, at: Date.now() }); });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, at: Date.now() });
+      });
     });
     if (!exited) child.kill('SIGKILL');
     expect(exited, `the process did not exit within ${limit} ms: ${err}`).not.toBeNull();

@@ -32,15 +32,27 @@ const ascending = (xs: number[]): boolean => xs.every((x, i) => i === 0 || x > x
 describe('pptx: conventions on the project fixture', () => {
   it('makes one page per slide, numbered by slide, with the slide size in points', async () => {
     const doc = await read(readerContext(fixture('sample.pptx'), 'pptx'));
-    expect(doc.pages.map((p) => [p.pageNumber, p.width, p.height])).toEqual([[1, 720, 540], [2, 720, 540], [3, 720, 540], [4, 720, 540]]);
+    expect(doc.pages.map((p) => [p.pageNumber, p.width, p.height])).toEqual([
+      [1, 720, 540],
+      [2, 720, 540],
+      [3, 720, 540],
+      [4, 720, 540],
+    ]);
     const pages = serialize(doc, { onlyMainContent: true }).pages;
-    expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
+    expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual([
+      '## Quarterly Review',
+      '## Agenda',
+      '## Results',
+      '## Revenue chart',
+    ]);
   });
 
   it('puts the title first even when it comes last in the shape tree, and resolves bullets through layout and master', async () => {
     const md = serialize(await read(readerContext(fixture('sample.pptx'), 'pptx')), { onlyMainContent: true }).markdown;
     expect(md.startsWith('## Quarterly Review\n\nPrepared for the board, *March 2024*\n')).toBe(true);
-    expect(md).toContain('- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀\n  - South: flat\n- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office');
+    expect(md).toContain(
+      '- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀\n  - South: flat\n- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office',
+    );
   });
 
   it('reads side-by-side frames left to right and places grouped shapes through nested group transforms', async () => {
@@ -53,20 +65,33 @@ describe('pptx: conventions on the project fixture', () => {
   it('writes tables with merges, charts as title plus data, pictures by alt text, and notes after the slide', async () => {
     const doc = await read(readerContext(fixture('sample.pptx'), 'pptx'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
-    expect(pages[1]!.markdown).toMatch(/Right column text, 5 m<sup>2<\/sup> of H<sub>2<\/sub>O\n\n### Notes\n\nThank the regional teams\.\n\nKeep this under ten minutes\.$/);
+    expect(pages[1]!.markdown).toMatch(
+      /Right column text, 5 m<sup>2<\/sup> of H<sub>2<\/sub>O\n\n### Notes\n\nThank the regional teams\.\n\nKeep this under ten minutes\.$/,
+    );
     expect(pages[1]!.markdown).not.toContain('sldNum');
-    expect(pages[2]!.markdown).toContain('| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |');
+    expect(pages[2]!.markdown).toContain(
+      '| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |',
+    );
     expect(pages[2]!.markdown).toContain('![Bar chart of revenue by region](Picture5.jpg)');
-    expect(pages[3]!.markdown).toContain('**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |');
+    expect(pages[3]!.markdown).toContain(
+      '**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |',
+    );
     const table = doc.pages[2]!.blocks.find((b) => b.node.kind === 'table')!;
     expect(table.bbox).toEqual([0.05, 0.2, 0.55, 0.4667]);
   });
 
   it('reads slide shows (.ppsx) and templates (.potx) like presentations', async () => {
     const base = (await parser.parseFile(fixture('sample.pptx'), {}, { filename: 'sample.pptx' })).markdown;
-    for (const [variant, name] of [['slideshow', 'sample.ppsx'], ['template', 'sample.potx']] as const) {
+    for (const [variant, name] of [
+      ['slideshow', 'sample.ppsx'],
+      ['template', 'sample.potx'],
+    ] as const) {
       const f = unzipSync(fixture('sample.pptx'));
-      f['[Content_Types].xml'] = strToU8(new TextDecoder().decode(f['[Content_Types].xml']).replace('presentationml.presentation.main+xml', `presentationml.${variant}.main+xml`));
+      f['[Content_Types].xml'] = strToU8(
+        new TextDecoder()
+          .decode(f['[Content_Types].xml'])
+          .replace('presentationml.presentation.main+xml', `presentationml.${variant}.main+xml`),
+      );
       const doc = await parser.parseFile(zipSync(f), {}, { filename: name });
       expect(doc.markdown, name).toBe(base);
     }
@@ -82,7 +107,11 @@ describe('pptx: conventions on the project fixture', () => {
 
   it('starts a numbered list where buAutoNum says', async () => {
     const f = unzipSync(fixture('sample.pptx'));
-    f['ppt/slides/slide2.xml'] = strToU8(new TextDecoder().decode(f['ppt/slides/slide2.xml']).replaceAll('<a:buAutoNum type="arabicPeriod"/>', '<a:buAutoNum type="arabicPeriod" startAt="3"/>'));
+    f['ppt/slides/slide2.xml'] = strToU8(
+      new TextDecoder()
+        .decode(f['ppt/slides/slide2.xml'])
+        .replaceAll('<a:buAutoNum type="arabicPeriod"/>', '<a:buAutoNum type="arabicPeriod" startAt="3"/>'),
+    );
     const md = serialize(await read(readerContext(zipSync(f), 'pptx')), { onlyMainContent: true }).markdown;
     expect(md).toContain('\n\n3. Hire two engineers\n4. Open the Tokyo office\n');
   });
@@ -99,11 +128,29 @@ describe('slides without a title', () => {
     const para = (t: string) => ({ kind: 'paragraph' as const, content: [{ type: 'text' as const, text: t }] });
     const size = { width: 960, height: 540 };
     const pages = [
-      slidePage(1, [{ box: { x: 0, y: 0, w: 900, h: 80 }, title: true, nodes: [para('Plan')], seq: 0 }], [para('Speaker note.')], size),
-      slidePage(2, [{ box: { x: 0, y: 100, w: 900, h: 300 }, nodes: [para('A picture slide caption.')], seq: 0 }], [], size),
+      slidePage(
+        1,
+        [{ box: { x: 0, y: 0, w: 900, h: 80 }, title: true, nodes: [para('Plan')], seq: 0 }],
+        [para('Speaker note.')],
+        size,
+      ),
+      slidePage(
+        2,
+        [{ box: { x: 0, y: 100, w: 900, h: 300 }, nodes: [para('A picture slide caption.')], seq: 0 }],
+        [],
+        size,
+      ),
       slidePage(3, [{ box: { x: 0, y: 0, w: 900, h: 80 }, title: true, nodes: [para('Next')], seq: 0 }], [], size),
     ];
-    const md = serialize({ contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', pages, metadata: {}, warnings: [] }, { onlyMainContent: true }).markdown;
+    const md = serialize(
+      {
+        contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+        pages,
+        metadata: {},
+        warnings: [],
+      },
+      { onlyMainContent: true },
+    ).markdown;
     expect(md).toBe('## Plan\n\n### Notes\n\nSpeaker note.\n\n---\n\nA picture slide caption.\n\n## Next\n');
   });
 });
@@ -122,27 +169,46 @@ describe('odp and ppt: the same deck saved by LibreOffice', () => {
 
   it('odp shows chart values that the data table writes as office:value alone, with no paragraph', async () => {
     const files = unzipSync(fixture('sample.odp'));
-    const part = Object.keys(files).find((name) => /^Object[^/]*\/content\.xml$/.test(name) && new TextDecoder().decode(files[name]).includes('local-table'))!;
+    const part = Object.keys(files).find(
+      (name) =>
+        /^Object[^/]*\/content\.xml$/.test(name) && new TextDecoder().decode(files[name]).includes('local-table'),
+    )!;
     const chart = new TextDecoder().decode(files[part]);
     // As LibreOffice writes most charts: the number cells keep only their value attribute.
-    const stripped = chart.replace(/(<table:table-cell [^>]*office:value-type="float"[^>]*)><text:p>[^<]*<\/text:p><\/table:table-cell>/g, '$1/>');
+    const stripped = chart.replace(
+      /(<table:table-cell [^>]*office:value-type="float"[^>]*)><text:p>[^<]*<\/text:p><\/table:table-cell>/g,
+      '$1/>',
+    );
     expect(stripped).not.toBe(chart);
     files[part] = strToU8(stripped);
     const md = serialize(await read(readerContext(zipSync(files), 'odp')), { onlyMainContent: true }).markdown;
-    expect(md).toContain('**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |\n| Q2 | 1.5 | 0.8 |');
+    expect(md).toContain(
+      '**Revenue by quarter**\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 1.2 | 0.9 |\n| Q2 | 1.5 | 0.8 |',
+    );
   });
 
   it('ppt gives slides in order with titles, nested and numbered lists, emphasis, links, text boxes, tables and notes', async () => {
     const doc = await read(readerContext(fixture('sample.ppt'), 'ppt'));
     const pages = serialize(doc, { onlyMainContent: true }).pages;
-    expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual(['## Quarterly Review', '## Agenda', '## Results', '## Revenue chart']);
+    expect(pages.map((p) => p.markdown.split('\n')[0])).toEqual([
+      '## Quarterly Review',
+      '## Agenda',
+      '## Results',
+      '## Revenue chart',
+    ]);
     expect(pages[0]!.markdown).toContain('Prepared for the board, *March 2024*');
-    expect(pages[1]!.markdown).toContain('- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀');
+    expect(pages[1]!.markdown).toContain(
+      '- Results by region\n  - North: **record quarter**\n    - Zürich office opened 🚀',
+    );
     expect(pages[1]!.markdown).toContain('- Next steps\n\n1. Hire two engineers\n2. Open the Tokyo office');
     // The table is a group of cell shapes flagged as a table; merges come back from the cell extents.
-    expect(pages[2]!.markdown).toContain('| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |');
+    expect(pages[2]!.markdown).toContain(
+      '| Region | Revenue |  |\n| --- | --- | --- |\n| North | Q1 | 1.2 M |\n|  | Q2 | 1.5 M |',
+    );
     // Hyperlinks (InteractiveInfo + TxInteractiveInfoAtom) and raised or lowered runs (CF position).
-    expect(pages[1]!.markdown).toContain('Left column text, see [the report](https://example.com/report)\n\nRight column text, 5 m<sup>2</sup> of H<sub>2</sub>O\n\n### Notes\n\nThank the regional teams.');
+    expect(pages[1]!.markdown).toContain(
+      'Left column text, see [the report](https://example.com/report)\n\nRight column text, 5 m<sup>2</sup> of H<sub>2</sub>O\n\n### Notes\n\nThank the regional teams.',
+    );
     expect(ascending(order(pages[2]!.markdown, 'Group top', 'Group bottom left', 'Group bottom right'))).toBe(true);
   });
 });
@@ -163,7 +229,9 @@ describe('presentations: damage and safety', () => {
   it('refuses entity declarations and absurd nesting with RESOURCE_LIMIT', async () => {
     const f = files();
     const slide = new TextDecoder().decode(f['ppt/slides/slide1.xml']);
-    f['ppt/slides/slide1.xml'] = strToU8(slide.replace('<p:sld ', '<!DOCTYPE p:sld [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><p:sld '));
+    f['ppt/slides/slide1.xml'] = strToU8(
+      slide.replace('<p:sld ', '<!DOCTYPE p:sld [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><p:sld '),
+    );
     expect(await errorCodeOf(read(readerContext(zipSync(f), 'pptx')))).toBe('RESOURCE_LIMIT');
     const g = files();
     g['ppt/slides/slide1.xml'] = strToU8(`<p:sld>${'<p:grpSp>'.repeat(5000)}`);
@@ -173,7 +241,9 @@ describe('presentations: damage and safety', () => {
   it('refuses an ODP whose content.xml declares entities', async () => {
     const f = unzipSync(fixture('sample.odp'));
     const content = new TextDecoder().decode(f['content.xml']);
-    f['content.xml'] = strToU8(content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "a">]><office:document-content'));
+    f['content.xml'] = strToU8(
+      content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "a">]><office:document-content'),
+    );
     expect(await errorCodeOf(read(readerContext(zipSync(f), 'odp')))).toBe('RESOURCE_LIMIT');
   });
 
@@ -195,7 +265,11 @@ describe.skipIf(!corpusAvailable)('presentations: corpus', () => {
   if (!corpusAvailable) it.skip(CORPUS_SKIP_MESSAGE, () => {});
 
   it('passes the markitdown vectors for test.pptx', async () => {
-    const vectors = JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as { file: string; mustInclude: string[]; mustNotInclude: string[] }[];
+    const vectors = JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as {
+      file: string;
+      mustInclude: string[];
+      mustNotInclude: string[];
+    }[];
     const v = vectors.find((x) => x.file === 'test.pptx')!;
     const doc = await parser.parseFile(readCorpus('markitdown', 'test.pptx'), {}, { filename: 'test.pptx' });
     for (const s of v.mustInclude) expect(doc.markdown, `must include ${s}`).toContain(s);
@@ -204,7 +278,9 @@ describe.skipIf(!corpusAvailable)('presentations: corpus', () => {
 
   it('converts every presentation of the corpus', async () => {
     const exts = ['.pptx', '.pptm', '.ppt', '.odp'];
-    const files = ['unstructured', 'officeparser', 'markitdown'].flatMap((dir) => corpusFiles(dir, exts).map((f) => [dir, f] as const));
+    const files = ['unstructured', 'officeparser', 'markitdown'].flatMap((dir) =>
+      corpusFiles(dir, exts).map((f) => [dir, f] as const),
+    );
     expect(files.length).toBeGreaterThanOrEqual(9);
     for (const [dir, file] of files) {
       const doc = await parser.parseFile(readCorpus(dir, file), {}, { filename: file });
@@ -221,9 +297,19 @@ describe.skipIf(!corpusAvailable)('presentations: corpus', () => {
   });
 
   it('reads the damaged deck of the corpus, and legacy .ppt text with its bullet levels', async () => {
-    const malformed = await parser.parseFile(readCorpus('unstructured', 'fake-power-point-malformed.pptx'), {}, { filename: 'x.pptx' });
+    const malformed = await parser.parseFile(
+      readCorpus('unstructured', 'fake-power-point-malformed.pptx'),
+      {},
+      { filename: 'x.pptx' },
+    );
     expect(malformed.markdown).toContain('## Test Slide');
-    const ppt = await parser.parseFile(readCorpus('unstructured', 'fake-power-point.ppt'), {}, { filename: 'fake-power-point.ppt' });
-    expect(ppt.markdown).toBe('## Adding a Bullet Slide\n\n- Find the bullet slide layout\n  - Use _TextFrame.text for first bullet\n    - Use _TextFrame.add_paragraph() for subsequent bullets\n\nHere is a lot of text!\n\nHere is some text in a text box!\n');
+    const ppt = await parser.parseFile(
+      readCorpus('unstructured', 'fake-power-point.ppt'),
+      {},
+      { filename: 'fake-power-point.ppt' },
+    );
+    expect(ppt.markdown).toBe(
+      '## Adding a Bullet Slide\n\n- Find the bullet slide layout\n  - Use _TextFrame.text for first bullet\n    - Use _TextFrame.add_paragraph() for subsequent bullets\n\nHere is a lot of text!\n\nHere is some text in a text box!\n',
+    );
   });
 });

@@ -21,11 +21,17 @@ const MODES: RedactMode[] = ['fast', 'accurate', 'aggressive'];
 
 /** The texts the detector found for one entity. */
 function found(input: string, entity: PiiEntity, mode: RedactMode = 'accurate'): string[] {
-  return detect(input, { mode, entities: ALL }).filter((d) => d.entity === entity).map((d) => input.slice(d.start, d.end));
+  return detect(input, { mode, entities: ALL })
+    .filter((d) => d.entity === entity)
+    .map((d) => input.slice(d.start, d.end));
 }
 
-const redact = (md: string, mode: RedactMode = 'accurate', style: 'tag' | 'mask' | 'remove' = 'tag', entities: PiiEntity[] = ALL): string =>
-  redactMarkdown(md, { mode, entities }, style).markdown;
+const redact = (
+  md: string,
+  mode: RedactMode = 'accurate',
+  style: 'tag' | 'mask' | 'remove' = 'tag',
+  entities: PiiEntity[] = ALL,
+): string => redactMarkdown(md, { mode, entities }, style).markdown;
 
 describe('checksums', () => {
   it('Luhn accepts real test card numbers and rejects a changed digit', () => {
@@ -56,7 +62,9 @@ describe('checksums', () => {
 
 describe.each(MODES)('entities in %s mode', (mode) => {
   it('EMAIL', () => {
-    expect(found('Write to jane.doe+news@mail.example.co.uk today.', 'EMAIL', mode)).toEqual(['jane.doe+news@mail.example.co.uk']);
+    expect(found('Write to jane.doe+news@mail.example.co.uk today.', 'EMAIL', mode)).toEqual([
+      'jane.doe+news@mail.example.co.uk',
+    ]);
   });
   it('PHONE in international and national formats', () => {
     const t = 'Call +44 20 7946 0958, or (415) 555-0132, or +49 30 901820 from Berlin. Fax: 020 7946 0000.';
@@ -67,12 +75,24 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(phones).toContain('020 7946 0000');
   });
   it('FINANCIAL: cards, IBAN, SSN, routing and account numbers', () => {
-    const t = 'Card 4111 1111 1111 1111 and 378282246310005. IBAN: DE89 3704 0044 0532 0130 00. SSN 536-22-1234. Routing number 021000021, account number 12345678901.';
+    const t =
+      'Card 4111 1111 1111 1111 and 378282246310005. IBAN: DE89 3704 0044 0532 0130 00. SSN 536-22-1234. Routing number 021000021, account number 12345678901.';
     const fin = found(t, 'FINANCIAL', mode);
-    expect(fin).toEqual(['4111 1111 1111 1111', '378282246310005', 'DE89 3704 0044 0532 0130 00', '536-22-1234', '021000021', '12345678901']);
+    expect(fin).toEqual([
+      '4111 1111 1111 1111',
+      '378282246310005',
+      'DE89 3704 0044 0532 0130 00',
+      '536-22-1234',
+      '021000021',
+      '12345678901',
+    ]);
   });
   it('SECRET: provider keys, key blocks, JWTs, assignments, connection strings', () => {
-    const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aumpYx', '-----END RSA PRIVATE KEY-----'].join('\n');
+    const key = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'MIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aumpYx',
+      '-----END RSA PRIVATE KEY-----',
+    ].join('\n');
     const t = [
       'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
       'token: ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8',
@@ -98,10 +118,13 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(s).toContain(key);
   });
   it('PERSON', () => {
-    expect(found('Yesterday Mrs. Schwarz met Angela Lundström in the lobby.', 'PERSON', mode)).toEqual(['Schwarz', 'Angela Lundström']);
+    expect(found('Yesterday Mrs. Schwarz met Angela Lundström in the lobby.', 'PERSON', mode)).toEqual([
+      'Schwarz',
+      'Angela Lundström',
+    ]);
     expect(found('My name is Rubija Kovačević and I need help.', 'PERSON', mode)).toEqual(['Rubija Kovačević']);
   });
-  it('PERSON: the signature under a letter\'s closing line', () => {
+  it("PERSON: the signature under a letter's closing line", () => {
     expect(found('Thanks for the shipment.\n\nBest Regards,\n\nMallori', 'PERSON', mode)).toEqual(['Mallori']);
   });
   it('LOCATION: street addresses, cities, countries, postal codes', () => {
@@ -113,7 +136,9 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(loc).toContain('94107');
   });
   it('LOCATION: an address runs on over unit numbers, multi-word countries and place names, not into the next sentence', () => {
-    expect(found('Scott had given Belle his address: 975 3968 Bay Street, Toronto', 'LOCATION', mode)).toEqual(['975 3968 Bay Street, Toronto']);
+    expect(found('Scott had given Belle his address: 975 3968 Bay Street, Toronto', 'LOCATION', mode)).toEqual([
+      '975 3968 Bay Street, Toronto',
+    ]);
     expect(found('Send it to 12/345 Main Street, Perth', 'LOCATION', mode)).toEqual(['12/345 Main Street, Perth']);
     // A year before a house number is the sentence's, not the address's.
     expect(found('In 2019 45 Baker Street was sold.', 'LOCATION', mode)).toEqual(['45 Baker Street']);
@@ -123,10 +148,14 @@ describe.each(MODES)('entities in %s mode', (mode) => {
     expect(found(lines, 'LOCATION', mode)).toEqual(['385 Gemsbok St\n Apt. 460\n Pietersburg\n South Africa 89082']);
     const czech = '4596 Tylova 285\n Suite 578\n Ostrov nad Ohří\n Czech Republic 56655';
     expect(found(czech, 'LOCATION', mode)).toEqual([czech]);
-    expect(found('217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896', 'LOCATION', mode)).toEqual(['217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896']);
+    expect(found('217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896', 'LOCATION', mode)).toEqual([
+      '217 Lovers Lane\nSuite 680\nPort Whangarei\nNew Zealand 15896',
+    ]);
     // Kind-of-place words alone are no place; a sentence after a question mark is not the address.
     expect(found('12 Baker Street\nNew Station\nwas opened.', 'LOCATION', mode)).toEqual(['12 Baker Street']);
-    expect(found('071 Ditscheinergasse 80 Suite 000 Hundshagen Upper Austria? I am in town', 'LOCATION', mode).join('|')).not.toContain('I am');
+    expect(
+      found('071 Ditscheinergasse 80 Suite 000 Hundshagen Upper Austria? I am in town', 'LOCATION', mode).join('|'),
+    ).not.toContain('I am');
   });
 });
 
@@ -148,7 +177,10 @@ describe('no false alarms on ordinary text', () => {
   it.each(MODES)('finds nothing in %s mode', (mode) => {
     for (const line of ordinary) {
       const dets = detect(line, { mode, entities: ALL }).filter((d) => mode !== 'aggressive' || d.entity !== 'PERSON');
-      expect(dets.map((d) => `${d.entity}:${line.slice(d.start, d.end)}`), line).toEqual([]);
+      expect(
+        dets.map((d) => `${d.entity}:${line.slice(d.start, d.end)}`),
+        line,
+      ).toEqual([]);
     }
   });
   it('numbers that pass Luhn are not cards in an order or ISBN context', () => {
@@ -180,10 +212,16 @@ describe('modes', () => {
   });
   it('a capitalised word, a middle initial and a capitalised word in no list is a name, in every mode', () => {
     for (const mode of MODES) {
-      expect(found('The minutes were taken by Orsolya K Várhelyi and approved.', 'PERSON', mode)).toEqual(['Orsolya K Várhelyi']);
-      expect(found('Questions go to Tamsin R. Oyelaran-Hughes before noon.', 'PERSON', mode)).toEqual(['Tamsin R. Oyelaran-Hughes']);
+      expect(found('The minutes were taken by Orsolya K Várhelyi and approved.', 'PERSON', mode)).toEqual([
+        'Orsolya K Várhelyi',
+      ]);
+      expect(found('Questions go to Tamsin R. Oyelaran-Hughes before noon.', 'PERSON', mode)).toEqual([
+        'Tamsin R. Oyelaran-Hughes',
+      ]);
       // An initial that is also a word ("I", "A") is still an initial between two names.
-      expect(found('Hanne I. Kreutzmann from Can Capital is the keynote speaker.', 'PERSON', mode)).toEqual(['Hanne I. Kreutzmann']);
+      expect(found('Hanne I. Kreutzmann from Can Capital is the keynote speaker.', 'PERSON', mode)).toEqual([
+        'Hanne I. Kreutzmann',
+      ]);
       expect(found('The award went to Torvald A Ekdahl last year.', 'PERSON', mode)).toEqual(['Torvald A Ekdahl']);
       // Between ordinary words it is no name.
       expect(found('Vitamin A Supplements are sold here.', 'PERSON', mode)).toEqual([]);
@@ -191,8 +229,14 @@ describe('modes', () => {
   });
   it('letter and mail header labels are no speakers, and name the person after them', () => {
     for (const mode of MODES) {
-      expect(found('Attn: Priyanka Raghunathan\nBcc: John Smith', 'PERSON', mode)).toEqual(['Priyanka Raghunathan', 'John Smith']);
-      expect(found('To: Priyanka Raghunathan\nCc: Oluwaseun Adebayo', 'PERSON', mode)).toEqual(['Priyanka Raghunathan', 'Oluwaseun Adebayo']);
+      expect(found('Attn: Priyanka Raghunathan\nBcc: John Smith', 'PERSON', mode)).toEqual([
+        'Priyanka Raghunathan',
+        'John Smith',
+      ]);
+      expect(found('To: Priyanka Raghunathan\nCc: Oluwaseun Adebayo', 'PERSON', mode)).toEqual([
+        'Priyanka Raghunathan',
+        'Oluwaseun Adebayo',
+      ]);
       // A speaker line stays a name.
       expect(found('Ella: What a wife.', 'PERSON', mode)).toEqual(['Ella']);
     }
@@ -221,17 +265,23 @@ describe('modes', () => {
   it('after "university of", "born in" and the like a name is a place, listed as a name or not, unless a possessive follows', () => {
     for (const mode of MODES) {
       expect(found('She studied journalism at the University of Vierhöf.', 'LOCATION', mode)).toEqual(['Vierhöf']);
-      expect(found('He lives in Anna\'s flat.', 'LOCATION', mode)).toEqual([]);
+      expect(found("He lives in Anna's flat.", 'LOCATION', mode)).toEqual([]);
     }
   });
   it('a name with a postal code after it, where the text says a place follows, is a place', () => {
     for (const mode of MODES) {
-      expect(found('Looking to support MysticWeb in Quinta de São Tiago 3610-114 in its mission.', 'LOCATION', mode)).toEqual(['Quinta de São Tiago 3610-114']);
-      expect(found('She moved to Wolverhampton WV1 last year and then to Bexley 19073.', 'LOCATION', mode)).toContain('Bexley 19073');
+      expect(
+        found('Looking to support MysticWeb in Quinta de São Tiago 3610-114 in its mission.', 'LOCATION', mode),
+      ).toEqual(['Quinta de São Tiago 3610-114']);
+      expect(found('She moved to Wolverhampton WV1 last year and then to Bexley 19073.', 'LOCATION', mode)).toContain(
+        'Bexley 19073',
+      );
       // Without a word for a place before it, a name and a number stay what they were.
       expect(found('Jonathan Harrison 1978 was the first entry.', 'LOCATION', mode)).toEqual([]);
       // Four digits that could be a year are a date's.
-      expect(found('The office opened in Carrollton 2021 after the merger.', 'LOCATION', mode)).not.toContain('Carrollton 2021');
+      expect(found('The office opened in Carrollton 2021 after the merger.', 'LOCATION', mode)).not.toContain(
+        'Carrollton 2021',
+      );
     }
   });
   it('a country named in ordinary words is a place without a word that says so', () => {
@@ -266,15 +316,24 @@ function shape(md: string): unknown[] {
     return out;
   };
   const walk = (tokens: Token[]): unknown[] =>
-    tokens.filter((t) => t.type !== 'space').map((t) => {
-      if (t.type === 'table') return { type: 'table', header: t.header.length, rows: t.rows.map((r: unknown[]) => r.length) };
-      if (t.type === 'code') return { type: 'code', lang: t.lang, lines: t.text.split('\n').length };
-      if (t.type === 'list') return { type: 'list', items: t.items.length, links: t.items.flatMap((i: { tokens: Token[] }) => inlineLinks(i.tokens)), hr: t.items.some((i: { tokens: Token[] }) => i.tokens.some((x) => x.type === 'hr')) };
-      if (t.type === 'blockquote') return { type: 'blockquote', children: walk(t.tokens ?? []) };
-      // A line holding only a placeholder such as `<LOCATION>` lexes as inline html: it is still text.
-      const type = t.type === 'html' || t.type === 'paragraph' ? 'text' : t.type;
-      return { type, links: inlineLinks((t as { tokens?: Token[] }).tokens) };
-    });
+    tokens
+      .filter((t) => t.type !== 'space')
+      .map((t) => {
+        if (t.type === 'table')
+          return { type: 'table', header: t.header.length, rows: t.rows.map((r: unknown[]) => r.length) };
+        if (t.type === 'code') return { type: 'code', lang: t.lang, lines: t.text.split('\n').length };
+        if (t.type === 'list')
+          return {
+            type: 'list',
+            items: t.items.length,
+            links: t.items.flatMap((i: { tokens: Token[] }) => inlineLinks(i.tokens)),
+            hr: t.items.some((i: { tokens: Token[] }) => i.tokens.some((x) => x.type === 'hr')),
+          };
+        if (t.type === 'blockquote') return { type: 'blockquote', children: walk(t.tokens ?? []) };
+        // A line holding only a placeholder such as `<LOCATION>` lexes as inline html: it is still text.
+        const type = t.type === 'html' || t.type === 'paragraph' ? 'text' : t.type;
+        return { type, links: inlineLinks((t as { tokens?: Token[] }).tokens) };
+      });
   return walk(marked.lexer(md));
 }
 
@@ -303,7 +362,15 @@ describe('markdown stays valid', () => {
   it.each(['tag', 'mask', 'remove'] as const)('keeps links, tables, lists, quotes and code fences with %s', (style) => {
     const out = redact(md, 'accurate', style);
     expect(shape(out)).toEqual(shape(md));
-    for (const secret of ['john.smith@example.com', 'mary_j@corp.io', '4111 1111 1111 1111', 'AKIAIOSFODNN7EXAMPLE', 's3cr3tPass', '7946 0958', 'Mary Johnson']) {
+    for (const secret of [
+      'john.smith@example.com',
+      'mary_j@corp.io',
+      '4111 1111 1111 1111',
+      'AKIAIOSFODNN7EXAMPLE',
+      's3cr3tPass',
+      '7946 0958',
+      'Mary Johnson',
+    ]) {
       expect(out).not.toContain(secret);
     }
   });
@@ -340,7 +407,10 @@ describe('redactDocument', () => {
     warnings: [],
     pages: [
       {
-        pageNumber: 1, width: 612, height: 792, status: 'ok',
+        pageNumber: 1,
+        width: 612,
+        height: 792,
+        status: 'ok',
         blocks: [
           { node: { kind: 'heading', level: 1, content: [text('Invoice for Angela Lundström')] } },
           { node: { kind: 'paragraph', content: [text('Contact angela.lundstrom@example.se or +46 8 123 456 78.')] } },
@@ -348,7 +418,10 @@ describe('redactDocument', () => {
         ],
       },
       {
-        pageNumber: 2, width: 612, height: 792, status: 'ok',
+        pageNumber: 2,
+        width: 612,
+        height: 792,
+        status: 'ok',
         blocks: [
           { node: { kind: 'paragraph', content: [text('Nothing personal here, just totals.')] } },
           { node: { kind: 'paragraph', content: [text('Pay with card 4111 1111 1111 1111 before Friday.')] } },
@@ -366,27 +439,34 @@ describe('redactDocument', () => {
     metadata: {},
   };
 
-  it.each(['tag', 'mask', 'remove'] as const)('redacts markdown, pages, blocks and summary with exact spans (%s)', async (style) => {
-    const out = await redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: style });
-    const md = out.markdown!;
-    for (const s of ['Angela', 'angela.lundstrom@example.se', '123 456 78', '4111 1111']) {
-      expect(md).not.toContain(s);
-      for (const p of out.pages!) expect(p.markdown).not.toContain(s);
-      for (const b of out.blocks!.flatMap((p) => p.items)) expect(b.content).not.toContain(s);
-    }
-    expect(out.summary).not.toContain('Angela');
-    expect(out.links![0]).not.toContain('angela');
-    for (const b of out.blocks!.flatMap((p) => p.items)) {
-      if (b.markdownSpan) expect(md.slice(b.markdownSpan[0], b.markdownSpan[1])).toBe(b.content);
-    }
-    // Unchanged blocks keep their text, later blocks moved with the edits.
-    const items = out.blocks!.flatMap((p) => p.items);
-    expect(items.find((b) => b.content.startsWith('Nothing personal'))!.markdownSpan).not.toBeNull();
-    expect(doc.markdown).toContain('Angela'); // the input document is not modified
-  });
+  it.each(['tag', 'mask', 'remove'] as const)(
+    'redacts markdown, pages, blocks and summary with exact spans (%s)',
+    async (style) => {
+      const out = await redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: style });
+      const md = out.markdown!;
+      for (const s of ['Angela', 'angela.lundstrom@example.se', '123 456 78', '4111 1111']) {
+        expect(md).not.toContain(s);
+        for (const p of out.pages!) expect(p.markdown).not.toContain(s);
+        for (const b of out.blocks!.flatMap((p) => p.items)) expect(b.content).not.toContain(s);
+      }
+      expect(out.summary).not.toContain('Angela');
+      expect(out.links![0]).not.toContain('angela');
+      for (const b of out.blocks!.flatMap((p) => p.items)) {
+        if (b.markdownSpan) expect(md.slice(b.markdownSpan[0], b.markdownSpan[1])).toBe(b.content);
+      }
+      // Unchanged blocks keep their text, later blocks moved with the edits.
+      const items = out.blocks!.flatMap((p) => p.items);
+      expect(items.find((b) => b.content.startsWith('Nothing personal'))!.markdownSpan).not.toBeNull();
+      expect(doc.markdown).toContain('Angela'); // the input document is not modified
+    },
+  );
 
   it('redactPII: true means accurate, all entities, tag', () => {
-    expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({ mode: 'accurate', entities: ALL, replaceStyle: 'tag' });
+    expect(normalizeOptions({ redactPII: true }).redactPII).toEqual({
+      mode: 'accurate',
+      entities: ALL,
+      replaceStyle: 'tag',
+    });
   });
 });
 
@@ -395,18 +475,28 @@ describe('through the parser', () => {
     const { createParser } = await import('../src/parser.js');
     const parser = createParser();
     try {
-      const html = '<html><head><title>Contact</title></head><body><main><h1>Contact Angela Lundström</h1>'
-        + '<p>Mail <a href="mailto:angela@example.se">angela@example.se</a> or call +46 8 123 456 78 today, please.</p>'
-        + '<table><tr><th>Name</th><th>Card</th></tr><tr><td>Mary Johnson</td><td>4111 1111 1111 1111</td></tr></table></main></body></html>';
-      const doc = await parser.parseFile(new TextEncoder().encode(html), { formats: ['markdown', 'html', 'links', 'summary'], redactPII: true }, { filename: 'contact.html' });
+      const html =
+        '<html><head><title>Contact</title></head><body><main><h1>Contact Angela Lundström</h1>' +
+        '<p>Mail <a href="mailto:angela@example.se">angela@example.se</a> or call +46 8 123 456 78 today, please.</p>' +
+        '<table><tr><th>Name</th><th>Card</th></tr><tr><td>Mary Johnson</td><td>4111 1111 1111 1111</td></tr></table></main></body></html>';
+      const doc = await parser.parseFile(
+        new TextEncoder().encode(html),
+        { formats: ['markdown', 'html', 'links', 'summary'], redactPII: true },
+        { filename: 'contact.html' },
+      );
       expect(doc.markdown).toContain('[<EMAIL>](mailto:<EMAIL>)');
       expect(doc.markdown).toContain('| <PERSON> | <FINANCIAL> |');
       for (const field of [doc.markdown, doc.html, doc.summary, ...(doc.links ?? [])]) {
-        for (const pii of ['Angela', 'angela@example.se', '123 456 78', '4111 1111', 'Mary Johnson']) expect(field ?? '').not.toContain(pii);
+        for (const pii of ['Angela', 'angela@example.se', '123 456 78', '4111 1111', 'Mary Johnson'])
+          expect(field ?? '').not.toContain(pii);
       }
       // In HTML the placeholder is text, not a tag.
       expect(doc.html).toContain('&lt;EMAIL&gt;');
-      const masked = await parser.parseFile(new TextEncoder().encode('name,email\nMary Johnson,mary@example.com\n'), { redactPII: { mode: 'fast', replaceStyle: 'mask' } }, { filename: 'people.csv' });
+      const masked = await parser.parseFile(
+        new TextEncoder().encode('name,email\nMary Johnson,mary@example.com\n'),
+        { redactPII: { mode: 'fast', replaceStyle: 'mask' } },
+        { filename: 'people.csv' },
+      );
       expect(masked.markdown).toContain('| **** ******* | **************** |');
     } finally {
       await parser.close();
@@ -428,7 +518,9 @@ describe('secrets: what is not one', () => {
     expect(found(t, 'SECRET', mode)).toEqual([]);
   });
   it('a high-entropy value on a credential line is a secret, a long word is not', () => {
-    expect(found('export SIGNING_SECRET=9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g', 'SECRET')).toEqual(['9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g']);
+    expect(found('export SIGNING_SECRET=9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g', 'SECRET')).toEqual([
+      '9fQ2xL7vR1kP8sT4wZ6yB3nM5cJ0hD2g',
+    ]);
     expect(found('The key insight is internationalization of characteristics.', 'SECRET')).toEqual([]);
   });
 });
@@ -436,26 +528,43 @@ describe('secrets: what is not one', () => {
 describe('html redaction', () => {
   it('rewrites text and link attributes, never tags', async () => {
     const { redactHtml } = await import('../src/redact/html.js');
-    const html = '<p class="contact">Write to <a href="mailto:jane@example.com" title="Jane Doe">jane@example.com</a></p><script>var x = "jane@example.com";</script>';
+    const html =
+      '<p class="contact">Write to <a href="mailto:jane@example.com" title="Jane Doe">jane@example.com</a></p><script>var x = "jane@example.com";</script>';
     const out = redactHtml(html, { mode: 'fast', entities: ALL }, 'tag');
-    expect(out).toBe('<p class="contact">Write to <a href="mailto:&lt;EMAIL&gt;" title="Jane Doe">&lt;EMAIL&gt;</a></p><script>var x = "jane@example.com";</script>');
+    expect(out).toBe(
+      '<p class="contact">Write to <a href="mailto:&lt;EMAIL&gt;" title="Jane Doe">&lt;EMAIL&gt;</a></p><script>var x = "jane@example.com";</script>',
+    );
   });
 });
 
 describe('blocks outside the markdown', () => {
   it('furniture left out of the markdown is redacted on its own and loses its span', async () => {
     const model: DocModel = {
-      contentType: 'application/pdf', metadata: {}, warnings: [],
-      pages: [{
-        pageNumber: 1, width: 612, height: 792, status: 'ok',
-        blocks: [
-          { node: { kind: 'paragraph', content: [text('Quarterly report.')] } },
-          { node: { kind: 'paragraph', content: [text('Prepared by jane.doe@example.com')] }, furniture: true, type: 'page_footer' },
-        ],
-      }],
+      contentType: 'application/pdf',
+      metadata: {},
+      warnings: [],
+      pages: [
+        {
+          pageNumber: 1,
+          width: 612,
+          height: 792,
+          status: 'ok',
+          blocks: [
+            { node: { kind: 'paragraph', content: [text('Quarterly report.')] } },
+            {
+              node: { kind: 'paragraph', content: [text('Prepared by jane.doe@example.com')] },
+              furniture: true,
+              type: 'page_footer',
+            },
+          ],
+        },
+      ],
     };
     const s = serialize(model, { onlyMainContent: true });
-    const out = await redactDocument({ markdown: s.markdown, blocks: s.layout, metadata: {} }, { mode: 'fast', entities: ALL, replaceStyle: 'remove' });
+    const out = await redactDocument(
+      { markdown: s.markdown, blocks: s.layout, metadata: {} },
+      { mode: 'fast', entities: ALL, replaceStyle: 'remove' },
+    );
     const footer = out.blocks![0]!.items[1]!;
     expect(footer.content).toBe('Prepared by ');
     expect(footer.markdownSpan).toBeNull();
@@ -466,7 +575,9 @@ describe('blocks outside the markdown', () => {
 describe('deadline', () => {
   it('a redaction past the parse deadline stops with TIMEOUT', async () => {
     const doc: ParseDocument = { markdown: 'Call Angela Lundström at +46 8 123 456 78.\n'.repeat(2000), metadata: {} };
-    await expect(redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: 'tag' }, { deadline: Date.now() - 1 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(
+      redactDocument(doc, { mode: 'accurate', entities: ALL, replaceStyle: 'tag' }, { deadline: Date.now() - 1 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 });
 
@@ -475,17 +586,24 @@ describe('what the whole-text passes hand to the name detectors', () => {
   // one pass over the whole text and hands each segment its share; findNamesAndPlaces alone searches
   // its text itself. Both must see the same things, also where a literal sits inside a secret hint
   // ("token and"), where a segment boundary cuts a digit run, and for names spread over a segment.
-  const paragraph = (k: number): string => [
-    `Send the token and Maria Lopez will check it; Bearer and Smith, Jones and Davis LLP reviewed case ${k}.`,
-    `We met at the corner of Main Street and Elm Street with Dr. Alan Reyes, who lives at ${100 + k} Baker Street, London.`,
-    `The password and Karen Lee moved to Paris in 2019; call 555-${1000 + k} or write to the office.`,
-    `Zip code: ${10000 + k}. Rudi, Jackson and Campos signed. ${'1234567890'.repeat(3)}`,
-  ].join(' ');
+  const paragraph = (k: number): string =>
+    [
+      `Send the token and Maria Lopez will check it; Bearer and Smith, Jones and Davis LLP reviewed case ${k}.`,
+      `We met at the corner of Main Street and Elm Street with Dr. Alan Reyes, who lives at ${100 + k} Baker Street, London.`,
+      `The password and Karen Lee moved to Paris in 2019; call 555-${1000 + k} or write to the office.`,
+      `Zip code: ${10000 + k}. Rudi, Jackson and Campos signed. ${'1234567890'.repeat(3)}`,
+    ].join(' ');
   // A long stretch without spaces is cut inside it, here inside a digit run ("ab12ab12...").
-  const input = [...Array.from({ length: 30 }, (_, k) => paragraph(k)), 'x'.repeat(3) + 'ab12'.repeat(1500), ...Array.from({ length: 30 }, (_, k) => paragraph(k + 30))].join('\n\n');
+  const input = [
+    ...Array.from({ length: 30 }, (_, k) => paragraph(k)),
+    'x'.repeat(3) + 'ab12'.repeat(1500),
+    ...Array.from({ length: 30 }, (_, k) => paragraph(k + 30)),
+  ].join('\n\n');
 
   it('names and places are the same as from a search of each segment', () => {
-    const viaDetect = detect(input, { mode: 'fast', entities: ['PERSON', 'LOCATION'] }).map((d) => `${d.entity} ${d.start} ${d.end}`);
+    const viaDetect = detect(input, { mode: 'fast', entities: ['PERSON', 'LOCATION'] }).map(
+      (d) => `${d.entity} ${d.start} ${d.end}`,
+    );
     const alone: Detection[] = [];
     const postal = mentionsPostal(input);
     for (const [s, e] of segments(input)) {

@@ -20,7 +20,9 @@ describe('fixtures', () => {
 
   for (const fx of fixtures) {
     it(fx.name, async () => {
-      expect(existsSync(fx.expectedFile), `missing ${fx.name}.md: run npm run fixtures:update -- ${fx.name}`).toBe(true);
+      expect(existsSync(fx.expectedFile), `missing ${fx.name}.md: run npm run fixtures:update -- ${fx.name}`).toBe(
+        true,
+      );
       const doc = await parser.parseFile(readFileSync(fx.file), fx.options, { filename: path.basename(fx.file) });
       // toEqual on strings makes vitest print a readable line diff.
       expect(doc.markdown ?? '').toEqual(readFileSync(fx.expectedFile, 'utf8'));

@@ -5,12 +5,21 @@ import { text, type DocModel, type DocPage } from '../src/model/document.js';
 
 describe('inlines', () => {
   it('merges runs with the same marks and keeps spaces outside emphasis markers', () => {
-    expect(renderInlines([text('Hello '), text('bold ', { bold: true }), text('words', { bold: true }), text(' and '), text('slanted', { italic: true })]))
-      .toBe('Hello **bold words** and *slanted*');
+    expect(
+      renderInlines([
+        text('Hello '),
+        text('bold ', { bold: true }),
+        text('words', { bold: true }),
+        text(' and '),
+        text('slanted', { italic: true }),
+      ]),
+    ).toBe('Hello **bold words** and *slanted*');
   });
 
   it('escapes characters that would start markdown syntax, but not intraword underscores', () => {
-    expect(renderInlines([text('a *star*, snake_case, _under_ and [x](y) <b>')])).toBe('a \\*star\\*, snake_case, \\_under\\_ and [x\\](y) \\<b>');
+    expect(renderInlines([text('a *star*, snake_case, _under_ and [x](y) <b>')])).toBe(
+      'a \\*star\\*, snake_case, \\_under\\_ and [x\\](y) \\<b>',
+    );
     expect(renderInlines([text('# not a heading')])).toBe('\\# not a heading');
     expect(renderInlines([text('1. not a list')])).toBe('1\\. not a list');
     expect(renderInlines([text('- not a bullet')])).toBe('\\- not a bullet');
@@ -55,19 +64,40 @@ describe('inlines', () => {
     for (const [t, md] of cases) {
       expect(renderInlines([text(t)])).toBe(md);
       const html = await marked.parse(md);
-      expect(html.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').trim()).toBe(t);
+      expect(
+        html
+          .replace(/<[^>]+>/g, '')
+          .replace(/&amp;/g, '&')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .trim(),
+      ).toBe(t);
     }
   });
 
   it('opens and closes only the marks that change between runs, the longest-lasting outermost', async () => {
     const { marked } = await import('marked');
-    const tips = renderInlines([text('Practice Tips', { bold: true, italic: true }), text(':', { italic: true }), text(' Keep records.')]);
+    const tips = renderInlines([
+      text('Practice Tips', { bold: true, italic: true }),
+      text(':', { italic: true }),
+      text(' Keep records.'),
+    ]);
     expect(tips).toBe('***Practice Tips**:* Keep records.');
     expect(marked.parseInline(tips)).toBe('<em><strong>Practice Tips</strong>:</em> Keep records.');
     // White space takes the marks both neighbours share.
     expect(renderInlines([text('one', { bold: true }), text(' '), text('two', { bold: true })])).toBe('**one two**');
-    expect(renderInlines([text('a '), text('bold ', { bold: true }), text('and both', { bold: true, italic: true }), text(' end')])).toBe('a **bold *and both*** end');
-    expect(renderInlines([text('gone ', { strike: true }), text('too', { strike: true, bold: true })])).toBe('~~gone **too**~~');
+    expect(
+      renderInlines([
+        text('a '),
+        text('bold ', { bold: true }),
+        text('and both', { bold: true, italic: true }),
+        text(' end'),
+      ]),
+    ).toBe('a **bold *and both*** end');
+    expect(renderInlines([text('gone ', { strike: true }), text('too', { strike: true, bold: true })])).toBe(
+      '~~gone **too**~~',
+    );
   });
 
   it('leaves out emphasis whose markers could not work where they stand', async () => {
@@ -76,38 +106,77 @@ describe('inlines', () => {
     expect(renderInlines([text('Note:', { bold: true }), text('The text')])).toBe('Note:The text');
     expect(renderInlines([text('word'), text('(paren)', { italic: true }), text('word')])).toBe('word(paren)word');
     // Only the span in the way goes: here the strike, whose tildes would stand between the stars and the word.
-    const md = renderInlines([text('see '), text('this', { bold: true }), text('a', { bold: true, italic: true, strike: true }), text('b')]);
+    const md = renderInlines([
+      text('see '),
+      text('this', { bold: true }),
+      text('a', { bold: true, italic: true, strike: true }),
+      text('b'),
+    ]);
     expect(marked.parseInline(md)).not.toMatch(/[*~]/);
     expect(marked.parseInline(md)).toContain('<strong>this<em>a</em></strong>b');
   });
 
   it('writes one link for consecutive runs with one address, its label carrying the inner emphasis', () => {
-    expect(renderInlines([text('see '), text('the ', { href: 'https://e.x' }), text('site', { href: 'https://e.x', bold: true }), text('.')]))
-      .toBe('see [the **site**](https://e.x).');
-    expect(renderInlines([text('see ', { bold: true }), text('the site', { href: 'https://e.x', bold: true }), text(' now', { bold: true })]))
-      .toBe('**see [the site](https://e.x) now**');
-    expect(renderInlines([text('a '), text('link ', { href: 'https://e.x' }), text('b')])).toBe('a [link](https://e.x) b');
-    expect(renderInlines([text('[1]', { href: '#n1' }), text(' and '), text('a [b', { href: '#n2' })])).toBe('[[1]](#n1) and [a \\[b](#n2)');
+    expect(
+      renderInlines([
+        text('see '),
+        text('the ', { href: 'https://e.x' }),
+        text('site', { href: 'https://e.x', bold: true }),
+        text('.'),
+      ]),
+    ).toBe('see [the **site**](https://e.x).');
+    expect(
+      renderInlines([
+        text('see ', { bold: true }),
+        text('the site', { href: 'https://e.x', bold: true }),
+        text(' now', { bold: true }),
+      ]),
+    ).toBe('**see [the site](https://e.x) now**');
+    expect(renderInlines([text('a '), text('link ', { href: 'https://e.x' }), text('b')])).toBe(
+      'a [link](https://e.x) b',
+    );
+    expect(renderInlines([text('[1]', { href: '#n1' }), text(' and '), text('a [b', { href: '#n2' })])).toBe(
+      '[[1]](#n1) and [a \\[b](#n2)',
+    );
   });
 
   it('writes a link whose label is its own address as an autolink, and lists it among the links', async () => {
     const { marked } = await import('marked');
     const md = renderInlines([
-      text('Code at '), text('https://e.x/a_b*c', { href: 'https://e.x/a_b*c' }), text(', the site '), text('https://e.x', { href: 'https://e.x/', bold: true }),
-      text(', mail '), text('me@e.x', { href: 'mailto:me@e.x' }), text(' or '), text('ask us', { href: 'mailto:us@e.x' }), text('.'),
+      text('Code at '),
+      text('https://e.x/a_b*c', { href: 'https://e.x/a_b*c' }),
+      text(', the site '),
+      text('https://e.x', { href: 'https://e.x/', bold: true }),
+      text(', mail '),
+      text('me@e.x', { href: 'mailto:me@e.x' }),
+      text(' or '),
+      text('ask us', { href: 'mailto:us@e.x' }),
+      text('.'),
     ]);
-    expect(md).toBe('Code at <https://e.x/a_b*c>, the site **<https://e.x/>**, mail <me@e.x> or [ask us](mailto:us@e.x).');
+    expect(md).toBe(
+      'Code at <https://e.x/a_b*c>, the site **<https://e.x/>**, mail <me@e.x> or [ask us](mailto:us@e.x).',
+    );
     const html = await marked.parseInline(md);
     expect(html).toContain('<a href="https://e.x/a_b*c">https://e.x/a_b*c</a>');
     expect(html).toContain('<strong><a href="https://e.x/">https://e.x/</a></strong>');
-    expect(linksFromMarkdown(`${md}\n\n\\<https://not.a.link> [again](https://e.x/a_b*c)`)).toEqual(['https://e.x/a_b*c', 'https://e.x/', 'mailto:me@e.x', 'mailto:us@e.x']);
+    expect(linksFromMarkdown(`${md}\n\n\\<https://not.a.link> [again](https://e.x/a_b*c)`)).toEqual([
+      'https://e.x/a_b*c',
+      'https://e.x/',
+      'mailto:me@e.x',
+      'mailto:us@e.x',
+    ]);
     // A label that is not the address stays a label; so does an address with a pipe in a table cell.
     expect(renderInlines([text('e.x/a', { href: 'https://e.x/a' })])).toBe('[e.x/a](https://e.x/a)');
     expect(renderInlines([text('https://e.x/a|b', { href: 'https://e.x/a|b' })], true)).toMatch(/^\[https/);
   });
 
   it('keeps table cells on one line, escaping pipes in text and code', () => {
-    expect(renderInlines([text('a|b', { bold: true }), text('\nnext'), { type: 'break' }, text('x|y', { code: true })], true)).toBe('**a\\|b**<br>next<br>`x\\|y`');
+    expect(
+      renderInlines(
+        [text('a|b', { bold: true }), text('\nnext'), { type: 'break' }, text('x|y', { code: true })],
+        true,
+      ),
+    ).toBe('**a\\|b**<br>next<br>`x\\|y`');
     expect(renderInlines([text('[h]:mm:ss')], true)).toBe('[h]:mm:ss');
   });
 
@@ -121,14 +190,25 @@ describe('inlines', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const alphabet = 'aaabb   .,:()!?*_~';
-    const decode = (s: string): string => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const decode = (s: string): string =>
+      s
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
     let meant = 0;
     let kept = 0;
     for (let n = 0; n < 400; n++) {
       const runs = Array.from({ length: 1 + Math.floor(random() * 5) }, () => {
         let t = '';
         for (let i = 1 + Math.floor(random() * 6); i > 0; i--) t += alphabet[Math.floor(random() * alphabet.length)];
-        return text(/\S/.test(t) ? t : `${t}a`, { bold: random() < 0.4, italic: random() < 0.4, strike: random() < 0.2, ...(random() < 0.1 ? { href: 'https://e.x' } : {}) });
+        return text(/\S/.test(t) ? t : `${t}a`, {
+          bold: random() < 0.4,
+          italic: random() < 0.4,
+          strike: random() < 0.2,
+          ...(random() < 0.1 ? { href: 'https://e.x' } : {}),
+        });
       });
       const html = marked.parseInline(renderInlines(runs)) as string;
       const read: { c: string; tags: string[] }[] = [];
@@ -139,9 +219,19 @@ describe('inlines', () => {
           else open.push(m[2]);
         } else for (const c of decode(m[3]!)) read.push({ c, tags: [...open] });
       }
-      const source = runs.flatMap((r) => [...r.text].map((c) => ({ c, tags: [r.bold && 'strong', r.italic && 'em', r.strike && 'del', r.href && 'a'].filter(Boolean) as string[] })));
+      const source = runs.flatMap((r) =>
+        [...r.text].map((c) => ({
+          c,
+          tags: [r.bold && 'strong', r.italic && 'em', r.strike && 'del', r.href && 'a'].filter(Boolean) as string[],
+        })),
+      );
       const start = source.findIndex((s) => /\S/.test(s.c));
-      expect(read.map((r) => r.c).join('')).toBe(source.map((s) => s.c).join('').trim());
+      expect(read.map((r) => r.c).join('')).toBe(
+        source
+          .map((s) => s.c)
+          .join('')
+          .trim(),
+      );
       read.forEach((r, i) => {
         if (/\s/.test(r.c)) return;
         const want = source[start + i]!.tags;
@@ -166,9 +256,14 @@ describe('inlines', () => {
 describe('blocks', () => {
   it('writes nested, numbered lists', () => {
     const md = renderNode({
-      kind: 'list', ordered: true, start: 3,
+      kind: 'list',
+      ordered: true,
+      start: 3,
       items: [
-        { content: [text('first')], children: [{ kind: 'list', ordered: false, items: [{ content: [text('inner')] }] }] },
+        {
+          content: [text('first')],
+          children: [{ kind: 'list', ordered: false, items: [{ content: [text('inner')] }] }],
+        },
         { content: [text('second')] },
       ],
     });
@@ -216,26 +311,46 @@ describe('blocks', () => {
 });
 
 describe('document', () => {
-  const page = (n: number, blocks: DocPage['blocks']): DocPage => ({ pageNumber: n, width: 612, height: 792, status: 'ok', blocks });
+  const page = (n: number, blocks: DocPage['blocks']): DocPage => ({
+    pageNumber: n,
+    width: 612,
+    height: 792,
+    status: 'ok',
+    blocks,
+  });
   const doc: DocModel = {
     contentType: 'application/pdf',
     metadata: {},
     warnings: [],
     pages: [
       page(1, [
-        { node: { kind: 'paragraph', content: [text('Running head')] }, type: 'page_header', furniture: true, bbox: [0.1, 0.02, 0.9, 0.05] },
+        {
+          node: { kind: 'paragraph', content: [text('Running head')] },
+          type: 'page_header',
+          furniture: true,
+          bbox: [0.1, 0.02, 0.9, 0.05],
+        },
         { node: { kind: 'heading', level: 1, content: [text('Title')] }, type: 'title', bbox: [0.1, 0.1, 0.9, 0.15] },
         { node: { kind: 'list', ordered: false, items: [{ content: [text('one')] }] } },
         { node: { kind: 'list', ordered: false, items: [{ content: [text('two')] }] } },
       ]),
-      page(2, [{ node: { kind: 'paragraph', content: [text('Body *text*')] }, source: 'native_text', confidence: { layout: 0.9, ocr: null } }]),
+      page(2, [
+        {
+          node: { kind: 'paragraph', content: [text('Body *text*')] },
+          source: 'native_text',
+          confidence: { layout: 0.9, ocr: null },
+        },
+      ]),
     ],
   };
 
   it('joins blocks, continues lists across list blocks and leaves furniture out under onlyMainContent', () => {
     const s = serialize(doc, { onlyMainContent: true });
     expect(s.markdown).toBe('# Title\n\n- one\n- two\n\nBody \\*text\\*\n');
-    expect(s.pages).toEqual([{ pageNumber: 1, markdown: '# Title\n\n- one\n- two' }, { pageNumber: 2, markdown: 'Body \\*text\\*' }]);
+    expect(s.pages).toEqual([
+      { pageNumber: 1, markdown: '# Title\n\n- one\n- two' },
+      { pageNumber: 2, markdown: 'Body \\*text\\*' },
+    ]);
   });
 
   it('keeps furniture when onlyMainContent is false', () => {
@@ -246,8 +361,14 @@ describe('document', () => {
     const broken: DocModel = {
       ...doc,
       pages: [
-        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('3')] }, type: 'page_number', furniture: true }]),
-        page(2, [{ node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true }, { node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }]),
+        page(1, [
+          { node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true },
+          { node: { kind: 'paragraph', content: [text('3')] }, type: 'page_number', furniture: true },
+        ]),
+        page(2, [
+          { node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true },
+          { node: { kind: 'paragraph', content: [text('on here.')] }, continues: true },
+        ]),
       ],
     };
     const s = serialize(broken, { onlyMainContent: true });
@@ -261,8 +382,14 @@ describe('document', () => {
     const noted: DocModel = {
       ...doc,
       pages: [
-        page(1, [{ node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('* A note.')] }, label: 'footnote' }]),
-        page(2, [{ node: { kind: 'paragraph', content: [text('on here.')] }, continues: true }, { node: { kind: 'paragraph', content: [text('Next.')] } }]),
+        page(1, [
+          { node: { kind: 'paragraph', content: [text('The sentence goes')] }, runsOn: true },
+          { node: { kind: 'paragraph', content: [text('* A note.')] }, label: 'footnote' },
+        ]),
+        page(2, [
+          { node: { kind: 'paragraph', content: [text('on here.')] }, continues: true },
+          { node: { kind: 'paragraph', content: [text('Next.')] } },
+        ]),
       ],
     };
     const s = serialize(noted, { onlyMainContent: true });
@@ -274,15 +401,26 @@ describe('document', () => {
     const long: DocModel = {
       ...doc,
       pages: [
-        page(1, [{ node: { kind: 'paragraph', content: [text('It began')] }, runsOn: true }, { node: { kind: 'paragraph', content: [text('A sidebar.')] } }, { node: { kind: 'heading', level: 2, content: [text('Figure')] } }]),
+        page(1, [
+          { node: { kind: 'paragraph', content: [text('It began')] }, runsOn: true },
+          { node: { kind: 'paragraph', content: [text('A sidebar.')] } },
+          { node: { kind: 'heading', level: 2, content: [text('Figure')] } },
+        ]),
         page(2, [{ node: { kind: 'paragraph', content: [text('and went on')] }, continues: true, runsOn: true }]),
-        page(3, [{ node: { kind: 'paragraph', content: [text('to the end.')] }, continues: true }, { node: { kind: 'paragraph', content: [text('Next.')] } }]),
+        page(3, [
+          { node: { kind: 'paragraph', content: [text('to the end.')] }, continues: true },
+          { node: { kind: 'paragraph', content: [text('Next.')] } },
+        ]),
       ],
     };
     const s = serialize(long, { onlyMainContent: true });
     expect(s.markdown).toBe('It began and went on to the end.\n\nA sidebar.\n\n## Figure\n\nNext.\n');
     for (const p of s.layout) for (const b of p.items) expect(s.markdown.slice(...b.markdownSpan!)).toBe(b.content);
-    expect(s.pages.map((p) => p.markdown)).toEqual(['It began\n\nA sidebar.\n\n## Figure', 'and went on', 'to the end.\n\nNext.']);
+    expect(s.pages.map((p) => p.markdown)).toEqual([
+      'It began\n\nA sidebar.\n\n## Figure',
+      'and went on',
+      'to the end.\n\nNext.',
+    ]);
   });
 
   it('records exact spans, ids, contiguous reading order and types', () => {

@@ -50,11 +50,16 @@ export class LogSink {
   }
 
   audits(): Record<string, unknown>[] {
-    return this.records().filter((r) => r['msg'] === 'audit').map((r) => r['audit'] as Record<string, unknown>);
+    return this.records()
+      .filter((r) => r['msg'] === 'audit')
+      .map((r) => r['audit'] as Record<string, unknown>);
   }
 }
 
-export async function makeServer(config: Partial<ServerConfig> = {}, extra: Omit<BuildOptions, 'config' | 'logStream'> & { store?: Store } = {}) {
+export async function makeServer(
+  config: Partial<ServerConfig> = {},
+  extra: Omit<BuildOptions, 'config' | 'logStream'> & { store?: Store } = {},
+) {
   const log = new LogSink();
   const app = await buildServer({ config: testConfig(config), logStream: log.stream, ...extra });
   return { app, log };
@@ -84,8 +89,11 @@ export async function multipart(parts: Part[]): Promise<{ payload: Buffer; heade
 }
 
 export async function fileForm(bytes: Uint8Array | string, filename: string, options?: unknown, contentType?: string) {
-  const parts: Part[] = [{ name: 'file', value: typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes, filename, contentType }];
-  if (options !== undefined) parts.push({ name: 'options', value: typeof options === 'string' ? options : JSON.stringify(options) });
+  const parts: Part[] = [
+    { name: 'file', value: typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes, filename, contentType },
+  ];
+  if (options !== undefined)
+    parts.push({ name: 'options', value: typeof options === 'string' ? options : JSON.stringify(options) });
   return multipart(parts);
 }
 
@@ -106,7 +114,10 @@ export class GatedParser implements Parser {
     const normalized = normalizeOptions(options);
     this.started++;
     return new Promise<ParseDocument>((resolve, reject) => {
-      const finish = (doc: ParseDocument): void => { clearTimeout(timer); resolve(doc); };
+      const finish = (doc: ParseDocument): void => {
+        clearTimeout(timer);
+        resolve(doc);
+      };
       const drop = (err: ParseError): void => {
         clearTimeout(timer);
         const i = this.waiting.indexOf(finish);
@@ -133,7 +144,9 @@ export class GatedParser implements Parser {
 
 /** A parser that fails the way a defect would: a plain Error, not a ParseError. */
 export const brokenParser: Parser = {
-  parseFile: async () => { throw new TypeError('Cannot read properties of undefined (reading \'x\')'); },
+  parseFile: async () => {
+    throw new TypeError("Cannot read properties of undefined (reading 'x')");
+  },
   close: async () => undefined,
 };
 

@@ -27,7 +27,12 @@ describe('official SDK against the service', () => {
   afterAll(async () => app?.close());
 
   /** The same multipart request the SDK makes, sent by hand, to see what the server answers. */
-  async function rawParse(bytes: Buffer, filename: string, contentType: string, options: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  async function rawParse(
+    bytes: Buffer,
+    filename: string,
+    contentType: string,
+    options: Record<string, unknown>,
+  ): Promise<{ status: number; body: any }> {
     const form = new FormData();
     form.append('options', JSON.stringify(options));
     form.append('file', new Blob([bytes], { type: contentType }), filename);
@@ -37,10 +42,15 @@ describe('official SDK against the service', () => {
 
   const files: Array<[string, string, string[]]> = [
     ['test.pdf', 'application/pdf', ['While there is contemporaneous exploration of multi-agent approaches']],
-    ['test.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', [
-      '314b0a30-5b04-470b-b9f7-eed2c2bec74a', '49e168b7-d2ae-407f-a055-2167576f39a1',
-      'AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation',
-    ]],
+    [
+      'test.docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      [
+        '314b0a30-5b04-470b-b9f7-eed2c2bec74a',
+        '49e168b7-d2ae-407f-a055-2167576f39a1',
+        'AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation',
+      ],
+    ],
     ['test_blog.html', 'text/html', ['an example where high cost can easily prevent a generic complex']],
   ];
 
@@ -58,14 +68,16 @@ describe('official SDK against the service', () => {
     });
   });
 
-  it('parse() failures surface as SdkError with the server\'s status and code', async () => {
+  it("parse() failures surface as SdkError with the server's status and code", async () => {
     const html = Buffer.from('<p>hello</p>');
     const bad = await client.parse({ data: html, filename: 'a.html' }, { timeout: 999999 }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(SdkError);
     expect((bad as SdkError).status).toBe(400);
     expect((bad as SdkError).code).toBe('BAD_REQUEST');
     expect((bad as SdkError).message).toMatch(/timeout/);
-    const unsupported = await client.parse({ data: Buffer.from([0, 1, 2, 3, 250, 251, 252, 253]), filename: 'x.bin' }).catch((e: unknown) => e);
+    const unsupported = await client
+      .parse({ data: Buffer.from([0, 1, 2, 3, 250, 251, 252, 253]), filename: 'x.bin' })
+      .catch((e: unknown) => e);
     expect((unsupported as SdkError).status).toBe(415);
     expect((unsupported as SdkError).code).toBe('UNSUPPORTED_FILE_TYPE');
     const stranger = new Firecrawl({ apiKey: 'not-a-key-of-this-service', apiUrl: base, maxRetries: 1 });
@@ -76,18 +88,22 @@ describe('official SDK against the service', () => {
   it('createMonitor, listMonitors({limit, offset}), getMonitor, updateMonitor, deleteMonitor', async () => {
     const created = [];
     for (let i = 0; i < 5; i++) {
-      created.push(await client.createMonitor({
-        name: `sdk-${i}`,
-        schedule: { cron: '0 */6 * * *', timezone: 'Europe/London' },
-        targets: [{ type: 'scrape', urls: [`https://example.com/${i}`], scrapeOptions: { formats: ['markdown'] } }],
-        webhook: { url: 'https://hooks.example.com/m', events: ['monitor.page'] },
-      }));
+      created.push(
+        await client.createMonitor({
+          name: `sdk-${i}`,
+          schedule: { cron: '0 */6 * * *', timezone: 'Europe/London' },
+          targets: [{ type: 'scrape', urls: [`https://example.com/${i}`], scrapeOptions: { formats: ['markdown'] } }],
+          webhook: { url: 'https://hooks.example.com/m', events: ['monitor.page'] },
+        }),
+      );
     }
     expect(created[0]!.status).toBe('active');
     expect(created[0]!.lastCheckSummary).toEqual({ totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 });
 
     const page = await client.listMonitors({ limit: 2, offset: 1 });
-    const raw = (await (await fetch(`${base}/v2/monitor?limit=2&offset=1`, { headers: AUTH_A })).json()) as { data: unknown };
+    const raw = (await (await fetch(`${base}/v2/monitor?limit=2&offset=1`, { headers: AUTH_A })).json()) as {
+      data: unknown;
+    };
     expect(page).toEqual(raw.data);
     expect(page.map((m) => m.id)).toEqual([created[1]!.id, created[2]!.id]);
     expect((await client.listMonitors()).map((m) => m.id)).toEqual(created.map((m) => m.id));

@@ -12,22 +12,40 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseApiKeys } from '../src/server/config.js';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus } from '../test-support/corpus.js';
 import {
-  AUTH_A, AUTH_B, GatedParser, KEY_A, KEY_B, brokenParser, fileForm, makeServer, multipart, until,
+  AUTH_A,
+  AUTH_B,
+  GatedParser,
+  KEY_A,
+  KEY_B,
+  brokenParser,
+  fileForm,
+  makeServer,
+  multipart,
+  until,
 } from './server-helpers.js';
 
 type App = Awaited<ReturnType<typeof makeServer>>['app'];
 
-const HTML = '<html><head><title>Quarterly note</title></head><body><h1>Results</h1><p>Revenue grew in the third quarter.</p></body></html>';
+const HTML =
+  '<html><head><title>Quarterly note</title></head><body><h1>Results</h1><p>Revenue grew in the third quarter.</p></body></html>';
 
-async function postParse(app: App, form: { payload: Buffer; headers: Record<string, string> }, auth: Record<string, string> = AUTH_A) {
+async function postParse(
+  app: App,
+  form: { payload: Buffer; headers: Record<string, string> },
+  auth: Record<string, string> = AUTH_A,
+) {
   return app.inject({ method: 'POST', url: '/v2/parse', headers: { ...auth, ...form.headers }, payload: form.payload });
 }
 
 function encryptedDocx(): Buffer {
-  const z = Buffer.from(zipSync({
-    '[Content_Types].xml': strToU8('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    'word/document.xml': strToU8('<w:document/>'),
-  }));
+  const z = Buffer.from(
+    zipSync({
+      '[Content_Types].xml': strToU8(
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      'word/document.xml': strToU8('<w:document/>'),
+    }),
+  );
   // Set the "encrypted" flag of every local and central directory header, as a password-protected ZIP has.
   for (let i = 0; i < z.length - 4; i++) {
     if (z.readUInt32LE(i) === 0x04034b50) z[i + 6]! |= 1;
@@ -57,7 +75,9 @@ describe('configuration', () => {
     expect(() => parseApiKeys('a:short')).toThrow(/shorter than 16/);
     expect(() => parseApiKeys(`nocolon${KEY_A}`)).toThrow(/id:key/);
     expect(() => parseApiKeys(`a:${KEY_A},a:${KEY_B}`)).toThrow(/twice/);
-    expect(() => loadConfig({ DOCMILL_API_KEYS: `a:${KEY_A}`, DOCMILL_QUEUE_LENGTH: '-1' })).toThrow(/DOCMILL_QUEUE_LENGTH/);
+    expect(() => loadConfig({ DOCMILL_API_KEYS: `a:${KEY_A}`, DOCMILL_QUEUE_LENGTH: '-1' })).toThrow(
+      /DOCMILL_QUEUE_LENGTH/,
+    );
     expect(() => loadConfig({ DOCMILL_API_KEYS: `a:${KEY_A}`, DOCMILL_DATABASE_URL: 'mysql://x' })).toThrow(/postgres/);
   });
 });
@@ -69,9 +89,14 @@ describe('authentication', () => {
   afterAll(async () => app.close());
 
   const routes: Array<[string, string]> = [
-    ['POST', '/v2/parse'], ['GET', '/v2/monitor'], ['POST', '/v2/monitor'],
-    ['GET', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'], ['PATCH', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'],
-    ['DELETE', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'], ['GET', '/v2/openapi.json'], ['GET', '/no/such/route'],
+    ['POST', '/v2/parse'],
+    ['GET', '/v2/monitor'],
+    ['POST', '/v2/monitor'],
+    ['GET', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'],
+    ['PATCH', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'],
+    ['DELETE', '/v2/monitor/7d8f1b5e-4b0a-4c53-9a55-0f6a1f0f7c11'],
+    ['GET', '/v2/openapi.json'],
+    ['GET', '/no/such/route'],
   ];
 
   it.each(routes)('%s %s without a key → 401 {success:false, error}', async (method, url) => {
@@ -104,7 +129,10 @@ describe('authentication', () => {
   it('accepts each configured key, the scheme in any case, and never logs a key', async () => {
     expect((await app.inject({ method: 'GET', url: '/v2/monitor', headers: AUTH_A })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/v2/monitor', headers: AUTH_B })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/v2/monitor', headers: { authorization: `bearer ${KEY_A}` } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/v2/monitor', headers: { authorization: `bearer ${KEY_A}` } }))
+        .statusCode,
+    ).toBe(200);
     await app.inject({ method: 'GET', url: `/v2/monitor?api_key=${KEY_A}` });
     expect(log.lines.length).toBeGreaterThan(0);
     expect(log.text).not.toContain(KEY_A);
@@ -119,7 +147,10 @@ describe('POST /v2/parse', () => {
   afterAll(async () => app.close());
 
   it('200 {success:true, data} with markdown and metadata.sourceURL set to the file name', async () => {
-    const res = await postParse(app, await fileForm(HTML, 'note.html', { formats: ['markdown', 'links'] }, 'text/html'));
+    const res = await postParse(
+      app,
+      await fileForm(HTML, 'note.html', { formats: ['markdown', 'links'] }, 'text/html'),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     const body = res.json();
@@ -135,7 +166,12 @@ describe('POST /v2/parse', () => {
 
   it('accepts options sent as a JSON part with a file name and content type', async () => {
     const form = await multipart([
-      { name: 'options', value: strToU8(JSON.stringify({ formats: ['html'] })), filename: 'blob', contentType: 'application/json' },
+      {
+        name: 'options',
+        value: strToU8(JSON.stringify({ formats: ['html'] })),
+        filename: 'blob',
+        contentType: 'application/json',
+      },
       { name: 'file', value: strToU8(HTML), filename: 'note.html', contentType: 'text/html' },
     ]);
     const res = await postParse(app, form);
@@ -150,32 +186,104 @@ describe('POST /v2/parse', () => {
   });
 
   // Errors table, row 400: {success:false, code:"BAD_REQUEST", error}.
-  const badRequests: Array<[string, () => Promise<{ payload: Buffer | string; headers: Record<string, string> }>, RegExp]> = [
-    ['a JSON body instead of multipart', async () => ({ payload: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } }), /multipart/],
+  const badRequests: Array<
+    [string, () => Promise<{ payload: Buffer | string; headers: Record<string, string> }>, RegExp]
+  > = [
+    [
+      'a JSON body instead of multipart',
+      async () => ({ payload: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } }),
+      /multipart/,
+    ],
     ['no file part', async () => multipart([{ name: 'options', value: '{}' }]), /Missing file/],
-    ['the file under another field name', async () => multipart([{ name: 'document', value: strToU8(HTML), filename: 'a.html' }]), /field "file"/],
-    ['an unknown field', async () => multipart([{ name: 'file', value: strToU8(HTML), filename: 'a.html' }, { name: 'extra', value: '1' }]), /Unexpected multipart field "extra"/],
-    ['two files', async () => multipart([{ name: 'file', value: strToU8(HTML), filename: 'a.html' }, { name: 'file', value: strToU8(HTML), filename: 'b.html' }]), /exactly one file/],
-    ['three files', async () => multipart([1, 2, 3].map((i) => ({ name: 'file', value: strToU8(HTML), filename: `${i}.html` }))), /one file/],
-    ['options given twice', async () => multipart([{ name: 'options', value: '{}' }, { name: 'options', value: '{}' }, { name: 'file', value: strToU8(HTML), filename: 'a.html' }]), /twice/],
+    [
+      'the file under another field name',
+      async () => multipart([{ name: 'document', value: strToU8(HTML), filename: 'a.html' }]),
+      /field "file"/,
+    ],
+    [
+      'an unknown field',
+      async () =>
+        multipart([
+          { name: 'file', value: strToU8(HTML), filename: 'a.html' },
+          { name: 'extra', value: '1' },
+        ]),
+      /Unexpected multipart field "extra"/,
+    ],
+    [
+      'two files',
+      async () =>
+        multipart([
+          { name: 'file', value: strToU8(HTML), filename: 'a.html' },
+          { name: 'file', value: strToU8(HTML), filename: 'b.html' },
+        ]),
+      /exactly one file/,
+    ],
+    [
+      'three files',
+      async () => multipart([1, 2, 3].map((i) => ({ name: 'file', value: strToU8(HTML), filename: `${i}.html` }))),
+      /one file/,
+    ],
+    [
+      'options given twice',
+      async () =>
+        multipart([
+          { name: 'options', value: '{}' },
+          { name: 'options', value: '{}' },
+          { name: 'file', value: strToU8(HTML), filename: 'a.html' },
+        ]),
+      /twice/,
+    ],
     ['an empty file', async () => fileForm('', 'empty.html'), /empty/],
-    ['options that are not JSON', async () => fileForm(HTML, 'a.html', '{formats: markdown'), /options: not valid JSON/],
+    [
+      'options that are not JSON',
+      async () => fileForm(HTML, 'a.html', '{formats: markdown'),
+      /options: not valid JSON/,
+    ],
     ['options that are not an object', async () => fileForm(HTML, 'a.html', '[1,2]'), /options: expected an object/],
-    ['a timeout above 300000', async () => fileForm(HTML, 'a.html', { timeout: 300001 }), /options\.timeout: must be at most 300000/],
+    [
+      'a timeout above 300000',
+      async () => fileForm(HTML, 'a.html', { timeout: 300001 }),
+      /options\.timeout: must be at most 300000/,
+    ],
     ['an unknown proxy', async () => fileForm(HTML, 'a.html', { proxy: 'stealth' }), /options\.proxy/],
-    ['maxPages out of range', async () => fileForm(HTML, 'a.html', { parsers: [{ type: 'pdf', maxPages: 10001 }] }), /maxPages/],
-    ['auditMetadata.username over 1024 characters', async () => fileForm(HTML, 'a.html', { auditMetadata: { username: 'u'.repeat(1025) } }), /auditMetadata\.username/],
-    ['a browser-only format', async () => fileForm(HTML, 'a.html', { formats: [{ type: 'screenshot' }] }), /not supported for parse/],
-    ['a truncated multipart body', async () => {
-      const f = await fileForm(HTML, 'a.html');
-      return { payload: f.payload.subarray(0, f.payload.length - 60), headers: f.headers };
-    }, /./],
-    ['a multipart content type without boundary', async () => ({ payload: 'x', headers: { 'content-type': 'multipart/form-data' } }), /./],
+    [
+      'maxPages out of range',
+      async () => fileForm(HTML, 'a.html', { parsers: [{ type: 'pdf', maxPages: 10001 }] }),
+      /maxPages/,
+    ],
+    [
+      'auditMetadata.username over 1024 characters',
+      async () => fileForm(HTML, 'a.html', { auditMetadata: { username: 'u'.repeat(1025) } }),
+      /auditMetadata\.username/,
+    ],
+    [
+      'a browser-only format',
+      async () => fileForm(HTML, 'a.html', { formats: [{ type: 'screenshot' }] }),
+      /not supported for parse/,
+    ],
+    [
+      'a truncated multipart body',
+      async () => {
+        const f = await fileForm(HTML, 'a.html');
+        return { payload: f.payload.subarray(0, f.payload.length - 60), headers: f.headers };
+      },
+      /./,
+    ],
+    [
+      'a multipart content type without boundary',
+      async () => ({ payload: 'x', headers: { 'content-type': 'multipart/form-data' } }),
+      /./,
+    ],
   ];
 
   it.each(badRequests)('400 BAD_REQUEST for %s', async (_name, make, message) => {
     const form = await make();
-    const res = await app.inject({ method: 'POST', url: '/v2/parse', headers: { ...AUTH_A, ...form.headers }, payload: form.payload });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/parse',
+      headers: { ...AUTH_A, ...form.headers },
+      payload: form.payload,
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.any(String) });
@@ -210,12 +318,25 @@ describe('POST /v2/parse', () => {
   it('writes one audit line per parse with the key id and auditMetadata.username, never the key or the content', async () => {
     const marker = 'Zebra-4711-unique-content-marker';
     const before = log.lines.length;
-    const res = await postParse(app, await fileForm(`<p>${marker}</p>`, 'memo.html', { auditMetadata: { username: 'alice@example.org' } }));
+    const res = await postParse(
+      app,
+      await fileForm(`<p>${marker}</p>`, 'memo.html', { auditMetadata: { username: 'alice@example.org' } }),
+    );
     expect(res.statusCode).toBe(200);
     const lines = log.lines.slice(before);
-    const audits = lines.map((l) => JSON.parse(l)).filter((r) => r.msg === 'audit').map((r) => r.audit);
+    const audits = lines
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.msg === 'audit')
+      .map((r) => r.audit);
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ event: 'parse', keyId: 'alpha', username: 'alice@example.org', status: 200, filename: 'memo.html', zeroDataRetention: false });
+    expect(audits[0]).toMatchObject({
+      event: 'parse',
+      keyId: 'alpha',
+      username: 'alice@example.org',
+      status: 200,
+      filename: 'memo.html',
+      zeroDataRetention: false,
+    });
     expect(lines.join('\n')).not.toContain(marker);
     expect(lines.join('\n')).not.toContain(KEY_A);
   });
@@ -227,16 +348,31 @@ describe('POST /v2/parse', () => {
     process.env['TMPDIR'] = tmp;
     try {
       const before = log.lines.length;
-      const res = await postParse(app, await fileForm(`<h1>${marker}</h1>`, 'patient-jane-doe.html', { zeroDataRetention: true, auditMetadata: { username: 'bob' } }));
+      const res = await postParse(
+        app,
+        await fileForm(`<h1>${marker}</h1>`, 'patient-jane-doe.html', {
+          zeroDataRetention: true,
+          auditMetadata: { username: 'bob' },
+        }),
+      );
       expect(res.statusCode).toBe(200);
       expect(res.json().data.markdown).toContain(marker);
-      const failed = await postParse(app, await fileForm(encryptedDocx(), 'patient-jane-doe.docx', { zeroDataRetention: true }));
+      const failed = await postParse(
+        app,
+        await fileForm(encryptedDocx(), 'patient-jane-doe.docx', { zeroDataRetention: true }),
+      );
       expect(failed.statusCode).toBe(422);
       const text = log.lines.slice(before).join('\n');
       expect(text).not.toContain(marker);
       expect(text).not.toContain('jane-doe');
       const audits = log.audits().slice(-2);
-      expect(audits[0]).toMatchObject({ keyId: 'alpha', username: 'bob', zeroDataRetention: true, filename: null, status: 200 });
+      expect(audits[0]).toMatchObject({
+        keyId: 'alpha',
+        username: 'bob',
+        zeroDataRetention: true,
+        filename: null,
+        status: 200,
+      });
       expect(audits[1]).toMatchObject({ zeroDataRetention: true, filename: null, status: 422, code: 'ENCRYPTED' });
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
@@ -256,11 +392,20 @@ describe.skipIf(!corpusAvailable)('POST /v2/parse with the real PDF reader', () 
 
   it('pages and blocks only when asked; numPages in metadata', async () => {
     const pdf = readCorpus('markitdown', 'REPAIR-2022-INV-001_multipage.pdf');
-    const plain = (await postParse(app, await fileForm(pdf, 'repair.pdf', { parsers: [{ type: 'pdf', mode: 'fast' }] }))).json();
+    const plain = (
+      await postParse(app, await fileForm(pdf, 'repair.pdf', { parsers: [{ type: 'pdf', mode: 'fast' }] }))
+    ).json();
     expect(plain.success).toBe(true);
     expect(plain.data.pages).toBeUndefined();
     expect(plain.data.blocks).toBeUndefined();
-    const rich = (await postParse(app, await fileForm(pdf, 'repair.pdf', { parsers: [{ type: 'pdf', mode: 'fast', pages: true, blocks: true, maxPages: 1 }] }))).json();
+    const rich = (
+      await postParse(
+        app,
+        await fileForm(pdf, 'repair.pdf', {
+          parsers: [{ type: 'pdf', mode: 'fast', pages: true, blocks: true, maxPages: 1 }],
+        }),
+      )
+    ).json();
     expect(rich.data.pages).toHaveLength(1);
     expect(rich.data.blocks[0].pageNumber).toBe(1);
     expect(rich.data.metadata.numPages).toBe(1);
@@ -283,7 +428,11 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
     const { app } = await makeServer({}, { parser: brokenParser });
     const res = await postParse(app, await fileForm(HTML, 'a.html'));
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ success: false, code: 'UNKNOWN_ERROR', error: expect.stringContaining('Cannot read properties') });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'UNKNOWN_ERROR',
+      error: expect.stringContaining('Cannot read properties'),
+    });
     await app.close();
   });
 
@@ -401,7 +550,13 @@ describe('monitors', () => {
   const valid = {
     name: 'Pricing pages',
     schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' },
-    targets: [{ type: 'scrape', urls: ['https://example.com/pricing', 'https://example.com/plans'], scrapeOptions: { onlyMainContent: true, formats: ['markdown'] } }],
+    targets: [
+      {
+        type: 'scrape',
+        urls: ['https://example.com/pricing', 'https://example.com/plans'],
+        scrapeOptions: { onlyMainContent: true, formats: ['markdown'] },
+      },
+    ],
     webhook: { url: 'https://hooks.example.com/docmill', headers: { 'x-token': 't' }, events: ['monitor.page'] },
     notification: { email: { enabled: true, recipients: ['ops@example.com'], includeDiffs: true } },
     retentionDays: 14,
@@ -415,15 +570,35 @@ describe('monitors', () => {
     expect(res.statusCode).toBe(200);
     const m = res.json().data;
     expect(Object.keys(m).sort()).toEqual([
-      'createdAt', 'currentCheckId', 'estimatedCreditsPerMonth', 'goal', 'id', 'judgeEnabled', 'lastCheckSummary', 'lastRunAt',
-      'name', 'nextRunAt', 'notification', 'retentionDays', 'schedule', 'status', 'targets', 'updatedAt', 'webhook',
+      'createdAt',
+      'currentCheckId',
+      'estimatedCreditsPerMonth',
+      'goal',
+      'id',
+      'judgeEnabled',
+      'lastCheckSummary',
+      'lastRunAt',
+      'name',
+      'nextRunAt',
+      'notification',
+      'retentionDays',
+      'schedule',
+      'status',
+      'targets',
+      'updatedAt',
+      'webhook',
     ]);
     expect(m.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(m.status).toBe('active');
     expect(m.schedule).toEqual({ cron: '0 9 * * 1-5', timezone: 'America/New_York' });
     expect(m.targets[0].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(m.targets[0].urls).toEqual(valid.targets[0]!.urls);
-    expect(m.webhook).toEqual({ url: valid.webhook.url, headers: { 'x-token': 't' }, metadata: {}, events: ['monitor.page'] });
+    expect(m.webhook).toEqual({
+      url: valid.webhook.url,
+      headers: { 'x-token': 't' },
+      metadata: {},
+      events: ['monitor.page'],
+    });
     expect(m.notification).toEqual(valid.notification);
     expect(m.lastCheckSummary).toEqual({ totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 });
     expect([m.lastRunAt, m.currentCheckId]).toEqual([null, null]);
@@ -436,7 +611,13 @@ describe('monitors', () => {
     const next = new Date(m.nextRunAt);
     expect(next.getTime()).toBeGreaterThan(Date.now());
     expect(next.getTime() - Date.now()).toBeLessThanOrEqual(4 * 24 * 3600 * 1000);
-    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' }).formatToParts(next);
+    const local = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      hourCycle: 'h23',
+    }).formatToParts(next);
     const part = (t: string) => local.find((p) => p.type === t)!.value;
     expect(`${part('hour')}:${part('minute')}`).toBe('09:00');
     expect(['Sat', 'Sun']).not.toContain(part('weekday'));
@@ -456,11 +637,19 @@ describe('monitors', () => {
     ['a target without urls', { targets: [{ type: 'scrape', urls: [] }] }, /urls/],
     ['a non-http URL', { targets: [{ type: 'scrape', urls: ['ftp://example.com/x'] }] }, /urls\[0\]/],
     ['an unsupported target type', { targets: [{ type: 'crawl', urls: ['https://example.com'] }] }, /type/],
-    ['an unknown scrapeOptions member', { targets: [{ type: 'scrape', urls: ['https://example.com'], scrapeOptions: { turbo: true } }] }, /turbo/],
+    [
+      'an unknown scrapeOptions member',
+      { targets: [{ type: 'scrape', urls: ['https://example.com'], scrapeOptions: { turbo: true } }] },
+      /turbo/,
+    ],
     ['a webhook without url', { webhook: { headers: {} } }, /webhook\.url/],
     ['a webhook to a non-http URL', { webhook: { url: 'javascript:alert(1)' } }, /webhook\.url/],
     ['an unknown webhook event', { webhook: { url: 'https://h.example.com', events: ['page'] } }, /events/],
-    ['a bad e-mail recipient', { notification: { email: { enabled: true, recipients: ['not-an-address'] } } }, /recipients/],
+    [
+      'a bad e-mail recipient',
+      { notification: { email: { enabled: true, recipients: ['not-an-address'] } } },
+      /recipients/,
+    ],
     ['e-mail enabled without recipients', { notification: { email: { enabled: true, recipients: [] } } }, /recipient/],
     ['an unknown member', { colour: 'red' }, /colour/],
     ['a name of the wrong type', { name: 5 }, /name/],
@@ -470,7 +659,12 @@ describe('monitors', () => {
   ];
 
   it.each(invalid)('POST refuses %s with 400 BAD_REQUEST naming the field', async (_name, change, message) => {
-    const res = await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: { ...valid, ...change } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/monitor',
+      headers: AUTH_A,
+      payload: { ...valid, ...change },
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.any(String) });
@@ -478,29 +672,48 @@ describe('monitors', () => {
   });
 
   it.each([
-    ['every 30 minutes', '*/30 * * * *'], ['every 2 hours', '0 */2 * * *'], ['hourly', '0 * * * *'], ['daily', '0 0 * * *'],
-    ['Daily at 9:00', '0 9 * * *'], ['every day at 6pm', '0 18 * * *'], ['weekdays at 08:30', '30 8 * * 1-5'],
-    ['every monday at 9:15', '15 9 * * 1'], ['every day at 12am', '0 0 * * *'],
+    ['every 30 minutes', '*/30 * * * *'],
+    ['every 2 hours', '0 */2 * * *'],
+    ['hourly', '0 * * * *'],
+    ['daily', '0 0 * * *'],
+    ['Daily at 9:00', '0 9 * * *'],
+    ['every day at 6pm', '0 18 * * *'],
+    ['weekdays at 08:30', '30 8 * * 1-5'],
+    ['every monday at 9:15', '15 9 * * 1'],
+    ['every day at 12am', '0 0 * * *'],
   ])('schedule.text "%s" is stored as cron "%s"', async (text, cron) => {
-    const res = await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: { ...valid, schedule: { text, timezone: 'Europe/Paris' } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/monitor',
+      headers: AUTH_A,
+      payload: { ...valid, schedule: { text, timezone: 'Europe/Paris' } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.schedule).toEqual({ cron, timezone: 'Europe/Paris' });
   });
 
   it('POST refuses a body that is not JSON', async () => {
-    const res = await app.inject({ method: 'POST', url: '/v2/monitor', headers: { ...AUTH_A, 'content-type': 'application/json' }, payload: '{"name":' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/monitor',
+      headers: { ...AUTH_A, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('BAD_REQUEST');
   });
 
   it('PATCH pauses, resumes, reschedules and clears; refuses invalid changes', async () => {
-    const created = (await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: valid })).json().data;
-    const patch = (payload: unknown) => app.inject({ method: 'PATCH', url: `/v2/monitor/${created.id}`, headers: AUTH_A, payload: payload as object });
+    const created = (await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: valid })).json()
+      .data;
+    const patch = (payload: unknown) =>
+      app.inject({ method: 'PATCH', url: `/v2/monitor/${created.id}`, headers: AUTH_A, payload: payload as object });
     const paused = (await patch({ status: 'paused' })).json().data;
     expect(paused.status).toBe('paused');
     expect(paused.nextRunAt).toBeNull();
     expect(Date.parse(paused.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
-    const moved = (await patch({ status: 'active', schedule: { cron: '30 6 * * *', timezone: 'Asia/Kolkata' } })).json().data;
+    const moved = (await patch({ status: 'active', schedule: { cron: '30 6 * * *', timezone: 'Asia/Kolkata' } })).json()
+      .data;
     expect(moved.schedule).toEqual({ cron: '30 6 * * *', timezone: 'Asia/Kolkata' });
     expect(new Date(moved.nextRunAt).getUTCHours()).toBe(1); // 06:30 IST = 01:00 UTC
     expect(new Date(moved.nextRunAt).getUTCMinutes()).toBe(0);
@@ -512,17 +725,29 @@ describe('monitors', () => {
     const cleared = (await patch({ webhook: null, notification: null, goal: null })).json().data;
     expect([cleared.webhook, cleared.notification, cleared.goal]).toEqual([null, null, null]);
     expect(cleared.createdAt).toBe(created.createdAt);
-    for (const bad of [{ status: 'deleted' }, { schedule: { cron: '* * *' } }, {}, { id: created.id }, { schedule: { cron: '0 1 * * *', timezone: 'Nowhere/City' } }]) {
+    for (const bad of [
+      { status: 'deleted' },
+      { schedule: { cron: '* * *' } },
+      {},
+      { id: created.id },
+      { schedule: { cron: '0 1 * * *', timezone: 'Nowhere/City' } },
+    ]) {
       const res = await patch(bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(res.json().code).toBe('BAD_REQUEST');
     }
   });
 
-  it('GET, PATCH and DELETE see only the caller\'s monitors; unknown ids → 404, malformed ids → 400', async () => {
-    const mine = (await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: valid })).json().data;
+  it("GET, PATCH and DELETE see only the caller's monitors; unknown ids → 404, malformed ids → 400", async () => {
+    const mine = (await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_A, payload: valid })).json()
+      .data;
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-      const res = await app.inject({ method, url: `/v2/monitor/${mine.id}`, headers: AUTH_B, ...(method === 'PATCH' ? { payload: { name: 'stolen' } } : {}) });
+      const res = await app.inject({
+        method,
+        url: `/v2/monitor/${mine.id}`,
+        headers: AUTH_B,
+        ...(method === 'PATCH' ? { payload: { name: 'stolen' } } : {}),
+      });
       expect(res.statusCode, method).toBe(404);
       expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', error: expect.any(String) });
     }
@@ -530,7 +755,9 @@ describe('monitors', () => {
     const del = await app.inject({ method: 'DELETE', url: `/v2/monitor/${mine.id}`, headers: AUTH_A });
     expect(del.json()).toEqual({ success: true });
     expect((await app.inject({ method: 'GET', url: `/v2/monitor/${mine.id}`, headers: AUTH_A })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'DELETE', url: `/v2/monitor/${mine.id}`, headers: AUTH_A })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'DELETE', url: `/v2/monitor/${mine.id}`, headers: AUTH_A })).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -541,18 +768,34 @@ describe('GET /v2/monitor', () => {
     ({ app } = await makeServer());
     for (let i = 0; i < 30; i++) {
       const res = await app.inject({
-        method: 'POST', url: '/v2/monitor', headers: AUTH_A,
-        payload: { name: `m${i}`, schedule: { cron: `${i} * * * *` }, targets: [{ type: 'scrape', urls: [`https://example.com/${i}`] }] },
+        method: 'POST',
+        url: '/v2/monitor',
+        headers: AUTH_A,
+        payload: {
+          name: `m${i}`,
+          schedule: { cron: `${i} * * * *` },
+          targets: [{ type: 'scrape', urls: [`https://example.com/${i}`] }],
+        },
       });
       ids.push(res.json().data.id);
     }
-    await app.inject({ method: 'POST', url: '/v2/monitor', headers: AUTH_B, payload: { name: 'theirs', schedule: { cron: '0 0 * * *' }, targets: [{ type: 'scrape', urls: ['https://example.org'] }] } });
+    await app.inject({
+      method: 'POST',
+      url: '/v2/monitor',
+      headers: AUTH_B,
+      payload: {
+        name: 'theirs',
+        schedule: { cron: '0 0 * * *' },
+        targets: [{ type: 'scrape', urls: ['https://example.org'] }],
+      },
+    });
   });
   afterAll(async () => app.close());
 
-  const list = async (query = '', auth = AUTH_A) => app.inject({ method: 'GET', url: `/v2/monitor${query}`, headers: auth });
+  const list = async (query = '', auth = AUTH_A) =>
+    app.inject({ method: 'GET', url: `/v2/monitor${query}`, headers: auth });
 
-  it('defaults to limit 25, offset 0, oldest first, the caller\'s monitors only', async () => {
+  it("defaults to limit 25, offset 0, oldest first, the caller's monitors only", async () => {
     const res = await list();
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -575,13 +818,20 @@ describe('GET /v2/monitor', () => {
     expect((await list('?offset=30')).json().data).toEqual([]);
   });
 
-  it.each(['?limit=0', '?limit=101', '?limit=-1', '?limit=abc', '?limit=1.5', '?offset=-1', '?offset=x', '?limit=1&limit=2'])(
-    'refuses %s with 400 BAD_REQUEST', async (query) => {
-      const res = await list(query);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.any(String) });
-    },
-  );
+  it.each([
+    '?limit=0',
+    '?limit=101',
+    '?limit=-1',
+    '?limit=abc',
+    '?limit=1.5',
+    '?offset=-1',
+    '?offset=x',
+    '?limit=1&limit=2',
+  ])('refuses %s with 400 BAD_REQUEST', async (query) => {
+    const res = await list(query);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.any(String) });
+  });
 
   it('ignores query parameters it does not know', async () => {
     expect((await list('?page=2&limit=3')).json().data.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 3));
@@ -602,15 +852,23 @@ describe('GET /v2/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     const parse = doc.paths['/v2/parse'].post;
     expect(Object.keys(parse.requestBody.content)).toEqual(['multipart/form-data']);
-    expect(Object.keys(parse.requestBody.content['multipart/form-data'].schema.properties)).toEqual(['file', 'options']);
+    expect(Object.keys(parse.requestBody.content['multipart/form-data'].schema.properties)).toEqual([
+      'file',
+      'options',
+    ]);
     expect(JSON.stringify(doc)).not.toContain('x-docmill');
     expect(Object.keys(parse.responses)).toEqual(expect.arrayContaining(['200', '400', '402', '429', '500']));
-    const listParams = doc.paths['/v2/monitor'].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]);
+    const listParams = doc.paths['/v2/monitor'].get.parameters.map((p: { name: string; schema: unknown }) => [
+      p.name,
+      p.schema,
+    ]);
     expect(listParams).toEqual([
       ['limit', { type: 'integer', minimum: 1, maximum: 100, default: 25 }],
       ['offset', { type: 'integer', minimum: 0, maximum: 2147483647, default: 0 }],
     ]);
-    expect(doc.paths['/v2/monitor/{id}'].patch.requestBody.content['application/json'].schema.properties.status.enum).toEqual(['active', 'paused']);
+    expect(
+      doc.paths['/v2/monitor/{id}'].patch.requestBody.content['application/json'].schema.properties.status.enum,
+    ).toEqual(['active', 'paused']);
     await app.close();
   });
 });

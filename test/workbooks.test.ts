@@ -57,15 +57,24 @@ describe('workbooks: conventions on the project fixtures', () => {
   it('shows the built-in short date formats as current Excel does (four-digit year)', async () => {
     const files = unzipSync(fixture('sample.xlsx'));
     const styles = new TextDecoder().decode(files['xl/styles.xml']);
-    files['xl/styles.xml'] = strToU8(styles.replace('<xf numFmtId="164"', '<xf numFmtId="14"').replace('<xf numFmtId="165"', '<xf numFmtId="22"'));
+    files['xl/styles.xml'] = strToU8(
+      styles.replace('<xf numFmtId="164"', '<xf numFmtId="14"').replace('<xf numFmtId="165"', '<xf numFmtId="22"'),
+    );
     const md = serialize(await read(readerContext(zipSync(files), 'xlsx')), { onlyMainContent: true }).markdown;
     expect(md).toContain('| Pens \\| blue | 1/1/2024 | TRUE | 12 |');
     expect(md).toContain('| 3/15/2024 0:00 |');
   });
 
   it('reads the same workbook saved as .xlsm, .xlsb, .xls and .ods to the same tables', async () => {
-    const base = serialize(await read(readerContext(fixture('sample.xlsx'), 'xlsx')), { onlyMainContent: true }).markdown;
-    for (const [file, kind] of [['sample.xlsm', 'xlsm'], ['sample.xlsb', 'xlsb'], ['sample.xls', 'xls'], ['sample.ods', 'ods']] as const) {
+    const base = serialize(await read(readerContext(fixture('sample.xlsx'), 'xlsx')), {
+      onlyMainContent: true,
+    }).markdown;
+    for (const [file, kind] of [
+      ['sample.xlsm', 'xlsm'],
+      ['sample.xlsb', 'xlsb'],
+      ['sample.xls', 'xls'],
+      ['sample.ods', 'ods'],
+    ] as const) {
       const md = serialize(await read(readerContext(fixture(file), kind)), { onlyMainContent: true }).markdown;
       // LibreOffice writes General-format fractions with more digits; everything else is identical.
       expect(md.replace(/0\.333333333\d*/, '0.333'), file).toBe(base.replace(/0\.333333333\d*/, '0.333'));
@@ -73,7 +82,11 @@ describe('workbooks: conventions on the project fixtures', () => {
   });
 
   it('caps the cells of huge sheets and says so', () => {
-    const ws = { '!data': Array.from({ length: 50 }, (_, r) => Array.from({ length: 4 }, (_, c) => ({ t: 'n', v: r * 4 + c, w: String(r * 4 + c) }))) };
+    const ws = {
+      '!data': Array.from({ length: 50 }, (_, r) =>
+        Array.from({ length: 4 }, (_, c) => ({ t: 'n', v: r * 4 + c, w: String(r * 4 + c) })),
+      ),
+    };
     const result = sheetBlocks('Big', ws as never, 40);
     expect(result.truncated).toBe(true);
     const table = result.blocks[1]!.node as TableNode;
@@ -83,23 +96,45 @@ describe('workbooks: conventions on the project fixtures', () => {
 });
 
 /** A minimal .xlsx of one sheet: `rows` is the sheetData body, `xfs` the numFmtId of each cell style. */
-function miniXlsx(rows: string, xfs: number[], opts: { numFmts?: [number, string][]; date1904?: boolean } = {}): Uint8Array {
+function miniXlsx(
+  rows: string,
+  xfs: number[],
+  opts: { numFmts?: [number, string][]; date1904?: boolean } = {},
+): Uint8Array {
   const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
-  const rel = (id: string, type: string, target: string): string => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
-  const fmts = opts.numFmts?.length ? `<numFmts>${opts.numFmts.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${code.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"/>`).join('')}</numFmts>` : '';
+  const rel = (id: string, type: string, target: string): string =>
+    `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  const fmts = opts.numFmts?.length
+    ? `<numFmts>${opts.numFmts.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${code.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"/>`).join('')}</numFmts>`
+    : '';
   return zipSync({
-    '[Content_Types].xml': strToU8('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>'),
-    '_rels/.rels': strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`),
-    'xl/workbook.xml': strToU8(`<workbook ${ns} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${opts.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`),
-    'xl/_rels/workbook.xml.rels': strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}${rel('rId2', 'styles', 'styles.xml')}</Relationships>`),
-    'xl/styles.xml': strToU8(`<styleSheet ${ns}>${fmts}<cellXfs>${xfs.map((f) => `<xf numFmtId="${f}" applyNumberFormat="1"/>`).join('')}</cellXfs></styleSheet>`),
+    '[Content_Types].xml': strToU8(
+      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+    ),
+    '_rels/.rels': strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
+    ),
+    'xl/workbook.xml': strToU8(
+      `<workbook ${ns} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${opts.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    'xl/_rels/workbook.xml.rels': strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}${rel('rId2', 'styles', 'styles.xml')}</Relationships>`,
+    ),
+    'xl/styles.xml': strToU8(
+      `<styleSheet ${ns}>${fmts}<cellXfs>${xfs.map((f) => `<xf numFmtId="${f}" applyNumberFormat="1"/>`).join('')}</cellXfs></styleSheet>`,
+    ),
     'xl/worksheets/sheet1.xml': strToU8(`<worksheet ${ns}><sheetData>${rows}</sheetData></worksheet>`),
   });
 }
 
 /** Rows of label and value cells: `[label, cell attributes and body]`. */
 function labelled(cells: [string, string][]): string {
-  return cells.map(([label, cell], i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${label}</t></is></c><c r="B${i + 1}"${cell}</c></row>`).join('');
+  return cells
+    .map(
+      ([label, cell], i) =>
+        `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${label}</t></is></c><c r="B${i + 1}"${cell}</c></row>`,
+    )
+    .join('');
 }
 
 /** The label and value of each table row of a one-sheet workbook, as markdown cells. */
@@ -119,26 +154,49 @@ describe('workbooks: number formats', () => {
     const ids = [5, 6, 7, 8, 41, 42, 43, 44];
     const cells: [string, string][] = [];
     for (const [i, id] of ids.entries()) {
-      for (const [name, v] of [['pos', '1234.5'], ['neg', '-1234.5'], ['zero', '0']]) cells.push([`f${id} ${name}`, ` s="${i}"><v>${v}</v>`]);
+      for (const [name, v] of [
+        ['pos', '1234.5'],
+        ['neg', '-1234.5'],
+        ['zero', '0'],
+      ])
+        cells.push([`f${id} ${name}`, ` s="${i}"><v>${v}</v>`]);
     }
     cells.push(['f44 text', ' s="7" t="inlineStr"><is><t>n/a</t></is>']);
     const v = await values(miniXlsx(labelled(cells), ids));
     expect(v).toMatchObject({
-      'f5 pos': '$1,235', 'f5 neg': '($1,235)', 'f5 zero': '$0',
-      'f6 pos': '$1,235', 'f6 neg': '($1,235)',
-      'f7 pos': '$1,234.50', 'f7 neg': '($1,234.50)', 'f7 zero': '$0.00',
-      'f8 pos': '$1,234.50', 'f8 neg': '($1,234.50)',
+      'f5 pos': '$1,235',
+      'f5 neg': '($1,235)',
+      'f5 zero': '$0',
+      'f6 pos': '$1,235',
+      'f6 neg': '($1,235)',
+      'f7 pos': '$1,234.50',
+      'f7 neg': '($1,234.50)',
+      'f7 zero': '$0.00',
+      'f8 pos': '$1,234.50',
+      'f8 neg': '($1,234.50)',
       // Padding (`_)`) and fill (`* `) show as nothing; the quoted dash of the zero section as itself.
-      'f41 pos': '1,235', 'f41 neg': '(1,235)', 'f41 zero': '-',
-      'f42 pos': '$1,235', 'f42 neg': '$(1,235)', 'f42 zero': '$-',
-      'f43 pos': '1,234.50', 'f43 neg': '(1,234.50)', 'f43 zero': '-',
-      'f44 pos': '$1,234.50', 'f44 neg': '$(1,234.50)', 'f44 zero': '$-',
+      'f41 pos': '1,235',
+      'f41 neg': '(1,235)',
+      'f41 zero': '-',
+      'f42 pos': '$1,235',
+      'f42 neg': '$(1,235)',
+      'f42 zero': '$-',
+      'f43 pos': '1,234.50',
+      'f43 neg': '(1,234.50)',
+      'f43 zero': '-',
+      'f44 pos': '$1,234.50',
+      'f44 neg': '$(1,234.50)',
+      'f44 zero': '$-',
       'f44 text': 'n/a',
     });
   });
 
   it('keeps a format the file spells out for a locale-dependent id', async () => {
-    const v = await values(miniXlsx(labelled([['eur', ' s="0"><v>-1234.5</v>']]), [44], { numFmts: [[44, '#,##0.00 "EUR";-#,##0.00 "EUR"']] }));
+    const v = await values(
+      miniXlsx(labelled([['eur', ' s="0"><v>-1234.5</v>']]), [44], {
+        numFmts: [[44, '#,##0.00 "EUR";-#,##0.00 "EUR"']],
+      }),
+    );
     expect(v['eur']).toBe('-1,234.50 EUR');
   });
 
@@ -156,9 +214,15 @@ describe('workbooks: number formats', () => {
     const xfs = [0, 164, 14, 22, 20];
     const numFmts: [number, string][] = [[164, 'yyyy-mm-dd']];
     const expected = {
-      iso: '2024-01-01', short: '1/1/2024', datetime: '3/5/2024 18:30', time: '10:30', 'leap-bug era': '1900-02-01',
+      iso: '2024-01-01',
+      short: '1/1/2024',
+      datetime: '3/5/2024 18:30',
+      time: '10:30',
+      'leap-bug era': '1900-02-01',
       // No date format: the ISO text, without a midnight time.
-      general: '2024-01-01', 'general time': '2024-03-05 18:30:00', serial: '2024-01-01',
+      general: '2024-01-01',
+      'general time': '2024-03-05 18:30:00',
+      serial: '2024-01-01',
     };
     expect(await values(miniXlsx(rows, xfs, { numFmts }))).toMatchObject(expected);
     // The 1904 date system shows the same dates (the serial cell aside, which means another day there).
@@ -184,7 +248,11 @@ describe('workbooks: number formats', () => {
   });
 
   it('writes out long General integers on the SheetJS path too (.xls, .xlsb)', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([['id', 4006381333931], ['price', 1.5], ['huge', 1e20]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['id', 4006381333931],
+      ['price', 1.5],
+      ['huge', 1e20],
+    ]);
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, 'S');
     for (const bookType of ['xls', 'xlsb'] as const) {
@@ -199,16 +267,39 @@ describe('workbooks: number formats', () => {
 
 describe('workbooks: rounding and fractions', () => {
   it('rounds negative halves away from zero as Excel does, on the fast path and the SheetJS path', async () => {
-    const fmts: [number, string][] = [[164, '0.0'], [165, '0.0%'], [166, '#,##0.00;(#,##0.00)'], [167, '0 ?/?'], [168, '$#,##0.0']];
-    const cells: [string, string][] = [
-      ['neg tenth', ' s="0"><v>-1.45</v>'], ['pos tenth', ' s="0"><v>1.45</v>'], ['neg pct', ' s="1"><v>-0.0345</v>'],
-      ['sections', ' s="2"><v>-1234.5</v>'], ['mixed', ' s="3"><v>2.5</v>'], ['mixed small', ' s="3"><v>0.75</v>'], ['money', ' s="4"><v>-2.25</v>'],
+    const fmts: [number, string][] = [
+      [164, '0.0'],
+      [165, '0.0%'],
+      [166, '#,##0.00;(#,##0.00)'],
+      [167, '0 ?/?'],
+      [168, '$#,##0.0'],
     ];
-    const expected = { 'neg tenth': '-1.5', 'pos tenth': '1.5', 'neg pct': '-3.5%', 'sections': '(1,234.50)', 'mixed': '2 1/2', 'mixed small': '0 3/4', 'money': '-$2.3' };
+    const cells: [string, string][] = [
+      ['neg tenth', ' s="0"><v>-1.45</v>'],
+      ['pos tenth', ' s="0"><v>1.45</v>'],
+      ['neg pct', ' s="1"><v>-0.0345</v>'],
+      ['sections', ' s="2"><v>-1234.5</v>'],
+      ['mixed', ' s="3"><v>2.5</v>'],
+      ['mixed small', ' s="3"><v>0.75</v>'],
+      ['money', ' s="4"><v>-2.25</v>'],
+    ];
+    const expected = {
+      'neg tenth': '-1.5',
+      'pos tenth': '1.5',
+      'neg pct': '-3.5%',
+      sections: '(1,234.50)',
+      mixed: '2 1/2',
+      'mixed small': '0 3/4',
+      money: '-$2.3',
+    };
     const bytes = miniXlsx(labelled(cells), [164, 165, 166, 167, 168], { numFmts: fmts });
     expect(await values(bytes)).toMatchObject(expected);
     // Cells in those formats written as .xls and .xlsb by SheetJS, read through SheetJS.
-    const ws = XLSX.utils.aoa_to_sheet([['neg tenth', { t: 'n', v: -1.45, z: '0.0' }], ['neg pct', { t: 'n', v: -0.0345, z: '0.0%' }], ['mixed', { t: 'n', v: 2.5, z: '0 ?/?' }]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['neg tenth', { t: 'n', v: -1.45, z: '0.0' }],
+      ['neg pct', { t: 'n', v: -0.0345, z: '0.0%' }],
+      ['mixed', { t: 'n', v: 2.5, z: '0 ?/?' }],
+    ]);
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, 'S');
     for (const bookType of ['xls', 'xlsb'] as const) {
@@ -223,21 +314,32 @@ describe('workbooks: rounding and fractions', () => {
 describe('workbooks: OpenDocument cells without text', () => {
   it('links a cell whose text is one link, as a spreadsheet hyperlink does', async () => {
     const files = unzipSync(fixture('sample.ods'));
-    const row = (body: string): string => `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell office:value-type="string">${body}</table:table-cell></table:table-row>`;
+    const row = (body: string): string =>
+      `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell office:value-type="string">${body}</table:table-cell></table:table-row>`;
     const rows = [
       '<text:p><text:a xlink:type="simple" xlink:href="https://example.com/x">Example</text:a></text:p>',
       '<text:p>See <text:a xlink:type="simple" xlink:href="https://example.com/y">docs</text:a></text:p>',
       '<text:p><text:a xlink:type="simple" xlink:href="#Sheet2.A1">Inside</text:a></text:p>',
-    ].map(row).join('');
+    ]
+      .map(row)
+      .join('');
     const content = new TextDecoder().decode(files['content.xml']);
-    files['content.xml'] = strToU8(content.replace(/<table:table /, `<table:table table:name="Links"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `));
+    files['content.xml'] = strToU8(
+      content.replace(
+        /<table:table /,
+        `<table:table table:name="Links"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `,
+      ),
+    );
     const md = serialize(await read(readerContext(zipSync(files), 'ods')), { onlyMainContent: true }).markdown;
-    expect(md.split('\n## ')[0]).toContain('| label | [Example](https://example.com/x) |\n| --- | --- |\n| label | See docs |\n| label | Inside |');
+    expect(md.split('\n## ')[0]).toContain(
+      '| label | [Example](https://example.com/x) |\n| --- | --- |\n| label | See docs |\n| label | Inside |',
+    );
   });
 
   it('shows the value of cells written with office:value and no paragraph', async () => {
     const files = unzipSync(fixture('sample.ods'));
-    const cell = (attrs: string): string => `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell ${attrs}/></table:table-row>`;
+    const cell = (attrs: string): string =>
+      `<table:table-row><table:table-cell office:value-type="string"><text:p>label</text:p></table:table-cell><table:table-cell ${attrs}/></table:table-row>`;
     const rows = [
       'office:value-type="float" office:value="4.4000000000000004"',
       'office:value-type="float" office:value="123456789012"',
@@ -248,13 +350,34 @@ describe('workbooks: OpenDocument cells without text', () => {
       'office:value-type="time" office:time-value="PT36H05M09S"',
       'office:value-type="boolean" office:boolean-value="true"',
       'office:value-type="string" office:string-value="from the attribute"',
-    ].map(cell).join('');
+    ]
+      .map(cell)
+      .join('');
     const content = new TextDecoder().decode(files['content.xml']);
     // A sheet of its own, first, holding the value-only cells.
-    files['content.xml'] = strToU8(content.replace(/<table:table /, `<table:table table:name="Values"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `));
+    files['content.xml'] = strToU8(
+      content.replace(
+        /<table:table /,
+        `<table:table table:name="Values"><table:table-column table:number-columns-repeated="2"/>${rows}</table:table><table:table `,
+      ),
+    );
     const md = serialize(await read(readerContext(zipSync(files), 'ods')), { onlyMainContent: true }).markdown;
-    const values = md.split('\n## ')[0]!.split('\n').filter((l) => l.startsWith('| label')).map((l) => l.slice('| label | '.length, -2));
-    expect(values).toEqual(['4.4', '123456789012', '7%', '12.5 EUR', '2024-01-01', '2024-03-05 18:30:00', '36:05:09', 'TRUE', 'from the attribute']);
+    const values = md
+      .split('\n## ')[0]!
+      .split('\n')
+      .filter((l) => l.startsWith('| label'))
+      .map((l) => l.slice('| label | '.length, -2));
+    expect(values).toEqual([
+      '4.4',
+      '123456789012',
+      '7%',
+      '12.5 EUR',
+      '2024-01-01',
+      '2024-03-05 18:30:00',
+      '36:05:09',
+      'TRUE',
+      'from the attribute',
+    ]);
   });
 });
 
@@ -262,8 +385,14 @@ describe('workbooks: large files on the worker pool', () => {
   /** A stored (uncompressed) workbook of one sheet, large enough for the pool. */
   function bigWorkbook(rows: number): Uint8Array {
     const files = unzipSync(fixture('sample.xlsx'));
-    const body = Array.from({ length: rows }, (_, r) => `<row r="${r + 1}"><c r="A${r + 1}" t="inlineStr"><is><t>row ${r}</t></is></c><c r="B${r + 1}" s="1"><v>${r * 1.5}</v></c><c r="C${r + 1}"><v>${r}</v></c></row>`).join('');
-    files['xl/worksheets/sheet1.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`);
+    const body = Array.from(
+      { length: rows },
+      (_, r) =>
+        `<row r="${r + 1}"><c r="A${r + 1}" t="inlineStr"><is><t>row ${r}</t></is></c><c r="B${r + 1}" s="1"><v>${r * 1.5}</v></c><c r="C${r + 1}"><v>${r}</v></c></row>`,
+    ).join('');
+    files['xl/worksheets/sheet1.xml'] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`,
+    );
     return zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, [v, { level: 0 }]])) as never);
   }
 
@@ -284,9 +413,15 @@ describe('workbooks: large files on the worker pool', () => {
 
 describe('workbooks: safety', () => {
   it('survives a damaged sheet with a cell at an absurd column and a merge over the whole grid', () => {
-    const row: unknown[] = [{ t: 's', v: 'a', w: 'a' }, { t: 's', v: 'b', w: 'b' }];
+    const row: unknown[] = [
+      { t: 's', v: 'a', w: 'a' },
+      { t: 's', v: 'b', w: 'b' },
+    ];
     row[2_000_000_000] = { t: 's', v: 'far', w: 'far' };
-    const ws = { '!data': [row, [{ t: 's', v: 'c', w: 'c' }]], '!merges': [{ s: { r: 0, c: 0 }, e: { r: 1_048_575, c: 16_383 } }] };
+    const ws = {
+      '!data': [row, [{ t: 's', v: 'c', w: 'c' }]],
+      '!merges': [{ s: { r: 0, c: 0 }, e: { r: 1_048_575, c: 16_383 } }],
+    };
     const result = sheetBlocks('Damaged', ws as never, 1000);
     const table = result.blocks[1]!.node as TableNode;
     // The far cell is past Excel's last column and ignored; the merge spans the two written rows and columns.
@@ -296,14 +431,24 @@ describe('workbooks: safety', () => {
   it('refuses a sheet part that declares XML entities', async () => {
     const files = unzipSync(fixture('sample.xlsx'));
     const sheet = new TextDecoder().decode(files['xl/worksheets/sheet1.xml']);
-    files['xl/worksheets/sheet1.xml'] = strToU8(sheet.replace('<worksheet', '<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><worksheet'));
+    files['xl/worksheets/sheet1.xml'] = strToU8(
+      sheet.replace(
+        '<worksheet',
+        '<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><worksheet',
+      ),
+    );
     expect(await errorCodeOf(read(readerContext(zipSync(files), 'xlsx')))).toBe('RESOURCE_LIMIT');
   });
 
   it('refuses an .ods whose content.xml declares entities', async () => {
     const files = unzipSync(fixture('sample.ods'));
     const content = new TextDecoder().decode(files['content.xml']);
-    files['content.xml'] = strToU8(content.replace('<office:document-content', '<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><office:document-content'));
+    files['content.xml'] = strToU8(
+      content.replace(
+        '<office:document-content',
+        '<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><office:document-content',
+      ),
+    );
     expect(await errorCodeOf(read(readerContext(zipSync(files), 'ods')))).toBe('RESOURCE_LIMIT');
   });
 
@@ -336,7 +481,11 @@ describe.skipIf(!corpusAvailable)('workbooks: corpus', () => {
   if (!corpusAvailable) it.skip(CORPUS_SKIP_MESSAGE, () => {});
 
   it('passes markitdown vectors for test.xlsx and test.xls', async () => {
-    const vectors = JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as { file: string; mustInclude: string[]; mustNotInclude: string[] }[];
+    const vectors = JSON.parse(readCorpus('markitdown', 'vectors.json').toString('utf8')) as {
+      file: string;
+      mustInclude: string[];
+      mustNotInclude: string[];
+    }[];
     for (const file of ['test.xlsx', 'test.xls']) {
       const v = vectors.find((x) => x.file === file)!;
       const doc = await parser.parseFile(readCorpus('markitdown', file), {}, { filename: file });
@@ -347,7 +496,9 @@ describe.skipIf(!corpusAvailable)('workbooks: corpus', () => {
 
   it('converts every spreadsheet of the corpus; the password-protected one is ENCRYPTED', async () => {
     const exts = ['.xlsx', '.xlsm', '.xlsb', '.xls', '.ods'];
-    const files = ['unstructured', 'officeparser', 'markitdown'].flatMap((dir) => corpusFiles(dir, exts).map((f) => [dir, f] as const));
+    const files = ['unstructured', 'officeparser', 'markitdown'].flatMap((dir) =>
+      corpusFiles(dir, exts).map((f) => [dir, f] as const),
+    );
     expect(files.length).toBeGreaterThan(8);
     for (const [dir, file] of files) {
       const work = parser.parseFile(readCorpus(dir, file), {}, { filename: file });

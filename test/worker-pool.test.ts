@@ -12,7 +12,9 @@ describe('worker pools', () => {
   it('the PDF text pool and the OCR pool take a thread death outside any task without throwing', async () => {
     const runtime = new ParserRuntime({ textThreads: 1, ocrThreads: 1 });
     try {
-      const death = Object.assign(new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' });
+      const death = Object.assign(new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), {
+        code: 'ERR_WORKER_OUT_OF_MEMORY',
+      });
       for (const pool of [textPool(runtime), ocrPool(runtime)]) {
         expect(() => pool.emit('error', death)).not.toThrow();
       }

@@ -13,7 +13,10 @@ function centralRecords(zip: Uint8Array): number[] {
 
 describe('ZipPackage', () => {
   it('reads stored and deflated entries, names case-insensitively', () => {
-    const zip = zipSync({ 'word/document.xml': strToU8('<w:document/>'), 'raw.bin': [strToU8('stored'), { level: 0 }] });
+    const zip = zipSync({
+      'word/document.xml': strToU8('<w:document/>'),
+      'raw.bin': [strToU8('stored'), { level: 0 }],
+    });
     const pkg = ZipPackage.open(zip);
     expect(pkg.names().sort()).toEqual(['raw.bin', 'word/document.xml']);
     expect(pkg.text('Word/Document.xml')).toBe('<w:document/>');
@@ -31,7 +34,11 @@ describe('ZipPackage', () => {
     const files: Record<string, Uint8Array> = {};
     for (let i = 0; i < 50; i++) files[`f${i}.xml`] = strToU8('x');
     expect(errorCodeOfSync(() => ZipPackage.open(zipSync(files), { maxEntries: 10 }))).toBe('RESOURCE_LIMIT');
-    expect(errorCodeOfSync(() => ZipPackage.open(zipSync({ a: new Uint8Array(4096), b: new Uint8Array(4096) }), { maxTotalBytes: 6000 }))).toBe('RESOURCE_LIMIT');
+    expect(
+      errorCodeOfSync(() =>
+        ZipPackage.open(zipSync({ a: new Uint8Array(4096), b: new Uint8Array(4096) }), { maxTotalBytes: 6000 }),
+      ),
+    ).toBe('RESOURCE_LIMIT');
   });
 
   it('stops an entry that inflates past the size it declares', () => {

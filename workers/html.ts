@@ -14,15 +14,15 @@ export interface HtmlTask {
 }
 
 export type HtmlTaskResult =
-  | { ok: true; doc: DocModel }
-  | { ok: false; code: ParseErrorCode; message: string; details?: ParseErrorDetails };
+  { ok: true; doc: DocModel } | { ok: false; code: ParseErrorCode; message: string; details?: ParseErrorDetails };
 
 export default function convert(task: HtmlTask): HtmlTaskResult {
   try {
     return { ok: true, doc: convertHtml(task.bytes, task.source, task.options) };
   } catch (err) {
     // Errors cross the thread boundary as data; the reader rebuilds the ParseError.
-    if (err instanceof ParseError) return { ok: false, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+    if (err instanceof ParseError)
+      return { ok: false, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
     return { ok: false, code: 'UNKNOWN_ERROR', message: err instanceof Error ? err.message : String(err) };
   }
 }

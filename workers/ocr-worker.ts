@@ -9,8 +9,23 @@ import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { otsuLevel, preprocess, scalePreprocessed, type PreprocessOptions, type RawImage } from '../src/ocr/preprocess.js';
-import { bodyXHeight, erasedText, firstDpi, letterComponents, readingWeight, rereadDpi, scaleFor, xHeightOf } from '../src/ocr/type-scale.js';
+import {
+  otsuLevel,
+  preprocess,
+  scalePreprocessed,
+  type PreprocessOptions,
+  type RawImage,
+} from '../src/ocr/preprocess.js';
+import {
+  bodyXHeight,
+  erasedText,
+  firstDpi,
+  letterComponents,
+  readingWeight,
+  rereadDpi,
+  scaleFor,
+  xHeightOf,
+} from '../src/ocr/type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from '../src/ocr/orientation.js';
 import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from '../src/ocr/page.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
@@ -41,7 +56,18 @@ export interface OcrTask {
 }
 
 export type OcrTaskResult =
-  | { ok: true; pageNumber: number; page: OcrPage; layout: PageLayout; timings: { render: number; preprocess: number; recognize: number }; readings: number; dpi: number; via: 'scan' | 'render'; networkAttempts: number; engineGeneration: number }
+  | {
+      ok: true;
+      pageNumber: number;
+      page: OcrPage;
+      layout: PageLayout;
+      timings: { render: number; preprocess: number; recognize: number };
+      readings: number;
+      dpi: number;
+      via: 'scan' | 'render';
+      networkAttempts: number;
+      engineGeneration: number;
+    }
   | { ok: false; pageNumber: number; error: string; networkAttempts: number };
 
 let engine: OcrEngine | null = null;
@@ -54,7 +80,12 @@ function engineFor(task: OcrTask): OcrEngine {
   const key = `${task.languages}\u0000${task.langPath ?? ''}\u0000${task.recycleAfter}`;
   if (!engine || key !== engineKey) {
     void engine?.recycle();
-    engine = new OcrEngine({ languages: task.languages, langPath: task.langPath, workerPath: tesseractEntry, recycleAfter: task.recycleAfter });
+    engine = new OcrEngine({
+      languages: task.languages,
+      langPath: task.langPath,
+      workerPath: tesseractEntry,
+      recycleAfter: task.recycleAfter,
+    });
     engineKey = key;
   }
   return engine;
@@ -74,7 +105,12 @@ async function pageLinks(doc: PDFDocumentProxy, objects: PdfObjects, pageNumber:
   try {
     const page = await doc.getPage(pageNumber);
     const viewport = page.getViewport({ scale: 1 });
-    return linkAreas(await readAnnotations(page, objects), viewport.transform as Matrix, viewport.width, viewport.height);
+    return linkAreas(
+      await readAnnotations(page, objects),
+      viewport.transform as Matrix,
+      viewport.width,
+      viewport.height,
+    );
   } catch {
     return [];
   }
@@ -84,10 +120,20 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
   try {
     const t0 = performance.now();
     const { doc, objects } = await documentFor(task);
-    const rendered = await pageImageForOcr(doc, task.nativeScan === false ? null : objects, task.pageNumber, task.render);
+    const rendered = await pageImageForOcr(
+      doc,
+      task.nativeScan === false ? null : objects,
+      task.pageNumber,
+      task.render,
+    );
     const t1 = performance.now();
     const eng = engineFor(task);
-    const base: RawImage = { data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels };
+    const base: RawImage = {
+      data: rendered.data,
+      width: rendered.width,
+      height: rendered.height,
+      channels: rendered.channels,
+    };
     let preprocessMs = 0;
     let recognizeMs = 0;
     // Recognitions run for this page: 1, plus the orientation check's probe and re-readings.
@@ -123,7 +169,14 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       readings++;
       const xHeight = bodyXHeight(result.blocks);
       const safe = rereadDpi(told, xHeight);
-      const again = first !== told ? (safe === null ? told : null) : safe !== null && erasedText(result.separators, xHeight) ? safe : null;
+      const again =
+        first !== told
+          ? safe === null
+            ? told
+            : null
+          : safe !== null && erasedText(result.separators, xHeight)
+            ? safe
+            : null;
       if (again !== null) {
         const second = await eng.recognize(pre.image, again);
         readings++;
@@ -171,7 +224,12 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
           const rows = px.data.subarray(top * px.width * ch, (top + height) * px.width * ch);
           const header = Buffer.from(`${ch === 1 ? 'P5' : 'P6'}\n${px.width} ${height}\n255\n`, 'ascii');
           const probe = compactTesseractPage(await eng.recognize(Buffer.concat([header, rows]), best.scale * 72), {
-            pageNumber: task.pageNumber, width: 1, height: 1, rotation: 0, scale: 1, skew: pre.skew,
+            pageNumber: task.pageNumber,
+            width: 1,
+            height: 1,
+            rotation: 0,
+            scale: 1,
+            skew: pre.skew,
           });
           readings++;
           preprocessMs += u - t;
@@ -197,13 +255,24 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
     if (page.rules?.length) {
       // Doubtful cells of a scanned grid, read again one by one (src/ocr/cells.ts).
       const t = performance.now();
-      readings += await rereadGridCells(page, best.pixels, best.paper, async (image) => (await eng.recognize(image, best.scale * 72, { tessedit_pageseg_mode: '7' })).blocks);
+      readings += await rereadGridCells(
+        page,
+        best.pixels,
+        best.paper,
+        async (image) => (await eng.recognize(image, best.scale * 72, { tessedit_pageseg_mode: '7' })).blocks,
+      );
       recognizeMs += performance.now() - t;
       page.confidence = meanConfidence(page);
     }
     // Text the reading left out, read again area by area as blocks of text (src/ocr/unread.ts).
     const t = performance.now();
-    const areas = await readUnread(page, best.pixels, best.letters, best.level, async (image) => (await eng.recognize(image, best.dpi, { tessedit_pageseg_mode: '6' })).blocks);
+    const areas = await readUnread(
+      page,
+      best.pixels,
+      best.letters,
+      best.level,
+      async (image) => (await eng.recognize(image, best.dpi, { tessedit_pageseg_mode: '6' })).blocks,
+    );
     if (areas) {
       readings += areas;
       recognizeMs += performance.now() - t;
@@ -226,6 +295,11 @@ export default async function run(task: OcrTask): Promise<OcrTaskResult> {
       engineGeneration: eng.generation,
     };
   } catch (err) {
-    return { ok: false, pageNumber: task.pageNumber, error: err instanceof Error ? err.message : String(err), networkAttempts: networkAttempts() };
+    return {
+      ok: false,
+      pageNumber: task.pageNumber,
+      error: err instanceof Error ? err.message : String(err),
+      networkAttempts: networkAttempts(),
+    };
   }
 }

@@ -8,7 +8,20 @@ import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
 import { PdfObjects } from '../src/ocr/pdf-objects.js';
-import { documentInfo, installInertFontFaces, installLoopbackShortcut, installSyncInflate, openPdf, pageCut, pageTimeMessage, preloadPdfjs, PdfOpenError, startPage, type OpenedPdf, type PdfInfo } from '../src/pdf/pdfjs.js';
+import {
+  documentInfo,
+  installInertFontFaces,
+  installLoopbackShortcut,
+  installSyncInflate,
+  openPdf,
+  pageCut,
+  pageTimeMessage,
+  preloadPdfjs,
+  PdfOpenError,
+  startPage,
+  type OpenedPdf,
+  type PdfInfo,
+} from '../src/pdf/pdfjs.js';
 
 installSyncInflate();
 installLoopbackShortcut();
@@ -65,7 +78,10 @@ function release(c: Cached): void {
   const i = cache.indexOf(c);
   if (i >= 0) cache.splice(i, 1);
   if (c.timer) clearTimeout(c.timer);
-  c.opened.then((o) => o.destroy(), () => undefined);
+  c.opened.then(
+    (o) => o.destroy(),
+    () => undefined,
+  );
 }
 
 function acquire(key: string, bytes: Uint8Array): Cached {
@@ -88,7 +104,18 @@ function park(c: Cached): void {
 }
 
 function failed(pageNumber: number, message: string): TextPageResult {
-  return { layout: { pageNumber, width: 0, height: 0, status: 'failed', error: message, blocks: [], stats: { fontChars: {}, chars: 0 } }, ocr: null };
+  return {
+    layout: {
+      pageNumber,
+      width: 0,
+      height: 0,
+      status: 'failed',
+      error: message,
+      blocks: [],
+      stats: { fontChars: {}, chars: 0 },
+    },
+    ocr: null,
+  };
 }
 
 /** One page extracted and laid out. */
@@ -105,12 +132,19 @@ async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spell
     }
     const cut = pageCut();
     const layout = layoutPage(input);
-    if (cut) { layout.status = 'partial'; layout.error = cut.message; }
+    if (cut) {
+      layout.status = 'partial';
+      layout.error = cut.message;
+    }
     return { layout, ocr: needsOcr(input, { spelling }), ...(cut?.overTime ? { overTime: true as const } : {}) };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    try { page?.cleanup(); } catch { /* already released */ }
+    try {
+      page?.cleanup();
+    } catch {
+      /* already released */
+    }
   }
 }
 
@@ -120,7 +154,13 @@ async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spell
  * it had; but inside deeply nested forms pdf.js swallows that error and goes on, so past a grace
  * period the caller must end pdf.js's work on the document.
  */
-async function readPageWithin(opened: OpenedPdf, objects: PdfObjects, n: number, limitMs: number | undefined, spelling: boolean): Promise<TextPageResult | 'stuck'> {
+async function readPageWithin(
+  opened: OpenedPdf,
+  objects: PdfObjects,
+  n: number,
+  limitMs: number | undefined,
+  spelling: boolean,
+): Promise<TextPageResult | 'stuck'> {
   startPage(limitMs);
   const reading = readPage(opened, objects, n, spelling);
   let timer: NodeJS.Timeout | undefined;
@@ -147,14 +187,19 @@ export default async function run(task: TextTask): Promise<TextTaskResult> {
   } catch (err) {
     release(c);
     if (err instanceof PdfOpenError) return { ok: false, code: err.code, message: err.message };
-    return { ok: false, code: 'MALFORMED', message: `The PDF cannot be read: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      ok: false,
+      code: 'MALFORMED',
+      message: `The PDF cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   try {
     const info = task.wantInfo ? await documentInfo(opened.doc) : undefined;
     const pages: TextPageResult[] = [];
     let wanted = task.pages;
     const limit = Math.min(opened.doc.numPages, task.maxPages ?? Infinity);
-    if (task.wholeUpTo && limit <= task.wholeUpTo && limit > wanted.length) wanted = Array.from({ length: limit }, (_, i) => i + 1);
+    if (task.wholeUpTo && limit <= task.wholeUpTo && limit > wanted.length)
+      wanted = Array.from({ length: limit }, (_, i) => i + 1);
     for (let i = 0; i < wanted.length; i++) {
       const n = wanted[i]!;
       if (n < 1 || n > opened.doc.numPages) continue;

@@ -68,7 +68,10 @@ async function parseThread(job: ParseJob): Promise<void> {
  */
 function parseInThread(job: ParseJob, timeoutMs: number): Promise<ParseDocument> {
   return new Promise<ParseDocument>((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: job, resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB } });
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB },
+    });
     const timer = setTimeout(() => {
       reject(new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeoutMs} ms).`));
     }, timeoutMs + TIMEOUT_GRACE_MS);
@@ -79,9 +82,14 @@ function parseInThread(job: ParseJob, timeoutMs: number): Promise<ParseDocument>
     });
     worker.once('error', (err: Error & { code?: string }) => {
       clearTimeout(timer);
-      reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new ParseError('RESOURCE_LIMIT', `The document needs more than the ${PARSE_HEAP_MB} MB of memory one parse may use.`)
-        : toParseError(err));
+      reject(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ParseError(
+              'RESOURCE_LIMIT',
+              `The document needs more than the ${PARSE_HEAP_MB} MB of memory one parse may use.`,
+            )
+          : toParseError(err),
+      );
     });
     worker.once('exit', (code) => {
       clearTimeout(timer);
@@ -143,14 +151,17 @@ async function main(argv: string[]): Promise<void> {
   const maxPages = args.values['max-pages'];
   if (mode !== undefined || pages || blocks || maxPages !== undefined) {
     const parsers = Array.isArray(options['parsers']) ? (options['parsers'] as unknown[]) : [];
-    const base = parsers[0] && typeof parsers[0] === 'object' ? (parsers[0] as Record<string, unknown>) : { type: 'pdf' };
-    options['parsers'] = [{
-      ...base,
-      ...(mode !== undefined ? { mode } : {}),
-      ...(pages ? { pages: true } : {}),
-      ...(blocks ? { blocks: true } : {}),
-      ...(maxPages !== undefined ? { maxPages: Number(maxPages) } : {}),
-    }];
+    const base =
+      parsers[0] && typeof parsers[0] === 'object' ? (parsers[0] as Record<string, unknown>) : { type: 'pdf' };
+    options['parsers'] = [
+      {
+        ...base,
+        ...(mode !== undefined ? { mode } : {}),
+        ...(pages ? { pages: true } : {}),
+        ...(blocks ? { blocks: true } : {}),
+        ...(maxPages !== undefined ? { maxPages: Number(maxPages) } : {}),
+      },
+    ];
   }
 
   let bytes: Buffer;
@@ -167,18 +178,25 @@ async function main(argv: string[]): Promise<void> {
     normalizeOptions(options);
   } catch (err) {
     const e = toParseError(err);
-    if (args.values.json) process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
+    if (args.values.json)
+      process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
     fail(e.code, e.message, 1);
   }
   const requested = (options as Record<string, unknown> | null)?.['timeout'];
   const timeoutMs = typeof requested === 'number' && Number.isFinite(requested) ? requested : CLI_DEFAULT_TIMEOUT_MS;
-  const job: ParseJob = { docmillCliParse: true, bytes, options: options as ParseOptions, filename: path.basename(file) };
+  const job: ParseJob = {
+    docmillCliParse: true,
+    bytes,
+    options: options as ParseOptions,
+    filename: path.basename(file),
+  };
   let data: ParseDocument;
   try {
     data = await parseInThread(job, timeoutMs);
   } catch (err) {
     const e = err instanceof ParseError ? err : toParseError(err);
-    if (args.values.json) process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
+    if (args.values.json)
+      process.stdout.write(`${JSON.stringify({ success: false, code: e.code, error: e.message }, null, 2)}\n`);
     fail(e.code, e.message, 1);
   }
   if (args.values.json) {
@@ -219,7 +237,9 @@ function useCompileCache(): void {
     if (module.enableCompileCache?.(dir).status !== module.constants.compileCacheStatus.ENABLED) return;
     // Worker threads read the environment as they start.
     process.env['NODE_COMPILE_CACHE'] = dir;
-  } catch { /* an unusable cache only costs the compile time it would have saved */ }
+  } catch {
+    /* an unusable cache only costs the compile time it would have saved */
+  }
 }
 
 if (!isMainThread && (workerData as Partial<ParseJob> | null)?.docmillCliParse) {

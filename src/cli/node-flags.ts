@@ -41,7 +41,9 @@ export function wantsNodeFlags(argv: readonly string[]): boolean {
       } finally {
         closeSync(fd);
       }
-    } catch { /* not a readable file: an option's value */ }
+    } catch {
+      /* not a readable file: an option's value */
+    }
   }
   return false;
 }
@@ -57,7 +59,9 @@ export function rerunWithNodeFlags(script: string, argv: readonly string[]): Pro
       stdio: 'inherit',
       env: { ...process.env, [MARK]: '1' },
     });
-    const forward = (signal: NodeJS.Signals): void => { child.kill(signal); };
+    const forward = (signal: NodeJS.Signals): void => {
+      child.kill(signal);
+    };
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     for (const s of signals) process.on(s, forward);
     child.once('error', () => {

@@ -45,16 +45,20 @@ export function sniffDelimiter(text: string): string {
   let bestScore = -1;
   let bestWidth = 0;
   for (const delimiter of DELIMITERS) {
-    const rows = Papa.parse<string[]>(sample, { delimiter, preview: 50 }).data.filter((r) => !(r.length <= 1 && (r[0] ?? '').trim() === ''));
+    const rows = Papa.parse<string[]>(sample, { delimiter, preview: 50 }).data.filter(
+      (r) => !(r.length <= 1 && (r[0] ?? '').trim() === ''),
+    );
     if (rows.length === 0) continue;
     const counts = new Map<number, number>();
     for (const r of rows) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
     let mode = 0;
     let modeCount = 0;
-    for (const [width, n] of counts) if (n > modeCount || (n === modeCount && width > mode)) [mode, modeCount] = [width, n];
+    for (const [width, n] of counts)
+      if (n > modeCount || (n === modeCount && width > mode)) [mode, modeCount] = [width, n];
     if (mode < 2) continue;
     const score = modeCount / rows.length;
-    if (score > bestScore || (score === bestScore && mode > bestWidth)) [best, bestScore, bestWidth] = [delimiter, score, mode];
+    if (score > bestScore || (score === bestScore && mode > bestWidth))
+      [best, bestScore, bestWidth] = [delimiter, score, mode];
   }
   return best;
 }
@@ -106,7 +110,9 @@ export function parseCsv(bytes: Uint8Array): CsvTable {
   const problems: string[] = [];
   const quote = result.errors.find((e) => e.type === 'Quotes');
   if (quote) {
-    problems.push(`The CSV file has a quoted field that is never closed${quote.row !== undefined ? ` (record ${quote.row + 1})` : ''}; the text after its opening quote was read as one field.`);
+    problems.push(
+      `The CSV file has a quoted field that is never closed${quote.row !== undefined ? ` (record ${quote.row + 1})` : ''}; the text after its opening quote was read as one field.`,
+    );
   }
   return { rows, delimiter: result.meta.delimiter, truncated, encoding: decoded.encoding, problems };
 }
@@ -115,18 +121,25 @@ export const read: Reader = async (ctx) => {
   const table = parseCsv(ctx.bytes);
   const warnings: string[] = [...table.problems];
   if (table.truncated) {
-    warnings.push(`The CSV file is larger than docmill converts (${MAX_CSV_ROWS} rows, ${MAX_CSV_COLUMNS} columns or ${MAX_CSV_CELLS} cells); the output has its first ${table.rows.length - 1} data rows and ${table.rows[0]?.length ?? 0} columns.`);
+    warnings.push(
+      `The CSV file is larger than docmill converts (${MAX_CSV_ROWS} rows, ${MAX_CSV_COLUMNS} columns or ${MAX_CSV_CELLS} cells); the output has its first ${table.rows.length - 1} data rows and ${table.rows[0]?.length ?? 0} columns.`,
+    );
   }
-  const rows: TableCell[][] = table.rows.map((row) => row.map((cell) => ({ content: cell.trim() ? [{ type: 'text', text: cell.trim() }] : [] })));
+  const rows: TableCell[][] = table.rows.map((row) =>
+    row.map((cell) => ({ content: cell.trim() ? [{ type: 'text', text: cell.trim() }] : [] })),
+  );
   const doc: DocModel = {
     contentType: 'text/csv',
-    pages: [{
-      pageNumber: 1,
-      width: null,
-      height: null,
-      status: 'ok',
-      blocks: rows.length > 0 && rows[0]!.length > 0 ? [{ node: { kind: 'table', rows }, source: 'native_text' }] : [],
-    }],
+    pages: [
+      {
+        pageNumber: 1,
+        width: null,
+        height: null,
+        status: 'ok',
+        blocks:
+          rows.length > 0 && rows[0]!.length > 0 ? [{ node: { kind: 'table', rows }, source: 'native_text' }] : [],
+      },
+    ],
     metadata: {},
     warnings,
   };

@@ -10,14 +10,48 @@ import { OleFile } from '../office/ole.js';
 import { ole2DirectoryProblem } from './ole2-directory.js';
 
 export const FILE_KINDS = [
-  'pdf', 'docx', 'docm', 'doc', 'odt', 'ods', 'odp', 'rtf', 'xlsx', 'xlsm', 'xlsb', 'xls',
-  'pptx', 'pptm', 'ppt', 'epub', 'csv', 'html',
+  'pdf',
+  'docx',
+  'docm',
+  'doc',
+  'odt',
+  'ods',
+  'odp',
+  'rtf',
+  'xlsx',
+  'xlsm',
+  'xlsb',
+  'xls',
+  'pptx',
+  'pptm',
+  'ppt',
+  'epub',
+  'csv',
+  'html',
 ] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export const SUPPORTED_EXTENSIONS = [
-  '.html', '.htm', '.xhtml', '.pdf', '.docx', '.doc', '.docm', '.odt', '.ods', '.odp', '.rtf', '.xlsx',
-  '.xls', '.xlsm', '.xlsb', '.pptx', '.ppt', '.pptm', '.epub', '.csv',
+  '.html',
+  '.htm',
+  '.xhtml',
+  '.pdf',
+  '.docx',
+  '.doc',
+  '.docm',
+  '.odt',
+  '.ods',
+  '.odp',
+  '.rtf',
+  '.xlsx',
+  '.xls',
+  '.xlsm',
+  '.xlsb',
+  '.pptx',
+  '.ppt',
+  '.pptm',
+  '.epub',
+  '.csv',
 ] as const;
 
 export const CONTENT_TYPES: Record<FileKind, string> = {
@@ -42,9 +76,26 @@ export const CONTENT_TYPES: Record<FileKind, string> = {
 };
 
 const EXTENSION_KIND: Record<string, FileKind> = {
-  '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.pdf': 'pdf', '.docx': 'docx', '.doc': 'doc', '.docm': 'docm',
-  '.odt': 'odt', '.ods': 'ods', '.odp': 'odp', '.rtf': 'rtf', '.xlsx': 'xlsx', '.xls': 'xls', '.xlsm': 'xlsm',
-  '.xlsb': 'xlsb', '.pptx': 'pptx', '.ppt': 'ppt', '.pptm': 'pptm', '.epub': 'epub', '.csv': 'csv',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xhtml': 'html',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.doc': 'doc',
+  '.docm': 'docm',
+  '.odt': 'odt',
+  '.ods': 'ods',
+  '.odp': 'odp',
+  '.rtf': 'rtf',
+  '.xlsx': 'xlsx',
+  '.xls': 'xls',
+  '.xlsm': 'xlsm',
+  '.xlsb': 'xlsb',
+  '.pptx': 'pptx',
+  '.ppt': 'ppt',
+  '.pptm': 'pptm',
+  '.epub': 'epub',
+  '.csv': 'csv',
 };
 
 const MIME_KIND: Record<string, FileKind> = Object.fromEntries([
@@ -119,7 +170,11 @@ export function sniffText(bytes: Uint8Array, max = 4096): string {
 }
 
 function looksLikeHtml(text: string): boolean {
-  const t = text.replace(/^\s+/, '').replace(/^<!--[\s\S]*?-->\s*/g, '').slice(0, 2048).toLowerCase();
+  const t = text
+    .replace(/^\s+/, '')
+    .replace(/^<!--[\s\S]*?-->\s*/g, '')
+    .slice(0, 2048)
+    .toLowerCase();
   if (/^<!doctype\s+html/.test(t) || /^<html[\s>]/.test(t)) return true;
   if (/^<\?xml[^>]*>\s*(<!doctype\s+html|<html[\s>])/.test(t)) return true;
   return /<(html|head|body)[\s>]/.test(t) || /^<(div|p|table|h[1-6]|meta|title|section|article)[\s>]/.test(t);
@@ -141,7 +196,11 @@ function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
   let names: string[];
   // Checked first: `cfb` loops forever on a directory whose links form a cycle.
   const problem = ole2DirectoryProblem(bytes);
-  if (problem) throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${problem}.`);
+  if (problem)
+    throw new ParseError(
+      'MALFORMED',
+      `The file is an OLE2 compound document whose directory cannot be read: ${problem}.`,
+    );
   try {
     // Only streams at the root decide the type: an Excel file may embed a Word document below it.
     // The small OLE reader lists them without reading every stream; cfb is the fallback.
@@ -149,9 +208,15 @@ function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
   } catch {
     try {
       const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
-      names = container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter((p) => p && !p.slice(0, -1).includes('/'));
+      names = container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter(
+        (p) => p && !p.slice(0, -1).includes('/'),
+      );
     } catch (err) {
-      throw new ParseError('MALFORMED', `The file is an OLE2 compound document whose directory cannot be read: ${(err as Error).message}`, { cause: err });
+      throw new ParseError(
+        'MALFORMED',
+        `The file is an OLE2 compound document whose directory cannot be read: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
   const has = (n: string): boolean => names.some((x) => x.toLowerCase() === n.toLowerCase());
@@ -162,7 +227,10 @@ function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
   throw unsupported('The file is an OLE2 compound document but not a Word, Excel or PowerPoint file.');
 }
 
-function readSmallEntries(bytes: Uint8Array, wanted: (name: string) => boolean): { names: string[]; files: Record<string, Uint8Array> } {
+function readSmallEntries(
+  bytes: Uint8Array,
+  wanted: (name: string) => boolean,
+): { names: string[]; files: Record<string, Uint8Array> } {
   const names: string[] = [];
   const files = unzipSync(bytes, {
     filter: (f) => {
@@ -180,7 +248,9 @@ function detectZip(bytes: Uint8Array): FileKind {
   try {
     ({ names, files } = readSmallEntries(bytes, (n) => n === '[Content_Types].xml' || n === 'mimetype'));
   } catch (err) {
-    throw new ParseError('MALFORMED', `The file is a ZIP package that cannot be read: ${(err as Error).message}`, { cause: err });
+    throw new ParseError('MALFORMED', `The file is a ZIP package that cannot be read: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const mimetype = files['mimetype'] ? new TextDecoder().decode(files['mimetype']).trim() : undefined;
   if (mimetype) {
@@ -190,7 +260,8 @@ function detectZip(bytes: Uint8Array): FileKind {
     if (mimetype.startsWith('application/vnd.oasis.opendocument.presentation')) return 'odp';
   }
   const types = files['[Content_Types].xml'] ? new TextDecoder().decode(files['[Content_Types].xml']) : '';
-  const main = /ContentType="([^"]+)"[^>]*PartName="\/(?:word|xl|ppt)\/[^"]+"|PartName="\/(?:word|xl|ppt)\/[^"]+"[^>]*ContentType="([^"]+)"/g;
+  const main =
+    /ContentType="([^"]+)"[^>]*PartName="\/(?:word|xl|ppt)\/[^"]+"|PartName="\/(?:word|xl|ppt)\/[^"]+"[^>]*ContentType="([^"]+)"/g;
   const mains: string[] = [];
   for (const m of types.matchAll(main)) mains.push((m[1] ?? m[2] ?? '').toLowerCase());
   const anyMain = (re: RegExp): boolean => mains.some((t) => re.test(t));
@@ -227,7 +298,11 @@ export function detectFormat(bytes: Uint8Array, hints: DetectHints = {}): Detect
   if (head.includes('%PDF-')) return result('pdf');
   if (startsWith(bytes, OLE2)) {
     const kind = detectOle2(bytes);
-    if (kind === 'encrypted-ooxml') throw new ParseError('ENCRYPTED', 'The document is password protected (encrypted Office package); it cannot be opened without its password.');
+    if (kind === 'encrypted-ooxml')
+      throw new ParseError(
+        'ENCRYPTED',
+        'The document is password protected (encrypted Office package); it cannot be opened without its password.',
+      );
     return result(kind);
   }
   if (startsWith(bytes, ZIP) || startsWith(bytes, ZIP_EMPTY)) return result(detectZip(bytes));
@@ -235,12 +310,18 @@ export function detectFormat(bytes: Uint8Array, hints: DetectHints = {}): Detect
 
   const hinted = hintedKind(hints);
   if (looksBinary(bytes)) {
-    throw unsupported(hinted ? `The file is named or typed as ${hinted} but its content is not.` : 'The file content is not of a supported type.');
+    throw unsupported(
+      hinted
+        ? `The file is named or typed as ${hinted} but its content is not.`
+        : 'The file content is not of a supported type.',
+    );
   }
   const text = sniffText(bytes);
   if (hinted === 'csv') return result('csv');
   if (looksLikeHtml(text) || hinted === 'html') return result('html');
-  throw unsupported(hinted
-    ? `The file is named or typed as ${hinted} but its content is not.`
-    : 'The file content is not of a supported type (text files are read as CSV only when named .csv or sent as text/csv).');
+  throw unsupported(
+    hinted
+      ? `The file is named or typed as ${hinted} but its content is not.`
+      : 'The file content is not of a supported type (text files are read as CSV only when named .csv or sent as text/csv).',
+  );
 }

@@ -57,7 +57,12 @@ export function ole2DirectoryProblem(bytes: Uint8Array): string | undefined {
     const off = sectorAt(s);
     if (off === undefined) break;
     for (let e = off; e + 128 <= Math.min(off + ssz, bytes.length); e += 128) {
-      links.push({ L: dv.getInt32(e + 68, true), R: dv.getInt32(e + 72, true), C: dv.getInt32(e + 76, true), type: dv.getUint8(e + 66) });
+      links.push({
+        L: dv.getInt32(e + 68, true),
+        R: dv.getInt32(e + 72, true),
+        C: dv.getInt32(e + 76, true),
+        type: dv.getUint8(e + 66),
+      });
     }
   }
   return replayParents(links);
@@ -68,7 +73,10 @@ function replayParents(FI: { L: number; R: number; C: number; type: number }[]):
   const pl = FI.length;
   const dad: number[] = [];
   const q: number[] = [];
-  for (let i = 0; i < pl; i++) { dad[i] = i; q[i] = i; }
+  for (let i = 0; i < pl; i++) {
+    dad[i] = i;
+    q[i] = i;
+  }
   const maxQueue = pl * 64 + 1024;
   let i = 0;
   let L = 0;
@@ -85,8 +93,14 @@ function replayParents(FI: { L: number; R: number; C: number; type: number }[]):
       if (R !== -1 && dad[R] !== R) dad[i] = dad[R]!;
     }
     if (C !== -1) dad[C] = i;
-    if (L !== -1 && i !== dad[i]) { dad[L] = dad[i]!; if (q.lastIndexOf(L) < j) q.push(L); }
-    if (R !== -1 && i !== dad[i]) { dad[R] = dad[i]!; if (q.lastIndexOf(R) < j) q.push(R); }
+    if (L !== -1 && i !== dad[i]) {
+      dad[L] = dad[i]!;
+      if (q.lastIndexOf(L) < j) q.push(L);
+    }
+    if (R !== -1 && i !== dad[i]) {
+      dad[R] = dad[i]!;
+      if (q.lastIndexOf(R) < j) q.push(R);
+    }
   }
   for (i = 1; i < pl; i++) {
     if (dad[i] === i) {

@@ -5,7 +5,8 @@
 
 const LINK = /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)/g;
 /** Links as above, and autolinks (`<https://...>`, `<name@example.org>`) not escaped. */
-const LINK_OR_AUTOLINK = /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)|(?<!\\)<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>|(?<!\\)<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/g;
+const LINK_OR_AUTOLINK =
+  /(!?)\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)|(?<!\\)<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>|(?<!\\)<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/g;
 
 function destination(raw: string): string {
   return raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;

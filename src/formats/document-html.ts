@@ -63,11 +63,18 @@ function listHtml(list: ListNode): string {
 function tableHtml(table: TableNode): string {
   const rows = table.rows.filter((r) => r.length > 0);
   if (!rows.length) return '';
-  const row = (cells: TableNode['rows'][number], tag: 'th' | 'td'): string => `<tr>\n${cells.map((c) => {
-    const cs = Math.max(1, c.colSpan ?? 1), rs = Math.max(1, c.rowSpan ?? 1);
-    return `<${tag}${cs > 1 ? ` colspan="${cs}"` : ''}${rs > 1 ? ` rowspan="${rs}"` : ''}>${inlinesHtml(c.content)}</${tag}>`;
-  }).join('\n')}\n</tr>`;
-  const body = rows.slice(1).map((r) => row(r, 'td')).join('\n');
+  const row = (cells: TableNode['rows'][number], tag: 'th' | 'td'): string =>
+    `<tr>\n${cells
+      .map((c) => {
+        const cs = Math.max(1, c.colSpan ?? 1),
+          rs = Math.max(1, c.rowSpan ?? 1);
+        return `<${tag}${cs > 1 ? ` colspan="${cs}"` : ''}${rs > 1 ? ` rowspan="${rs}"` : ''}>${inlinesHtml(c.content)}</${tag}>`;
+      })
+      .join('\n')}\n</tr>`;
+  const body = rows
+    .slice(1)
+    .map((r) => row(r, 'td'))
+    .join('\n');
   return `<table>\n<thead>\n${row(rows[0]!, 'th')}\n</thead>${body ? `\n<tbody>\n${body}\n</tbody>` : ''}\n</table>`;
 }
 

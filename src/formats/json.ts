@@ -31,14 +31,18 @@ function coerce(value: string, type: unknown): unknown {
     const n = Number(value.replace(/[^0-9.eE+-]/g, ''));
     return Number.isFinite(n) ? (type === 'integer' ? Math.trunc(n) : n) : undefined;
   }
-  if (type === 'boolean') return /^(yes|true|y|1)$/i.test(value) ? true : /^(no|false|n|0)$/i.test(value) ? false : undefined;
+  if (type === 'boolean')
+    return /^(yes|true|y|1)$/i.test(value) ? true : /^(no|false|n|0)$/i.test(value) ? false : undefined;
   return value;
 }
 
 export function extractJson(markdown: string, schema: Record<string, unknown> | undefined): JsonExtraction {
   const properties = schema?.['properties'];
   if (!properties || typeof properties !== 'object') {
-    return { json: null, warning: 'json format: structured extraction needs a schema with properties; no language model runs locally.' };
+    return {
+      json: null,
+      warning: 'json format: structured extraction needs a schema with properties; no language model runs locally.',
+    };
   }
   const found = pairs(markdown);
   const json: Record<string, unknown> = {};

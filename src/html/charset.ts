@@ -24,18 +24,21 @@ const ALIASES: Record<string, string> = {
   'x-sjis': 'shift_jis',
   'shift-jis': 'shift_jis',
   sjis: 'shift_jis',
-  'ms_kanji': 'shift_jis',
+  ms_kanji: 'shift_jis',
   'windows-31j': 'shift_jis',
   'x-cp1252': 'windows-1252',
-  'utf8': 'utf-8',
-  'unicode': 'utf-16le',
+  utf8: 'utf-8',
+  unicode: 'utf-16le',
   'utf-16': 'utf-16le',
   'ucs-2': 'utf-16le',
 };
 
 /** A supported encoding name for `label`, or undefined when the label is unknown. */
 export function normalizeEncoding(label: string): string | undefined {
-  const l = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  const l = label
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, '');
   const name = ALIASES[l] ?? l;
   return iconv.encodingExists(name) ? name : undefined;
 }
@@ -160,7 +163,7 @@ function coreShare(sample: Uint8Array, enc: string): number {
   let chars = 0;
   let core = 0;
   const n = sample.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = sample[i]!;
     if (b < 0x80) {
       i++;
@@ -212,13 +215,21 @@ function coreShare(sample: Uint8Array, enc: string): number {
  * decoding yields unrelated characters, rarely among them. This decides between candidates on
  * input too short for the detector, which rates every multibyte encoding alike there.
  */
-const JAPANESE = new Set('ーあいうえおかがきくけこさしすせそただちっつてでとどなにのはばまみめもやよらりるれわをんアィイウェオキクグコサシジスタッテデトドニバフブプマムメュラリルレロン事日分県行作使情新定能文報本用');
+const JAPANESE = new Set(
+  'ーあいうえおかがきくけこさしすせそただちっつてでとどなにのはばまみめもやよらりるれわをんアィイウェオキクグコサシジスタッテデトドニバフブプマムメュラリルレロン事日分県行作使情新定能文報本用',
+);
 const COMMON: Record<string, Set<string>> = {
   shift_jis: JAPANESE,
   'euc-jp': JAPANESE,
-  gb18030: new Set('报备本不成出大到的点动对多发法方分份复高个公股关国过和户恢会机技价件教就据看科可来理了论们能年盘器区全人日如上生时实是市手术数天网为文我五系下现新信行性学要也业一以用有育月在这中'),
-  big5: new Set('一了二人十三上千大子已不中之切及天心方王世以出可生亦名地在多如成有此而自行佛作利即我見言身供來其受念所於法的知者阿故是為皆若時能國得眾第這尊就無等善菩華量當經道種聞說諸薩羅願寶'),
-  'euc-kr': new Set('가개거것게경고공과관구국권그기나내는니다대데도동되들라러력로를리마만말면무문미민법보부분비사상생서성소수스습시신아안야어없었에여오요용우원위유으은을음의이인일있자장적전정제조주중지진치터트하한할해헌화'),
+  gb18030: new Set(
+    '报备本不成出大到的点动对多发法方分份复高个公股关国过和户恢会机技价件教就据看科可来理了论们能年盘器区全人日如上生时实是市手术数天网为文我五系下现新信行性学要也业一以用有育月在这中',
+  ),
+  big5: new Set(
+    '一了二人十三上千大子已不中之切及天心方王世以出可生亦名地在多如成有此而自行佛作利即我見言身供來其受念所於法的知者阿故是為皆若時能國得眾第這尊就無等善菩華量當經道種聞說諸薩羅願寶',
+  ),
+  'euc-kr': new Set(
+    '가개거것게경고공과관구국권그기나내는니다대데도동되들라러력로를리마만말면무문미민법보부분비사상생서성소수스습시신아안야어없었에여오요용우원위유으은을음의이인일있자장적전정제조주중지진치터트하한할해헌화',
+  ),
 };
 COMMON['gbk'] = COMMON['gb18030']!;
 
@@ -251,17 +262,38 @@ function cjkEncoding(sample: Uint8Array, ranked: { name: string; confidence: num
     if (nonAscii === 0 || good / nonAscii < 0.95) continue;
     const aliases = enc === 'gb18030' || enc === 'gbk' ? ['gb18030', 'gbk', 'gb2312'] : [enc, enc.replace('_', '-')];
     const at = ranked.findIndex((r) => aliases.includes(r.name.toLowerCase()));
-    passing.push({ enc, core: coreShare(sample, enc), common, confidence: at < 0 ? 0 : ranked[at]!.confidence, rank: at < 0 ? ranked.length : at });
+    passing.push({
+      enc,
+      core: coreShare(sample, enc),
+      common,
+      confidence: at < 0 ? 0 : ranked[at]!.confidence,
+      rank: at < 0 ? ranked.length : at,
+    });
   }
   if (passing.length === 0) return undefined;
   const best = Math.max(...passing.map((p) => p.core));
   return passing
     .filter((p) => p.core >= best - 0.1)
-    .sort((a, b) => b.confidence - a.confidence || b.common - a.common || a.rank - b.rank || CJK_ENCODINGS.indexOf(a.enc) - CJK_ENCODINGS.indexOf(b.enc))[0]!.enc;
+    .sort(
+      (a, b) =>
+        b.confidence - a.confidence ||
+        b.common - a.common ||
+        a.rank - b.rank ||
+        CJK_ENCODINGS.indexOf(a.enc) - CJK_ENCODINGS.indexOf(b.enc),
+    )[0]!.enc;
 }
 
 /** Single-byte code pages for Latin scripts, which statistical detectors confuse on short text. */
-const LATIN_FAMILY = ['windows-1252', 'windows-1250', 'windows-1257', 'windows-1254', 'iso-8859-2', 'iso-8859-9', 'iso-8859-13', 'iso-8859-15'];
+const LATIN_FAMILY = [
+  'windows-1252',
+  'windows-1250',
+  'windows-1257',
+  'windows-1254',
+  'iso-8859-2',
+  'iso-8859-9',
+  'iso-8859-13',
+  'iso-8859-15',
+];
 
 /**
  * Among the Latin code pages, the one whose decoding puts the fewest symbols (¿ ³ ¹ ¶ ...) or C1

@@ -7,7 +7,18 @@ import type { AnyNode, Element } from 'domhandler';
 import { ParseError } from '../errors.js';
 
 /** Elements that never carry document content (spec: script, style, noscript, meta and head). */
-const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'template', 'link', 'base', 'frameset', 'frame']);
+const NON_CONTENT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'meta',
+  'head',
+  'template',
+  'link',
+  'base',
+  'frameset',
+  'frame',
+]);
 
 // Page chrome removed when `onlyMainContent` is on. Matched by one walk over the elements rather than
 // CSS selectors, which are slow on large pages. Two zones are told apart:
@@ -27,11 +38,38 @@ const NON_CONTENT = new Set(['script', 'style', 'noscript', 'meta', 'head', 'tem
 const NAVIGATION_ROLES = new Set(['navigation', 'search', 'dialog', 'alertdialog']);
 /** Class tokens and ids of furniture, removed in both zones (matched as whole tokens). */
 const FURNITURE_TOKENS = new Set([
-  'breadcrumb', 'breadcrumbs', 'share', 'sharing', 'social', 'social-media', 'social-links', 'related-posts',
-  'modal', 'popup', 'overlay', 'newsletter', 'subscribe', 'ad', 'ads', 'advert', 'advertisement', 'sponsored',
-  'lang-selector', 'language-selector', 'gdpr', 'skip-link', 'skip-to-content',
+  'breadcrumb',
+  'breadcrumbs',
+  'share',
+  'sharing',
+  'social',
+  'social-media',
+  'social-links',
+  'related-posts',
+  'modal',
+  'popup',
+  'overlay',
+  'newsletter',
+  'subscribe',
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'lang-selector',
+  'language-selector',
+  'gdpr',
+  'skip-link',
+  'skip-to-content',
   // Wiki and documentation conventions: edit links, tables of contents, navigation boxes, print-hidden parts.
-  'mw-editsection', 'mw-jump-link', 'toc', 'navbox', 'vertical-navbox', 'noprint', 'catlinks', 'printfooter',
+  'mw-editsection',
+  'mw-jump-link',
+  'toc',
+  'navbox',
+  'vertical-navbox',
+  'noprint',
+  'catlinks',
+  'printfooter',
 ]);
 /** Class tokens and ids of navigation blocks: removed in both zones when the block is mostly links (a "menu" may be a restaurant's). */
 const NAVIGATION_TOKENS = new Set(['nav', 'navbar', 'navigation', 'menu']);
@@ -40,14 +78,70 @@ const PAGE_TOKENS = new Set(['header', 'footer', 'sidebar', 'side', 'aside', 'wi
 /** Substrings of class or id that mark consent banners and drop-down menus whatever their exact name. */
 const BOILERPLATE_SUBSTRINGS = /cookie|consent|dropdown|skiplink/i;
 /** Class tokens of an aside that is part of the text (a note, a tip, a pull quote), with any suffix ("callout-info"). */
-const CALLOUT_CLASS = /^(?:note|notes|tip|tips|hint|warning|caution|important|info|information|notice|callout|admonition|example|definition|pullquote|pull-quote|quote|summary|highlight|key-?points?|box|boxout|textbox)(?:[-_].*)?$/i;
+const CALLOUT_CLASS =
+  /^(?:note|notes|tip|tips|hint|warning|caution|important|info|information|notice|callout|admonition|example|definition|pullquote|pull-quote|quote|summary|highlight|key-?points?|box|boxout|textbox)(?:[-_].*)?$/i;
 
 /** Elements a class name never removes: table parts, headings, paragraphs, list items, quotations, code. */
-const CLASS_PROOF = new Set(['thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'dt', 'dd', 'blockquote', 'pre', 'figure', 'figcaption']);
+const CLASS_PROOF = new Set([
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
+  'colgroup',
+  'col',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+]);
 /** Whole tables and lists: removed by class only as furniture or as link lists (a wiki's navigation table, a "menu" list of links). */
 const CLASS_SHY = new Set(['table', 'ul', 'ol', 'dl']);
 /** Inline elements: removed by class only as furniture (edit links, print-hidden notes), never as page chrome ("side effects"). */
-const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var']);
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+]);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Elements whose headers and footers are theirs rather than the page's landmarks (HTML-AAM); sections are weighed apart. */
 const SECTIONING = new Set(['article', 'aside', 'main', 'nav']);
@@ -84,8 +178,13 @@ function verdictOf(el: Element, contentZone: boolean, isWrapper: (section: Eleme
   // Headers and footers inside a section, an article or the main landmark belong to it (title, byline,
   // captions); only page-level ones are chrome. ARIA scopes banner/contentinfo the same way. A section
   // that wraps the whole page outside the content is no section.
-  const section = (p: Element): boolean => p.tagName === 'article' || (p.tagName === 'section' && (contentZone || !isWrapper(p)));
-  if ((tag === 'header' || tag === 'footer') && !hasAncestor(el, null, (p) => section(p) || SECTIONING.has(p.tagName) || isMainLandmark(p))) return 'landmark';
+  const section = (p: Element): boolean =>
+    p.tagName === 'article' || (p.tagName === 'section' && (contentZone || !isWrapper(p)));
+  if (
+    (tag === 'header' || tag === 'footer') &&
+    !hasAncestor(el, null, (p) => section(p) || SECTIONING.has(p.tagName) || isMainLandmark(p))
+  )
+    return 'landmark';
   if ((role === 'banner' || role === 'contentinfo') && !hasAncestor(el, null, isMainLandmark)) return 'landmark';
   const tokens = tokensOf(el);
   if (tag === 'aside' || role === 'complementary') {
@@ -95,10 +194,16 @@ function verdictOf(el: Element, contentZone: boolean, isWrapper: (section: Eleme
     return 'landmark';
   }
   // A button's label is content inside the article (an accordion's questions) and in a heading.
-  if (tag === 'button') return contentZone || hasAncestor(el, null, (p) => HEADINGS.has(p.tagName)) ? undefined : 'navigation';
+  if (tag === 'button')
+    return contentZone || hasAncestor(el, null, (p) => HEADINGS.has(p.tagName)) ? undefined : 'navigation';
   if (CLASS_PROOF.has(tag) || tokens.length === 0) return undefined;
   const a = el.attribs;
-  if (tokens.some((t) => FURNITURE_TOKENS.has(t)) || BOILERPLATE_SUBSTRINGS.test(a['class'] ?? '') || BOILERPLATE_SUBSTRINGS.test(a['id'] ?? '')) return 'class';
+  if (
+    tokens.some((t) => FURNITURE_TOKENS.has(t)) ||
+    BOILERPLATE_SUBSTRINGS.test(a['class'] ?? '') ||
+    BOILERPLATE_SUBSTRINGS.test(a['id'] ?? '')
+  )
+    return 'class';
   if (INLINE.has(tag)) return undefined;
   if (tokens.some((t) => NAVIGATION_TOKENS.has(t))) return 'navigation-class';
   if (tokens.includes('sidebar')) return contentZone || CLASS_SHY.has(tag) ? 'navigation-class' : 'class';
@@ -108,7 +213,9 @@ function verdictOf(el: Element, contentZone: boolean, isWrapper: (section: Eleme
 
 /** Page headers: the element, the banner role, or a header class or id. */
 function isHeaderLike(el: Element): boolean {
-  return el.tagName === 'header' || el.attribs['role']?.trim().toLowerCase() === 'banner' || tokensOf(el).includes('header');
+  return (
+    el.tagName === 'header' || el.attribs['role']?.trim().toLowerCase() === 'banner' || tokensOf(el).includes('header')
+  );
 }
 
 /** Landmarks of the main content, in order of preference. */
@@ -190,9 +297,23 @@ export function largestSrcset(srcset: string): string | undefined {
 }
 
 const URL_ATTRIBUTES: Array<[string, string]> = [
-  ['a', 'href'], ['area', 'href'], ['img', 'src'], ['source', 'src'], ['video', 'src'], ['video', 'poster'],
-  ['audio', 'src'], ['track', 'src'], ['iframe', 'src'], ['embed', 'src'], ['object', 'data'], ['form', 'action'],
-  ['input', 'src'], ['blockquote', 'cite'], ['q', 'cite'], ['del', 'cite'], ['ins', 'cite'],
+  ['a', 'href'],
+  ['area', 'href'],
+  ['img', 'src'],
+  ['source', 'src'],
+  ['video', 'src'],
+  ['video', 'poster'],
+  ['audio', 'src'],
+  ['track', 'src'],
+  ['iframe', 'src'],
+  ['embed', 'src'],
+  ['object', 'data'],
+  ['form', 'action'],
+  ['input', 'src'],
+  ['blockquote', 'cite'],
+  ['q', 'cite'],
+  ['del', 'cite'],
+  ['ins', 'cite'],
 ];
 
 /** Every element below `root`, in document order, by one explicit walk (cheap on very large pages). */
@@ -259,7 +380,8 @@ export function flattenDeepNesting(root: AnyNode): boolean {
       const n = inner.pop()!;
       if ('children' in n && n.children.length > 0) {
         for (let i = n.children.length - 1; i >= 0; i--) inner.push(n.children[i]!);
-      } else if (n.type === 'text' || (n.type === 'tag' && ['img', 'br'].includes((n as Element).tagName))) leaves.push(n);
+      } else if (n.type === 'text' || (n.type === 'tag' && ['img', 'br'].includes((n as Element).tagName)))
+        leaves.push(n);
     }
     if (leaves.length === node.children.length && leaves.every((l, i) => l === node.children[i])) continue;
     flattened = true;
@@ -292,14 +414,24 @@ function textLength(node: Cheerio<AnyNode>): number {
 
 function hasVisualContent(node: Cheerio<AnyNode>): boolean {
   if (textLength(node) > 0) return true;
-  return node.toArray().some((top) => elementsOf(top).some((el) => el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture'));
+  return node
+    .toArray()
+    .some((top) =>
+      elementsOf(top).some(
+        (el) => el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture',
+      ),
+    );
 }
 
 function select(root: Cheerio<AnyNode>, selector: string, field: string): Cheerio<Element> {
   try {
     return root.find(selector);
   } catch (err) {
-    throw new ParseError('BAD_REQUEST', `${field}: "${selector}" is not a valid CSS selector (${err instanceof Error ? err.message : String(err)}).`, { details: { field } });
+    throw new ParseError(
+      'BAD_REQUEST',
+      `${field}: "${selector}" is not a valid CSS selector (${err instanceof Error ? err.message : String(err)}).`,
+      { details: { field } },
+    );
   }
 }
 
@@ -382,7 +514,11 @@ function boilerplateOf($: CheerioAPI, root: Cheerio<AnyNode>, contentZone: boole
     for (const el of all) {
       if (el === top || holdsMain.has(el) || hasAncestor(el, top, (p) => decided.has(p))) continue;
       const inContent = contentZone || hasAncestor(el, null, isMainLandmark);
-      const verdict = verdictOf(el, inContent, (section) => rootText > 0 && (counts.get(section)?.text ?? 0) >= rootText * WRAPPER_SHARE);
+      const verdict = verdictOf(
+        el,
+        inContent,
+        (section) => rootText > 0 && (counts.get(section)?.text ?? 0) >= rootText * WRAPPER_SHARE,
+      );
       if (!verdict) continue;
       if (verdict !== 'navigation') {
         // Landmarks and class names are weighed: a block that is mostly links is navigation whatever
@@ -403,7 +539,9 @@ function boilerplateOf($: CheerioAPI, root: Cheerio<AnyNode>, contentZone: boole
 
 function visualCount(nodes: AnyNode[]): number {
   let n = 0;
-  for (const top of nodes) for (const el of elementsOf(top)) if (el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture') n++;
+  for (const top of nodes)
+    for (const el of elementsOf(top))
+      if (el.tagName === 'img' || el.tagName === 'table' || el.tagName === 'video' || el.tagName === 'picture') n++;
   return n;
 }
 
@@ -427,7 +565,10 @@ export function contentRoot($: CheerioAPI, options: CleanOptions): Cheerio<AnyNo
   // A frameset page has no body: its noframes fallback (raw text to the parser) is the content.
   const frameset = $('frameset');
   if (frameset.length > 0 && $('body').length === 0) {
-    const fallback = $('noframes').map((_, el) => $(el).text()).get().join('\n');
+    const fallback = $('noframes')
+      .map((_, el) => $(el).text())
+      .get()
+      .join('\n');
     frameset.remove();
     $('html').append(fallback);
   }

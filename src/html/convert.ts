@@ -21,7 +21,15 @@ function isXhtml(text: string, filename: string | undefined, contentType: string
 
 export function loadHtml(text: string, xhtml: boolean): CheerioAPI {
   if (xhtml) {
-    return cheerio.load(text, { xml: { xmlMode: false, recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true } });
+    return cheerio.load(text, {
+      xml: {
+        xmlMode: false,
+        recognizeSelfClosing: true,
+        lowerCaseTags: true,
+        lowerCaseAttributeNames: true,
+        decodeEntities: true,
+      },
+    });
   }
   return cheerio.load(text);
 }
@@ -88,13 +96,19 @@ export function convertHtml(bytes: Uint8Array, source: HtmlSource, options: Html
   const $ = loadHtml(limited.html, xhtml);
   const warnings: string[] = [];
   if (attributes.trimmed > 0) {
-    warnings.push(`${attributes.trimmed} element(s) carry more than ${PARSE_ATTRIBUTE_LIMIT} attributes; those past the first ${PARSE_ATTRIBUTE_LIMIT} were dropped before parsing.`);
+    warnings.push(
+      `${attributes.trimmed} element(s) carry more than ${PARSE_ATTRIBUTE_LIMIT} attributes; those past the first ${PARSE_ATTRIBUTE_LIMIT} were dropped before parsing.`,
+    );
   }
   if (limited.dropped > 0) {
-    warnings.push(`The page nests elements more than ${PARSE_NESTING_LIMIT} deep; ${limited.dropped} deeper tags were dropped before parsing and their text kept.`);
+    warnings.push(
+      `The page nests elements more than ${PARSE_NESTING_LIMIT} deep; ${limited.dropped} deeper tags were dropped before parsing and their text kept.`,
+    );
   }
   if (flattenDeepNesting($.root().get(0)!)) {
-    warnings.push(`The page nests elements more than ${MAX_NESTING} deep; below that depth only its text and images were kept.`);
+    warnings.push(
+      `The page nests elements more than ${MAX_NESTING} deep; below that depth only its text and images were kept.`,
+    );
   }
 
   const metadata = extractMetadata($);

@@ -5,7 +5,22 @@
  * tags (and their end tags) past a depth no real page reaches; the text they held is kept.
  */
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript', 'plaintext', 'template']);
 /**
  * Elements whose end tag may be omitted: a new one implicitly closes an open one of these names,
@@ -30,8 +45,38 @@ const IMPLIED_END: Record<string, { closes: readonly string[]; boundaries: reado
 
 /** Start tags that close an open paragraph. */
 const CLOSES_P = new Set([
-  'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul', 'li', 'dd', 'dt',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
+  'li',
+  'dd',
+  'dt',
 ]);
 
 export const PARSE_NESTING_LIMIT = 1024;
@@ -124,9 +169,12 @@ const ATTRIBUTE = /[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?/g;
 export function limitTagAttributes(html: string, limit = PARSE_ATTRIBUTE_LIMIT): AttributesLimited {
   // Cheap exit: a tag with more attributes than the limit is longer than two characters each.
   let longest = 0;
-  for (let i = html.indexOf('<'); i !== -1 && longest <= limit * 2; ) {
+  for (let i = html.indexOf('<'); i !== -1 && longest <= limit * 2;) {
     const end = html.indexOf('>', i + 1);
-    if (end === -1) { longest = Math.max(longest, html.length - i); break; }
+    if (end === -1) {
+      longest = Math.max(longest, html.length - i);
+      break;
+    }
     longest = Math.max(longest, end - i);
     i = html.indexOf('<', end + 1);
   }
@@ -143,7 +191,10 @@ export function limitTagAttributes(html: string, limit = PARSE_ATTRIBUTE_LIMIT):
     let kept = 0;
     let cut = -1;
     for (let a = ATTRIBUTE.exec(body); a; a = ATTRIBUTE.exec(body)) {
-      if (++kept > limit) { cut = a.index; break; }
+      if (++kept > limit) {
+        cut = a.index;
+        break;
+      }
     }
     if (cut === -1) continue;
     parts.push(html.slice(from, head), body.slice(0, cut), m[3]!, '>');

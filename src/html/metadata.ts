@@ -7,8 +7,18 @@ import type { DocumentMetadata } from '../types.js';
 
 /** Members of the response metadata that describe the parse, not the page: a meta tag never sets them. */
 const RESERVED = new Set([
-  'sourceURL', 'url', 'statusCode', 'numPages', 'totalPages', 'contentType', 'error',
-  'concurrencyLimited', 'concurrencyQueueDurationMs', 'ogLocaleAlternate', 'language', 'title',
+  'sourceURL',
+  'url',
+  'statusCode',
+  'numPages',
+  'totalPages',
+  'contentType',
+  'error',
+  'concurrencyLimited',
+  'concurrencyQueueDurationMs',
+  'ogLocaleAlternate',
+  'language',
+  'title',
 ]);
 
 function clean(s: string): string {
@@ -25,7 +35,11 @@ function add(meta: Partial<DocumentMetadata>, key: string, value: string): void 
 
 /** `og:site_name` → `ogSiteName`, as the web data API names Open Graph members. */
 function camelOg(key: string): string {
-  return key.replace(/^og:/, 'og_').split(/[:_-]/).map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1))).join('');
+  return key
+    .replace(/^og:/, 'og_')
+    .split(/[:_-]/)
+    .map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('');
 }
 
 export function extractMetadata($: CheerioAPI): Partial<DocumentMetadata> {

@@ -24,7 +24,10 @@ export const read: Reader = async (ctx) => {
     removeBase64Images: ctx.options.removeBase64Images,
   };
   const source = { filename: ctx.filename, contentType: ctx.contentType };
-  const pool = ctx.bytes.byteLength >= HTML_WORKER_MIN_BYTES ? readerPool<HtmlTask, HtmlTaskResult>(ctx.runtime, 'html') : undefined;
+  const pool =
+    ctx.bytes.byteLength >= HTML_WORKER_MIN_BYTES
+      ? readerPool<HtmlTask, HtmlTaskResult>(ctx.runtime, 'html')
+      : undefined;
   if (!pool) return convertHtml(ctx.bytes, source, options);
 
   ctx.signal.throwIfAborted();
@@ -35,8 +38,13 @@ export const read: Reader = async (ctx) => {
   } catch (err) {
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     // The thread died (out of memory under its limit, or a crash): a clear error, not a hang.
-    throw new ParseError('RESOURCE_LIMIT', `The HTML document could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ParseError(
+      'RESOURCE_LIMIT',
+      `The HTML document could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
-  if (!result.ok) throw new ParseError(result.code, result.message, result.details ? { details: result.details } : undefined);
+  if (!result.ok)
+    throw new ParseError(result.code, result.message, result.details ? { details: result.details } : undefined);
   return result.doc;
 };

@@ -24,7 +24,8 @@ export function markdownBlocks(markdown: string): DocBlock[] {
   let fence: string | null = null;
   const flush = (): void => {
     const chunk = current.join('\n').replace(/^\n+|\s+$/g, '');
-    if (chunk) blocks.push({ node: { kind: 'markdown', markdown: chunk }, type: blockType(chunk), source: 'native_text' });
+    if (chunk)
+      blocks.push({ node: { kind: 'markdown', markdown: chunk }, type: blockType(chunk), source: 'native_text' });
     current = [];
   };
   let blank = false;

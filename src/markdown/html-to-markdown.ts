@@ -54,23 +54,25 @@ const SENTINELS = /[\uE000-\uE004]/g;
  * arithmetic and brackets that cannot form a link stay as they are.
  */
 export function escapeMarkdownText(s: string): string {
-  return s
-    .replace(SENTINELS, '')
-    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
-    .replace(/`/g, '\\`')
-    // `*` only matters when it touches a non-space on at least one side.
-    .replace(/\*(?=\S)|(?<=\S)\*/g, '\\*')
-    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-    .replace(/\[(?=[^\]]*\][([])/g, '\\[')
-    .replace(/~~/g, '\\~\\~')
-    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    // Line-start constructs: turndown has already collapsed the white space at the start of a block,
-    // so a text node that begins with a space follows inline content and cannot start a line.
-    .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
-    .replace(/^>/, '\\>')
-    .replace(/^([-+])(?=\s)/, '\\$1')
-    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
-    .replace(/^(={3,}|-{3,})\s*$/, '\\$1');
+  return (
+    s
+      .replace(SENTINELS, '')
+      .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+      .replace(/`/g, '\\`')
+      // `*` only matters when it touches a non-space on at least one side.
+      .replace(/\*(?=\S)|(?<=\S)\*/g, '\\*')
+      .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+      .replace(/\[(?=[^\]]*\][([])/g, '\\[')
+      .replace(/~~/g, '\\~\\~')
+      .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+      // Line-start constructs: turndown has already collapsed the white space at the start of a block,
+      // so a text node that begins with a space follows inline content and cannot start a line.
+      .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
+      .replace(/^>/, '\\>')
+      .replace(/^([-+])(?=\s)/, '\\$1')
+      .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+      .replace(/^(={3,}|-{3,})\s*$/, '\\$1')
+  );
 }
 
 // ---------------------------------------------------------------- URLs
@@ -99,7 +101,8 @@ export function unwrapRedirect(url: string): string {
   }
   const host = parsed.hostname === 'relative.invalid' ? '' : parsed.hostname.toLowerCase();
   const params = parsed.searchParams;
-  const absolute = (candidate: string | null): string | undefined => (candidate && /^https?:\/\//i.test(candidate) ? candidate : undefined);
+  const absolute = (candidate: string | null): string | undefined =>
+    candidate && /^https?:\/\//i.test(candidate) ? candidate : undefined;
   // Bing: /ck/a?...&u=a1<base64url of the target>
   if ((host === '' || /(^|\.)bing\.com$/.test(host)) && parsed.pathname === '/ck/a') {
     const u = params.get('u');
@@ -178,8 +181,10 @@ function hidden(node: DomNode): boolean {
 }
 
 function codeLanguage(node: DomNode): string {
-  const cls = `${node.getAttribute('class') ?? ''} ${node.parentNode && isElement(node.parentNode) ? node.parentNode.getAttribute('class') ?? '' : ''}`;
-  const m = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#-]+)/.exec(cls) ?? /(?:^|\s)(?:brush:\s*)([\w+#-]+)/.exec(cls);
+  const cls = `${node.getAttribute('class') ?? ''} ${node.parentNode && isElement(node.parentNode) ? (node.parentNode.getAttribute('class') ?? '') : ''}`;
+  const m =
+    /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#-]+)/.exec(cls) ??
+    /(?:^|\s)(?:brush:\s*)([\w+#-]+)/.exec(cls);
   return m?.[1] ?? node.getAttribute('data-lang') ?? '';
 }
 
@@ -191,7 +196,8 @@ function preText(node: DomNode): string {
     const n = stack.pop()!;
     if (n.nodeType === 3) out += n.nodeValue ?? '';
     else if (n.nodeName === 'BR') out += '\n';
-    else if (n.nodeType === 1 || n === node) for (let i = n.childNodes.length - 1; i >= 0; i--) stack.push(n.childNodes[i]!);
+    else if (n.nodeType === 1 || n === node)
+      for (let i = n.childNodes.length - 1; i >= 0; i--) stack.push(n.childNodes[i]!);
   }
   return out;
 }
@@ -305,16 +311,40 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
       replacement: replacement as unknown as TurndownService.ReplacementFunction,
     });
   };
-  const is = (...names: string[]) => (node: DomNode): boolean => names.includes(node.nodeName);
+  const is =
+    (...names: string[]) =>
+    (node: DomNode): boolean =>
+      names.includes(node.nodeName);
 
-  service.remove(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'iframe', 'object', 'embed', 'select', 'input', 'textarea', 'dialog'] as TurndownService.TagName[]);
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'head',
+    'title',
+    'meta',
+    'link',
+    'svg',
+    'canvas',
+    'iframe',
+    'object',
+    'embed',
+    'select',
+    'input',
+    'textarea',
+    'dialog',
+  ] as TurndownService.TagName[]);
   add('strike', is('DEL', 'S', 'STRIKE'), (content) => (content.trim() ? wrapInline(content, '~~') : content));
   add('sup', is('SUP'), (content) => (content.trim() ? `<sup>${content.trim()}</sup>` : ''));
   add('sub', is('SUB'), (content) => (content.trim() ? `<sub>${content.trim()}</sub>` : ''));
 
   // Headings hold one line of inline text; block children or <br> inside would break the ATX line.
   add('heading', is('H1', 'H2', 'H3', 'H4', 'H5', 'H6'), (content, node) => {
-    let text = content.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' ').trim();
+    let text = content
+      .replace(/\\\n/g, ' ')
+      .replace(/\s*\n+\s*/g, ' ')
+      .trim();
     // A heading that is bold all through (word processors' export) is a heading, not bold text.
     const bold = /^\*\*([^*][\s\S]*?)\*\*$/.exec(text);
     if (bold && !bold[1]!.includes('**')) text = bold[1]!.trim();
@@ -322,39 +352,50 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
     return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text.replace(/^\\(#)/, '$1')}\n\n`;
   });
 
-  add('preformatted', (node) => node.nodeName === 'PRE', (_content, node) => {
-    const codeChild = Array.from(node.childNodes).find((c) => c.nodeName === 'CODE');
-    const language = codeLanguage(codeChild ?? node) || codeLanguage(node);
-    return fenced(preText(node), language);
-  });
+  add(
+    'preformatted',
+    (node) => node.nodeName === 'PRE',
+    (_content, node) => {
+      const codeChild = Array.from(node.childNodes).find((c) => c.nodeName === 'CODE');
+      const language = codeLanguage(codeChild ?? node) || codeLanguage(node);
+      return fenced(preText(node), language);
+    },
+  );
 
-  add('link', (node) => node.nodeName === 'A' && node.hasAttribute('href'), (content, node) => {
-    const href = (node.getAttribute('href') ?? '').trim();
-    const text = content.trim();
-    // Links without visible text (heading permalinks drawn as icons, zero-width spaces) say nothing in markdown.
-    if (!text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')) return content.includes('\n') ? content : '';
-    const url = unwrapRedirect(resolveUrl(href, opts.baseUrl));
-    const dead = !url || /^(?:javascript|vbscript|data):/i.test(url);
-    const target = dead ? '' : `(${markdownDestination(url)}${titlePart(node)})`;
-    const wrap = (label: string): string => (dead ? label : `[${balanceBrackets(label)}]${target}`);
-    const structured = /(?:^|\n)(?:#{1,6} |[-*+] |\d{1,9}[.)] |\||>|```)/.test(text);
-    if (!structured) return wrap(text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
-    // Headings, lists or tables cannot sit inside link text (a card: heading and summary): link each block instead.
-    const blocks = text.split(/\n\s*\n/).map((block) => {
-      const b = block.trim();
-      const heading = /^(#{1,6}) (.*)$/s.exec(b);
-      if (heading) return `${heading[1]} ${wrap(heading[2]!.replace(/\s*\n\s*/g, ' '))}`;
-      // Lists, tables, quotes and code keep their structure, unlinked.
-      if (/^(?:[-*+] |\d{1,9}[.)] |\||>|```)/.test(b)) return b;
-      return wrap(b.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
-    });
-    return `\n\n${blocks.filter(Boolean).join('\n\n')}\n\n`;
-  });
+  add(
+    'link',
+    (node) => node.nodeName === 'A' && node.hasAttribute('href'),
+    (content, node) => {
+      const href = (node.getAttribute('href') ?? '').trim();
+      const text = content.trim();
+      // Links without visible text (heading permalinks drawn as icons, zero-width spaces) say nothing in markdown.
+      if (!text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')) return content.includes('\n') ? content : '';
+      const url = unwrapRedirect(resolveUrl(href, opts.baseUrl));
+      const dead = !url || /^(?:javascript|vbscript|data):/i.test(url);
+      const target = dead ? '' : `(${markdownDestination(url)}${titlePart(node)})`;
+      const wrap = (label: string): string => (dead ? label : `[${balanceBrackets(label)}]${target}`);
+      const structured = /(?:^|\n)(?:#{1,6} |[-*+] |\d{1,9}[.)] |\||>|```)/.test(text);
+      if (!structured) return wrap(text.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
+      // Headings, lists or tables cannot sit inside link text (a card: heading and summary): link each block instead.
+      const blocks = text.split(/\n\s*\n/).map((block) => {
+        const b = block.trim();
+        const heading = /^(#{1,6}) (.*)$/s.exec(b);
+        if (heading) return `${heading[1]} ${wrap(heading[2]!.replace(/\s*\n\s*/g, ' '))}`;
+        // Lists, tables, quotes and code keep their structure, unlinked.
+        if (/^(?:[-*+] |\d{1,9}[.)] |\||>|```)/.test(b)) return b;
+        return wrap(b.replace(/\\\n/g, ' ').replace(/\s*\n+\s*/g, ' '));
+      });
+      return `\n\n${blocks.filter(Boolean).join('\n\n')}\n\n`;
+    },
+  );
 
   add('image', is('IMG'), (_content, node) => {
     const src = (node.getAttribute('src') ?? node.getAttribute('data-src') ?? '').trim();
     // Alt text only needs what would end the brackets early.
-    const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, '\\$&');
+    const alt = (node.getAttribute('alt') ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[\\[\]]/g, '\\$&');
     if (!src) return '';
     // Spacer GIFs and tracking pixels.
     if (Number(node.getAttribute('width') ?? 2) <= 1 && Number(node.getAttribute('height') ?? 2) <= 1) return '';
@@ -391,40 +432,60 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
   });
 
   // Task list items: `- [x] ` like GitHub.
-  add('checkbox', (node) => node.nodeName === 'INPUT' && node.getAttribute('type') === 'checkbox' && node.parentNode?.nodeName === 'LI', (_c, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '));
+  add(
+    'checkbox',
+    (node) =>
+      node.nodeName === 'INPUT' && node.getAttribute('type') === 'checkbox' && node.parentNode?.nodeName === 'LI',
+    (_c, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '),
+  );
 
   add('listItem', is('LI'), (content, node) => {
     const parent = node.parentNode;
     const position = listPosition(node);
     const prefix = parent?.nodeName === 'OL' ? `${position.number}${position.delimiter} ` : '- ';
-    let body = content.replace(/^\s+/, '').replace(/\s+$/, '').replace(/^(\[[ x]\]) +/, '$1 ');
+    let body = content
+      .replace(/^\s+/, '')
+      .replace(/\s+$/, '')
+      .replace(/^(\[[ x]\]) +/, '$1 ');
     body = body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`).replace(/\n[ \t]+(?=\n)/g, '\n');
     return `${prefix}${body}${position.last ? '' : '\n'}`;
   });
 
   // Keyboard input, sample output and teletype text read as code, like <code>.
-  add('codeLike', (node) => ['KBD', 'SAMP', 'TT'].includes(node.nodeName) && closest(node, 'PRE') === null, (_content, node) => {
-    const text = (node.textContent ?? '').replace(/\s+/g, ' ');
-    if (!text.trim()) return text;
-    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${text}${pad}${fence}`;
-  });
+  add(
+    'codeLike',
+    (node) => ['KBD', 'SAMP', 'TT'].includes(node.nodeName) && closest(node, 'PRE') === null,
+    (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+      if (!text.trim()) return text;
+      const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+      const fence = '`'.repeat(longest + 1);
+      const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+      return `${fence}${pad}${text}${pad}${fence}`;
+    },
+  );
 
   // MathML: its TeX source where the page gives one (alttext or a TeX annotation), else its text.
-  add('math', (node) => node.nodeName.toLowerCase() === 'math', (content, node) => {
-    let tex = node.getAttribute('alttext')?.trim() ?? '';
-    if (!tex) {
-      const annotations = Array.from(node.getElementsByTagName('annotation'));
-      tex = annotations.find((a) => /tex/i.test(a.getAttribute('encoding') ?? ''))?.textContent?.trim() ?? '';
-    }
-    if (!tex) return content;
-    return node.getAttribute('display') === 'block' ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
-  });
+  add(
+    'math',
+    (node) => node.nodeName.toLowerCase() === 'math',
+    (content, node) => {
+      let tex = node.getAttribute('alttext')?.trim() ?? '';
+      if (!tex) {
+        const annotations = Array.from(node.getElementsByTagName('annotation'));
+        tex = annotations.find((a) => /tex/i.test(a.getAttribute('encoding') ?? ''))?.textContent?.trim() ?? '';
+      }
+      if (!tex) return content;
+      return node.getAttribute('display') === 'block' ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
+    },
+  );
 
   // Last, so that it wins over every rule above.
-  add('hidden', (node) => isElement(node) && hidden(node), () => '');
+  add(
+    'hidden',
+    (node) => isElement(node) && hidden(node),
+    () => '',
+  );
 
   return service;
 }
@@ -536,14 +597,35 @@ export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): 
   } catch (err) {
     // Turndown recurses over the tree; only absurd nesting exhausts the stack.
     if (err instanceof RangeError) {
-      throw new ParseError('RESOURCE_LIMIT', 'The HTML nests elements too deeply to convert (thousands of levels).', { cause: err });
+      throw new ParseError('RESOURCE_LIMIT', 'The HTML nests elements too deeply to convert (thousands of levels).', {
+        cause: err,
+      });
     }
     if (err instanceof ParseError) throw err;
-    throw new ParseError('MALFORMED', `The HTML could not be converted to markdown: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ParseError(
+      'MALFORMED',
+      `The HTML could not be converted to markdown: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }
 
-const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 function isXhtml(html: string): boolean {
   const head = html.slice(0, 4096);
@@ -556,6 +638,8 @@ function isXhtml(html: string): boolean {
  * wrap what follows. Writing them as start and end tags makes both parsers agree.
  */
 export function expandSelfClosing(xhtml: string): string {
-  return xhtml.replace(/<([A-Za-z][\w:.-]*)((?:\s+[^\s"'>\/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*\/>/g, (m, tag: string, attrs: string) =>
-    (VOID_ELEMENTS.has(tag.toLowerCase()) ? m : `<${tag}${attrs}></${tag}>`));
+  return xhtml.replace(
+    /<([A-Za-z][\w:.-]*)((?:\s+[^\s"'>\/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*\/>/g,
+    (m, tag: string, attrs: string) => (VOID_ELEMENTS.has(tag.toLowerCase()) ? m : `<${tag}${attrs}></${tag}>`),
+  );
 }

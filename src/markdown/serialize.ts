@@ -33,7 +33,12 @@ const MARKER: Record<Mark, string> = { bold: '**', italic: '*', strike: '~~' };
 
 type Tok =
   | { t: 'text'; s: string; label: boolean }
-  | { t: 'raw'; s: string; link?: 'open' | 'close'; /** Read as plain text (math, note references without their extensions). */ literal?: boolean }
+  | {
+      t: 'raw';
+      s: string;
+      link?: 'open' | 'close';
+      /** Read as plain text (math, note references without their extensions). */ literal?: boolean;
+    }
   | { t: 'mark'; m: Mark; open: boolean; id: number };
 
 interface Item {
@@ -72,7 +77,9 @@ function noteLabel(label: string): string {
 }
 
 function runToks(run: TextInline, inTable: boolean, label: boolean): Tok[] {
-  let toks: Tok[] = run.code ? [{ t: 'raw', s: codeSpan(run.text.replace(/\n/g, ' '), inTable) }] : [{ t: 'text', s: run.text, label }];
+  let toks: Tok[] = run.code
+    ? [{ t: 'raw', s: codeSpan(run.text.replace(/\n/g, ' '), inTable) }]
+    : [{ t: 'text', s: run.text, label }];
   if (run.superscript) toks = [{ t: 'raw', s: '<sup>' }, ...toks, { t: 'raw', s: '</sup>' }];
   if (run.subscript) toks = [{ t: 'raw', s: '<sub>' }, ...toks, { t: 'raw', s: '</sub>' }];
   return toks;
@@ -119,7 +126,9 @@ function stackRender(items: readonly Item[], out: Tok[], spans: Map<number, Span
       while (j < items.length && items[j]!.marks.has(m)) j++;
       return j - i;
     };
-    const opening = MARKS.filter((m) => item.marks.has(m) && !stack.some((e) => e.m === m)).sort((a, b) => lasts(b) - lasts(a));
+    const opening = MARKS.filter((m) => item.marks.has(m) && !stack.some((e) => e.m === m)).sort(
+      (a, b) => lasts(b) - lasts(a),
+    );
     for (const m of opening) {
       const e = { m, id: spans.size };
       spans.set(e.id, { m, items: [] });
@@ -135,12 +144,17 @@ function stackRender(items: readonly Item[], out: Tok[], spans: Map<number, Span
 function linkToks(link: NonNullable<Item['link']>, spans: Map<number, Span>): Tok[] {
   const label: Tok[] = [];
   stackRender(link.label, label, spans);
-  return [{ t: 'raw', s: '[', link: 'open' }, ...label, { t: 'raw', s: `](${linkDestination(link.href)})`, link: 'close' }];
+  return [
+    { t: 'raw', s: '[', link: 'open' },
+    ...label,
+    { t: 'raw', s: `](${linkDestination(link.href)})`, link: 'close' },
+  ];
 }
 
 /** CommonMark's autolinks: an absolute URI, or an e-mail address (which links to mailto:). */
 const AUTOLINK_URI = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>\x00-\x1f]*$/;
-const AUTOLINK_EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const AUTOLINK_EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /**
  * A link whose label is its own address written out (a URL, or an e-mail address linked to itself)
@@ -151,11 +165,19 @@ const AUTOLINK_EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0
 function autolink(run: TextInline, href: string, inTable: boolean): Tok[] | null {
   if (run.code || run.superscript || run.subscript) return null;
   const label = run.text;
-  const shown = AUTOLINK_URI.test(href) && (label === href || `${label}/` === href) ? href
-    : href === `mailto:${label}` && AUTOLINK_EMAIL.test(label) ? label : null;
+  const shown =
+    AUTOLINK_URI.test(href) && (label === href || `${label}/` === href)
+      ? href
+      : href === `mailto:${label}` && AUTOLINK_EMAIL.test(label)
+        ? label
+        : null;
   if (!shown || (inTable && shown.includes('|'))) return null;
   // The address as read back is plain text; the brackets are syntax.
-  return [{ t: 'raw', s: '<' }, { t: 'raw', s: shown, literal: true }, { t: 'raw', s: '>' }];
+  return [
+    { t: 'raw', s: '<' },
+    { t: 'raw', s: shown, literal: true },
+    { t: 'raw', s: '>' },
+  ];
 }
 
 function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
@@ -165,7 +187,8 @@ function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
     if (inline.type === 'text') {
       if (!inline.text) continue;
       const last = runs[runs.length - 1];
-      if (last?.type === 'text' && sameMarks(last, inline)) runs[runs.length - 1] = { ...last, text: last.text + inline.text };
+      if (last?.type === 'text' && sameMarks(last, inline))
+        runs[runs.length - 1] = { ...last, text: last.text + inline.text };
       else runs.push(inline);
     } else runs.push(inline);
   }
@@ -183,7 +206,15 @@ function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
       }
       if (group.every(isSpace)) {
         items.push(space(group.map((r) => r.text).join('')));
-        items.push({ marks: new Set(), flexible: false, toks: [{ t: 'raw', s: '[', link: 'open' }, { t: 'text', s: inline.href, label: true }, { t: 'raw', s: `](${linkDestination(inline.href)})`, link: 'close' }] });
+        items.push({
+          marks: new Set(),
+          flexible: false,
+          toks: [
+            { t: 'raw', s: '[', link: 'open' },
+            { t: 'text', s: inline.href, label: true },
+            { t: 'raw', s: `](${linkDestination(inline.href)})`, link: 'close' },
+          ],
+        });
         continue;
       }
       // White space at the ends of the label goes outside the link.
@@ -206,15 +237,38 @@ function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
       if (lead) items.push(space(lead));
       const auto = runsIn.length === 1 ? autolink(runsIn[0]!, inline.href, inTable) : null;
       if (auto) items.push({ marks: new Set(common), flexible: false, toks: auto });
-      else items.push({ marks: new Set(common), flexible: false, toks: [], link: { label: runsIn.map((run) => runItem(run, inTable, true)), href: inline.href } });
+      else
+        items.push({
+          marks: new Set(common),
+          flexible: false,
+          toks: [],
+          link: { label: runsIn.map((run) => runItem(run, inTable, true)), href: inline.href },
+        });
       if (trail) items.push(space(trail));
       continue;
     }
     if (inline.type === 'text') items.push(runItem(inline, inTable, false));
-    else if (inline.type === 'break') items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: inTable ? '<br>' : '\\\n' }] });
-    else if (inline.type === 'image') items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: `![${escapeLabel(inline.alt, inTable).replace(/[\r\n]+/g, ' ')}](${linkDestination(inline.src ?? '')})` }] });
-    else if (inline.type === 'math') items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: `$${inline.latex}$`, literal: true }] });
-    else if (inline.type === 'noteRef') items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: `[^${noteLabel(inline.label)}]`, literal: true }] });
+    else if (inline.type === 'break')
+      items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: inTable ? '<br>' : '\\\n' }] });
+    else if (inline.type === 'image')
+      items.push({
+        marks: new Set(),
+        flexible: true,
+        toks: [
+          {
+            t: 'raw',
+            s: `![${escapeLabel(inline.alt, inTable).replace(/[\r\n]+/g, ' ')}](${linkDestination(inline.src ?? '')})`,
+          },
+        ],
+      });
+    else if (inline.type === 'math')
+      items.push({ marks: new Set(), flexible: true, toks: [{ t: 'raw', s: `$${inline.latex}$`, literal: true }] });
+    else if (inline.type === 'noteRef')
+      items.push({
+        marks: new Set(),
+        flexible: true,
+        toks: [{ t: 'raw', s: `[^${noteLabel(inline.label)}]`, literal: true }],
+      });
   }
   // A link's own marks stay outside it only where they go on from a neighbour; else the label carries them.
   const fixedAt = (from: number, step: number): Set<Mark> => {
@@ -240,7 +294,7 @@ function buildItems(inlines: readonly Inline[], inTable: boolean): Item[] {
 /** Emphasis may not open before or close after white space: the spaces go outside the markers. */
 function moveSpaces(toks: Tok[]): Tok[] {
   const out = toks.map((t) => ({ ...t }));
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (let i = 0; i < out.length; i++) {
       const tok = out[i]!;
@@ -371,7 +425,17 @@ function markerRuns(toks: readonly Tok[], tildePunct: boolean): Run[] {
     const count = at[j]! - at[i]!;
     // GFM strikethrough takes runs of one or two tildes only.
     const usable = fam === '*' || count <= 2;
-    runs.push({ fam, from: i, to: j, scope, open: usable && canOpen(fam, f), close: usable && canClose(fam, f), count, orig: count, removed: false });
+    runs.push({
+      fam,
+      from: i,
+      to: j,
+      scope,
+      open: usable && canOpen(fam, f),
+      close: usable && canClose(fam, f),
+      count,
+      orig: count,
+      removed: false,
+    });
     i = j - 1;
   }
   return runs;
@@ -415,7 +479,11 @@ function unworkable(toks: readonly Tok[]): Set<number> {
 function mismatches(toks: readonly Tok[], tildePunct: boolean): { count: number; first: number } {
   const runs = markerRuns(toks, tildePunct);
   const n = toks.length;
-  const got = { em: new Array<number>(n + 1).fill(0), strong: new Array<number>(n + 1).fill(0), del: new Array<number>(n + 1).fill(0) };
+  const got = {
+    em: new Array<number>(n + 1).fill(0),
+    strong: new Array<number>(n + 1).fill(0),
+    del: new Array<number>(n + 1).fill(0),
+  };
   const scopes = new Set(runs.map((r) => r.scope));
   for (const scope of scopes) {
     for (const fam of ['*', '~'] as const) {
@@ -431,7 +499,13 @@ function mismatches(toks: readonly Tok[], tildePunct: boolean): { count: number;
             // The rule of three: a run that can both open and close pairs only with one whose
             // lengths add up to no multiple of three, unless both are multiples of three.
             const either = (o.open && o.close) || (closer.open && closer.close);
-            if (fam === '*' && either && (o.orig + closer.orig) % 3 === 0 && !(o.orig % 3 === 0 && closer.orig % 3 === 0)) continue;
+            if (
+              fam === '*' &&
+              either &&
+              (o.orig + closer.orig) % 3 === 0 &&
+              !(o.orig % 3 === 0 && closer.orig % 3 === 0)
+            )
+              continue;
             oi = k;
             break;
           }
@@ -448,7 +522,11 @@ function mismatches(toks: readonly Tok[], tildePunct: boolean): { count: number;
       });
     }
   }
-  const want = { em: new Array<number>(n + 1).fill(0), strong: new Array<number>(n + 1).fill(0), del: new Array<number>(n + 1).fill(0) };
+  const want = {
+    em: new Array<number>(n + 1).fill(0),
+    strong: new Array<number>(n + 1).fill(0),
+    del: new Array<number>(n + 1).fill(0),
+  };
   for (const span of spansAt(toks).values()) {
     const kind = span.m === 'bold' ? want.strong : span.m === 'italic' ? want.em : want.del;
     kind[span.open + 1]!++;
@@ -501,7 +579,8 @@ function markedMismatches(toks: readonly Tok[], options: WriteOptions): { count:
   const read: { c: string; marks: string }[] = [];
   const walk = (tokens: readonly Token[] | undefined, marks: Mark[]): void => {
     for (const t of tokens ?? []) {
-      if (t.type === 'em' || t.type === 'strong' || t.type === 'del') walk(t.tokens, [...marks, t.type === 'em' ? 'italic' : t.type === 'strong' ? 'bold' : 'strike']);
+      if (t.type === 'em' || t.type === 'strong' || t.type === 'del')
+        walk(t.tokens, [...marks, t.type === 'em' ? 'italic' : t.type === 'strong' ? 'bold' : 'strike']);
       else if (t.type === 'link') walk(t.tokens, marks);
       else if (t.type === 'text' || t.type === 'escape') {
         const inner = (t as { tokens?: Token[] }).tokens;
@@ -547,9 +626,13 @@ function layOut(items: readonly Item[], inTable: boolean): { toks: Tok[]; spans:
   toks = moveSpaces(toks);
   if (inTable) {
     // Line ends become <br> before the markers are checked: the tag is what they will touch.
-    toks = toks.flatMap((tok): Tok[] => (tok.t === 'text' && /[\r\n]/.test(tok.s)
-      ? tok.s.split(/\r?\n/).flatMap((s, i): Tok[] => [...(i ? [{ t: 'raw', s: '<br>' } as Tok] : []), ...(s ? [{ ...tok, s }] : [])])
-      : [tok]));
+    toks = toks.flatMap((tok): Tok[] =>
+      tok.t === 'text' && /[\r\n]/.test(tok.s)
+        ? tok.s
+            .split(/\r?\n/)
+            .flatMap((s, i): Tok[] => [...(i ? [{ t: 'raw', s: '<br>' } as Tok] : []), ...(s ? [{ ...tok, s }] : [])])
+        : [tok],
+    );
   }
   return { toks, spans };
 }
@@ -569,7 +652,11 @@ function trouble(toks: readonly Tok[], options: WriteOptions): { count: number; 
  */
 function layOutChecked(items: readonly Item[], inTable: boolean): Tok[] {
   const options: WriteOptions = { pipes: inTable, lineStarts: !inTable };
-  const size = (span: Span): number => span.items.reduce((n, item) => n + item.toks.reduce((k, t) => k + (t.t === 'mark' ? 0 : t.s.length), 0) + (item.link ? 1 : 0), 0);
+  const size = (span: Span): number =>
+    span.items.reduce(
+      (n, item) => n + item.toks.reduce((k, t) => k + (t.t === 'mark' ? 0 : t.s.length), 0) + (item.link ? 1 : 0),
+      0,
+    );
   for (;;) {
     const { toks, spans } = layOut(items, inTable);
     if (!spans.size) return toks;
@@ -626,7 +713,9 @@ function writeTokens(toks: readonly Tok[], options: WriteOptions): string {
   const len = str.length;
   // 0 literal markdown, 1 text, 2 text of a link label, 3 marker.
   const owner = new Uint8Array(len);
-  toks.forEach((tok, i) => owner.fill(tok.t === 'text' ? (tok.label ? 2 : 1) : tok.t === 'mark' ? 3 : 0, at[i], at[i + 1]));
+  toks.forEach((tok, i) =>
+    owner.fill(tok.t === 'text' ? (tok.label ? 2 : 1) : tok.t === 'mark' ? 3 : 0, at[i], at[i + 1]),
+  );
   const isText = (i: number): boolean => owner[i] === 1 || owner[i] === 2;
   const esc = new Uint8Array(len);
   const lineStart = (i: number): boolean => {
@@ -647,11 +736,14 @@ function writeTokens(toks: readonly Tok[], options: WriteOptions): string {
       if (i >= lineEnd || !isText(i)) continue;
       const rest = str.slice(i, lineEnd);
       definition.lastIndex = i;
-      if (/^(#{1,6}(\s|$)|>|[-+*](\s|$)|~{3,}|(?<rule>[-*_])([ \t]*\k<rule>){2,}[ \t]*$)/.test(rest)
+      if (
+        /^(#{1,6}(\s|$)|>|[-+*](\s|$)|~{3,}|(?<rule>[-*_])([ \t]*\k<rule>){2,}[ \t]*$)/.test(rest) ||
         // A line of = or - under a paragraph line makes it a heading.
-        || (line === 0 ? /^(={3,}|-{3,})\s*$/ : /^(=+|-+)\s*$/).test(rest)
+        (line === 0 ? /^(={3,}|-{3,})\s*$/ : /^(=+|-+)\s*$/).test(rest) ||
         // A reference definition: [label]: at the start of a line.
-        || (str[i] === '[' && definition.test(str))) esc[i] = 1;
+        (str[i] === '[' && definition.test(str))
+      )
+        esc[i] = 1;
       const num = /^\d{1,9}[.)](\s|$)/.exec(rest);
       if (num) {
         const p = i + num[0].search(/[.)]/);
@@ -702,7 +794,8 @@ function writeTokens(toks: readonly Tok[], options: WriteOptions): string {
     // marked loses an escaped backslash beside brackets balanced inside a label: escape them all there.
     const from = at[start + 1]!;
     const to = at[i]!;
-    if (/\\/.test(str.slice(from, to))) for (let k = from; k < to; k++) if ((str[k] === '[' || str[k] === ']') && isText(k)) esc[k] = 1;
+    if (/\\/.test(str.slice(from, to)))
+      for (let k = from; k < to; k++) if ((str[k] === '[' || str[k] === ']') && isText(k)) esc[k] = 1;
   }
 
   // Emphasis and strikethrough characters in text.
@@ -716,7 +809,10 @@ function writeTokens(toks: readonly Tok[], options: WriteOptions): string {
       const after = charAfter(str, j);
       // A run that touches a marker of its own character would be read as part of it.
       const markerChar = ch === '_' ? null : ch;
-      const touches = markerChar !== null && ((i > 0 && owner[i - 1] === 3 && str[i - 1] === markerChar) || (j < len && owner[j] === 3 && str[j] === markerChar));
+      const touches =
+        markerChar !== null &&
+        ((i > 0 && owner[i - 1] === 3 && str[i - 1] === markerChar) ||
+          (j < len && owner[j] === 3 && str[j] === markerChar));
       let open = false;
       let close = false;
       for (const tildePunct of [false, true]) {
@@ -766,7 +862,14 @@ export function escapeText(s: string): string {
 
 /** Escapes text going between the brackets of a link or an image. */
 function escapeLabel(s: string, inTable = false): string {
-  return writeTokens([{ t: 'raw', s: '[', link: 'open' }, { t: 'text', s, label: true }, { t: 'raw', s: ']', link: 'close' }], { pipes: inTable, lineStarts: false }).slice(1, -1);
+  return writeTokens(
+    [
+      { t: 'raw', s: '[', link: 'open' },
+      { t: 'text', s, label: true },
+      { t: 'raw', s: ']', link: 'close' },
+    ],
+    { pipes: inTable, lineStarts: false },
+  ).slice(1, -1);
 }
 
 // ---------------------------------------------------------------- inlines
@@ -774,14 +877,26 @@ function escapeLabel(s: string, inTable = false): string {
 type Marks = Pick<TextInline, 'bold' | 'italic' | 'strike' | 'code' | 'href' | 'superscript' | 'subscript'>;
 
 function sameMarks(a: Marks, b: Marks): boolean {
-  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.strike === !!b.strike && !!a.code === !!b.code
-    && a.href === b.href && !!a.superscript === !!b.superscript && !!a.subscript === !!b.subscript;
+  return (
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.strike === !!b.strike &&
+    !!a.code === !!b.code &&
+    a.href === b.href &&
+    !!a.superscript === !!b.superscript &&
+    !!a.subscript === !!b.subscript
+  );
 }
 
 /** Renders inline content; `inTable` turns line breaks into `<br>` and escapes pipes. */
 export function renderInlines(inlines: readonly Inline[], inTable = false): string {
   // Fast path: plain runs with nothing a reader could take as markdown.
-  if (inlines.every((i) => i.type === 'text' && !i.bold && !i.italic && !i.strike && !i.code && !i.href && !i.superscript && !i.subscript)) {
+  if (
+    inlines.every(
+      (i) =>
+        i.type === 'text' && !i.bold && !i.italic && !i.strike && !i.code && !i.href && !i.superscript && !i.subscript,
+    )
+  ) {
     const plain = (inlines as readonly TextInline[]).map((i) => i.text).join('');
     if (!/[\\`*_[\]<&~!|\r\n]/.test(plain) && !/^\s*[#>+\-=\d]/.test(plain)) return plain.trim();
   }
@@ -807,7 +922,8 @@ function renderList(list: ListNode, indent: string): string {
     const first = `${indent}${marker} ${task}${body.split('\n').join(`\n${indent}${pad}`)}`;
     lines.push(first);
     for (const child of item.children ?? []) {
-      const rendered = child.kind === 'list' ? renderList(child, indent + pad) : indentBlock(renderNode(child), indent + pad);
+      const rendered =
+        child.kind === 'list' ? renderList(child, indent + pad) : indentBlock(renderNode(child), indent + pad);
       if (rendered) lines.push(rendered);
     }
   }
@@ -815,7 +931,10 @@ function renderList(list: ListNode, indent: string): string {
 }
 
 function indentBlock(s: string, indent: string): string {
-  return s.split('\n').map((l) => (l ? indent + l : l)).join('\n');
+  return s
+    .split('\n')
+    .map((l) => (l ? indent + l : l))
+    .join('\n');
 }
 
 /** Expands row and column spans into a rectangular grid; a merged cell's text goes in its first slot. */
@@ -865,7 +984,10 @@ export function renderNode(node: Node): string {
   switch (node.kind) {
     case 'heading': {
       // Inside an ATX heading a leading "1." or "#" cannot start another construct: no escape needed.
-      const body = renderInlines(node.content).replace(/\\?\n/g, ' ').replace(/^\\(#)/, '$1').replace(/^(\d{1,9})\\([.)])/, '$1$2');
+      const body = renderInlines(node.content)
+        .replace(/\\?\n/g, ' ')
+        .replace(/^\\(#)/, '$1')
+        .replace(/^(\d{1,9})\\([.)])/, '$1$2');
       return body ? `${'#'.repeat(node.level)} ${body}` : '';
     }
     case 'paragraph':
@@ -884,14 +1006,26 @@ export function renderNode(node: Node): string {
     case 'formula':
       return `$$\n${node.latex.trim()}\n$$`;
     case 'quote':
-      return node.children.map(renderNode).filter(Boolean).join('\n\n').split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n');
+      return node.children
+        .map(renderNode)
+        .filter(Boolean)
+        .join('\n\n')
+        .split('\n')
+        .map((l) => (l ? `> ${l}` : '>'))
+        .join('\n');
     case 'rule':
       return '---';
     case 'markdown':
       return node.markdown.trim();
     case 'note': {
       // Continuation blocks of a footnote are indented four spaces (GFM).
-      const body = node.children.map(renderNode).filter(Boolean).join('\n\n').split('\n').map((l, i) => (i > 0 && l ? `    ${l}` : l)).join('\n');
+      const body = node.children
+        .map(renderNode)
+        .filter(Boolean)
+        .join('\n\n')
+        .split('\n')
+        .map((l, i) => (i > 0 && l ? `    ${l}` : l))
+        .join('\n');
       return `[^${noteLabel(node.label)}]: ${body}`.trimEnd();
     }
   }
@@ -938,7 +1072,9 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
     let pageMd = '';
     let pagePrev: Node | undefined;
     const items: LayoutBlock[] = [];
-    const firstIncluded = page.blocks.findIndex((b) => renderNode(b.node) !== '' && !(b.furniture && options.onlyMainContent));
+    const firstIncluded = page.blocks.findIndex(
+      (b) => renderNode(b.node) !== '' && !(b.furniture && options.onlyMainContent),
+    );
     page.blocks.forEach((block, index) => {
       const content = renderNode(block.node);
       const included = content !== '' && !(block.furniture && options.onlyMainContent);
@@ -960,7 +1096,8 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
           const at = joinAt.end;
           const insert = ` ${content}`;
           markdown = markdown.slice(0, at) + insert + markdown.slice(at);
-          for (const n of joinAt.after) if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
+          for (const n of joinAt.after)
+            if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
           span = [at + 1, at + insert.length];
           // A paragraph over three pages goes on again at the end of what was just added.
           joinAt = block.runsOn ? { end: at + insert.length, after: joinAt.after } : null;

@@ -73,7 +73,13 @@ function cellSize(width: number, height: number): number {
  * The dark cells of the page (every other row looked at): 1 where DARK_CELL of a cell's pixels are
  * darker than `dark`.
  */
-function darkCells(grey: Uint8Array, width: number, height: number, cell: number, dark: number): { cells: Uint8Array; cols: number; rows: number } {
+function darkCells(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  cell: number,
+  dark: number,
+): { cells: Uint8Array; cols: number; rows: number } {
   const cols = Math.ceil(width / cell);
   const rows = Math.ceil(height / cell);
   const counts = new Uint32Array(cols * rows);
@@ -106,7 +112,8 @@ function morph(cells: Uint8Array, cols: number, rows: number, grow: boolean): Ui
       let hit = !grow;
       for (let dr = -1; dr <= 1 && hit !== grow; dr++) {
         for (let dc = -1; dc <= 1 && hit !== grow; dc++) {
-          const rr = r + dr, cc = c + dc;
+          const rr = r + dr,
+            cc = c + dc;
           const set = rr >= 0 && rr < rows && cc >= 0 && cc < cols && cells[rr * cols + cc] === 1;
           if (set === grow) hit = grow;
         }
@@ -130,7 +137,13 @@ function withoutLines(cells: Uint8Array, cols: number, rows: number): Uint8Array
   return opened;
 }
 
-interface Area { c0: number; r0: number; c1: number; r1: number; n: number }
+interface Area {
+  c0: number;
+  r0: number;
+  c1: number;
+  r1: number;
+  n: number;
+}
 
 /**
  * Areas of 4-connected dark cells: their boxes (in cells) and cell counts. `label`, when given, gets
@@ -179,7 +192,8 @@ function trimRows(a: Area, cells: Uint8Array, cols: number): Area | null {
     for (let c = a.c0; c <= a.c1; c++) n += cells[r * cols + c]!;
     return n;
   };
-  let r0 = a.r0, r1 = a.r1;
+  let r0 = a.r0,
+    r1 = a.r1;
   while (r0 <= r1 && setIn(r0) * 2 < w) r0++;
   while (r1 >= r0 && setIn(r1) * 2 < w) r1--;
   if (r0 > r1) return null;
@@ -189,15 +203,22 @@ function trimRows(a: Area, cells: Uint8Array, cols: number): Area | null {
   return { c0: a.c0, r0, c1: a.c1, r1, n };
 }
 
-interface Rect { x0: number; y0: number; x1: number; y1: number }
+interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /**
  * The rectangle of a candidate area in pixels: the rows and columns (within a cell of its box) at
  * least half of whose pixels across the box are dark.
  */
 function tightRect(grey: Uint8Array, width: number, height: number, box: Rect, dark: number): Rect | null {
-  const x0 = Math.max(0, box.x0), x1 = Math.min(width - 1, box.x1);
-  const y0 = Math.max(0, box.y0), y1 = Math.min(height - 1, box.y1);
+  const x0 = Math.max(0, box.x0),
+    x1 = Math.min(width - 1, box.x1);
+  const y0 = Math.max(0, box.y0),
+    y1 = Math.min(height - 1, box.y1);
   const darkRows: number[] = [];
   for (let y = y0; y <= y1; y++) {
     let n = 0;
@@ -205,8 +226,10 @@ function tightRect(grey: Uint8Array, width: number, height: number, box: Rect, d
     if (n * 2 >= x1 - x0 + 1) darkRows.push(y);
   }
   if (darkRows.length < 2) return null;
-  const top = darkRows[0]!, bottom = darkRows[darkRows.length - 1]!;
-  let left = -1, right = -1;
+  const top = darkRows[0]!,
+    bottom = darkRows[darkRows.length - 1]!;
+  let left = -1,
+    right = -1;
   for (let x = x0; x <= x1; x++) {
     let n = 0;
     for (let y = top; y <= bottom; y++) if (grey[y * width + x]! < dark) n++;
@@ -219,10 +242,19 @@ function tightRect(grey: Uint8Array, width: number, height: number, box: Rect, d
 }
 
 /** Pixels of a rectangle shrunk by `inset` on every side, in a new buffer, and its size. */
-function cropOf(grey: Uint8Array, width: number, r: Rect, inset: number): { data: Uint8Array; w: number; h: number } | null {
-  const x0 = r.x0 + inset, x1 = r.x1 - inset, y0 = r.y0 + inset, y1 = r.y1 - inset;
+function cropOf(
+  grey: Uint8Array,
+  width: number,
+  r: Rect,
+  inset: number,
+): { data: Uint8Array; w: number; h: number } | null {
+  const x0 = r.x0 + inset,
+    x1 = r.x1 - inset,
+    y0 = r.y0 + inset,
+    y1 = r.y1 - inset;
   if (x1 <= x0 || y1 <= y0) return null;
-  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const w = x1 - x0 + 1,
+    h = y1 - y0 + 1;
   const data = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) data.set(grey.subarray((y0 + y) * width + x0, (y0 + y) * width + x1 + 1), y * w);
   return { data, w, h };
@@ -232,7 +264,10 @@ function cropOf(grey: Uint8Array, width: number, r: Rect, inset: number): { data
  * Whether the pixels of a candidate's rectangle are a bar carrying light type (see the file
  * comment), and its two levels if so.
  */
-function barLevels(inner: { data: Uint8Array; w: number; h: number }, paper: number): { level: number; light: number } | null {
+function barLevels(
+  inner: { data: Uint8Array; w: number; h: number },
+  paper: number,
+): { level: number; light: number } | null {
   const { data, w, h } = inner;
   const hist = new Uint32Array(256);
   for (const v of data) hist[v]!++;
@@ -240,7 +275,8 @@ function barLevels(inner: { data: Uint8Array; w: number; h: number }, paper: num
   if (level > paper - DARKER) return null;
   const near = Math.max(24, (paper - level) / 4);
   const mid = (level + paper) / 2;
-  let flat = 0, light = 0;
+  let flat = 0,
+    light = 0;
   const lightHist = new Uint32Array(256);
   for (let v = 0; v < 256; v++) {
     if (Math.abs(v - level) <= near) flat += hist[v]!;
@@ -284,7 +320,8 @@ export function findBars(grey: Uint8Array, width: number, height: number, paper:
   for (const [k, a] of areas.entries()) if (big(a) && !solid(a)) loose.add(k + 1);
   if (loose.size) {
     const inLoose = (a: Area): boolean => {
-      for (let r = a.r0; r <= a.r1; r++) for (let c = a.c0; c <= a.c1; c++) if (loose.has(label[r * cols + c]!)) return true;
+      for (let r = a.r0; r <= a.r1; r++)
+        for (let c = a.c0; c <= a.c1; c++) if (loose.has(label[r * cols + c]!)) return true;
       return false;
     };
     const bare = withoutLines(cells, cols, rows);
@@ -297,9 +334,16 @@ export function findBars(grey: Uint8Array, width: number, height: number, paper:
   }
   const bars: Bar[] = [];
   for (const a of candidates) {
-    const cw = a.c1 - a.c0 + 1, ch = a.r1 - a.r0 + 1;
+    const cw = a.c1 - a.c0 + 1,
+      ch = a.r1 - a.r0 + 1;
     if (cw * ch * cell * cell > MAX_SHARE * width * height) continue;
-    const rect = tightRect(grey, width, height, { x0: (a.c0 - 1) * cell, y0: (a.r0 - 1) * cell, x1: (a.c1 + 2) * cell - 1, y1: (a.r1 + 2) * cell - 1 }, dark);
+    const rect = tightRect(
+      grey,
+      width,
+      height,
+      { x0: (a.c0 - 1) * cell, y0: (a.r0 - 1) * cell, x1: (a.c1 + 2) * cell - 1, y1: (a.r1 + 2) * cell - 1 },
+      dark,
+    );
     // An area looked at twice (found again without the lines) is one bar.
     if (!rect || bars.some((b) => rect.x0 <= b.x1 && b.x0 <= rect.x1 && rect.y0 <= b.y1 && b.y0 <= rect.y1)) continue;
     // Inside the bar's edges, whose blur is neither its level nor its type's.
@@ -340,12 +384,14 @@ export function invertBars(grey: Buffer, width: number, height: number, bars: re
     for (let v = 0; v < 256; v++) map[v] = v <= lo ? paper : v >= hi ? 0 : Math.round((paper * (hi - v)) / (hi - lo));
     for (let y = b.y0; y <= b.y1 && y < height; y++) {
       const row = y * width;
-      let first = b.x0, last = b.x1;
+      let first = b.x0,
+        last = b.x1;
       while (first <= last && grey[row + first]! >= dark) first++;
       while (last >= first && grey[row + last]! >= dark) last--;
       if (first > last) continue;
       const band = y - b.y0 < edge || b.y1 - y < edge;
-      for (let x = first; x <= last; x++) out[row + x] = band || x - first < edge || last - x < edge ? paper : map[grey[row + x]!]!;
+      for (let x = first; x <= last; x++)
+        out[row + x] = band || x - first < edge || last - x < edge ? paper : map[grey[row + x]!]!;
     }
   }
   return out;
@@ -361,14 +407,17 @@ export function invertBars(grey: Buffer, width: number, height: number, bars: re
 export function rulesThroughBars(rules: readonly PixelRule[], bars: readonly Bar[], reach: number): PixelRule[] {
   const out = rules.map((r) => ({ ...r }));
   for (const b of bars) {
-    const columns = out.filter((r) => r.x0 === r.x1 && Math.abs(r.y0 - b.y1) <= reach && r.x0 >= b.x0 - reach && r.x0 <= b.x1 + reach);
+    const columns = out.filter(
+      (r) => r.x0 === r.x1 && Math.abs(r.y0 - b.y1) <= reach && r.x0 >= b.x0 - reach && r.x0 <= b.x1 + reach,
+    );
     if (columns.length < 2) continue;
     for (const r of columns) r.y0 = b.y0;
     const x0 = Math.min(...columns.map((r) => r.x0));
     const x1 = Math.max(...columns.map((r) => r.x0));
     const thickness = columns.map((r) => r.thickness).sort((p, q) => p - q)[columns.length >> 1]!;
     for (const y of [b.y0, b.y1]) {
-      if (!out.some((r) => r.y0 === r.y1 && Math.abs(r.y0 - y) <= reach && r.x0 <= x0 + reach && r.x1 >= x1 - reach)) out.push({ x0, y0: y, x1, y1: y, thickness });
+      if (!out.some((r) => r.y0 === r.y1 && Math.abs(r.y0 - y) <= reach && r.x0 <= x0 + reach && r.x1 >= x1 - reach))
+        out.push({ x0, y0: y, x1, y1: y, thickness });
     }
   }
   return out;

@@ -20,7 +20,10 @@ type Line = OcrPage['blocks'][number]['paragraphs'][number]['lines'][number];
  */
 export function markBold(page: OcrPage, img: RawImage, greyLevel?: number): void {
   const { width, height, channels } = img;
-  const grey = channels === 1 ? img.data : Uint8Array.from({ length: width * height }, (_, i) => img.data[i * channels + 1] ?? 255);
+  const grey =
+    channels === 1
+      ? img.data
+      : Uint8Array.from({ length: width * height }, (_, i) => img.data[i * channels + 1] ?? 255);
   // The caller may know the grey image's Otsu level already (src/workers/ocr-worker.ts computes it).
   const level = channels === 1 && greyLevel !== undefined ? greyLevel : otsuLevel(grey);
   const measured: { line: Line; ratio: number; chars: number }[] = [];

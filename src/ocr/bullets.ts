@@ -17,7 +17,50 @@
 import type { OcrLine, OcrPage } from './page.js';
 
 /** What tesseract makes of bullets and boxes (and the bullets it does read). */
-const MARKERS = new Set(['•', '·', '●', '○', '◦', '▪', '■', '□', '☐', '✓', '✔', '➢', '➤', '*', '=', '«', '»', '°', '©', '®', 'o', 'O', '0', 'e', 'C', 'c', '7', '-', '–', '—', '~', '+', '¢', '§', '¥', '€', '£', '>', '<', '#', '@', '&']);
+const MARKERS = new Set([
+  '•',
+  '·',
+  '●',
+  '○',
+  '◦',
+  '▪',
+  '■',
+  '□',
+  '☐',
+  '✓',
+  '✔',
+  '➢',
+  '➤',
+  '*',
+  '=',
+  '«',
+  '»',
+  '°',
+  '©',
+  '®',
+  'o',
+  'O',
+  '0',
+  'e',
+  'C',
+  'c',
+  '7',
+  '-',
+  '–',
+  '—',
+  '~',
+  '+',
+  '¢',
+  '§',
+  '¥',
+  '€',
+  '£',
+  '>',
+  '<',
+  '#',
+  '@',
+  '&',
+]);
 const MIN_LINES = 3;
 /**
  * What a round or square bullet is read as. Two lines make a list when both open with the same one of
@@ -40,7 +83,10 @@ function isCandidate(l: OcrLine): boolean {
   if (!first || !second || first.text.length !== 1 || !MARKERS.has(first.text)) return false;
   if (!/^\p{L}/u.test(second.text)) return false;
   // What follows reads as words: a chain of formulas opening with "=" is no list.
-  const rest = l.words.slice(1).map((w) => w.text).join(' ');
+  const rest = l.words
+    .slice(1)
+    .map((w) => w.text)
+    .join(' ');
   const letters = rest.match(/\p{L}/gu)?.length ?? 0;
   const signs = rest.match(/[^\p{L}\p{N}\s.,;:'’-]/gu)?.length ?? 0;
   if (letters < 4 || letters < signs * 4) return false;
@@ -57,8 +103,14 @@ function itemEnd(item: OcrLine, lines: OcrLine[], candidates: Set<OcrLine>): Ocr
   const h = item.rowHeight;
   let last = item;
   for (;;) {
-    const next = lines.find((l) => !candidates.has(l) && l.bbox.y0 > last.bbox.y0 && l.bbox.y0 - last.bbox.y1 < LINE_GAP * h
-      && l.bbox.x0 >= marker.x1 - 0.2 * h && l.bbox.x0 < item.bbox.x1);
+    const next = lines.find(
+      (l) =>
+        !candidates.has(l) &&
+        l.bbox.y0 > last.bbox.y0 &&
+        l.bbox.y0 - last.bbox.y1 < LINE_GAP * h &&
+        l.bbox.x0 >= marker.x1 - 0.2 * h &&
+        l.bbox.x0 < item.bbox.x1,
+    );
     if (!next) return last;
     last = next;
   }

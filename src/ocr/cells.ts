@@ -21,7 +21,12 @@ const MAX_CELLS = 60;
 /** Paper added around a cell's crop: tesseract wants a margin round the text. */
 const PAD = 12;
 
-interface Cell { x0: number; y0: number; x1: number; y1: number }
+interface Cell {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** Distinct positions (within 3 pixels) of a list, sorted. */
 function positions(values: number[]): number[] {
@@ -71,8 +76,10 @@ function gridCells(page: OcrPage): Cell[] {
 /** Whether a cell holds ink: dark pixels over a four-hundredth of it (a lone figure in a tall cell), at least 40 of them. */
 function hasInk(px: RawImage, c: Cell, paper: number): boolean {
   if (px.channels !== 1) return false;
-  const x0 = Math.max(0, Math.ceil(c.x0 + 6)), x1 = Math.min(px.width, Math.floor(c.x1 - 6));
-  const y0 = Math.max(0, Math.ceil(c.y0 + 6)), y1 = Math.min(px.height, Math.floor(c.y1 - 6));
+  const x0 = Math.max(0, Math.ceil(c.x0 + 6)),
+    x1 = Math.min(px.width, Math.floor(c.x1 - 6));
+  const y0 = Math.max(0, Math.ceil(c.y0 + 6)),
+    y1 = Math.min(px.height, Math.floor(c.y1 - 6));
   if (x1 <= x0 || y1 <= y0) return false;
   const dark = Math.max(0, paper - 100);
   let n = 0;
@@ -100,10 +107,16 @@ function crop(px: RawImage, c: Cell, paper: number): { image: Buffer; x: number;
  * line) and puts the better readings in place of the words they replace. Returns how many cells were
  * read again.
  */
-export async function rereadGridCells(page: OcrPage, px: RawImage, paper: number, readLine: (image: Buffer) => Promise<HocrBlock[]>): Promise<number> {
+export async function rereadGridCells(
+  page: OcrPage,
+  px: RawImage,
+  paper: number,
+  readLine: (image: Buffer) => Promise<HocrBlock[]>,
+): Promise<number> {
   if (!page.rules?.length) return 0;
   const all: Array<{ w: OcrWord; line: OcrLine }> = [];
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) all.push({ w, line: l });
+  for (const b of page.blocks)
+    for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) all.push({ w, line: l });
   const cells = new Map<string, { cell: Cell; words: Array<{ w: OcrWord; line: OcrLine }> }>();
   for (const entry of all) {
     const cell = cellOf(page, entry.w);
@@ -116,7 +129,8 @@ export async function rereadGridCells(page: OcrPage, px: RawImage, paper: number
   // Cells where nothing was read but there is ink: a value the page segmentation dropped.
   for (const cell of gridCells(page)) {
     const inside = all.some(({ w }) => {
-      const cx = (w.bbox.x0 + w.bbox.x1) / 2, cy = (w.bbox.y0 + w.bbox.y1) / 2;
+      const cx = (w.bbox.x0 + w.bbox.x1) / 2,
+        cy = (w.bbox.y0 + w.bbox.y1) / 2;
       return cx > cell.x0 && cx < cell.x1 && cy > cell.y0 && cy < cell.y1;
     });
     if (!inside && hasInk(px, cell, paper)) cells.set(`empty ${cell.x0},${cell.y0}`, { cell, words: [] });
@@ -133,22 +147,42 @@ export async function rereadGridCells(page: OcrPage, px: RawImage, paper: number
     if (!c) continue;
     read++;
     // The cell's reading in the page's terms (src/ocr/page.ts), its boxes moved onto the page.
-    const cellPage = compactTesseractPage({ blocks: await readLine(c.image) }, { pageNumber: page.pageNumber, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 });
+    const cellPage = compactTesseractPage(
+      { blocks: await readLine(c.image) },
+      { pageNumber: page.pageNumber, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 },
+    );
     const again: OcrWord[] = [];
-    for (const b of cellPage.blocks) for (const p of b.paragraphs) for (const l of p.lines) {
-      for (const w of l.words) again.push({ ...w, bbox: { x0: w.bbox.x0 + c.x, y0: w.bbox.y0 + c.y, x1: w.bbox.x1 + c.x, y1: w.bbox.y1 + c.y } });
-    }
+    for (const b of cellPage.blocks)
+      for (const p of b.paragraphs)
+        for (const l of p.lines) {
+          for (const w of l.words)
+            again.push({
+              ...w,
+              bbox: { x0: w.bbox.x0 + c.x, y0: w.bbox.y0 + c.y, x1: w.bbox.x1 + c.x, y1: w.bbox.y1 + c.y },
+            });
+        }
     if (!again.length) continue;
     const after = again.reduce((n, w) => n + w.confidence, 0) / again.length;
     if (!words.length) {
       // A cell read for the first time: kept when tesseract is fairly sure of it, as a line of its own.
       if (after < DOUBTFUL) continue;
-      const box = { x0: Math.min(...again.map((w) => w.bbox.x0)), y0: Math.min(...again.map((w) => w.bbox.y0)), x1: Math.max(...again.map((w) => w.bbox.x1)), y1: Math.max(...again.map((w) => w.bbox.y1)) };
+      const box = {
+        x0: Math.min(...again.map((w) => w.bbox.x0)),
+        y0: Math.min(...again.map((w) => w.bbox.y0)),
+        x1: Math.max(...again.map((w) => w.bbox.x1)),
+        y1: Math.max(...again.map((w) => w.bbox.y1)),
+      };
       // The row's height and x-height as tesseract measured them on the cell (the words' box is the
       // ink alone, lower than a row: the bold test weighs strokes against the row).
       const measured = cellPage.blocks[0]?.paragraphs[0]?.lines[0];
       const rowHeight = measured && measured.rowHeight > 0 ? measured.rowHeight : (box.y1 - box.y0) * 1.3;
-      const line: OcrLine = { words: again, bbox: box, confidence: after, rowHeight, xHeight: measured && measured.xHeight > 0 ? measured.xHeight : rowHeight * 0.45 };
+      const line: OcrLine = {
+        words: again,
+        bbox: box,
+        confidence: after,
+        rowHeight,
+        xHeight: measured && measured.xHeight > 0 ? measured.xHeight : rowHeight * 0.45,
+      };
       page.blocks.push({ bbox: box, confidence: after, paragraphs: [{ bbox: box, confidence: after, lines: [line] }] });
       continue;
     }

@@ -23,7 +23,6 @@ export interface EngineConfig {
   recycleAfter: number;
 }
 
-
 /**
  * Directory of the English model docmill ships: tessdata_fast's eng (models/tessdata_fast, see its
  * README). Its smaller LSTM reads the benchmark pages with the same error rate as the "best" integer
@@ -43,15 +42,23 @@ export function bestEnglishDir(): string {
  * tesseract.js takes one `langPath` for all languages. English comes from the npm package; any other
  * language must sit in `langPath` (which may also carry its own English).
  */
-export function resolveLanguages(languages: string, langPath: string | undefined): { langs: string[]; dir: string; gzip: boolean } {
-  const langs = languages.split('+').map((l) => l.trim()).filter(Boolean);
+export function resolveLanguages(
+  languages: string,
+  langPath: string | undefined,
+): { langs: string[]; dir: string; gzip: boolean } {
+  const langs = languages
+    .split('+')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (langs.length === 0) langs.push('eng');
   const bad = langs.find((l) => !/^[A-Za-z0-9_-]+$/.test(l));
   if (bad) throw new Error(`Invalid OCR language code "${bad}"`);
   const others = langs.filter((l) => l !== 'eng');
   if (others.length === 0 && !langPath) return { langs, dir: bundledEnglishDir(), gzip: true };
   if (!langPath) {
-    throw new Error(`OCR language(s) ${others.join(', ')} need ocrLangPath: a directory holding <lang>.traineddata files`);
+    throw new Error(
+      `OCR language(s) ${others.join(', ')} need ocrLangPath: a directory holding <lang>.traineddata files`,
+    );
   }
   const dir = path.resolve(langPath);
   let gzip: boolean | undefined;
@@ -59,11 +66,15 @@ export function resolveLanguages(languages: string, langPath: string | undefined
     const plain = existsSync(path.join(dir, `${l}.traineddata`));
     const gz = existsSync(path.join(dir, `${l}.traineddata.gz`));
     if (!plain && !gz) {
-      if (l === 'eng') throw new Error(`ocrLangPath ${dir} has no eng.traineddata; add it (e.g. from @tesseract.js-data/eng) or drop eng from ocrLanguages`);
+      if (l === 'eng')
+        throw new Error(
+          `ocrLangPath ${dir} has no eng.traineddata; add it (e.g. from @tesseract.js-data/eng) or drop eng from ocrLanguages`,
+        );
       throw new Error(`No ${l}.traineddata or ${l}.traineddata.gz in ocrLangPath ${dir}`);
     }
     const thisGz = !plain && gz;
-    if (gzip !== undefined && gzip !== thisGz) throw new Error(`ocrLangPath ${dir} mixes .traineddata and .traineddata.gz files; use one kind`);
+    if (gzip !== undefined && gzip !== thisGz)
+      throw new Error(`ocrLangPath ${dir} mixes .traineddata and .traineddata.gz files; use one kind`);
     gzip = thisGz;
   }
   return { langs, dir, gzip: gzip ?? false };
@@ -107,14 +118,21 @@ export class OcrEngine {
    * Recognises one image. `params` are tesseract parameters for this image only (tesseract.js sets
    * them for the call and restores the others after it), such as a page segmentation mode.
    */
-  async recognize(image: Buffer, dpi: number, params: Record<string, string> = {}): Promise<{ blocks: HocrBlock[]; separators: Box[] }> {
+  async recognize(
+    image: Buffer,
+    dpi: number,
+    params: Record<string, string> = {},
+  ): Promise<{ blocks: HocrBlock[]; separators: Box[] }> {
     if (this.worker && this.pagesDone >= this.config.recycleAfter) await this.recycle();
     this.worker ??= this.create();
     let timer: NodeJS.Timeout | undefined;
     // tesseract.js never settles a job (or its own start) when its thread dies; a page that takes this
     // long is lost anyway.
     const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`recognition took longer than ${PAGE_LIMIT_MS / 1000} s`)), PAGE_LIMIT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`recognition took longer than ${PAGE_LIMIT_MS / 1000} s`)),
+        PAGE_LIMIT_MS,
+      );
     });
     try {
       const worker = await Promise.race([this.worker, watchdog]);
@@ -139,6 +157,10 @@ export class OcrEngine {
     this.worker = null;
     this.pagesDone = 0;
     // Not awaited beyond the terminate call: a recogniser whose start never settles must not hold us.
-    if (w) void w.then((x) => x.terminate(), () => undefined);
+    if (w)
+      void w.then(
+        (x) => x.terminate(),
+        () => undefined,
+      );
   }
 }

@@ -62,7 +62,8 @@ export function fillLevels(hist: Float64Array): FillLevels {
     sm[v] = m / 7;
   }
   let paper = 255;
-  for (let v = 128; v <= 255; v++) if (sm[v]! > sm[paper]! || (sm[v] === sm[paper] && hist[v]! > hist[paper]!)) paper = v;
+  for (let v = 128; v <= 255; v++)
+    if (sm[v]! > sm[paper]! || (sm[v] === sm[paper] && hist[v]! > hist[paper]!)) paper = v;
   const minOf = (a: number, b: number): number => {
     let m = Infinity;
     for (let v = Math.max(0, a); v <= Math.min(255, b); v++) m = Math.min(m, sm[v]!);

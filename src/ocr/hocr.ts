@@ -122,15 +122,23 @@ export function parseHocr(hocr: string): HocrBlock[] {
       const rowHeight = prop(title, 'x_size')?.[0] ?? bbox.y1 - bbox.y0;
       // hOCR's baseline: slope and offset from the box's bottom-left corner.
       const bl = prop(title, 'baseline');
-      const baseline = bl && bl.length === 2 ? { x0: bbox.x0, y0: bbox.y1 + bl[1]!, x1: bbox.x1, y1: bbox.y1 + bl[1]! + bl[0]! * (bbox.x1 - bbox.x0) } : null;
+      const baseline =
+        bl && bl.length === 2
+          ? { x0: bbox.x0, y0: bbox.y1 + bl[1]!, x1: bbox.x1, y1: bbox.y1 + bl[1]! + bl[0]! * (bbox.x1 - bbox.x0) }
+          : null;
       line = {
         bbox,
         confidence: 0,
-        rowAttributes: { rowHeight, ascenders: prop(title, 'x_ascenders')?.[0] ?? 0, descenders: prop(title, 'x_descenders')?.[0] ?? 0 },
+        rowAttributes: {
+          rowHeight,
+          ascenders: prop(title, 'x_ascenders')?.[0] ?? 0,
+          descenders: prop(title, 'x_descenders')?.[0] ?? 0,
+        },
         baseline,
         words: [],
       };
-    } else if (cls === 'ocrx_word' && bbox && line) word = { text: '', bbox, confidence: prop(title, 'x_wconf')?.[0] ?? 0 };
+    } else if (cls === 'ocrx_word' && bbox && line)
+      word = { text: '', bbox, confidence: prop(title, 'x_wconf')?.[0] ?? 0 };
   }
   return blocks;
 }

@@ -21,6 +21,9 @@ export function layoutOcrPage(page: OcrPage, links: readonly LinkArea[] = []): P
     layout.error = `layout analysis failed on the recognised page: ${err instanceof Error ? err.message : String(err)}`;
     return layout;
   }
-  annotateOcrBlocks(layout.blocks.map((b) => b.block), input);
+  annotateOcrBlocks(
+    layout.blocks.map((b) => b.block),
+    input,
+  );
   return layout;
 }

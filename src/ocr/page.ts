@@ -72,7 +72,8 @@ export interface OcrPage {
 const conf = (c: number | undefined) => Math.max(0, Math.min(1, (c ?? 0) / 100));
 
 /** Words that follow the pronoun "I" (so a lone "|" or "l" before them is the pronoun). */
-const PRONOUN_NEXT = /^(?:am|have|had|was|will|would|can|could|cannot|can't|do|did|don't|didn't|think|thought|believe|hope|want|wanted|need|know|knew|feel|felt|also|just|should|must|may|might|shall|wish|like|love|agree|understand|see|saw|look|write|wrote|appreciate|recommend|remain|received|enclose|confirm|certify|declare)[.,;:!?]?$/i;
+const PRONOUN_NEXT =
+  /^(?:am|have|had|was|will|would|can|could|cannot|can't|do|did|don't|didn't|think|thought|believe|hope|want|wanted|need|know|knew|feel|felt|also|just|should|must|may|might|shall|wish|like|love|agree|understand|see|saw|look|write|wrote|appreciate|recommend|remain|received|enclose|confirm|certify|declare)[.,;:!?]?$/i;
 
 /**
  * The recognised tree as docmill keeps it (blocks, paragraphs, lines, words; from hOCR, see hocr.ts)
@@ -105,7 +106,14 @@ export function compactTesseractPage(
           const xHeight = x > rowHeight * 0.3 && x < rowHeight * 0.8 ? x : rowHeight * 0.55;
           const bl = l.baseline;
           const baseline = bl && bl.x1 > bl.x0 ? { x0: bl.x0, y0: bl.y0, x1: bl.x1, y1: bl.y1 } : undefined;
-          lines.push({ words, bbox: { ...l.bbox }, confidence: conf(l.confidence), rowHeight, xHeight, ...(baseline ? { baseline } : {}) });
+          lines.push({
+            words,
+            bbox: { ...l.bbox },
+            confidence: conf(l.confidence),
+            rowHeight,
+            xHeight,
+            ...(baseline ? { baseline } : {}),
+          });
         }
       }
       if (lines.length) paragraphs.push({ lines, bbox: { ...p.bbox }, confidence: conf(p.confidence) });
@@ -121,7 +129,13 @@ export function compactTesseractPage(
 export function meanConfidence(page: OcrPage): number {
   let sum = 0;
   let n = 0;
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) { sum += w.confidence; n++; }
+  for (const b of page.blocks)
+    for (const p of b.paragraphs)
+      for (const l of p.lines)
+        for (const w of l.words) {
+          sum += w.confidence;
+          n++;
+        }
   return n ? sum / n : 0;
 }
 
@@ -290,10 +304,25 @@ export function toPageInput(page: OcrPage): PageInput {
   }
   let pageBody = 0;
   let most = -1;
-  for (const [v, n] of bySize) if (n > most) { most = n; pageBody = v; }
+  for (const [v, n] of bySize)
+    if (n > most) {
+      most = n;
+      pageBody = v;
+    }
   // Where rules were found (a ruled table or form), a doubtful figure may be a cell's only content.
-  const ruled = page.rules?.length ? page.rules.reduce((a, r) => ({ x0: Math.min(a.x0, r.x0), y0: Math.min(a.y0, r.y0), x1: Math.max(a.x1, r.x1), y1: Math.max(a.y1, r.y1) }), { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }) : null;
-  const inRuledArea = (b: Bbox): boolean => ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
+  const ruled = page.rules?.length
+    ? page.rules.reduce(
+        (a, r) => ({
+          x0: Math.min(a.x0, r.x0),
+          y0: Math.min(a.y0, r.y0),
+          x1: Math.max(a.x1, r.x1),
+          y1: Math.max(a.y1, r.y1),
+        }),
+        { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity },
+      )
+    : null;
+  const inRuledArea = (b: Bbox): boolean =>
+    ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
   // Misread bullets are given back as bullets (the page's words keep what was read).
   const bullets = bulletLines(page);
   const strokes = ruleStrokes(page);
@@ -301,12 +330,18 @@ export function toPageInput(page: OcrPage): PageInput {
   // Lines of four characters or more: a lone figure ("1", "7") is taller than wide too.
   const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && lineChars(l) >= 4;
   const sideways: Bbox[] = [];
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) if (runsSideways(l)) sideways.push(l.bbox);
+  for (const b of page.blocks)
+    for (const p of b.paragraphs) for (const l of p.lines) if (runsSideways(l)) sideways.push(l.bbox);
   /** A few characters on a level line lying over the width of a vertical line: part of it. */
   const sidewaysScrap = (l: OcrLine): boolean => {
     if (!sideways.length || lineChars(l) > 6) return false;
     const w = l.bbox.x1 - l.bbox.x0;
-    return sideways.some((v) => Math.min(v.x1, l.bbox.x1) - Math.max(v.x0, l.bbox.x0) >= 0.5 * w && l.bbox.y0 < v.y1 + 3 * (v.x1 - v.x0) && l.bbox.y1 > v.y0 - 3 * (v.x1 - v.x0));
+    return sideways.some(
+      (v) =>
+        Math.min(v.x1, l.bbox.x1) - Math.max(v.x0, l.bbox.x0) >= 0.5 * w &&
+        l.bbox.y0 < v.y1 + 3 * (v.x1 - v.x0) &&
+        l.bbox.y1 > v.y0 - 3 * (v.x1 - v.x0),
+    );
   };
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
@@ -318,7 +353,7 @@ export function toPageInput(page: OcrPage): PageInput {
         if (upright && (runsSideways(l) || sidewaysScrap(l))) continue;
         if (doubtfulMarks(l) && !inRuledArea(l.bbox)) continue;
         const own = ownSize.get(l);
-        const fontSize = own !== undefined ? merged.get(own) ?? own : paraFont;
+        const fontSize = own !== undefined ? (merged.get(own) ?? own) : paraFont;
         let run: OcrWord[] = [];
         const flush = () => {
           if (!run.length) return;
@@ -357,8 +392,13 @@ export function toPageInput(page: OcrPage): PageInput {
           const gap = prev ? (w.bbox.x0 - prev.bbox.x1) / s : 0;
           // A section number set apart from its heading ("1   Introduction") stays on the heading's run
           // when the line is a heading's: larger than the page's text or bold, and one run after the number.
-          const numbered = k === 1 && SECTION_NUMBER.test(prev?.text ?? '') && /^\p{Lu}/u.test(w.text) && gap <= 2.5 * fontSize
-            && (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) && restIsOneRun(l, s, fontSize);
+          const numbered =
+            k === 1 &&
+            SECTION_NUMBER.test(prev?.text ?? '') &&
+            /^\p{Lu}/u.test(w.text) &&
+            gap <= 2.5 * fontSize &&
+            (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) &&
+            restIsOneRun(l, s, fontSize);
           if (prev && !numbered && (gap > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
           run.push(w);
         }
@@ -367,8 +407,24 @@ export function toPageInput(page: OcrPage): PageInput {
     }
   }
   // Rules as a text layer's vector rules: a line of no height (or width) and its stroke width.
-  const lines = (page.rules ?? []).map((r) => ({ x0: r.x0 / s, y0: r.y0 / s, x1: r.x1 / s, y1: r.y1 / s, width: r.thickness / s }));
-  return { pageNumber: page.pageNumber, width: page.width, height: page.height, rotation: page.rotation, items, lines, rects: [], images: [], source: 'layout_ocr' };
+  const lines = (page.rules ?? []).map((r) => ({
+    x0: r.x0 / s,
+    y0: r.y0 / s,
+    x1: r.x1 / s,
+    y1: r.y1 / s,
+    width: r.thickness / s,
+  }));
+  return {
+    pageNumber: page.pageNumber,
+    width: page.width,
+    height: page.height,
+    rotation: page.rotation,
+    items,
+    lines,
+    rects: [],
+    images: [],
+    source: 'layout_ocr',
+  };
 }
 
 /** Lines of a rule's strokes, one above the other, that make a rule. */
@@ -382,9 +438,11 @@ const STROKES_IN_RULE = 2;
  */
 function ruleStrokes(page: OcrPage): Set<OcrWord> {
   const bars: Array<{ w: OcrWord; line: OcrLine; x: number }> = [];
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) {
-    for (const w of l.words) if (w.text === '|') bars.push({ w, line: l, x: (w.bbox.x0 + w.bbox.x1) / 2 });
-  }
+  for (const b of page.blocks)
+    for (const p of b.paragraphs)
+      for (const l of p.lines) {
+        for (const w of l.words) if (w.text === '|') bars.push({ w, line: l, x: (w.bbox.x0 + w.bbox.x1) / 2 });
+      }
   const out = new Set<OcrWord>();
   if (bars.length < STROKES_IN_RULE) return out;
   for (const a of bars) {
@@ -458,12 +516,21 @@ export function ocrLayout(page: OcrPage): PageLayout {
       chars += text.length;
       let wsum = 0;
       let wn = 0;
-      for (const l of p.lines) for (const w of l.words) { wsum += w.confidence; wn++; }
+      for (const l of p.lines)
+        for (const w of l.words) {
+          wsum += w.confidence;
+          wn++;
+        }
       const block: DocBlock = {
         node: { kind: 'paragraph', content: [{ type: 'text', text }] },
         type: 'text',
         label: 'ocr_paragraph',
-        bbox: [clamp01(p.bbox.x0 / s / page.width), clamp01(p.bbox.y0 / s / page.height), clamp01(p.bbox.x1 / s / page.width), clamp01(p.bbox.y1 / s / page.height)],
+        bbox: [
+          clamp01(p.bbox.x0 / s / page.width),
+          clamp01(p.bbox.y0 / s / page.height),
+          clamp01(p.bbox.x1 / s / page.width),
+          clamp01(p.bbox.y1 / s / page.height),
+        ],
         source: 'layout_ocr',
         confidence: { layout: null, ocr: wn ? Math.round((wsum / wn) * 1000) / 1000 : null },
       };
@@ -482,7 +549,14 @@ export function ocrLayout(page: OcrPage): PageLayout {
       });
     }
   }
-  return { pageNumber: page.pageNumber, width: page.width, height: page.height, status: 'ok', blocks, stats: { fontChars, chars } };
+  return {
+    pageNumber: page.pageNumber,
+    width: page.width,
+    height: page.height,
+    status: 'ok',
+    blocks,
+    stats: { fontChars, chars },
+  };
 }
 
 /** Plain text of an OCR page, paragraphs separated by blank lines (for error rates and debugging). */

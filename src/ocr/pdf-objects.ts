@@ -18,7 +18,10 @@ export class PdfName {
   constructor(readonly name: string) {}
 }
 export class PdfRef {
-  constructor(readonly num: number, readonly gen: number) {}
+  constructor(
+    readonly num: number,
+    readonly gen: number,
+  ) {}
 }
 export class PdfDict {
   constructor(readonly map: Map<string, PdfValue>) {}
@@ -27,7 +30,11 @@ export class PdfDict {
   }
 }
 export class PdfStream {
-  constructor(readonly dict: PdfDict, readonly start: number, readonly length: number) {}
+  constructor(
+    readonly dict: PdfDict,
+    readonly start: number,
+    readonly length: number,
+  ) {}
 }
 
 /** Limits that keep a hostile file from costing more than a pdf.js render would. */
@@ -55,7 +62,11 @@ for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
 /** Tokeniser and value parser over a byte buffer. */
 export class PdfLexer {
   pos: number;
-  constructor(readonly buf: Uint8Array, pos = 0, readonly end = buf.length) {
+  constructor(
+    readonly buf: Uint8Array,
+    pos = 0,
+    readonly end = buf.length,
+  ) {
     this.pos = pos;
   }
 
@@ -175,7 +186,8 @@ export class PdfLexer {
       const hex = latin1(b, this.pos + 1, close).replace(/[^0-9A-Fa-f]/g, '');
       this.pos = close + 1;
       let s = '';
-      for (let i = 0; i < hex.length; i += 2) s += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2).padEnd(2, '0'), 16));
+      for (let i = 0; i < hex.length; i += 2)
+        s += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2).padEnd(2, '0'), 16));
       return s;
     }
     if (c === 0x28) {
@@ -411,7 +423,8 @@ export class PdfObjects {
     const colors = get('Colors', 1);
     const bpc = get('BitsPerComponent', 8);
     const columns = get('Columns', 1);
-    if (!(colors >= 1 && colors <= 4) || ![1, 2, 4, 8].includes(bpc) || !(columns >= 1 && columns <= 1 << 20)) return undefined;
+    if (!(colors >= 1 && colors <= 4) || ![1, 2, 4, 8].includes(bpc) || !(columns >= 1 && columns <= 1 << 20))
+      return undefined;
     return unpredictPng(data, Math.max(1, (colors * bpc) >> 3), Math.ceil((colors * bpc * columns) / 8));
   }
 }

@@ -19,7 +19,6 @@ import { harmonizeFontSizes } from './sizes.js';
 /** Pages a recogniser reads before it is replaced (WASM memory never shrinks). */
 export const DEFAULT_RECYCLE_AFTER = 50;
 
-
 export const OCR_WORKER_FILE = workerFile('ocr-worker');
 
 export function ocrPool(runtime: ParserRuntime): Piscina<OcrTask, OcrTaskResult> {
@@ -91,7 +90,8 @@ function shared(bytes: Uint8Array): Uint8Array {
 function abortError(signal: AbortSignal): ParseError {
   const reason: unknown = signal.reason;
   if (reason instanceof ParseError) return reason;
-  if (reason instanceof Error && reason.name === 'TimeoutError') return new ParseError('TIMEOUT', 'The parse timed out during OCR');
+  if (reason instanceof Error && reason.name === 'TimeoutError')
+    return new ParseError('TIMEOUT', 'The parse timed out during OCR');
   return new ParseError('ABORTED', 'The parse was aborted during OCR');
 }
 
@@ -100,7 +100,12 @@ function abortError(signal: AbortSignal): ParseError {
  * a failure stays on its page. Pages come back in the order asked. Aborting the signal cancels queued
  * and running pages (a running page's thread is terminated) and rejects with TIMEOUT or ABORTED.
  */
-export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, pageNumbers: number[], opts: RecognizeOptions): Promise<OcrPageResult[]> {
+export async function recognizePages(
+  runtime: ParserRuntime,
+  bytes: Uint8Array,
+  pageNumbers: number[],
+  opts: RecognizeOptions,
+): Promise<OcrPageResult[]> {
   if (opts.signal.aborted) throw abortError(opts.signal);
   if (opts.stopAt !== undefined && opts.stopAt <= Date.now()) {
     return pageNumbers.map((pageNumber) => ({ pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 }));
@@ -126,23 +131,41 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
   const stopTimer =
     opts.stopAt === undefined
       ? undefined
-      : setTimeout(() => {
-          stopped = true;
-          controller.abort(new Error('OCR deadline'));
-        }, Math.max(0, opts.stopAt - Date.now()));
+      : setTimeout(
+          () => {
+            stopped = true;
+            controller.abort(new Error('OCR deadline'));
+          },
+          Math.max(0, opts.stopAt - Date.now()),
+        );
   try {
     const readPage = async (pageNumber: number): Promise<OcrPageResult> => {
       let result: OcrPageResult;
       try {
         const r = await pool.run({ ...base, pageNumber }, { signal: controller.signal });
         result = r.ok
-          ? { pageNumber, layout: r.layout, page: r.page, timings: r.timings, readings: r.readings, dpi: r.dpi, via: r.via, networkAttempts: r.networkAttempts, engineGeneration: r.engineGeneration }
+          ? {
+              pageNumber,
+              layout: r.layout,
+              page: r.page,
+              timings: r.timings,
+              readings: r.readings,
+              dpi: r.dpi,
+              via: r.via,
+              networkAttempts: r.networkAttempts,
+              engineGeneration: r.engineGeneration,
+            }
           : { pageNumber, layout: failedLayout(pageNumber, r.error), networkAttempts: r.networkAttempts };
       } catch (err) {
         if (opts.signal.aborted) throw abortError(opts.signal);
         if (stopped) result = { pageNumber, layout: timedOutLayout(pageNumber), networkAttempts: 0 };
         // The thread died (out of memory, a crash in the engine): this page fails, the others go on.
-        else result = { pageNumber, layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)), networkAttempts: 0 };
+        else
+          result = {
+            pageNumber,
+            layout: failedLayout(pageNumber, err instanceof Error ? err.message : String(err)),
+            networkAttempts: 0,
+          };
       }
       opts.onPage?.(result);
       return result;
@@ -151,12 +174,15 @@ export async function recognizePages(runtime: ParserRuntime, bytes: Uint8Array, 
     // not keep submission order, and when time runs out the pages read should be the first ones.
     const results: OcrPageResult[] = new Array(pageNumbers.length);
     let next = 0;
-    const lanes = Array.from({ length: Math.max(1, Math.min(pageNumbers.length, runtime.config.ocrThreads)) }, async () => {
-      while (next < pageNumbers.length) {
-        const i = next++;
-        results[i] = await readPage(pageNumbers[i]!);
-      }
-    });
+    const lanes = Array.from(
+      { length: Math.max(1, Math.min(pageNumbers.length, runtime.config.ocrThreads)) },
+      async () => {
+        while (next < pageNumbers.length) {
+          const i = next++;
+          results[i] = await readPage(pageNumbers[i]!);
+        }
+      },
+    );
     const settled = await Promise.allSettled(lanes);
     if (opts.signal.aborted) throw abortError(opts.signal);
     const broken = settled.find((s) => s.status === 'rejected');
@@ -175,7 +201,15 @@ const timedOut = new WeakSet<PageLayout>();
 
 /** A page whose recognition was given up at `stopAt`. */
 function timedOutLayout(pageNumber: number): PageLayout {
-  const layout: PageLayout = { pageNumber, width: 0, height: 0, status: 'failed', error: `OCR did not finish on page ${pageNumber} within the parse's timeout`, blocks: [], stats: { fontChars: {}, chars: 0 } };
+  const layout: PageLayout = {
+    pageNumber,
+    width: 0,
+    height: 0,
+    status: 'failed',
+    error: `OCR did not finish on page ${pageNumber} within the parse's timeout`,
+    blocks: [],
+    stats: { fontChars: {}, chars: 0 },
+  };
   timedOut.add(layout);
   return layout;
 }
@@ -186,5 +220,13 @@ export function isOcrTimeout(layout: PageLayout): boolean {
 }
 
 export function failedLayout(pageNumber: number, error: string): PageLayout {
-  return { pageNumber, width: 0, height: 0, status: 'failed', error: `OCR failed on page ${pageNumber}: ${error}`, blocks: [], stats: { fontChars: {}, chars: 0 } };
+  return {
+    pageNumber,
+    width: 0,
+    height: 0,
+    status: 'failed',
+    error: `OCR failed on page ${pageNumber}: ${error}`,
+    blocks: [],
+    stats: { fontChars: {}, chars: 0 },
+  };
 }

@@ -35,7 +35,17 @@ export interface PreprocessOptions {
 }
 
 export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
-export const DEFAULT_PREPROCESS: PreprocessOptions = { grayscale: true, normalize: false, threshold: false, deskew: true, evenLight: true, despeckle: true, invertBars: true, flattenFills: true, removeRules: true };
+export const DEFAULT_PREPROCESS: PreprocessOptions = {
+  grayscale: true,
+  normalize: false,
+  threshold: false,
+  deskew: true,
+  evenLight: true,
+  despeckle: true,
+  invertBars: true,
+  flattenFills: true,
+  removeRules: true,
+};
 
 export interface RawImage {
   data: Buffer;
@@ -54,7 +64,11 @@ export async function estimateSkew(img: RawImage): Promise<number> {
   if (img.channels !== 1) pipeline = pipeline.removeAlpha().grayscale();
   // A linear reduction is enough for a profile of ink rows (the default lanczos3 found the same angles
   // on the benchmark pages for a third more CPU).
-  const { data, info } = await pipeline.resize({ width: targetW, kernel: 'linear' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .resize({ width: targetW, kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const w = info.width;
   const h = info.height;
   const stride = info.channels;
@@ -148,12 +162,13 @@ export function otsuOfHistogram(hist: Float64Array): number {
 
 /** Undoes a small rotation, keeping the canvas size so word boxes still map onto the page. */
 async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawImage> {
-  let rotate = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).rotate(degrees, { background: '#ffffff' });
+  let rotate = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).rotate(
+    degrees,
+    { background: '#ffffff' },
+  );
   // A grey page stays one channel (sharp would otherwise widen it to sRGB for the white background).
   if (img.channels === 1) rotate = rotate.toColourspace('b-w');
-  const r = await rotate
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const r = await rotate.raw().toBuffer({ resolveWithObject: true });
   const left = Math.max(0, Math.floor((r.info.width - img.width) / 2));
   const top = Math.max(0, Math.floor((r.info.height - img.height) / 2));
   const out = await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: r.info.channels } })
@@ -167,7 +182,9 @@ async function rotateKeepingSize(img: RawImage, degrees: number): Promise<RawIma
 /** One grey channel from RGB(A) pixels, in one pass of sharp. */
 async function toGrey(img: RawImage): Promise<RawImage> {
   if (img.channels === 1) return img;
-  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+  const { data, info } = await sharp(img.data, {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
     .removeAlpha()
     .grayscale()
     .toColourspace('b-w')
@@ -182,7 +199,22 @@ async function toGrey(img: RawImage): Promise<RawImage> {
  * producing it costs no encoding. Grey pages go grey first, so the skew estimate and the rotation work
  * on one channel instead of four.
  */
-export async function preprocess(img: RawImage, opts: PreprocessOptions): Promise<{ image: Buffer; pixels: RawImage; width: number; height: number; skew: number; rules: PixelRule[]; bars: Bar[]; paper: number; evenedLight: boolean; negative: boolean; despeckled: boolean }> {
+export async function preprocess(
+  img: RawImage,
+  opts: PreprocessOptions,
+): Promise<{
+  image: Buffer;
+  pixels: RawImage;
+  width: number;
+  height: number;
+  skew: number;
+  rules: PixelRule[];
+  bars: Bar[];
+  paper: number;
+  evenedLight: boolean;
+  negative: boolean;
+  despeckled: boolean;
+}> {
   const grey = opts.grayscale || opts.threshold !== false;
   let src = grey ? await toGrey(img) : img;
   // First: the skew estimate already counts dark pixels at one level.
@@ -199,7 +231,11 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
   }
   let despeckled = false;
   if (opts.despeckle && src.channels === 1 && speckled(src.data, src.width, src.height, level)) {
-    const { data } = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 1 } }).median(3).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 1 } })
+      .median(3)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     src = { ...src, data };
     despeckled = true;
   }
@@ -215,7 +251,8 @@ export async function preprocess(img: RawImage, opts: PreprocessOptions): Promis
     // The shade is judged on the page as scanned, bars and all, so that outside its bars a page with
     // bars is flattened and its rules found exactly as before; a bar's type is ink after inverting,
     // darker than any shade's level.
-    const flatten = opts.flattenFills && levels.white !== null && shadeIsArea(src.data, src.width, src.height, levels.shade!);
+    const flatten =
+      opts.flattenFills && levels.white !== null && shadeIsArea(src.data, src.width, src.height, levels.shade!);
     if (opts.invertBars) bars = findBars(src.data, src.width, src.height, levels.paper);
     if (bars.length) src = { ...src, data: invertBars(src.data, src.width, src.height, bars, levels.paper) };
     // Shades first: a rule inside a shaded head row is then thin ink on white like the others.
@@ -272,7 +309,8 @@ export async function scalePreprocessed(pre: Preprocessed, factor: number): Prom
   if (px.channels === 1) s = s.toColourspace('b-w');
   const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
   const channels = info.channels === 1 ? 1 : 3;
-  const fx = info.width / px.width, fy = info.height / px.height;
+  const fx = info.width / px.width,
+    fy = info.height / px.height;
   const header = Buffer.from(`${channels === 1 ? 'P5' : 'P6'}\n${info.width} ${info.height}\n255\n`, 'ascii');
   return {
     ...pre,
@@ -280,6 +318,12 @@ export async function scalePreprocessed(pre: Preprocessed, factor: number): Prom
     pixels: { data, width: info.width, height: info.height, channels },
     width: info.width,
     height: info.height,
-    rules: pre.rules.map((r) => ({ x0: r.x0 * fx, y0: r.y0 * fy, x1: r.x1 * fx, y1: r.y1 * fy, thickness: r.thickness * fy })),
+    rules: pre.rules.map((r) => ({
+      x0: r.x0 * fx,
+      y0: r.y0 * fy,
+      x1: r.x1 * fx,
+      y1: r.y1 * fy,
+      thickness: r.thickness * fy,
+    })),
   };
 }

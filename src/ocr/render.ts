@@ -113,7 +113,11 @@ export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy
   return task.promise;
 }
 
-export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, opts: RenderOptions = DEFAULT_RENDER): Promise<RenderedPage> {
+export async function renderPage(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  opts: RenderOptions = DEFAULT_RENDER,
+): Promise<RenderedPage> {
   const page = await doc.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });
@@ -123,9 +127,15 @@ export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, opts
     const viewport = page.getViewport({ scale });
     const width = Math.max(1, Math.ceil(viewport.width));
     const height = Math.max(1, Math.ceil(viewport.height));
-    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: unknown; context: unknown } } }).canvasFactory;
+    const factory = (
+      doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: unknown; context: unknown } } }
+    ).canvasFactory;
     const { canvas, context } = factory.create(width, height);
-    const ctx2d = context as { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    const ctx2d = context as {
+      fillStyle: string;
+      fillRect(x: number, y: number, w: number, h: number): void;
+      getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+    };
     ctx2d.fillStyle = '#ffffff';
     ctx2d.fillRect(0, 0, width, height);
     await page.render({ canvasContext: context as never, canvas: canvas as never, viewport }).promise;
@@ -158,7 +168,12 @@ export interface OcrImage {
  * the render would have (same resolution rule as `chooseDpi`, same pixel cap); any other page, or any
  * doubt about the scan, goes through the pdf.js render.
  */
-export async function pageImageForOcr(doc: PDFDocumentProxy, objs: PdfObjects | null, pageNumber: number, opts: RenderOptions = DEFAULT_RENDER): Promise<OcrImage> {
+export async function pageImageForOcr(
+  doc: PDFDocumentProxy,
+  objs: PdfObjects | null,
+  pageNumber: number,
+  opts: RenderOptions = DEFAULT_RENDER,
+): Promise<OcrImage> {
   if (objs) {
     const page = await doc.getPage(pageNumber);
     try {
@@ -174,12 +189,33 @@ export async function pageImageForOcr(doc: PDFDocumentProxy, objs: PdfObjects | 
         const width = Math.max(1, Math.ceil(viewport.width));
         const height = Math.max(1, Math.ceil(viewport.height));
         const data = await drawScanImage(img, viewport.transform, width, height).catch(() => null);
-        if (data) return { data, width, height, channels: 1, scale, pageWidth: base.width, pageHeight: base.height, rotation: base.rotation, via: 'scan' };
+        if (data)
+          return {
+            data,
+            width,
+            height,
+            channels: 1,
+            scale,
+            pageWidth: base.width,
+            pageHeight: base.height,
+            rotation: base.rotation,
+            via: 'scan',
+          };
       }
     } finally {
       page.cleanup();
     }
   }
   const r = await renderPage(doc, pageNumber, opts);
-  return { data: r.rgba, width: r.width, height: r.height, channels: 4, scale: r.scale, pageWidth: r.pageWidth, pageHeight: r.pageHeight, rotation: r.rotation, via: 'render' };
+  return {
+    data: r.rgba,
+    width: r.width,
+    height: r.height,
+    channels: 4,
+    scale: r.scale,
+    pageWidth: r.pageWidth,
+    pageHeight: r.pageHeight,
+    rotation: r.rotation,
+    via: 'render',
+  };
 }

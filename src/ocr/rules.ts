@@ -30,7 +30,13 @@ export interface PixelRule {
   thickness: number;
 }
 
-interface Band { a: number; b: number; from: number; to: number; last: number }
+interface Band {
+  a: number;
+  b: number;
+  from: number;
+  to: number;
+  last: number;
+}
 
 /**
  * Groups the long runs of one direction into bands (runs on neighbouring lines that overlap) and
@@ -66,11 +72,20 @@ function thinBands(runs: Array<Array<[number, number]>>, maxThickness: number, o
  * both there is no grid, and most pages (text only) are done after reading a quarter of their rows
  * and of their columns.
  */
-function longRunsBothWays(data: Uint8Array, W: number, H: number, level: number, minLength: number, minShort: number): boolean {
+function longRunsBothWays(
+  data: Uint8Array,
+  W: number,
+  H: number,
+  level: number,
+  minLength: number,
+  minShort: number,
+): boolean {
   const longIn = (start: number, step: number, count: number, length: number): boolean => {
     let run = 0;
     for (let k = 0, i = start; k < count; k++, i += step) {
-      if (data[i]! <= level) { if (++run >= length) return true; } else run = 0;
+      if (data[i]! <= level) {
+        if (++run >= length) return true;
+      } else run = 0;
     }
     return false;
   };
@@ -139,16 +154,20 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
       const inside = y < H && x < W;
       const t = inside ? thin[base + x]! : 0;
       const ink = inside && data[base + x]! <= level;
-      if (t & 1) { run += gap + 1; gap = 0; }
-      else if (ink && run > 0 && gap < bridge) gap++;
+      if (t & 1) {
+        run += gap + 1;
+        gap = 0;
+      } else if (ink && run > 0 && gap < bridge) gap++;
       else {
         if (run >= minLength) row.push([x - gap - run, x - gap]);
         run = 0;
         gap = 0;
       }
       if (x === W) continue;
-      if (t & 2) { colRun[x]! += colGap[x]! + 1; colGap[x] = 0; }
-      else if (ink && colRun[x]! > 0 && colGap[x]! < bridge) colGap[x]!++;
+      if (t & 2) {
+        colRun[x]! += colGap[x]! + 1;
+        colGap[x] = 0;
+      } else if (ink && colRun[x]! > 0 && colGap[x]! < bridge) colGap[x]!++;
       else {
         if (colRun[x]! >= minShort) cols[x]!.push([y - colGap[x]! - colRun[x]!, y - colGap[x]!]);
         colRun[x] = 0;
@@ -183,7 +202,8 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   const parent = all.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let i = 0; i < hBands.length; i++) {
-    for (let j = 0; j < vBands.length; j++) if (meets(hBands[i]!, vBands[j]!)) parent[find(i)] = find(hBands.length + j);
+    for (let j = 0; j < vBands.length; j++)
+      if (meets(hBands[i]!, vBands[j]!)) parent[find(i)] = find(hBands.length + j);
   }
   // Counted by position: a rule drawn twice, or in pieces, is one line of the grid.
   const lines = new Map<number, { h: number[]; v: number[] }>();
@@ -214,11 +234,19 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   };
   /** Whether a rule of `hs` ends on (meets at its left or right end) a rule of `vs`. */
   const corner = (hs: Band[], vs: Band[], side: 'left' | 'right'): boolean =>
-    hs.some((h) => vs.some((v) => meets(h, v) && (side === 'left' ? Math.abs(h.a - v.from) : Math.abs(h.b - v.to - 1)) <= bridge));
+    hs.some((h) =>
+      vs.some((v) => meets(h, v) && (side === 'left' ? Math.abs(h.a - v.from) : Math.abs(h.b - v.to - 1)) <= bridge),
+    );
   for (const [root, g] of groups) {
     if (!g.v.length || !g.h.length || !g.v.every(short)) continue;
     const [top, bottom, left, right] = [first(g.h), last(g.h), first(g.v), last(g.v)];
-    framed.set(root, corner(top, left, 'left') && corner(top, right, 'right') && corner(bottom, left, 'left') && corner(bottom, right, 'right'));
+    framed.set(
+      root,
+      corner(top, left, 'left') &&
+        corner(top, right, 'right') &&
+        corner(bottom, left, 'left') &&
+        corner(bottom, right, 'right'),
+    );
   }
   const grid = (i: number): boolean => {
     const c = lines.get(find(i))!;
@@ -234,7 +262,8 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   const margin = (b: Band): number => Math.max(2, Math.ceil((b.to - b.from + 1) / 2));
   for (const b of hGrid) {
     const m = margin(b);
-    for (let y = Math.max(0, b.from - m); y <= Math.min(H - 1, b.to + m); y++) out.fill(paper, y * W + b.a, y * W + b.b);
+    for (let y = Math.max(0, b.from - m); y <= Math.min(H - 1, b.to + m); y++)
+      out.fill(paper, y * W + b.a, y * W + b.b);
     const y = (b.from + b.to + 1) / 2;
     rules.push({ x0: b.a, x1: b.b, y0: y, y1: y, thickness: b.to - b.from + 1 });
   }

@@ -13,7 +13,18 @@
  * page is rendered by pdf.js as before.
  */
 import sharp, { type Sharp } from 'sharp';
-import { attempt, filterNames, isOp, PdfDict, PdfLexer, PdfName, PdfObjects, PdfRef, PdfStream, type PdfValue } from './pdf-objects.js';
+import {
+  attempt,
+  filterNames,
+  isOp,
+  PdfDict,
+  PdfLexer,
+  PdfName,
+  PdfObjects,
+  PdfRef,
+  PdfStream,
+  type PdfValue,
+} from './pdf-objects.js';
 import { mul, type Matrix } from '../pdf/matrix.js';
 
 /** `m` applied first, then `n`. */
@@ -33,11 +44,53 @@ export interface ScanImage {
 
 /** Operators that draw nothing and change nothing that matters for one image's placement. */
 const HARMLESS = new Set([
-  'w', 'J', 'j', 'M', 'd', 'ri', 'i',
-  'g', 'G', 'rg', 'RG', 'k', 'K', 'cs', 'CS', 'sc', 'SC', 'scn', 'SCN',
-  'm', 'l', 'c', 'v', 'y', 'h', 're', 'n',
-  'BT', 'ET', 'Tc', 'Tw', 'Tz', 'TL', 'Tf', 'Ts', 'Td', 'TD', 'Tm', 'T*',
-  'BMC', 'EMC', 'MP', 'DP', 'BX', 'EX', 'd0', 'd1',
+  'w',
+  'J',
+  'j',
+  'M',
+  'd',
+  'ri',
+  'i',
+  'g',
+  'G',
+  'rg',
+  'RG',
+  'k',
+  'K',
+  'cs',
+  'CS',
+  'sc',
+  'SC',
+  'scn',
+  'SCN',
+  'm',
+  'l',
+  'c',
+  'v',
+  'y',
+  'h',
+  're',
+  'n',
+  'BT',
+  'ET',
+  'Tc',
+  'Tw',
+  'Tz',
+  'TL',
+  'Tf',
+  'Ts',
+  'Td',
+  'TD',
+  'Tm',
+  'T*',
+  'BMC',
+  'EMC',
+  'MP',
+  'DP',
+  'BX',
+  'EX',
+  'd0',
+  'd1',
 ]);
 const SHOW_TEXT = new Set(['Tj', 'TJ', "'", '"']);
 const MAX_CONTENT = 8 * 1024 * 1024;
@@ -70,20 +123,27 @@ function components(objs: PdfObjects, cs: PdfValue | undefined, resources: PdfDi
     const named = objs.dict(resources?.get('ColorSpace'))?.get(v.name);
     if (named !== undefined) v = objs.resolve(named);
   }
-  if (v instanceof PdfName) return v.name === 'DeviceGray' || v.name === 'G' ? 1 : v.name === 'DeviceRGB' || v.name === 'RGB' ? 3 : 0;
+  if (v instanceof PdfName)
+    return v.name === 'DeviceGray' || v.name === 'G' ? 1 : v.name === 'DeviceRGB' || v.name === 'RGB' ? 3 : 0;
   if (Array.isArray(v) && v.length === 2) {
     const kind = objs.resolve(v[0]);
     if (kind instanceof PdfName && kind.name === 'ICCBased') {
       const n = objs.dict(v[1])?.get('N');
       return n === 1 || n === 3 ? n : 0;
     }
-    if (kind instanceof PdfName && (kind.name === 'CalGray' || kind.name === 'CalRGB')) return kind.name === 'CalGray' ? 1 : 3;
+    if (kind instanceof PdfName && (kind.name === 'CalGray' || kind.name === 'CalRGB'))
+      return kind.name === 'CalGray' ? 1 : 3;
   }
   return 0;
 }
 
 /** The encoded image of a page that is one full-page picture, or null (see the file comment). */
-export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: number }, pdfjsView: number[], pdfjsRotate: number): ScanImage | null {
+export function findScanImage(
+  objs: PdfObjects,
+  pageRef: { num: number; gen: number },
+  pdfjsView: number[],
+  pdfjsRotate: number,
+): ScanImage | null {
   return attempt(() => {
     const page = objs.dict(new PdfRef(pageRef.num, pageRef.gen));
     if (!page) return null;
@@ -93,7 +153,7 @@ export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: num
     const media = nums(inherited(objs, page, 'MediaBox'), objs);
     if (!media || media.length !== 4) return null;
     const rot = inherited(objs, page, 'Rotate');
-    const rotate = typeof rot === 'number' ? (((rot % 360) + 360) % 360) : 0;
+    const rotate = typeof rot === 'number' ? ((rot % 360) + 360) % 360 : 0;
     if (rotate !== pdfjsRotate) return null;
     const crop = nums(inherited(objs, page, 'CropBox'), objs);
     const box = crop && crop.length === 4 ? crop : media;
@@ -163,7 +223,8 @@ export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: num
           const val = objs.resolve(raw);
           if ((k === 'CA' || k === 'ca') && val !== 1) return null;
           if (k === 'SMask' && !(val instanceof PdfName && val.name === 'None')) return null;
-          if (k === 'BM' && !(val instanceof PdfName && (val.name === 'Normal' || val.name === 'Compatible'))) return null;
+          if (k === 'BM' && !(val instanceof PdfName && (val.name === 'Normal' || val.name === 'Compatible')))
+            return null;
           if (k === 'TR' || k === 'TR2' || k === 'Font') return null;
         }
       } else if (op === 'BDC') {
@@ -190,10 +251,17 @@ export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: num
     const get = (k: string) => objs.resolve(d.get(k));
     const width = get('Width');
     const height = get('Height');
-    if (typeof width !== 'number' || typeof height !== 'number' || !Number.isInteger(width) || !Number.isInteger(height)) return null;
+    if (
+      typeof width !== 'number' ||
+      typeof height !== 'number' ||
+      !Number.isInteger(width) ||
+      !Number.isInteger(height)
+    )
+      return null;
     if (width < 16 || height < 16 || width * height > MAX_IMAGE_PIXELS) return null;
     const imageMask = get('ImageMask');
-    if (imageMask === true || get('SMask') !== undefined || get('Mask') !== undefined || get('OC') !== undefined) return null;
+    if (imageMask === true || get('SMask') !== undefined || get('Mask') !== undefined || get('OC') !== undefined)
+      return null;
     const decode = get('Decode');
     if (decode !== undefined && decode !== null) {
       const dv = nums(decode, objs);
@@ -209,22 +277,40 @@ export function findScanImage(objs: PdfObjects, pageRef: { num: number; gen: num
       if (parms && parms.get('ColorTransform') !== undefined) return null;
       // A JPEG may omit its colour space only if the bytes say it; CMYK and others are refused below.
       if (comps === 0 && d.get('ColorSpace') !== undefined) return null;
-      return { encoding: 'jpeg', data: objs.raw(found.stream), width, height, components: comps, ctm: found.ctm } satisfies ScanImage;
+      return {
+        encoding: 'jpeg',
+        data: objs.raw(found.stream),
+        width,
+        height,
+        components: comps,
+        ctm: found.ctm,
+      } satisfies ScanImage;
     }
     if (filters.length === 1 && (filters[0] === 'CCITTFaxDecode' || filters[0] === 'CCF')) {
       if ((bpc !== undefined && bpc !== 1) || comps !== 1) return null;
       const tiff = g4Tiff(objs, d, width, height, objs.raw(found.stream));
-      return tiff ? ({ encoding: 'tiff', data: tiff, width, height, components: 1, ctm: found.ctm } satisfies ScanImage) : null;
+      return tiff
+        ? ({ encoding: 'tiff', data: tiff, width, height, components: 1, ctm: found.ctm } satisfies ScanImage)
+        : null;
     }
     if (filters.length <= 1 && bpc === 8 && comps !== 0) {
-      const data = filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, width * height * comps + 1);
+      const data =
+        filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, width * height * comps + 1);
       if (!data || data.length < width * height * comps) return null;
-      return { encoding: 'raw', data: data.subarray(0, width * height * comps), width, height, components: comps, ctm: found.ctm } satisfies ScanImage;
+      return {
+        encoding: 'raw',
+        data: data.subarray(0, width * height * comps),
+        width,
+        height,
+        components: comps,
+        ctm: found.ctm,
+      } satisfies ScanImage;
     }
     if (filters.length <= 1 && bpc === 1 && comps === 1) {
       // Black-and-white scans: one bit a pixel, rows padded to whole bytes, 0 black and 1 white.
       const rowBytes = Math.ceil(width / 8);
-      const data = filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, rowBytes * height + 1);
+      const data =
+        filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, rowBytes * height + 1);
       if (!data || data.length < rowBytes * height) return null;
       const grey = Buffer.alloc(width * height);
       for (let y = 0; y < height; y++) {
@@ -300,9 +386,16 @@ export interface ScanPlacement {
  * The image's resolution on the page, when it fills the page (at least 90% of its area) and sits
  * straight (turned by a multiple of 90 degrees at most); null otherwise.
  */
-export function placement(img: ScanImage, viewTransform: number[], pageWidth: number, pageHeight: number): ScanPlacement | null {
+export function placement(
+  img: ScanImage,
+  viewTransform: number[],
+  pageWidth: number,
+  pageHeight: number,
+): ScanPlacement | null {
   const m = multiply(img.ctm, viewTransform as Matrix);
-  const straight = (Math.abs(m[1]) < 1e-3 * Math.abs(m[0]) && Math.abs(m[2]) < 1e-3 * Math.abs(m[3])) || (Math.abs(m[0]) < 1e-3 * Math.abs(m[1]) && Math.abs(m[3]) < 1e-3 * Math.abs(m[2]));
+  const straight =
+    (Math.abs(m[1]) < 1e-3 * Math.abs(m[0]) && Math.abs(m[2]) < 1e-3 * Math.abs(m[3])) ||
+    (Math.abs(m[0]) < 1e-3 * Math.abs(m[1]) && Math.abs(m[3]) < 1e-3 * Math.abs(m[2]));
   if (!straight) return null;
   const x = [m[4], m[4] + m[0], m[4] + m[2], m[4] + m[0] + m[2]];
   const y = [m[5], m[5] + m[1], m[5] + m[3], m[5] + m[1] + m[3]];
@@ -324,7 +417,12 @@ export function placement(img: ScanImage, viewTransform: number[], pageWidth: nu
  * (pixels: `width` × `height`), white where the image does not reach. Null when the bytes do not
  * match the image dictionary (sizes, colour).
  */
-export async function drawScanImage(img: ScanImage, viewTransform: number[], width: number, height: number): Promise<Buffer | null> {
+export async function drawScanImage(
+  img: ScanImage,
+  viewTransform: number[],
+  width: number,
+  height: number,
+): Promise<Buffer | null> {
   const m = multiply(img.ctm, viewTransform as Matrix);
   let pipeline: Sharp;
   if (img.encoding === 'jpeg') {
@@ -332,13 +430,19 @@ export async function drawScanImage(img: ScanImage, viewTransform: number[], wid
     const meta = await pipeline.metadata();
     if (meta.width !== img.width || meta.height !== img.height || meta.format !== 'jpeg') return null;
     const ch = meta.channels ?? 0;
-    if ((ch !== 1 && ch !== 3) || (img.components !== 0 && img.components !== ch) || (meta.space !== 'b-w' && meta.space !== 'srgb')) return null;
+    if (
+      (ch !== 1 && ch !== 3) ||
+      (img.components !== 0 && img.components !== ch) ||
+      (meta.space !== 'b-w' && meta.space !== 'srgb')
+    )
+      return null;
     // The PDF places the pixels; an EXIF orientation tag must not turn them again (sharp only turns on request).
   } else if (img.encoding === 'tiff') {
     // libtiff warns about damaged coding (and fills the rest of the page); the render decides then.
     pipeline = sharp(img.data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'warning' });
     const meta = await pipeline.metadata();
-    if (meta.width !== img.width || meta.height !== img.height || meta.format !== 'tiff' || meta.channels !== 1) return null;
+    if (meta.width !== img.width || meta.height !== img.height || meta.format !== 'tiff' || meta.channels !== 1)
+      return null;
   } else {
     pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.components as 1 | 3 } });
   }
@@ -376,7 +480,13 @@ export async function drawScanImage(img: ScanImage, viewTransform: number[], wid
   const natH = transposed ? img.width : img.height;
   // Enlarged by nearest neighbour, as the pdf.js render on @napi-rs/canvas does (the pixels then match
   // the render's within decoder rounding, so recognition reads the same page either way).
-  if (natW !== bw || natH !== bh) pipeline = pipeline.resize({ width: bw, height: bh, fit: 'fill', kernel: bw >= natW && bh >= natH ? 'nearest' : 'cubic' });
+  if (natW !== bw || natH !== bh)
+    pipeline = pipeline.resize({
+      width: bw,
+      height: bh,
+      fit: 'fill',
+      kernel: bw >= natW && bh >= natH ? 'nearest' : 'cubic',
+    });
   let { data, info } = await pipeline.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1 || info.width !== bw || info.height !== bh) return null;
   if (bx0 === 0 && by0 === 0 && bw === width && bh === height) return data;
@@ -399,4 +509,3 @@ export async function drawScanImage(img: ScanImage, viewTransform: number[], wid
 export function pdfObjectsFor(bytes: Uint8Array): PdfObjects {
   return new PdfObjects(bytes);
 }
-

@@ -55,8 +55,13 @@ export function poorScanTextLayer(layout: PageLayout, decision: { imageCoverage:
 export function textAgreement(a: string, b: string): number {
   const grams = (s: string): Map<string, number> => {
     const m = new Map<string, number>();
-    const words = s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
-    for (const w of words) for (let i = 0; i + 1 < w.length; i++) m.set(w.slice(i, i + 2), (m.get(w.slice(i, i + 2)) ?? 0) + 1);
+    const words = s
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u);
+    for (const w of words)
+      for (let i = 0; i + 1 < w.length; i++) m.set(w.slice(i, i + 2), (m.get(w.slice(i, i + 2)) ?? 0) + 1);
     return m;
   };
   const x = grams(a);

@@ -78,7 +78,9 @@ export function erasedText(separators: readonly Box[], xHeight: number | null): 
 /** Characters read, weighted by confidence: the better of two readings of one page has more. */
 export function readingWeight(blocks: readonly HocrBlock[]): number {
   let sum = 0;
-  for (const b of blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) sum += w.text.length * Math.max(0, w.confidence);
+  for (const b of blocks)
+    for (const p of b.paragraphs)
+      for (const l of p.lines) for (const w of l.words) sum += w.text.length * Math.max(0, w.confidence);
   return sum;
 }
 
@@ -125,7 +127,13 @@ export interface Letters {
   count: number;
 }
 
-export function imageXHeight(grey: Uint8Array, width: number, height: number, level: number, maxComponents = MAX_COMPONENTS): TypeEstimate | null {
+export function imageXHeight(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  level: number,
+  maxComponents = MAX_COMPONENTS,
+): TypeEstimate | null {
   const letters = letterComponents(grey, width, height, level, maxComponents);
   return letters ? xHeightOf(letters) : null;
 }
@@ -135,7 +143,13 @@ export function imageXHeight(grey: Uint8Array, width: number, height: number, le
  * pixels high, filling at most FULL of their box), or null when the page has more components than
  * `maxComponents` (noise, not text).
  */
-export function letterComponents(grey: Uint8Array, width: number, height: number, level: number, maxComponents = MAX_COMPONENTS): Letters | null {
+export function letterComponents(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  level: number,
+  maxComponents = MAX_COMPONENTS,
+): Letters | null {
   // Connected components by runs: each row's dark runs join the runs of the row above that they touch.
   const parent: number[] = [];
   const box: number[] = []; // x0, y0, x1, y1 per component

@@ -29,7 +29,12 @@ const MAX_SHARE = 0.25;
 /** A line read in an area joins the page when its mean word confidence reaches this (0..1). */
 const SURE = 0.7;
 
-interface Letter { x0: number; y0: number; x1: number; y1: number }
+interface Letter {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 const height = (b: Letter): number => b.y1 - b.y0 + 1;
 
@@ -38,20 +43,25 @@ function uncovered(letters: Letters, page: OcrPage): Letter[] {
   // Word boxes by bands of 64 rows, so each letter is checked against the words near it only.
   const BAND = 64;
   const bands = new Map<number, Box[]>();
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) {
-    for (let k = Math.floor(w.bbox.y0 / BAND); k <= Math.floor(w.bbox.y1 / BAND); k++) {
-      const list = bands.get(k) ?? [];
-      list.push(w.bbox);
-      bands.set(k, list);
-    }
-  }
+  for (const b of page.blocks)
+    for (const p of b.paragraphs)
+      for (const l of p.lines)
+        for (const w of l.words) {
+          for (let k = Math.floor(w.bbox.y0 / BAND); k <= Math.floor(w.bbox.y1 / BAND); k++) {
+            const list = bands.get(k) ?? [];
+            list.push(w.bbox);
+            bands.set(k, list);
+          }
+        }
   const out: Letter[] = [];
   const bx = letters.boxes;
   for (let i = 0; i < letters.count; i++) {
     const c = { x0: bx[i * 4]!, y0: bx[i * 4 + 1]!, x1: bx[i * 4 + 2]!, y1: bx[i * 4 + 3]! };
     let covered = false;
     for (let k = Math.floor(c.y0 / BAND); k <= Math.floor(c.y1 / BAND) && !covered; k++) {
-      covered = (bands.get(k) ?? []).some((w) => c.x0 <= w.x1 + 2 && c.x1 >= w.x0 - 2 && c.y0 <= w.y1 + 2 && c.y1 >= w.y0 - 2);
+      covered = (bands.get(k) ?? []).some(
+        (w) => c.x0 <= w.x1 + 2 && c.x1 >= w.x0 - 2 && c.y0 <= w.y1 + 2 && c.y1 >= w.y0 - 2,
+      );
     }
     if (!covered) out.push(c);
   }
@@ -82,7 +92,8 @@ export function grainFreeLevel(grey: Uint8Array, width: number, height: number, 
 
 /** Whether two letters can be neighbours on a line: like heights, level, at most a letter's height apart. */
 function neighbours(a: Letter, b: Letter): boolean {
-  const ha = height(a), hb = height(b);
+  const ha = height(a),
+    hb = height(b);
   if (Math.max(ha, hb) > 2 * Math.min(ha, hb)) return false;
   const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) + 1;
   if (overlap < 0.5 * Math.min(ha, hb)) return false;
@@ -111,7 +122,12 @@ function unreadLines(letters: Letter[]): Box[] {
   const out: Box[] = [];
   for (const g of groups.values()) {
     if (g.length < MIN_LETTERS) continue;
-    out.push({ x0: Math.min(...g.map((l) => l.x0)), y0: Math.min(...g.map((l) => l.y0)), x1: Math.max(...g.map((l) => l.x1)), y1: Math.max(...g.map((l) => l.y1)) });
+    out.push({
+      x0: Math.min(...g.map((l) => l.x0)),
+      y0: Math.min(...g.map((l) => l.y0)),
+      x1: Math.max(...g.map((l) => l.x1)),
+      y1: Math.max(...g.map((l) => l.y1)),
+    });
   }
   return out;
 }
@@ -127,15 +143,28 @@ export function unreadAreas(letters: Letters, page: OcrPage, width: number, heig
   const areas: Box[] = [];
   for (const l of lines) {
     const h = l.y1 - l.y0 + 1;
-    const near = areas.find((a) => l.y0 - a.y1 <= 1.5 * h && l.y1 >= a.y0 - 1.5 * h && l.x0 <= a.x1 + 2 * h && l.x1 >= a.x0 - 2 * h);
-    if (near) Object.assign(near, { x0: Math.min(near.x0, l.x0), y0: Math.min(near.y0, l.y0), x1: Math.max(near.x1, l.x1), y1: Math.max(near.y1, l.y1) });
+    const near = areas.find(
+      (a) => l.y0 - a.y1 <= 1.5 * h && l.y1 >= a.y0 - 1.5 * h && l.x0 <= a.x1 + 2 * h && l.x1 >= a.x0 - 2 * h,
+    );
+    if (near)
+      Object.assign(near, {
+        x0: Math.min(near.x0, l.x0),
+        y0: Math.min(near.y0, l.y0),
+        x1: Math.max(near.x1, l.x1),
+        y1: Math.max(near.y1, l.y1),
+      });
     else areas.push({ ...l });
   }
   const padded = areas.map((a) => {
     const pad = Math.min(a.y1 - a.y0 + 1, 60);
     // Wider to the sides: a list's bullets stand a few letters left of the text, and letters that
     // touch make no letter-shaped components, so a line's unread letters can stop short of its ends.
-    return { x0: Math.max(0, a.x0 - 3 * pad), y0: Math.max(0, a.y0 - pad), x1: Math.min(width - 1, a.x1 + 3 * pad), y1: Math.min(height - 1, a.y1 + pad) };
+    return {
+      x0: Math.max(0, a.x0 - 3 * pad),
+      y0: Math.max(0, a.y0 - pad),
+      x1: Math.min(width - 1, a.x1 + 3 * pad),
+      y1: Math.min(height - 1, a.y1 + pad),
+    };
   });
   // Reading costs time by area: at most MAX_SHARE of the page is read again.
   const out: Box[] = [];
@@ -165,16 +194,26 @@ const overlaps = (a: Box, b: Box): boolean => a.x0 < b.x1 && a.x1 > b.x0 && a.y0
  * the lines it is sure of, that no word of the page already holds, to the page as blocks of their own.
  * Returns how many areas were read.
  */
-export async function readUnread(page: OcrPage, px: RawImage, letters: Letters | null, level: number | null, readBlock: (image: Buffer) => Promise<HocrBlock[]>): Promise<number> {
+export async function readUnread(
+  page: OcrPage,
+  px: RawImage,
+  letters: Letters | null,
+  level: number | null,
+  readBlock: (image: Buffer) => Promise<HocrBlock[]>,
+): Promise<number> {
   if (!letters || level === null || px.channels !== 1) return 0;
   const safe = grainFreeLevel(px.data, px.width, px.height, level);
   if (safe < level) letters = letterComponents(px.data, px.width, px.height, safe);
   if (!letters) return 0;
   const areas = unreadAreas(letters, page, px.width, px.height);
   const words: Box[] = [];
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) words.push(w.bbox);
+  for (const b of page.blocks)
+    for (const p of b.paragraphs) for (const l of p.lines) for (const w of l.words) words.push(w.bbox);
   for (const a of areas) {
-    const read = compactTesseractPage({ blocks: await readBlock(crop(px, a)) }, { pageNumber: page.pageNumber, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 });
+    const read = compactTesseractPage(
+      { blocks: await readBlock(crop(px, a)) },
+      { pageNumber: page.pageNumber, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 },
+    );
     const shift = (b: Box): Box => ({ x0: b.x0 + a.x0, y0: b.y0 + a.y0, x1: b.x1 + a.x0, y1: b.y1 + a.y0 });
     for (const block of read.blocks) {
       for (const p of block.paragraphs) {

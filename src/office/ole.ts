@@ -73,14 +73,16 @@ export class OleFile {
       const nameLen = Math.min(64, dv.getUint16(at + 0x40, true));
       const name = new TextDecoder('utf-16le').decode(dir.subarray(at, at + Math.max(0, nameLen - 2)));
       const type = dir[at + 0x42];
-      if (type === 2) this.entries.set(name, { start: dv.getUint32(at + 0x74, true), size: dv.getUint32(at + 0x78, true) });
+      if (type === 2)
+        this.entries.set(name, { start: dv.getUint32(at + 0x74, true), size: dv.getUint32(at + 0x78, true) });
       stack.push(dv.getUint32(at + 0x44, true), dv.getUint32(at + 0x48, true));
     }
   }
 
   private offsetOf(sector: number): number {
     const at = (sector + 1) * this.sectorSize;
-    if (sector >= this.sectors || at + this.sectorSize > this.bytes.length + this.sectorSize) throw new Error(`sector ${sector} outside the file`);
+    if (sector >= this.sectors || at + this.sectorSize > this.bytes.length + this.sectorSize)
+      throw new Error(`sector ${sector} outside the file`);
     return at;
   }
 

@@ -138,13 +138,21 @@ const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
 class Element implements XmlElement {
   private parsed: Record<string, string> | undefined;
 
-  constructor(public name: string, private raw: string, private readonly scope: Scope | null, public children: XmlNode[]) {}
+  constructor(
+    public name: string,
+    private raw: string,
+    private readonly scope: Scope | null,
+    public children: XmlNode[],
+  ) {}
 
   get attrs(): Record<string, string> {
     if (this.parsed === undefined) {
       const attrs: Record<string, string> = {};
       const scope = this.scope;
-      if (this.raw) splitAttrs(this.raw, (a, v) => { attrs[scope ? resolveName(scope, a, true) : a] = v; });
+      if (this.raw)
+        splitAttrs(this.raw, (a, v) => {
+          attrs[scope ? resolveName(scope, a, true) : a] = v;
+        });
       this.parsed = attrs;
       this.raw = '';
     }
@@ -213,7 +221,8 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
         else if (ch === 62 && depth <= 0) break;
       }
       const decl = xml.slice(lt, e);
-      if (/<!ENTITY/i.test(decl)) throw limitError('the document type declaration declares entities, which are never expanded');
+      if (/<!ENTITY/i.test(decl))
+        throw limitError('the document type declaration declares entities, which are never expanded');
       i = e + 1;
       continue;
     }
@@ -266,13 +275,22 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     let gt = xml.indexOf('>', j);
     if (gt < 0) gt = n;
     for (;;) {
-      if (nextDq < j) { nextDq = xml.indexOf('"', j); if (nextDq < 0) nextDq = n; }
-      if (nextSq < j) { nextSq = xml.indexOf("'", j); if (nextSq < 0) nextSq = n; }
+      if (nextDq < j) {
+        nextDq = xml.indexOf('"', j);
+        if (nextDq < 0) nextDq = n;
+      }
+      if (nextSq < j) {
+        nextSq = xml.indexOf("'", j);
+        if (nextSq < 0) nextSq = n;
+      }
       const q = nextDq < nextSq ? nextDq : nextSq;
       if (q >= gt) break;
       const close = xml.indexOf(q === nextDq ? '"' : "'", q + 1);
       j = close < 0 ? n : close + 1;
-      if (gt < j) { gt = xml.indexOf('>', j); if (gt < 0) gt = n; }
+      if (gt < j) {
+        gt = xml.indexOf('>', j);
+        if (gt < 0) gt = n;
+      }
     }
     j = gt;
     const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
@@ -303,7 +321,12 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
         scopeStack.push(scope);
       }
     }
-    const el = new Element(nsMap ? resolveName(scope, qname, false) : qname, rawAttrs, nsMap ? scope : null, selfClose ? NO_CHILDREN : []);
+    const el = new Element(
+      nsMap ? resolveName(scope, qname, false) : qname,
+      rawAttrs,
+      nsMap ? scope : null,
+      selfClose ? NO_CHILDREN : [],
+    );
     if (selfClose) {
       if (declares) {
         scopeStack.pop();
@@ -385,7 +408,8 @@ export function textContent(el: XmlNode | undefined): string {
 export function decodeXml(bytes: Uint8Array): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return new TextDecoder('utf-8').decode(bytes.subarray(3));
   return new TextDecoder('utf-8').decode(bytes);
 }
 

@@ -57,7 +57,11 @@ export class ZipPackage {
   private readonly view: DataView;
   private inflated = 0;
 
-  private constructor(private readonly bytes: Uint8Array, entries: Map<string, ZipEntry>, private readonly limits: ZipLimits) {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    entries: Map<string, ZipEntry>,
+    private readonly limits: ZipLimits,
+  ) {
     this.entries = entries;
     this.lowerNames = new Map([...entries.keys()].map((n) => [n.toLowerCase(), n]));
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -82,7 +86,10 @@ export class ZipPackage {
 
     let eocd = -1;
     for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
-      if (u32(i) === EOCD) { eocd = i; break; }
+      if (u32(i) === EOCD) {
+        eocd = i;
+        break;
+      }
     }
     if (eocd < 0) throw malformed('no end of central directory record');
     let count = u16(eocd + 10);
@@ -121,8 +128,14 @@ export class ZipPackage {
         const len = u16(e + 2);
         if (id === 0x0001) {
           let q = e + 4;
-          if (size === 0xffffffff) { size = Number(view.getBigUint64(q, true)); q += 8; }
-          if (compressedSize === 0xffffffff) { compressedSize = Number(view.getBigUint64(q, true)); q += 8; }
+          if (size === 0xffffffff) {
+            size = Number(view.getBigUint64(q, true));
+            q += 8;
+          }
+          if (compressedSize === 0xffffffff) {
+            compressedSize = Number(view.getBigUint64(q, true));
+            q += 8;
+          }
           if (localOffset === 0xffffffff) localOffset = Number(view.getBigUint64(q, true));
         }
         e += 4 + len;
@@ -131,7 +144,9 @@ export class ZipPackage {
       if (name.endsWith('/')) continue;
       if (size > l.maxEntryBytes) throw limit(`entry "${name}" expands to ${size} bytes (at most ${l.maxEntryBytes})`);
       if (size > 1024 * 1024 && compressedSize > 0 && size / compressedSize > l.maxRatio) {
-        throw limit(`entry "${name}" has a compression ratio of ${Math.round(size / compressedSize)}:1 (at most ${l.maxRatio}:1)`);
+        throw limit(
+          `entry "${name}" has a compression ratio of ${Math.round(size / compressedSize)}:1 (at most ${l.maxRatio}:1)`,
+        );
       }
       declaredTotal += size;
       if (declaredTotal > l.maxTotalBytes) throw limit(`entries expand to more than ${l.maxTotalBytes} bytes`);
@@ -160,7 +175,8 @@ export class ZipPackage {
     if (!entry) return undefined;
     if (entry.encrypted) throw new ParseError('ENCRYPTED', `The package entry "${entry.name}" is encrypted.`);
     const at = entry.localOffset;
-    if (at + 30 > this.bytes.length || this.view.getUint32(at, true) !== LOC) throw malformed(`local header of "${entry.name}" is missing`);
+    if (at + 30 > this.bytes.length || this.view.getUint32(at, true) !== LOC)
+      throw malformed(`local header of "${entry.name}" is missing`);
     const start = at + 30 + this.view.getUint16(at + 26, true) + this.view.getUint16(at + 28, true);
     const data = this.bytes.subarray(start, start + entry.compressedSize);
     if (data.length < entry.compressedSize) throw malformed(`entry "${entry.name}" is truncated`);
@@ -170,7 +186,11 @@ export class ZipPackage {
       this.inflated += data.length;
       return data;
     }
-    if (entry.method !== 8) throw new ParseError('MALFORMED', `The package entry "${entry.name}" uses an unsupported compression method (${entry.method}).`);
+    if (entry.method !== 8)
+      throw new ParseError(
+        'MALFORMED',
+        `The package entry "${entry.name}" uses an unsupported compression method (${entry.method}).`,
+      );
     if (entry.size > 0 && entry.size + 1 <= budget && entry.size <= SINGLE_SHOT_BYTES) {
       // Most parts are small: inflate in one call into a buffer one byte larger than declared, so
       // memory stays bounded and a stream that goes past its declared size is still caught.
@@ -179,10 +199,12 @@ export class ZipPackage {
       try {
         out = inflateRawSync(data, { maxOutputLength: entry.size + 1 });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw limit(`entry "${entry.name}" inflates past its declared size or the package's size limit`);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+          throw limit(`entry "${entry.name}" inflates past its declared size or the package's size limit`);
         throw malformed(`entry "${entry.name}" cannot be inflated (${(err as Error).message})`);
       }
-      if (out.length > entry.size) throw limit(`entry "${entry.name}" inflates past its declared size or the package's size limit`);
+      if (out.length > entry.size)
+        throw limit(`entry "${entry.name}" inflates past its declared size or the package's size limit`);
       this.inflated += out.length;
       return out;
     }
@@ -207,7 +229,10 @@ export class ZipPackage {
     if (chunks.length === 1) return chunks[0]!;
     const out = new Uint8Array(total);
     let o = 0;
-    for (const c of chunks) { out.set(c, o); o += c.length; }
+    for (const c of chunks) {
+      out.set(c, o);
+      o += c.length;
+    }
     return out;
   }
 

@@ -16,12 +16,34 @@ export const PARSE_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links',
 export type ParseFormat = (typeof PARSE_FORMATS)[number];
 
 /** Formats that need a browser or a crawl history; the official API refuses them for parse too. */
-const BROWSER_FORMATS = ['screenshot', 'changeTracking', 'branding', 'product', 'menu', 'audio', 'video', 'question', 'highlights'];
+const BROWSER_FORMATS = [
+  'screenshot',
+  'changeTracking',
+  'branding',
+  'product',
+  'menu',
+  'audio',
+  'video',
+  'question',
+  'highlights',
+];
 
 /** Scrape options that only make sense for a fetched web page. */
 const BROWSER_OPTIONS = [
-  'actions', 'waitFor', 'mobile', 'location', 'maxAge', 'minAge', 'storeInCache', 'fastMode', 'lockdown',
-  'profile', 'threatProtection', 'onlyCleanContent', 'changeTrackingOptions', 'screenshot',
+  'actions',
+  'waitFor',
+  'mobile',
+  'location',
+  'maxAge',
+  'minAge',
+  'storeInCache',
+  'fastMode',
+  'lockdown',
+  'profile',
+  'threatProtection',
+  'onlyCleanContent',
+  'changeTrackingOptions',
+  'screenshot',
 ];
 
 const formatName = z.enum(PARSE_FORMATS);
@@ -33,10 +55,7 @@ const jsonFormat = z.strictObject({
   prompt: z.string().optional(),
 });
 
-const formatItem = z.union([
-  formatName,
-  z.discriminatedUnion('type', [simpleFormat, jsonFormat]),
-]);
+const formatItem = z.union([formatName, z.discriminatedUnion('type', [simpleFormat, jsonFormat])]);
 
 const pdfParser = z.strictObject({
   type: z.literal('pdf'),
@@ -125,7 +144,11 @@ function pathOf(path: ReadonlyArray<PropertyKey>): string {
 function refuseBrowserOnly(raw: Record<string, unknown>): void {
   for (const key of Object.keys(raw)) {
     if (BROWSER_OPTIONS.includes(key)) {
-      throw new ParseError('BAD_REQUEST', `options.${key}: not supported for parse; it applies only to pages rendered in a browser (scrape).`, { details: { field: `options.${key}` } });
+      throw new ParseError(
+        'BAD_REQUEST',
+        `options.${key}: not supported for parse; it applies only to pages rendered in a browser (scrape).`,
+        { details: { field: `options.${key}` } },
+      );
     }
   }
   const formats = raw['formats'];
@@ -133,7 +156,11 @@ function refuseBrowserOnly(raw: Record<string, unknown>): void {
     formats.forEach((f, i) => {
       const type = typeof f === 'string' ? f : f && typeof f === 'object' ? (f as { type?: unknown }).type : undefined;
       if (typeof type === 'string' && BROWSER_FORMATS.includes(type)) {
-        throw new ParseError('BAD_REQUEST', `options.formats[${i}]: format "${type}" is not supported for parse; it needs a browser-rendered page (scrape).`, { details: { field: `options.formats[${i}]` } });
+        throw new ParseError(
+          'BAD_REQUEST',
+          `options.formats[${i}]: format "${type}" is not supported for parse; it needs a browser-rendered page (scrape).`,
+          { details: { field: `options.formats[${i}]` } },
+        );
       }
     });
   }
@@ -196,7 +223,9 @@ export function normalizeOptions(input: unknown): NormalizedOptions {
   for (const f of o.formats ?? ['markdown']) {
     const req: FormatRequest = typeof f === 'string' ? { type: f } : { ...f };
     if (seen.has(req.type)) {
-      throw new ParseError('BAD_REQUEST', `options.formats: format "${req.type}" is listed more than once`, { details: { field: 'options.formats' } });
+      throw new ParseError('BAD_REQUEST', `options.formats: format "${req.type}" is listed more than once`, {
+        details: { field: 'options.formats' },
+      });
     }
     seen.add(req.type);
     formats.push(req);
@@ -207,7 +236,9 @@ export function normalizeOptions(input: unknown): NormalizedOptions {
     if (o.parsers.length === 0) pdf = null;
     else {
       if (o.parsers.length > 1) {
-        throw new ParseError('BAD_REQUEST', 'options.parsers: at most one "pdf" parser may be given', { details: { field: 'options.parsers' } });
+        throw new ParseError('BAD_REQUEST', 'options.parsers: at most one "pdf" parser may be given', {
+          details: { field: 'options.parsers' },
+        });
       }
       const p = o.parsers[0]!;
       if (typeof p !== 'string') {
@@ -221,7 +252,10 @@ export function normalizeOptions(input: unknown): NormalizedOptions {
   else if (o.redactPII && typeof o.redactPII === 'object') {
     redactPII = {
       mode: o.redactPII.mode ?? 'accurate',
-      entities: o.redactPII.entities && o.redactPII.entities.length > 0 ? [...new Set(o.redactPII.entities)] : [...PII_ENTITIES],
+      entities:
+        o.redactPII.entities && o.redactPII.entities.length > 0
+          ? [...new Set(o.redactPII.entities)]
+          : [...PII_ENTITIES],
       replaceStyle: o.redactPII.replaceStyle ?? 'tag',
     };
   }

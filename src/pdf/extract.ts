@@ -16,13 +16,29 @@ const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath:
 
 /** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
 export interface PdfTextItem {
-  str: string; dir: string; transform: number[]; width: number; height: number; fontName: string; hasEOL?: boolean;
+  str: string;
+  dir: string;
+  transform: number[];
+  width: number;
+  height: number;
+  fontName: string;
+  hasEOL?: boolean;
   /** Where each character starts along the baseline, and the last one ends, in the units of `width` (operator-text.ts). */
   glyphEdges?: () => number[] | null;
 }
-export interface PdfTextContent { items: Array<PdfTextItem | { type: string }>; styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }> }
-export interface PdfOperatorList { fnArray: number[]; argsArray: unknown[] }
-export interface PdfViewport { width: number; height: number; transform: number[] }
+export interface PdfTextContent {
+  items: Array<PdfTextItem | { type: string }>;
+  styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }>;
+}
+export interface PdfOperatorList {
+  fnArray: number[];
+  argsArray: unknown[];
+}
+export interface PdfViewport {
+  width: number;
+  height: number;
+  transform: number[];
+}
 export interface PdfPage {
   rotate: number;
   /** The page's visible box in user space: [x0, y0, x1, y1]. */
@@ -38,10 +54,16 @@ export interface PdfPage {
   cleanup(): boolean | void;
 }
 
-const BOLD_NAME = /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|-Medi(?:Ital)?$|Semibd|Sb$)/i;
+const BOLD_NAME =
+  /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|-Medi(?:Ital)?$|Semibd|Sb$)/i;
 const ITALIC_NAME = /(italic|oblique|slanted|CMTI|CMSL|CMMI|-It|It$|Ital|,I\b)/i;
 
-interface FontInfo { name: string; bold: boolean; italic: boolean; monospace: boolean }
+interface FontInfo {
+  name: string;
+  bold: boolean;
+  italic: boolean;
+  monospace: boolean;
+}
 
 /** pdf.js's font object for a font id of the page, or null while (or when) it is not resolved. */
 function fontObject(page: PdfPage, id: string): unknown {
@@ -61,7 +83,13 @@ function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: 
   let flagsItalic = false;
   let mono = family === 'monospace';
   // A font not resolved keeps its name unknown.
-  const f = fontObject(page, id) as { name?: string; bold?: boolean; italic?: boolean; black?: boolean; isMonospace?: boolean } | null;
+  const f = fontObject(page, id) as {
+    name?: string;
+    bold?: boolean;
+    italic?: boolean;
+    black?: boolean;
+    isMonospace?: boolean;
+  } | null;
   if (f) {
     name = String(f.name ?? '');
     flagsBold = !!(f.bold || f.black);
@@ -69,7 +97,12 @@ function fontInfo(page: PdfPage, id: string, family: string | undefined, cache: 
     mono ||= !!f.isMonospace;
   }
   const base = name.replace(/^[A-Z]{6}\+/, '');
-  info = { name: base, bold: flagsBold || BOLD_NAME.test(base), italic: flagsItalic || ITALIC_NAME.test(base), monospace: mono };
+  info = {
+    name: base,
+    bold: flagsBold || BOLD_NAME.test(base),
+    italic: flagsItalic || ITALIC_NAME.test(base),
+    monospace: mono,
+  };
   cache.set(id, info);
   return info;
 }
@@ -86,7 +119,7 @@ function quadrant(dx: number, dy: number): number {
 
 /** How far, in degrees, a direction is from the nearest of 0, 90, 180 and 270. */
 function offAxis(dx: number, dy: number): number {
-  const a = (((Math.atan2(dy, dx) * 180) / Math.PI) % 90 + 90) % 90;
+  const a = ((((Math.atan2(dy, dx) * 180) / Math.PI) % 90) + 90) % 90;
   return Math.min(a, 90 - a);
 }
 
@@ -99,7 +132,6 @@ export interface ExtractOptions {
   objects?: PdfObjects | null;
 }
 
-
 export async function extractPage(page: PdfPage, pageNumber: number, opts: ExtractOptions = {}): Promise<PageInput> {
   const viewport = page.getViewport({ scale: 1 });
   const vt = viewport.transform as Matrix;
@@ -111,11 +143,17 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   if (!opts.textOnly) ops = await page.getOperatorList({ annotationMode: 0 });
   // The text runs from the operator list where it carries them all (src/pdf/operator-text.ts), from
   // pdf.js's text content otherwise: one reading of the content stream instead of two.
-  const content = (ops && !opts.textContent ? textFromOperators(ops, (id) => fontObject(page, id) as FontFacts | null, page.view ?? [], pdfjsNormalizeUnicode) : null)
-    ?? await page.getTextContent({ disableNormalization: false });
+  const content =
+    (ops && !opts.textContent
+      ? textFromOperators(ops, (id) => fontObject(page, id) as FontFacts | null, page.view ?? [], pdfjsNormalizeUnicode)
+      : null) ?? (await page.getTextContent({ disableNormalization: false }));
 
   const fonts = new Map<string, FontInfo>();
-  interface Raw { item: PdfTextItem; q: number; chars: number }
+  interface Raw {
+    item: PdfTextItem;
+    q: number;
+    chars: number;
+  }
   const raws: Raw[] = [];
   const qChars = new Map<number, number>();
   for (const it of content.items) {
@@ -136,14 +174,23 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   // page so that most of its text reads left to right.
   let dominant = 0;
   let best = -1;
-  for (const [q, n] of qChars) if (n > best) { best = n; dominant = q; }
+  for (const [q, n] of qChars)
+    if (n > best) {
+      best = n;
+      dominant = q;
+    }
   let width = viewport.width;
   let height = viewport.height;
   // Extra rotation (clockwise on screen) turning direction `dominant` into 0.
   let extra: Matrix = [1, 0, 0, 1, 0, 0];
-  if (dominant === 90) { extra = [0, -1, 1, 0, 0, width]; [width, height] = [height, width]; }
-  else if (dominant === 180) extra = [-1, 0, 0, -1, width, height];
-  else if (dominant === 270) { extra = [0, 1, -1, 0, height, 0]; [width, height] = [height, width]; }
+  if (dominant === 90) {
+    extra = [0, -1, 1, 0, 0, width];
+    [width, height] = [height, width];
+  } else if (dominant === 180) extra = [-1, 0, 0, -1, width, height];
+  else if (dominant === 270) {
+    extra = [0, 1, -1, 0, height, 0];
+    [width, height] = [height, width];
+  }
   const toView = mul(extra, vt);
 
   const lines: Segment[] = [];
@@ -204,10 +251,20 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
   }
 
   return {
-    pageNumber, width, height, rotation: ((page.rotate ?? 0) + dominant) % 360, items, ...(turned.length ? { turned } : {}), lines, rects, images,
+    pageNumber,
+    width,
+    height,
+    rotation: ((page.rotate ?? 0) + dominant) % 360,
+    items,
+    ...(turned.length ? { turned } : {}),
+    lines,
+    rects,
+    images,
     // (Hundreds of them are a chart's markers, not bullets.)
     ...(dots.length && dots.length <= MAX_DOTS ? { dots } : {}),
-    source: 'native_text', ...(links.length ? { links } : {}), ...(paints !== undefined ? { paints } : {}),
+    source: 'native_text',
+    ...(links.length ? { links } : {}),
+    ...(paints !== undefined ? { paints } : {}),
   };
 }
 
@@ -216,15 +273,22 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
  * view (`m`), its advance `w` and its font's ascent and descent: the run reaches `w` along its
  * baseline from the origin, and from its descent below the baseline to its ascent above it.
  */
-function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0: number; y0: number; x1: number; y1: number } {
+function turnedBox(
+  m: Matrix,
+  w: number,
+  ascent: number,
+  descent: number,
+): { x0: number; y0: number; x1: number; y1: number } {
   const len = Math.hypot(m[0], m[1]) || 1;
   const along = [m[0] / len, m[1] / len];
   // Text space's y axis (up from the baseline) in the view is (m[2], m[3]), scaled by the font size.
-  const xs: number[] = [], ys: number[] = [];
-  for (const a of [0, w]) for (const h of [-descent, ascent]) {
-    xs.push(m[4] + along[0]! * a + m[2] * h);
-    ys.push(m[5] + along[1]! * a + m[3] * h);
-  }
+  const xs: number[] = [],
+    ys: number[] = [];
+  for (const a of [0, w])
+    for (const h of [-descent, ascent]) {
+      xs.push(m[4] + along[0]! * a + m[2] * h);
+      ys.push(m[5] + along[1]! * a + m[3] * h);
+    }
   return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
 }
 
@@ -235,14 +299,46 @@ function turnedBox(m: Matrix, w: number, ascent: number, descent: number): { x0:
  * `q cm rg RG gs ... BDC Do EMC Q`): a dropped image's placement is still recognised across them.
  */
 const PAINTS_NOTHING: ReadonlySet<number> = new Set([
-  OP.dependency, OP.setLineWidth, OP.setLineCap, OP.setLineJoin, OP.setMiterLimit, OP.setDash, OP.setRenderingIntent,
-  OP.setFlatness, OP.setGState, OP.setStrokeColorSpace, OP.setFillColorSpace, OP.setStrokeColor, OP.setStrokeColorN,
-  OP.setFillColor, OP.setFillColorN, OP.setStrokeGray, OP.setFillGray, OP.setStrokeRGBColor, OP.setFillRGBColor,
-  OP.setStrokeCMYKColor, OP.setFillCMYKColor, OP.markPoint, OP.markPointProps, OP.beginMarkedContent,
-  OP.beginMarkedContentProps, OP.endMarkedContent, OP.clip, OP.eoClip,
+  OP.dependency,
+  OP.setLineWidth,
+  OP.setLineCap,
+  OP.setLineJoin,
+  OP.setMiterLimit,
+  OP.setDash,
+  OP.setRenderingIntent,
+  OP.setFlatness,
+  OP.setGState,
+  OP.setStrokeColorSpace,
+  OP.setFillColorSpace,
+  OP.setStrokeColor,
+  OP.setStrokeColorN,
+  OP.setFillColor,
+  OP.setFillColorN,
+  OP.setStrokeGray,
+  OP.setFillGray,
+  OP.setStrokeRGBColor,
+  OP.setFillRGBColor,
+  OP.setStrokeCMYKColor,
+  OP.setFillCMYKColor,
+  OP.markPoint,
+  OP.markPointProps,
+  OP.beginMarkedContent,
+  OP.beginMarkedContentProps,
+  OP.endMarkedContent,
+  OP.clip,
+  OP.eoClip,
 ]);
 
-function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: number, lines: Segment[], rects: Rect[], images: ImageBox[], dots: ImageBox[]): number {
+function collectGraphics(
+  ops: PdfOperatorList,
+  base: Matrix,
+  pw: number,
+  ph: number,
+  lines: Segment[],
+  rects: Rect[],
+  images: ImageBox[],
+  dots: ImageBox[],
+): number {
   let ctm: Matrix = base;
   let paints = 0;
   let lineWidth = 1;
@@ -260,13 +356,27 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
     if (fn === OP.restore && placed) {
       const pts = [apply(placed, 0, 0), apply(placed, 1, 0), apply(placed, 0, 1), apply(placed, 1, 1)];
       const box = bounds(pts, pw, ph);
-      if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) { images.push(box); paints++; }
+      if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) {
+        images.push(box);
+        paints++;
+      }
     }
     // (A clipping path painted with `n` paints nothing either.)
-    if (fn === undefined || !(PAINTS_NOTHING.has(fn) || (fn === OP.constructPath && Number(args?.[0]) === OP.endPath))) placed = null;
+    if (fn === undefined || !(PAINTS_NOTHING.has(fn) || (fn === OP.constructPath && Number(args?.[0]) === OP.endPath)))
+      placed = null;
     switch (fn) {
-      case OP.save: stack.push({ ctm, lineWidth }); if (stack.length > 1000) stack.shift(); break;
-      case OP.restore: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
+      case OP.save:
+        stack.push({ ctm, lineWidth });
+        if (stack.length > 1000) stack.shift();
+        break;
+      case OP.restore: {
+        const s = stack.pop();
+        if (s) {
+          ctm = s.ctm;
+          lineWidth = s.lineWidth;
+        }
+        break;
+      }
       case OP.transform:
         if (args && args.length >= 6) {
           const m = args.slice(0, 6).map(Number) as Matrix;
@@ -275,38 +385,66 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
           if (Math.hypot(ctm[0], ctm[1]) >= 8 && Math.hypot(ctm[2], ctm[3]) >= 8) placed = ctm;
         }
         break;
-      case OP.setLineWidth: lineWidth = Number(args?.[0]) || 0; break;
+      case OP.setLineWidth:
+        lineWidth = Number(args?.[0]) || 0;
+        break;
       case OP.paintFormXObjectBegin: {
         stack.push({ ctm, lineWidth });
         const m = args?.[0] as number[] | null;
         if (m && m.length >= 6) ctm = mul(ctm, Array.from(m).slice(0, 6) as Matrix);
         break;
       }
-      case OP.paintFormXObjectEnd: { const s = stack.pop(); if (s) { ctm = s.ctm; lineWidth = s.lineWidth; } break; }
-      case OP.paintImageXObject: case OP.paintInlineImageXObject: case OP.paintImageMaskXObject:
-      case OP.paintImageXObjectRepeat: case OP.paintImageMaskXObjectRepeat: case OP.paintInlineImageXObjectGroup:
-      case OP.paintImageMaskXObjectGroup: case OP.paintSolidColorImageMask: {
+      case OP.paintFormXObjectEnd: {
+        const s = stack.pop();
+        if (s) {
+          ctm = s.ctm;
+          lineWidth = s.lineWidth;
+        }
+        break;
+      }
+      case OP.paintImageXObject:
+      case OP.paintInlineImageXObject:
+      case OP.paintImageMaskXObject:
+      case OP.paintImageXObjectRepeat:
+      case OP.paintImageMaskXObjectRepeat:
+      case OP.paintInlineImageXObjectGroup:
+      case OP.paintImageMaskXObjectGroup:
+      case OP.paintSolidColorImageMask: {
         paints++;
         const pts = [apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 0, 1), apply(ctm, 1, 1)];
         const box = bounds(pts, pw, ph);
-        if (box && (box.x1 - box.x0) > 2 && (box.y1 - box.y0) > 2) images.push(box);
+        if (box && box.x1 - box.x0 > 2 && box.y1 - box.y0 > 2) images.push(box);
         break;
       }
-      case OP.shadingFill: case OP.rawFillPath: paints++; break;
+      case OP.shadingFill:
+      case OP.rawFillPath:
+        paints++;
+        break;
       case OP.constructPath: {
         if (!args) break;
         const paint = Number(args[0]);
         if (paint !== OP.endPath) paints++;
         if (shapes > MAX) break;
         const data = args[1] as ArrayLike<number>[] | ArrayLike<number> | null;
-        const path: ArrayLike<number> | null = data && typeof (data as ArrayLike<number>[])[0] === 'object'
-          ? (data as ArrayLike<number>[])[0] ?? null
-          : (data as ArrayLike<number> | null);
+        const path: ArrayLike<number> | null =
+          data && typeof (data as ArrayLike<number>[])[0] === 'object'
+            ? ((data as ArrayLike<number>[])[0] ?? null)
+            : (data as ArrayLike<number> | null);
         if (!path) break;
-        const stroke = paint === OP.stroke || paint === OP.closeStroke || paint === OP.fillStroke || paint === OP.eoFillStroke
-          || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
-        const fill = paint === OP.fill || paint === OP.eoFill || paint === OP.fillStroke || paint === OP.eoFillStroke
-          || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
+        const stroke =
+          paint === OP.stroke ||
+          paint === OP.closeStroke ||
+          paint === OP.fillStroke ||
+          paint === OP.eoFillStroke ||
+          paint === OP.closeFillStroke ||
+          paint === OP.closeEOFillStroke;
+        const fill =
+          paint === OP.fill ||
+          paint === OP.eoFill ||
+          paint === OP.fillStroke ||
+          paint === OP.eoFillStroke ||
+          paint === OP.closeFillStroke ||
+          paint === OP.closeEOFillStroke;
         if (!stroke && !fill) break;
         shapes += addPath(path, ctm, stroke, fill, lineWidth, pw, ph, lines, rects, dots);
         break;
@@ -318,10 +456,21 @@ function collectGraphics(ops: PdfOperatorList, base: Matrix, pw: number, ph: num
 }
 
 function bounds(pts: Array<[number, number]>, pw: number, ph: number, allowFlat = false): ImageBox | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  for (const [x, y] of pts) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
   if (!Number.isFinite(x0 + y0 + x1 + y1)) return null;
-  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(pw, x1); y1 = Math.min(ph, y1);
+  x0 = Math.max(0, x0);
+  y0 = Math.max(0, y0);
+  x1 = Math.min(pw, x1);
+  y1 = Math.min(ph, y1);
   if (allowFlat ? x1 < x0 || y1 < y0 : x1 <= x0 || y1 <= y0) return null;
   return { x0, y0, x1, y1 };
 }
@@ -334,33 +483,77 @@ const MAX_DOTS = 400;
  * list's bullets (a disc, a square) instead of setting a glyph.
  */
 function dotOf(box: ImageBox): boolean {
-  const w = box.x1 - box.x0, h = box.y1 - box.y0;
+  const w = box.x1 - box.x0,
+    h = box.y1 - box.y0;
   return w >= 1.5 && h >= 1.5 && w <= 8 && h <= 8 && w <= h * 1.5 && h <= w * 1.5;
 }
 
 /** Splits a path into sub-paths; keeps axis-aligned segments and rectangles, and small filled marks (`dots`). Returns shapes added. */
-function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: boolean, lineWidth: number, pw: number, ph: number, lines: Segment[], rects: Rect[], dots: ImageBox[]): number {
+function addPath(
+  path: ArrayLike<number>,
+  ctm: Matrix,
+  stroke: boolean,
+  fill: boolean,
+  lineWidth: number,
+  pw: number,
+  ph: number,
+  lines: Segment[],
+  rects: Rect[],
+  dots: ImageBox[],
+): number {
   const subpaths: Array<Array<[number, number]>> = [];
   let cur: Array<[number, number]> = [];
   let curved = false;
   let added = 0;
   for (let i = 0; i < path.length && i < 40000;) {
     const op = path[i++];
-    if (op === DRAW.moveTo) { if (cur.length) subpaths.push(cur); cur = [apply(ctm, path[i]!, path[i + 1]!)]; i += 2; }
-    else if (op === DRAW.lineTo) { cur.push(apply(ctm, path[i]!, path[i + 1]!)); i += 2; }
-    else if (op === DRAW.curveTo) { curved = true; cur.push(apply(ctm, path[i + 4]!, path[i + 5]!)); i += 6; }
-    else if (op === DRAW.quadraticCurveTo) { curved = true; cur.push(apply(ctm, path[i + 2]!, path[i + 3]!)); i += 4; }
-    else if (op === DRAW.closePath) { if (cur.length) { cur.push(cur[0]!); subpaths.push(cur); cur = []; } }
-    else break;
+    if (op === DRAW.moveTo) {
+      if (cur.length) subpaths.push(cur);
+      cur = [apply(ctm, path[i]!, path[i + 1]!)];
+      i += 2;
+    } else if (op === DRAW.lineTo) {
+      cur.push(apply(ctm, path[i]!, path[i + 1]!));
+      i += 2;
+    } else if (op === DRAW.curveTo) {
+      curved = true;
+      cur.push(apply(ctm, path[i + 4]!, path[i + 5]!));
+      i += 6;
+    } else if (op === DRAW.quadraticCurveTo) {
+      curved = true;
+      cur.push(apply(ctm, path[i + 2]!, path[i + 3]!));
+      i += 4;
+    } else if (op === DRAW.closePath) {
+      if (cur.length) {
+        cur.push(cur[0]!);
+        subpaths.push(cur);
+        cur = [];
+      }
+    } else break;
   }
   if (cur.length) subpaths.push(cur);
   if (curved) {
     // Rounded boxes and glyph-like shapes are no rulings; a small filled disc may be a bullet.
     if (fill && dots.length <= MAX_DOTS) {
       // (The corners of the points' extent: no copy of every point of a glyph-like path.)
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (const sp of subpaths) for (const [x, y] of sp) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-      const box = bounds([[x0, y0], [x1, y1]], pw, ph);
+      let x0 = Infinity,
+        y0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity;
+      for (const sp of subpaths)
+        for (const [x, y] of sp) {
+          x0 = Math.min(x0, x);
+          y0 = Math.min(y0, y);
+          x1 = Math.max(x1, x);
+          y1 = Math.max(y1, y);
+        }
+      const box = bounds(
+        [
+          [x0, y0],
+          [x1, y1],
+        ],
+        pw,
+        ph,
+      );
       if (box && dotOf(box)) dots.push(box);
     }
     return 0;
@@ -373,12 +566,15 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
     if (!box) continue;
     const w = box.x1 - box.x0;
     const h = box.y1 - box.y0;
-    const axisAligned = sp.every((p, k) => k === 0 || Math.abs(p[0] - sp[k - 1]![0]) < 0.5 || Math.abs(p[1] - sp[k - 1]![1]) < 0.5);
+    const axisAligned = sp.every(
+      (p, k) => k === 0 || Math.abs(p[0] - sp[k - 1]![0]) < 0.5 || Math.abs(p[1] - sp[k - 1]![1]) < 0.5,
+    );
     if (!axisAligned) continue;
     const isRect = sp.length >= 4 && sp.length <= 6;
     if (fill && isRect && (w < 3 || h < 3)) {
       // A thin filled rectangle is how many producers draw a rule.
-      if (w >= h) lines.push({ x0: box.x0, x1: box.x1, y0: (box.y0 + box.y1) / 2, y1: (box.y0 + box.y1) / 2, width: h });
+      if (w >= h)
+        lines.push({ x0: box.x0, x1: box.x1, y0: (box.y0 + box.y1) / 2, y1: (box.y0 + box.y1) / 2, width: h });
       else lines.push({ x0: (box.x0 + box.x1) / 2, x1: (box.x0 + box.x1) / 2, y0: box.y0, y1: box.y1, width: w });
       added++;
       continue;
@@ -388,8 +584,14 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
       if (fill && !stroke && dots.length <= MAX_DOTS && dotOf(box)) dots.push(box);
       added++;
       if (stroke) {
-        lines.push({ x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y0, width: lw }, { x0: box.x0, x1: box.x1, y0: box.y1, y1: box.y1, width: lw });
-        lines.push({ x0: box.x0, x1: box.x0, y0: box.y0, y1: box.y1, width: lw }, { x0: box.x1, x1: box.x1, y0: box.y0, y1: box.y1, width: lw });
+        lines.push(
+          { x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y0, width: lw },
+          { x0: box.x0, x1: box.x1, y0: box.y1, y1: box.y1, width: lw },
+        );
+        lines.push(
+          { x0: box.x0, x1: box.x0, y0: box.y0, y1: box.y1, width: lw },
+          { x0: box.x1, x1: box.x1, y0: box.y0, y1: box.y1, width: lw },
+        );
       }
       continue;
     }
@@ -397,8 +599,10 @@ function addPath(path: ArrayLike<number>, ctm: Matrix, stroke: boolean, fill: bo
     for (let k = 1; k < sp.length; k++) {
       const [ax, ay] = sp[k - 1]!;
       const [bx, by] = sp[k]!;
-      if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= 2) lines.push({ x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: ay, y1: ay, width: lw });
-      else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= 2) lines.push({ x0: ax, x1: ax, y0: Math.min(ay, by), y1: Math.max(ay, by), width: lw });
+      if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= 2)
+        lines.push({ x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: ay, y1: ay, width: lw });
+      else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= 2)
+        lines.push({ x0: ax, x1: ax, y0: Math.min(ay, by), y1: Math.max(ay, by), width: lw });
       else continue;
       added++;
     }

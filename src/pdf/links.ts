@@ -78,7 +78,12 @@ export function linkAnnotations(objects: PdfObjects, ref: { num: number; gen: nu
       if (!url) return null;
       const flags = objects.resolve(annot.get('F'));
       if (typeof flags === 'number' && flags & NOT_SHOWN) continue;
-      out.push({ subtype: 'Link', url, rect: numbersOf(objects, annot.get('Rect')), quadPoints: numbersOf(objects, annot.get('QuadPoints')) });
+      out.push({
+        subtype: 'Link',
+        url,
+        rect: numbersOf(objects, annot.get('Rect')),
+        quadPoints: numbersOf(objects, annot.get('QuadPoints')),
+      });
     }
     return out;
   });
@@ -103,7 +108,9 @@ function absoluteUrl(uri: string): string | null {
   if (url.startsWith('www.') && (url.match(/\./g)?.length ?? 0) >= 2) url = `http://${url}`;
   try {
     url = decodeURIComponent(escape(url));
-  } catch { /* not UTF-8: kept as it is, as pdf.js keeps it */ }
+  } catch {
+    /* not UTF-8: kept as it is, as pdf.js keeps it */
+  }
   try {
     return new URL(url).href;
   } catch {
@@ -132,7 +139,9 @@ function fileFacts(objects: PdfObjects): FileFacts {
     const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
     f = {
       encrypted: buf.indexOf('/Encrypt') >= 0,
-      mayNameAddresses: ['/ObjStm', '/URI', ...[...OTHER_ADDRESS_ACTIONS].map((a) => `/${a}`)].some((name) => buf.indexOf(name) >= 0),
+      mayNameAddresses: ['/ObjStm', '/URI', ...[...OTHER_ADDRESS_ACTIONS].map((a) => `/${a}`)].some(
+        (name) => buf.indexOf(name) >= 0,
+      ),
     };
     facts.set(objects, f);
   }
@@ -174,7 +183,11 @@ export function linkAreas(annotations: readonly unknown[], toView: Matrix, pw: n
   for (const a of annotations) {
     if (out.length >= MAX_LINK_AREAS) break;
     let url: string | null;
-    try { url = linkUrl(a); } catch { url = null; }
+    try {
+      url = linkUrl(a);
+    } catch {
+      url = null;
+    }
     if (!url) continue;
     const { rect, quadPoints } = a as { rect?: unknown; quadPoints?: unknown };
     const quads = numbers(quadPoints);
@@ -186,7 +199,12 @@ export function linkAreas(annotations: readonly unknown[], toView: Matrix, pw: n
     } else {
       const r = numbers(rect);
       if (!r || r.length !== 4) continue;
-      boxes.push([apply(toView, r[0]!, r[1]!), apply(toView, r[2]!, r[3]!), apply(toView, r[0]!, r[3]!), apply(toView, r[2]!, r[1]!)]);
+      boxes.push([
+        apply(toView, r[0]!, r[1]!),
+        apply(toView, r[2]!, r[3]!),
+        apply(toView, r[0]!, r[3]!),
+        apply(toView, r[2]!, r[1]!),
+      ]);
     }
     for (const pts of boxes) {
       const box = clippedBox(pts, pw, ph);
@@ -209,9 +227,20 @@ function numbers(v: unknown, max = 8 * 64): number[] | null {
 
 /** The box round some points, cut to the page; null when nothing of it is on the page. */
 function clippedBox(pts: Array<[number, number]>, pw: number, ph: number): Box | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  for (const [x, y] of pts) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
   if (!Number.isFinite(x0 + y0 + x1 + y1)) return null;
-  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(pw, x1); y1 = Math.min(ph, y1);
+  x0 = Math.max(0, x0);
+  y0 = Math.max(0, y0);
+  x1 = Math.min(pw, x1);
+  y1 = Math.min(ph, y1);
   return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : null;
 }

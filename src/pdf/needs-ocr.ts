@@ -24,7 +24,8 @@ export interface OcrDecision {
 }
 
 // U+FFFD, C0/C1 controls (not tab/newline), private-use areas: what unmapped glyphs decode to.
-const BAD_CHAR = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
+const BAD_CHAR =
+  /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
 
 const SPACE = /\s/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -85,7 +86,9 @@ export function needsOcr(page: PageInput, opts: { spelling?: boolean } = {}): Oc
   if (judged >= 20 && letters / judged < 0.3) return { needed: true, reason: 'garbage-text', ...base };
   // A page mostly covered by an image but with only a few words of text (a scan with a stamp or a
   // page number laid over it): the image carries the content.
-  if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage)) return { needed: true, reason: 'sparse-text-over-image', ...base };
-  if (opts.spelling && implausibleSpelling(page.items.map((i) => i.text).join(' '))) return { needed: false, verify: true, reason: 'implausible-text', ...base };
+  if (imageCoverage > 0.5 && chars < 40 + 200 * (1 - imageCoverage))
+    return { needed: true, reason: 'sparse-text-over-image', ...base };
+  if (opts.spelling && implausibleSpelling(page.items.map((i) => i.text).join(' ')))
+    return { needed: false, verify: true, reason: 'implausible-text', ...base };
   return { needed: false, reason: 'native-text', ...base };
 }

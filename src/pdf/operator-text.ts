@@ -33,8 +33,12 @@ export interface FontFacts {
   name?: string;
 }
 
-interface GlyphLike { unicode?: string; width?: number; isSpace?: boolean; originalCharCode?: number }
-
+interface GlyphLike {
+  unicode?: string;
+  width?: number;
+  isSpace?: boolean;
+  originalCharCode?: number;
+}
 
 // pdf.js's getTextContent thresholds, in units of the font size.
 const SPACE_MIN = 0.102;
@@ -110,7 +114,10 @@ function tracking(glyphs: Array<GlyphLike | number>, st: State): number {
   let spaced = 0;
   let gap: number | null = null;
   for (const g of glyphs) {
-    if (typeof g === 'number') { if (gap !== null) gap -= (g * st.size) / 1000; continue; }
+    if (typeof g === 'number') {
+      if (gap !== null) gap -= (g * st.size) / 1000;
+      continue;
+    }
     const white = isWhite(g.unicode ?? '');
     if (gap !== null && !white) {
       if (n < GAPS.length) GAPS[n] = gap / st.size;
@@ -162,14 +169,21 @@ function addPart(run: Run, part: string, start: number): void {
  * width. Null when normalising the parts one by one would not give the run's text (then the layout
  * estimates the positions from the run's width).
  */
-function charEdges(run: Run, joined: string, str: string, width: number, normalize: (s: string) => string): number[] | null {
+function charEdges(
+  run: Run,
+  joined: string,
+  str: string,
+  width: number,
+  normalize: (s: string) => string,
+): number[] | null {
   const parts = str === joined ? run.parts : run.parts.map(normalize);
   if (parts !== run.parts && parts.join('') !== str) return null;
   const edges: number[] = [];
   let last = 0;
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    const start = run.starts[k]!, w = Math.max(0, (run.starts[k + 1] ?? width) - start);
+    const start = run.starts[k]!,
+      w = Math.max(0, (run.starts[k + 1] ?? width) - start);
     for (let j = 0; j < part.length; j++) {
       // Glyphs kerned back over the one before still start no earlier than it.
       last = Math.min(width, Math.max(last, start + (w * j) / part.length));
@@ -180,12 +194,31 @@ function charEdges(run: Run, joined: string, str: string, width: number, normali
   return edges;
 }
 
-export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => FontFacts | null, view: readonly number[], normalize: (s: string) => string): PdfTextContent | null {
+export function textFromOperators(
+  ops: PdfOperatorList,
+  fontOf: (id: string) => FontFacts | null,
+  view: readonly number[],
+  normalize: (s: string) => string,
+): PdfTextContent | null {
   const items: PdfTextItem[] = [];
   const styles: PdfTextContent['styles'] = {};
   const facts = new Map<string, FontFacts | null>();
   const [vx0 = -Infinity, vy0 = -Infinity, vx1 = Infinity, vy1 = Infinity] = view;
-  let st: State = { ctm: IDENTITY, font: null, size: 0, hScale: 1, charSpacing: 0, wordSpacing: 0, leading: 0, rise: 0, tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0 };
+  let st: State = {
+    ctm: IDENTITY,
+    font: null,
+    size: 0,
+    hScale: 1,
+    charSpacing: 0,
+    wordSpacing: 0,
+    leading: 0,
+    rise: 0,
+    tm: IDENTITY,
+    x: 0,
+    y: 0,
+    lineX: 0,
+    lineY: 0,
+  };
   const stack: State[] = [];
   let run: Run | null = null;
 
@@ -198,11 +231,25 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
       const r = run;
       // Worked out only for the runs of pages that have links or lines to cut them at.
       const glyphEdges = (): number[] | null => charEdges(r, joined, str, width, normalize);
-      items.push({ str, dir: 'ltr', transform: run.transform, width, height: run.height, fontName: run.font, hasEOL: false, glyphEdges });
+      items.push({
+        str,
+        dir: 'ltr',
+        transform: run.transform,
+        width,
+        height: run.height,
+        fontName: run.font,
+        hasEOL: false,
+        glyphEdges,
+      });
     }
     run = null;
   };
-  const moveText = (x: number, y: number): void => { st.lineX += x; st.lineY += y; st.x = st.lineX; st.y = st.lineY; };
+  const moveText = (x: number, y: number): void => {
+    st.lineX += x;
+    st.lineY += y;
+    st.x = st.lineX;
+    st.y = st.lineY;
+  };
 
   const { fnArray, argsArray } = ops;
   for (let i = 0; i < fnArray.length; i++) {
@@ -220,7 +267,9 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
       case OP.transform:
         if (args && args.length >= 6) st.ctm = mul(st.ctm, args.slice(0, 6).map(Number) as Matrix);
         break;
-      case OP.beginMarkedContent: case OP.beginMarkedContentProps: case OP.endMarkedContent:
+      case OP.beginMarkedContent:
+      case OP.beginMarkedContentProps:
+      case OP.endMarkedContent:
         // pdf.js ends a run at every marked-content boundary (the spans of tagged PDFs), and so at form XObjects.
         flush();
         break;
@@ -237,15 +286,26 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         st = stack.pop() ?? st;
         break;
       case OP.beginText:
-        st.tm = IDENTITY; st.x = st.y = st.lineX = st.lineY = 0;
+        st.tm = IDENTITY;
+        st.x = st.y = st.lineX = st.lineY = 0;
         break;
       case OP.endText:
         break;
-      case OP.setCharSpacing: st.charSpacing = Number(args?.[0]) || 0; break;
-      case OP.setWordSpacing: st.wordSpacing = Number(args?.[0]) || 0; break;
-      case OP.setHScale: st.hScale = (Number(args?.[0]) || 0) / 100; break;
-      case OP.setLeading: st.leading = -(Number(args?.[0]) || 0); break;
-      case OP.setTextRise: st.rise = Number(args?.[0]) || 0; break;
+      case OP.setCharSpacing:
+        st.charSpacing = Number(args?.[0]) || 0;
+        break;
+      case OP.setWordSpacing:
+        st.wordSpacing = Number(args?.[0]) || 0;
+        break;
+      case OP.setHScale:
+        st.hScale = (Number(args?.[0]) || 0) / 100;
+        break;
+      case OP.setLeading:
+        st.leading = -(Number(args?.[0]) || 0);
+        break;
+      case OP.setTextRise:
+        st.rise = Number(args?.[0]) || 0;
+        break;
       case OP.setGState: {
         // An ExtGState may set the font (its /Font entry), as pdf.js's canvas reads it.
         for (const entry of (args?.[0] as Array<[string, unknown]> | undefined) ?? []) {
@@ -264,7 +324,9 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         st.size = size;
         break;
       }
-      case OP.moveText: moveText(Number(args?.[0]) || 0, Number(args?.[1]) || 0); break;
+      case OP.moveText:
+        moveText(Number(args?.[0]) || 0, Number(args?.[1]) || 0);
+        break;
       case OP.setLeadingMoveText: {
         const y = Number(args?.[1]) || 0;
         st.leading = y;
@@ -272,13 +334,19 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         break;
       }
       case OP.setTextMatrix: {
-        const m = (Array.isArray(args?.[0]) || ArrayBuffer.isView(args?.[0]) ? args![0] : args) as ArrayLike<number> | null;
+        const m = (
+          Array.isArray(args?.[0]) || ArrayBuffer.isView(args?.[0]) ? args![0] : args
+        ) as ArrayLike<number> | null;
         if (m && m.length >= 6) st.tm = [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
         st.x = st.y = st.lineX = st.lineY = 0;
         break;
       }
-      case OP.nextLine: moveText(0, st.leading); break;
-      case OP.showSpacedText: case OP.nextLineShowText: case OP.nextLineSetSpacingShowText:
+      case OP.nextLine:
+        moveText(0, st.leading);
+        break;
+      case OP.showSpacedText:
+      case OP.nextLineShowText:
+      case OP.nextLineSetSpacingShowText:
         // pdf.js turns these into showText; met unconverted, they are not what this follows.
         return null;
       case OP.showText: {
@@ -288,17 +356,24 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         if (!st.font) return null;
         if (st.size === 0) break;
         let f = facts.get(st.font);
-        if (f === undefined) { f = fontOf(st.font); facts.set(st.font, f); }
+        if (f === undefined) {
+          f = fontOf(st.font);
+          facts.set(st.font, f);
+        }
         if (!f || f.vertical || f.isType3Font) return null;
-        if (!(st.font in styles)) styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
+        if (!(st.font in styles))
+          styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
         const dingbats = isDingbatsFont(f.name);
         const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : FONT_IDENTITY;
         const widthScale = st.size * fm[0]!;
         const b = mul(st.ctm, st.tm);
         const sx = Math.hypot(b[0], b[1]);
         const sy = Math.hypot(b[2], b[3]);
-        if (!(sx > 0) || !(sy > 0)) { break; }
-        const ux = b[0] / sx, uy = b[1] / sx;
+        if (!(sx > 0) || !(sy > 0)) {
+          break;
+        }
+        const ux = b[0] / sx,
+          uy = b[1] / sx;
         const em = st.size * sx;
         const height = st.size * sy;
         const hs = st.hScale;
@@ -307,13 +382,16 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
         const spaceMin = SPACE_MIN + tracking(glyphs, st);
         let adv = 0;
         for (const g of glyphs) {
-          if (typeof g === 'number') { adv -= (g * st.size) / 1000; continue; }
+          if (typeof g === 'number') {
+            adv -= (g * st.size) / 1000;
+            continue;
+          }
           const w = (Number(g.width) || 0) * widthScale;
           const spacing = st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
           const px = st.x + adv * hs;
           const py = st.y + st.rise;
           adv += w + spacing;
-          const u = dingbats ? dingbatText(g.unicode ?? '', g.originalCharCode) : g.unicode ?? '';
+          const u = dingbats ? dingbatText(g.unicode ?? '', g.originalCharCode) : (g.unicode ?? '');
           const plain = plainLatin(u);
           if (!plain && u && RTL.test(u)) return null;
           const ox = b[0] * px + b[2] * py + b[4];
@@ -326,11 +404,15 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             continue;
           }
           if (!plain && u && FORMAT.test(u)) continue;
-          if (!plain && run && u && MARK.test(u) && run.font === st.font) { addPart(run, u, along(run, run.ex, run.ey)); continue; }
+          if (!plain && run && u && MARK.test(u) && run.font === st.font) {
+            addPart(run, u, along(run, run.ex, run.ey));
+            continue;
+          }
           let cont = false;
           let space = false;
           if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
-            const dx = ox - run.ex, dy = oy - run.ey;
+            const dx = ox - run.ex,
+              dy = oy - run.ey;
             const along = (dx * ux + dy * uy) / em;
             const across = Math.abs(dy * ux - dx * uy);
             if (across <= run.height * VERTICAL_SHIFT && along >= BACK_MAX && along <= SPACE_MAX) {
@@ -341,9 +423,21 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
           if (!cont) {
             flush();
             run = {
-              font: st.font, size: st.size, ux, uy, ox, oy, ex: ox, ey: oy, em, height,
+              font: st.font,
+              size: st.size,
+              ux,
+              uy,
+              ox,
+              oy,
+              ex: ox,
+              ey: oy,
+              em,
+              height,
               transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
-              parts: [], starts: [], pendingSpace: false, endsWithSpace: false,
+              parts: [],
+              starts: [],
+              pendingSpace: false,
+              endsWithSpace: false,
             };
           } else if (space && !run!.endsWithSpace && run!.parts.length) {
             // The space written for a gap spans the gap.
@@ -351,7 +445,10 @@ export function textFromOperators(ops: PdfOperatorList, fontOf: (id: string) => 
             run!.endsWithSpace = true;
           }
           const r = run!;
-          if (u) { addPart(r, u, along(r, ox, oy)); r.endsWithSpace = false; }
+          if (u) {
+            addPart(r, u, along(r, ox, oy));
+            r.endsWithSpace = false;
+          }
           r.pendingSpace = false;
           r.ex = ox + gw * ux;
           r.ey = oy + gw * uy;

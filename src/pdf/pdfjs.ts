@@ -36,11 +36,16 @@ export function installSyncInflate(): void {
         if (result) return result;
         try {
           const input = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-          const out = format === 'deflate' ? zlib.inflateSync(input, { maxOutputLength: MAX_OUTPUT })
-            : format === 'deflate-raw' ? zlib.inflateRawSync(input, { maxOutputLength: MAX_OUTPUT })
-              : format === 'gzip' ? zlib.gunzipSync(input, { maxOutputLength: MAX_OUTPUT })
-                : format === 'brotli' ? zlib.brotliDecompressSync(input, { maxOutputLength: MAX_OUTPUT })
-                  : null;
+          const out =
+            format === 'deflate'
+              ? zlib.inflateSync(input, { maxOutputLength: MAX_OUTPUT })
+              : format === 'deflate-raw'
+                ? zlib.inflateRawSync(input, { maxOutputLength: MAX_OUTPUT })
+                : format === 'gzip'
+                  ? zlib.gunzipSync(input, { maxOutputLength: MAX_OUTPUT })
+                  : format === 'brotli'
+                    ? zlib.brotliDecompressSync(input, { maxOutputLength: MAX_OUTPUT })
+                    : null;
           if (!out) throw new TypeError(`unsupported format ${format}`);
           result = { value: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
         } catch (error) {
@@ -50,8 +55,12 @@ export function installSyncInflate(): void {
       };
       this.writable = {
         getWriter: () => ({
-          write: async (b: Uint8Array) => { parts.push(b); },
-          close: async () => { closed = true; },
+          write: async (b: Uint8Array) => {
+            parts.push(b);
+          },
+          close: async () => {
+            closed = true;
+          },
         }),
       };
       let delivered = false;
@@ -106,7 +115,10 @@ export function installLoopbackShortcut(): void {
         // Thrown on the parsing side as it hands over the chunk: pdf.js stops reading the stream there
         // (it ignores the error and closes the list with what it had), before the list outgrows the
         // thread's heap. The reader learns of it through pageCut().
-        if (total > MAX_OPERATORS) { cut ??= { message: OPERATOR_LIMIT_MESSAGE, overTime: false }; throw new Error(OPERATOR_LIMIT_MESSAGE); }
+        if (total > MAX_OPERATORS) {
+          cut ??= { message: OPERATOR_LIMIT_MESSAGE, overTime: false };
+          throw new Error(OPERATOR_LIMIT_MESSAGE);
+        }
         overTime();
         return { ...msg, chunk: { ...ops, fnArray: ops.fnArray.slice(), argsArray: ops.argsArray.slice() } };
       }
@@ -187,12 +199,23 @@ export function installInertFontFaces(): void {
   if (g.FontFace) return;
   g.FontFace = class InertFontFace {
     readonly loaded = Promise.resolve(this);
-    load(): Promise<this> { return this.loaded; }
+    load(): Promise<this> {
+      return this.loaded;
+    }
   };
 }
 
 /** The `ownerDocument` pdf.js adds font faces to when they are enabled: accepts them and keeps nothing. */
-const INERT_DOCUMENT = { fonts: { add(): void { /* nothing paints here */ }, delete(): void { /* nothing kept */ } } };
+const INERT_DOCUMENT = {
+  fonts: {
+    add(): void {
+      /* nothing paints here */
+    },
+    delete(): void {
+      /* nothing kept */
+    },
+  },
+};
 
 function inertFontFaces(): boolean {
   return (globalThis as { FontFace?: { name?: string } }).FontFace?.name === 'InertFontFace';
@@ -217,7 +240,11 @@ const BINARY_CACHE_MAX = 48 * 1024 * 1024;
 class CachedBinaryDataFactory {
   private readonly urls: Record<string, string | null>;
   constructor(urls: { cMapUrl?: string | null; standardFontDataUrl?: string | null; wasmUrl?: string | null }) {
-    this.urls = { cMapUrl: urls.cMapUrl ?? null, standardFontDataUrl: urls.standardFontDataUrl ?? null, wasmUrl: urls.wasmUrl ?? null };
+    this.urls = {
+      cMapUrl: urls.cMapUrl ?? null,
+      standardFontDataUrl: urls.standardFontDataUrl ?? null,
+      wasmUrl: urls.wasmUrl ?? null,
+    };
   }
   async fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
     const base = this.urls[kind];
@@ -248,7 +275,10 @@ export interface OpenedPdf {
 }
 
 export class PdfOpenError extends Error {
-  constructor(readonly code: 'ENCRYPTED' | 'MALFORMED', message: string) {
+  constructor(
+    readonly code: 'ENCRYPTED' | 'MALFORMED',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -275,7 +305,9 @@ function loadPdfjs(): Promise<PdfjsModule> {
     const g = globalThis as { pdfjsWorker?: unknown };
     const [api, worker] = await Promise.all([
       import('pdfjs-dist/legacy/build/pdf.mjs') as unknown as Promise<PdfjsModule>,
-      g.pdfjsWorker ? Promise.resolve(g.pdfjsWorker) : import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string).catch(() => null),
+      g.pdfjsWorker
+        ? Promise.resolve(g.pdfjsWorker)
+        : import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string).catch(() => null),
     ]);
     if (worker && !g.pdfjsWorker) g.pdfjsWorker = worker;
     loaded = api;
@@ -286,7 +318,9 @@ function loadPdfjs(): Promise<PdfjsModule> {
 
 /** Starts loading pdf.js (a thread that will parse PDFs loads it before its first task arrives). */
 export function preloadPdfjs(): void {
-  loadPdfjs().catch(() => { pdfjs = null; });
+  loadPdfjs().catch(() => {
+    pdfjs = null;
+  });
 }
 
 /** Opens a document from bytes (copied: pdf.js takes ownership of the buffer it is given). */
@@ -332,7 +366,10 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promis
 
 function clean(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
-  const s = v.replace(/[\u0000-\u001F\uFEFF]/g, ' ').replace(/\s+/g, ' ').trim();
+  const s = v
+    .replace(/[\u0000-\u001F\uFEFF]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Producers fill empty fields with placeholders; those are no title or author.
   if (!s || /^\(?(untitled|anonymous|unspecified|unknown|none|null|no title)\)?$/i.test(s)) return undefined;
   return s;
@@ -355,15 +392,27 @@ export async function documentInfo(doc: PdfDocumentHandle): Promise<PdfInfo> {
     const meta = await doc.getMetadata();
     const info = meta.info ?? {};
     let xmpTitle: string | undefined;
-    try { xmpTitle = clean(meta.metadata?.get('dc:title')); } catch { /* no XMP */ }
+    try {
+      xmpTitle = clean(meta.metadata?.get('dc:title'));
+    } catch {
+      /* no XMP */
+    }
     const title = clean(info['Title']) ?? xmpTitle;
     if (title) out.title = title;
-    const author = clean(info['Author']); if (author) out.author = author;
-    const subject = clean(info['Subject']); if (subject) out.subject = subject;
-    const keywords = clean(info['Keywords']); if (keywords) out.keywords = keywords;
-    const creator = clean(info['Creator']); if (creator) out.creator = creator;
-    const producer = clean(info['Producer']); if (producer) out.producer = producer;
-    const lang = clean(info['Language']); if (lang) out.language = lang;
-  } catch { /* metadata is optional */ }
+    const author = clean(info['Author']);
+    if (author) out.author = author;
+    const subject = clean(info['Subject']);
+    if (subject) out.subject = subject;
+    const keywords = clean(info['Keywords']);
+    if (keywords) out.keywords = keywords;
+    const creator = clean(info['Creator']);
+    if (creator) out.creator = creator;
+    const producer = clean(info['Producer']);
+    if (producer) out.producer = producer;
+    const lang = clean(info['Language']);
+    if (lang) out.language = lang;
+  } catch {
+    /* metadata is optional */
+  }
   return out;
 }

@@ -71,7 +71,9 @@ export const read: Reader = async (ctx) => {
   const unreadSet = new Set(unread);
   if (unread.length) {
     const limit = Math.min(info.numPages, maxPages ?? Infinity);
-    warnings.push(`The parse ran out of time (options.timeout ${timeout} ms) before page${unread.length > 1 ? 's' : ''} ${pageRanges(unread)} could be read; ${pages.length} of ${limit} pages are returned`);
+    warnings.push(
+      `The parse ran out of time (options.timeout ${timeout} ms) before page${unread.length > 1 ? 's' : ''} ${pageRanges(unread)} could be read; ${pages.length} of ${limit} pages are returned`,
+    );
   }
 
   if (mode !== 'fast') {
@@ -86,12 +88,18 @@ export const read: Reader = async (ctx) => {
     // them differs, the flag is taken as the document's style (codes, abbreviations) and the other
     // flagged pages are not recognised.
     const wantedSet = new Set(wanted);
-    const suspects = mode === 'auto' ? readable.filter((p) => p.ocr?.verify && !wantedSet.has(p.layout.pageNumber)).map((p) => p.layout.pageNumber) : [];
+    const suspects =
+      mode === 'auto'
+        ? readable.filter((p) => p.ocr?.verify && !wantedSet.has(p.layout.pageNumber)).map((p) => p.layout.pageNumber)
+        : [];
     const suspectSet = new Set(suspects);
     const verifyFirst = suspects.slice(0, VERIFY_FIRST);
     for (const n of verifyFirst) wantedSet.add(n);
     if (wantedSet.size) {
-      const recognised = await recognisePages(ctx, [...wantedSet].sort((a, b) => a - b));
+      const recognised = await recognisePages(
+        ctx,
+        [...wantedSet].sort((a, b) => a - b),
+      );
       const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
       const nativeOf = new Map(layouts.map((l) => [l.pageNumber, l]));
       // Judged once a page: the first flagged pages are asked twice (whether to go on, which to replace).
@@ -121,12 +129,16 @@ export const read: Reader = async (ctx) => {
           if (relabelledSet.has(native.pageNumber)) layouts[i] = ocr!;
           continue;
         }
-        if (ocr && ocr.status !== 'failed') { layouts[i] = ocr; continue; }
+        if (ocr && ocr.status !== 'failed') {
+          layouts[i] = ocr;
+          continue;
+        }
         if (ocrTimedOut(ocr)) {
           // Out of time: auto keeps the page's text layer; in ocr mode the page was not read.
-          layouts[i] = mode === 'auto' && native.blocks.length
-            ? { ...native, status: 'partial', error: `${ocr!.error}; the page's text layer was kept` }
-            : { ...native, blocks: [], status: 'failed', error: ocr!.error };
+          layouts[i] =
+            mode === 'auto' && native.blocks.length
+              ? { ...native, status: 'partial', error: `${ocr!.error}; the page's text layer was kept` }
+              : { ...native, blocks: [], status: 'failed', error: ocr!.error };
           continue;
         }
         const why = ocr?.error ?? 'OCR is not available in this build';
@@ -134,28 +146,46 @@ export const read: Reader = async (ctx) => {
           // Without OCR, `ocr` mode falls back to the text layer where there is one.
           layouts[i] = { ...native, status: 'partial', error: `${why}; the page's text layer was used instead` };
         } else if (native.blocks.length) {
-          layouts[i] = { ...native, status: 'partial', error: `the page needs OCR (${pages[i]!.ocr?.reason ?? 'unreadable text'}) but ${why}` };
+          layouts[i] = {
+            ...native,
+            status: 'partial',
+            error: `the page needs OCR (${pages[i]!.ocr?.reason ?? 'unreadable text'}) but ${why}`,
+          };
         } else {
-          layouts[i] = { ...native, status: 'failed', error: native.error ?? `the page has no usable text layer and ${why}` };
+          layouts[i] = {
+            ...native,
+            status: 'failed',
+            error: native.error ?? `the page has no usable text layer and ${why}`,
+          };
         }
       }
       if (relabelled.length) {
         const many = relabelled.length > 1;
-        warnings.push(`The text layer of page${many ? 's' : ''} ${pageRanges(relabelled)} does not match what ${many ? 'they show' : 'it shows'} (a font names other letters than it draws); ${many ? 'they were' : 'it was'} read by OCR instead`);
+        warnings.push(
+          `The text layer of page${many ? 's' : ''} ${pageRanges(relabelled)} does not match what ${many ? 'they show' : 'it shows'} (a font names other letters than it draws); ${many ? 'they were' : 'it was'} read by OCR instead`,
+        );
       }
       const late = [...wantedSet].filter((n) => !suspectSet.has(n) && ocrTimedOut(byPage.get(n)));
       if (late.length) {
         // Nothing to show for the time spent: the parse timed out, as it would have without this.
-        const nothing = mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
-        if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+        const nothing =
+          mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
+        if (nothing)
+          throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
         warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${pageRanges(late)}`);
       }
     }
   }
 
-  if (pages.length > 0 && layouts.every((l) => l.status === 'failed') && info.numPages > 0 && pages.every((p) => p.ocr === null)) {
+  if (
+    pages.length > 0 &&
+    layouts.every((l) => l.status === 'failed') &&
+    info.numPages > 0 &&
+    pages.every((p) => p.ocr === null)
+  ) {
     // The pages not reached might have read: that is a timeout, not a broken file.
-    if (unread.length) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+    if (unread.length)
+      throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
     throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
   }
 

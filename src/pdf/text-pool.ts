@@ -25,7 +25,8 @@ import type { TextPageResult, TextTask, TextTaskResult } from '../../workers/pdf
 export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResult> {
   // A hostile page that balloons memory kills its own thread (its pages fail), not the process.
   const pool = readerPool<TextTask, TextTaskResult>(runtime, 'pdf-text', 1536);
-  if (!pool) throw new ParseError('UNKNOWN_ERROR', `The PDF worker is missing at ${workerFile('pdf-text')}: run npm run build.`);
+  if (!pool)
+    throw new ParseError('UNKNOWN_ERROR', `The PDF worker is missing at ${workerFile('pdf-text')}: run npm run build.`);
   return pool;
 }
 
@@ -54,7 +55,18 @@ export interface TextExtraction {
 const TEXT_TIMEOUT_MESSAGE = 'the page was not read: the parse ran out of time (options.timeout)';
 
 function failedPage(pageNumber: number, message: string): TextPageResult {
-  return { layout: { pageNumber, width: 0, height: 0, status: 'failed', error: message, blocks: [], stats: { fontChars: {}, chars: 0 } }, ocr: null };
+  return {
+    layout: {
+      pageNumber,
+      width: 0,
+      height: 0,
+      status: 'failed',
+      error: message,
+      blocks: [],
+      stats: { fontChars: {}, chars: 0 },
+    },
+    ocr: null,
+  };
 }
 
 function chunkSize(pages: number, threads: number): number {
@@ -73,10 +85,18 @@ export interface ExtractOptions {
 }
 
 /** Extracts and lays out pages 1..maxPages of a PDF on the text pool. */
-export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opts: ExtractOptions): Promise<TextExtraction> {
+export async function extractText(
+  runtime: ParserRuntime,
+  bytes: Uint8Array,
+  opts: ExtractOptions,
+): Promise<TextExtraction> {
   const { signal } = opts;
   if (signal.aborted) throw abortReason(signal);
-  const outOfTime = (): ParseError => new ParseError('TIMEOUT', `No page of the PDF could be read within options.timeout${opts.timeoutMs !== undefined ? ` (${opts.timeoutMs} ms)` : ''}.`);
+  const outOfTime = (): ParseError =>
+    new ParseError(
+      'TIMEOUT',
+      `No page of the PDF could be read within options.timeout${opts.timeoutMs !== undefined ? ` (${opts.timeoutMs} ms)` : ''}.`,
+    );
   if (opts.stopAt !== undefined && opts.stopAt <= Date.now()) throw outOfTime();
   const pool = textPool(runtime);
   const data = shared(bytes);
@@ -86,17 +106,24 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
   const onAbort = (): void => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   let stopped = false;
-  const stopTimer = opts.stopAt === undefined
-    ? undefined
-    : setTimeout(() => {
-        stopped = true;
-        controller.abort(new Error('the text pass ran out of time'));
-      }, Math.max(0, opts.stopAt - Date.now()));
+  const stopTimer =
+    opts.stopAt === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            stopped = true;
+            controller.abort(new Error('the text pass ran out of time'));
+          },
+          Math.max(0, opts.stopAt - Date.now()),
+        );
 
   const run = async (pages: number[], wantInfo: boolean, wholeUpTo?: number): Promise<TextTaskResult> => {
     try {
       const task: TextTask = {
-        docKey, bytes: data, pages, wantInfo,
+        docKey,
+        bytes: data,
+        pages,
+        wantInfo,
         ...(wholeUpTo ? { wholeUpTo, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) } : {}),
         ...(opts.timeoutMs !== undefined ? { pageTimeLimitMs: pageTimeLimit(opts.timeoutMs) } : {}),
         ...(opts.spelling ? { spelling: true } : {}),
@@ -122,10 +149,15 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
     // While the first range runs, start the pool's other threads (each loads pdf.js as it starts), so
     // that they are ready when the page count is known instead of starting cold then. Threads left
     // idle still end after the idle timeout, and idle threads never keep the process alive.
-    for (let i = pool.threads.length; i < threads; i++) pool.run({ docKey, bytes: WARM, pages: [], wantInfo: false }).catch(() => undefined);
+    for (let i = pool.threads.length; i < threads; i++)
+      pool.run({ docKey, bytes: WARM, pages: [], wantInfo: false }).catch(() => undefined);
     // Up to 12 pages the first range reads the whole document: a second thread would spend about as
     // long opening it and converting its fonts again as it would save.
-    const first = await run(Array.from({ length: firstSize }, (_, i) => i + 1), true, 12);
+    const first = await run(
+      Array.from({ length: firstSize }, (_, i) => i + 1),
+      true,
+      12,
+    );
     if (!first.ok) throw new ParseError(first.code, first.message);
     if (stopped && first.pages.length === 0) throw outOfTime();
     const info = first.info ?? { numPages: first.pages.length };
@@ -145,7 +177,10 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
         if (signal.aborted) throw abortReason(signal);
         const chunk = chunks[next++]!;
         const r = await run(chunk, false);
-        if (!r.ok) { for (const n of chunk) results.set(n, failedPage(n, r.message)); continue; }
+        if (!r.ok) {
+          for (const n of chunk) results.set(n, failedPage(n, r.message));
+          continue;
+        }
         for (const p of r.pages) results.set(p.layout.pageNumber, p);
       }
     };
@@ -161,7 +196,8 @@ export async function extractText(runtime: ParserRuntime, bytes: Uint8Array, opt
       }
     }
     const pages: TextPageResult[] = [];
-    for (let n = 1; n <= readUpTo; n++) pages.push(results.get(n) ?? failedPage(n, stopped ? TEXT_TIMEOUT_MESSAGE : `page ${n} could not be read`));
+    for (let n = 1; n <= readUpTo; n++)
+      pages.push(results.get(n) ?? failedPage(n, stopped ? TEXT_TIMEOUT_MESSAGE : `page ${n} could not be read`));
     settled = true;
     return { info, pages, unread };
   } finally {

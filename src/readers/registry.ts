@@ -39,5 +39,8 @@ export function readerFor(kind: FileKind): Promise<Reader> {
 
 /** For readers of formats whose support has not landed yet. */
 export function notYetSupported(kind: FileKind): ParseError {
-  return new ParseError('UNSUPPORTED_FILE_TYPE', `Reading .${kind} files is not yet supported by this version of docmill.`);
+  return new ParseError(
+    'UNSUPPORTED_FILE_TYPE',
+    `Reading .${kind} files is not yet supported by this version of docmill.`,
+  );
 }

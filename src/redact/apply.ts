@@ -14,7 +14,11 @@ export interface RedactLimits {
   deadline?: number;
 }
 
-export async function redactDocument(doc: ParseDocument, options: RedactOptions, limits: RedactLimits = {}): Promise<ParseDocument> {
+export async function redactDocument(
+  doc: ParseDocument,
+  options: RedactOptions,
+  limits: RedactLimits = {},
+): Promise<ParseDocument> {
   // The detectors bring word lists of a few megabytes and the tagger: loaded on the first redaction only,
   // so that importing the library and parses without redaction do not pay for them.
   const { offsetMapper, redactMarkdown } = await import('./markdown.js');
@@ -53,7 +57,11 @@ export async function redactDocument(doc: ParseDocument, options: RedactOptions,
   return out;
 }
 
-function redactBlocks(pages: LayoutPage[], whole: { before: string; after: string; map: ReturnType<typeof offsetMapper> } | undefined, red: (s: string) => string): LayoutPage[] {
+function redactBlocks(
+  pages: LayoutPage[],
+  whole: { before: string; after: string; map: ReturnType<typeof offsetMapper> } | undefined,
+  red: (s: string) => string,
+): LayoutPage[] {
   return pages.map((page) => ({
     ...page,
     items: page.items.map((block) => {

@@ -24,7 +24,10 @@ export interface DetectOptions {
 
 function checkDeadline(options: DetectOptions): void {
   if (options.deadline !== undefined && Date.now() > options.deadline) {
-    throw new ParseError('TIMEOUT', 'PII redaction did not finish within options.timeout; raise the timeout or use redactPII mode "fast".');
+    throw new ParseError(
+      'TIMEOUT',
+      'PII redaction did not finish within options.timeout; raise the timeout or use redactPII mode "fast".',
+    );
   }
 }
 
@@ -64,7 +67,17 @@ export function detect(text: string, options: DetectOptions): Detection[] {
       // A capital at the segment's start has nothing before it in the segment: it can start a run there.
       const segCapitals = capitals.within(s, e);
       if (capitalSetAt(text, s) && segCapitals[0] !== 0) segCapitals.unshift(0);
-      const opts = { mode: options.mode, person: want.has('PERSON'), location: want.has('LOCATION'), model, postal, and: and.within(s, e), corner: corner.within(s, e).length > 0, digits: segDigits, capitals: segCapitals };
+      const opts = {
+        mode: options.mode,
+        person: want.has('PERSON'),
+        location: want.has('LOCATION'),
+        model,
+        postal,
+        and: and.within(s, e),
+        corner: corner.within(s, e).length > 0,
+        digits: segDigits,
+        capitals: segCapitals,
+      };
       findNamesAndPlaces(seg, opts, found);
       for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
     }
@@ -80,7 +93,10 @@ function isDigitAt(text: string, i: number): boolean {
 /** Walks an ascending list of literal positions segment by segment. */
 class Cursor {
   private k = 0;
-  constructor(private readonly at: number[], private readonly length: number) {}
+  constructor(
+    private readonly at: number[],
+    private readonly length: number,
+  ) {}
 
   /** Positions of the literals lying wholly in [s, e), relative to s; segments must come in order. */
   within(s: number, e: number): number[] {
@@ -98,7 +114,10 @@ export function segments(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let s = 0;
   while (s < text.length) {
-    if (text.length - s <= SEGMENT) { out.push([s, text.length]); break; }
+    if (text.length - s <= SEGMENT) {
+      out.push([s, text.length]);
+      break;
+    }
     const limit = s + SEGMENT;
     let cut = text.lastIndexOf('\n\n', limit);
     if (cut <= s + SEGMENT / 4) cut = text.lastIndexOf('\n', limit);
@@ -114,7 +133,9 @@ export function segments(text: string): Array<[number, number]> {
 export function resolve(dets: Detection[]): Detection[] {
   // A digit run read as a phone number only from its shape yields to an address or postal code around it.
   const rank = (d: Detection): number => (d.entity === 'PHONE' && d.score < 0.9 ? 1.5 : PRIORITY[d.entity]);
-  const sorted = dets.filter((d) => d.end > d.start).sort((a, b) => rank(b) - rank(a) || b.score - a.score || (b.end - b.start) - (a.end - a.start));
+  const sorted = dets
+    .filter((d) => d.end > d.start)
+    .sort((a, b) => rank(b) - rank(a) || b.score - a.score || b.end - b.start - (a.end - a.start));
   const kept: Detection[] = [];
   // Which kept detection (index + 1) owns each stretch between two consecutive span edges: every span
   // and every union of spans starts and ends at such edges, so owning stretches is owning characters,
@@ -139,7 +160,10 @@ export function resolve(dets: Detection[]): Detection[] {
       const us = Math.min(cell.get(k.start)!, cs);
       const ue = Math.max(cell.get(k.end)!, ce);
       let free = true;
-      for (let p = us; p < ue && free; p++) { const o = owner[p]!; if (o && o !== clash) free = false; }
+      for (let p = us; p < ue && free; p++) {
+        const o = owner[p]!;
+        if (o && o !== clash) free = false;
+      }
       if (free) {
         k.start = Math.min(k.start, d.start);
         k.end = Math.max(k.end, d.end);

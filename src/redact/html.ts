@@ -14,8 +14,16 @@ const ATTR = /\b(href|src|alt|title|content|value|placeholder|aria-label)\s*=\s*
 export function redactHtml(html: string, options: DetectOptions, style: ReplaceStyle): string {
   const chars: string[] = [];
   const map: number[] = [];
-  const text = (from: number, to: number): void => { for (let i = from; i < to; i++) { chars.push(html[i]!); map.push(i); } };
-  const sep = (ch: string): void => { chars.push(ch); map.push(-1); };
+  const text = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      chars.push(html[i]!);
+      map.push(i);
+    }
+  };
+  const sep = (ch: string): void => {
+    chars.push(ch);
+    map.push(-1);
+  };
   let at = 0;
   TAG.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -51,9 +59,16 @@ export function redactHtml(html: string, options: DetectOptions, style: ReplaceS
     };
     for (let p = d.start; p < d.end; p++) {
       const i = map[p]!;
-      if (i < 0) { flush(); continue; }
+      if (i < 0) {
+        flush();
+        continue;
+      }
       if (runStart >= 0 && i === runEnd) runEnd++;
-      else { flush(); runStart = i; runEnd = i + 1; }
+      else {
+        flush();
+        runStart = i;
+        runEnd = i + 1;
+      }
     }
     flush();
   }

@@ -35,7 +35,8 @@ function setOf(list: string, extra: readonly string[] = []): Set<string> {
  * Frequent English words that gazetteers also list as names or places ("Will", "Grace", "Bath").
  * A match on one of these alone is no evidence; it needs context.
  */
-export const AMBIGUOUS = new Set(`a about above after again all also am an and any are as at away back be been before being below best between
+export const AMBIGUOUS = new Set(
+  `a about above after again all also am an and any are as at away back be been before being below best between
 big both but by can case could day did do does done down during each early even ever every few first for from full get given go
 good great had has have he her here hers him his home how i if in into is it its just last late less like little long made make
 many may me might more most much must my never new next no nor not now of off old on once one only or other our out over own
@@ -54,7 +55,10 @@ saturday sunday today tomorrow yesterday morning evening night week month year c
 mr mrs ms dr prof email phone mobile fax desk office address name date title subject dear hi hello hey thanks regards yes ok
 english french german spanish italian dutch russian chinese japanese american british european african asian
 bot user agent assistant admin system operator moderator host guest speaker interviewer customer q a
-`.split(/\s+/).filter(Boolean));
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 export function getLexicon(): Lexicon {
   if (lexicon) return lexicon;
@@ -98,22 +102,103 @@ export function getLexicon(): Lexicon {
 }
 
 /** Street-type words of addresses in many languages (whole words; abbreviations carry their dot or not). */
-export const STREET_WORDS = `street st str avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl square sq terrace
+export const STREET_WORDS =
+  `street st str avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl square sq terrace
 terr way parkway pkwy highway hwy crescent cres close circle cir alley row walk grove gardens hill heights trail plaza mews
 rue chemin allée allee impasse quai cours route strasse straße gasse weg platz ring allee damm ufer steig pfad via viale
 piazza corso vicolo calle avenida carrera plaza paseo camino rua travessa praça praca largo estrada straat laan gracht plein
 singel kade dijk vej gade allé gata gatan vägen vagen gränd torget katu tie kuja ulica ul aleja utca út tér ulitsa prospekt
-sokak caddesi cadde bulevar apt apartment suite ste unit floor fl box psc unit`.split(/\s+/).filter(Boolean);
+sokak caddesi cadde bulevar apt apartment suite ste unit floor fl box psc unit`
+    .split(/\s+/)
+    .filter(Boolean);
 
 /** Country names as people write them, beside the official forms of the word lists. */
-const COUNTRY_VARIANTS = ['Czech Republic', 'Czechia', 'United States', 'United States of America', 'USA', 'U.S.', 'UK', 'United Kingdom',
-  'Great Britain', 'Britain', 'England', 'Scotland', 'Wales', 'Northern Ireland', 'South Korea', 'North Korea', 'Russia', 'Ivory Coast',
-  'Netherlands', 'The Netherlands', 'Holland', 'Vatican City', 'Hong Kong', 'Macau', 'Taiwan', 'Palestine', 'Kosovo', 'Burma', 'Myanmar',
-  'Eswatini', 'East Timor', 'Timor-Leste', 'Cape Verde', 'Cabo Verde', 'DR Congo', 'Bosnia and Herzegovina', 'North Macedonia',
-  'Macedonia', 'UAE', 'United Arab Emirates', 'Saudi Arabia', 'New Zealand', 'South Africa', 'Sri Lanka', 'Costa Rica', 'Puerto Rico',
-  'El Salvador', 'Dominican Republic', 'Trinidad and Tobago', 'Papua New Guinea', 'Sierra Leone', 'Burkina Faso',
-  'Central African Republic', 'Equatorial Guinea', 'Guinea-Bissau', 'San Marino', 'Faroe Islands', 'Greenland', 'Iceland', 'Vietnam',
-  'Viet Nam', 'Laos', 'Syria', 'Iran', 'Moldova', 'Bolivia', 'Venezuela', 'Tanzania', 'Micronesia'];
+const COUNTRY_VARIANTS = [
+  'Czech Republic',
+  'Czechia',
+  'United States',
+  'United States of America',
+  'USA',
+  'U.S.',
+  'UK',
+  'United Kingdom',
+  'Great Britain',
+  'Britain',
+  'England',
+  'Scotland',
+  'Wales',
+  'Northern Ireland',
+  'South Korea',
+  'North Korea',
+  'Russia',
+  'Ivory Coast',
+  'Netherlands',
+  'The Netherlands',
+  'Holland',
+  'Vatican City',
+  'Hong Kong',
+  'Macau',
+  'Taiwan',
+  'Palestine',
+  'Kosovo',
+  'Burma',
+  'Myanmar',
+  'Eswatini',
+  'East Timor',
+  'Timor-Leste',
+  'Cape Verde',
+  'Cabo Verde',
+  'DR Congo',
+  'Bosnia and Herzegovina',
+  'North Macedonia',
+  'Macedonia',
+  'UAE',
+  'United Arab Emirates',
+  'Saudi Arabia',
+  'New Zealand',
+  'South Africa',
+  'Sri Lanka',
+  'Costa Rica',
+  'Puerto Rico',
+  'El Salvador',
+  'Dominican Republic',
+  'Trinidad and Tobago',
+  'Papua New Guinea',
+  'Sierra Leone',
+  'Burkina Faso',
+  'Central African Republic',
+  'Equatorial Guinea',
+  'Guinea-Bissau',
+  'San Marino',
+  'Faroe Islands',
+  'Greenland',
+  'Iceland',
+  'Vietnam',
+  'Viet Nam',
+  'Laos',
+  'Syria',
+  'Iran',
+  'Moldova',
+  'Bolivia',
+  'Venezuela',
+  'Tanzania',
+  'Micronesia',
+];
 
-const REGIONS = ['Europe', 'Asia', 'Africa', 'North America', 'South America', 'Latin America', 'Central America', 'Oceania',
-  'Antarctica', 'Middle East', 'Scandinavia', 'Balkans', 'Caribbean', 'Siberia', 'Patagonia'];
+const REGIONS = [
+  'Europe',
+  'Asia',
+  'Africa',
+  'North America',
+  'South America',
+  'Latin America',
+  'Central America',
+  'Oceania',
+  'Antarctica',
+  'Middle East',
+  'Scandinavia',
+  'Balkans',
+  'Caribbean',
+  'Siberia',
+  'Patagonia',
+];

@@ -26,7 +26,8 @@ export interface Edit {
 }
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})/;
-const BLOCK_MARKER = /^[ \t]*(?:(?:>[ \t]?)+)?[ \t]*(?:#{1,6}[ \t]+|[-+*][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,9}[.)][ \t]+)?/;
+const BLOCK_MARKER =
+  /^[ \t]*(?:(?:>[ \t]?)+)?[ \t]*(?:#{1,6}[ \t]+|[-+*][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,9}[.)][ \t]+)?/;
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/;
 const HR = /^[ \t]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const ALNUM = /[\p{L}\p{N}]/u;
@@ -128,20 +129,34 @@ export function project(md: string): Projection {
     while (k < lineEnd && (md.charCodeAt(k) === 32 || md.charCodeAt(k) === 9)) k++;
     const first = k < lineEnd ? md.charCodeAt(k) : NaN;
     // Only lines starting with a backtick or tilde can open or close a fence.
-    const line = first === 96 || first === 126 || first === 124 || first === 45 || first === 58 || first === 42 || first === 95 ? md.slice(lineStart, lineEnd) : '';
+    const line =
+      first === 96 || first === 126 || first === 124 || first === 45 || first === 58 || first === 42 || first === 95
+        ? md.slice(lineStart, lineEnd)
+        : '';
     const fence = first === 96 || first === 126 ? FENCE.exec(line) : null;
     if (inFence !== null) {
-      if (fence && fence[2]![0] === inFence[0] && fence[2]!.length >= inFence.length && line.trim() === fence[2]) inFence = null;
+      if (fence && fence[2]![0] === inFence[0] && fence[2]!.length >= inFence.length && line.trim() === fence[2])
+        inFence = null;
       // Code is text: secrets in code blocks are redacted like any other.
       else b.copy(lineStart, lineEnd, true);
     } else if (fence) {
       inFence = fence[2]!;
-    } else if (((first === 124 || first === 45 || first === 58) && TABLE_RULE.test(line) && line.includes('-')) || ((first === 42 || first === 45 || first === 95) && HR.test(line))) {
+    } else if (
+      ((first === 124 || first === 45 || first === 58) && TABLE_RULE.test(line) && line.includes('-')) ||
+      ((first === 42 || first === 45 || first === 95) && HR.test(line))
+    ) {
       // A table's rule line or a thematic break: syntax only.
     } else {
       // Block markers start with > # - + * or a digit; other lines start their text after the indent.
       let textStart = k;
-      if (first === 62 || first === 35 || first === 45 || first === 43 || first === 42 || (first >= 48 && first <= 57)) {
+      if (
+        first === 62 ||
+        first === 35 ||
+        first === 45 ||
+        first === 43 ||
+        first === 42 ||
+        (first >= 48 && first <= 57)
+      ) {
         BLOCK_MARKER_AT.lastIndex = lineStart;
         BLOCK_MARKER_AT.test(md);
         textStart = BLOCK_MARKER_AT.lastIndex;
@@ -155,48 +170,93 @@ export function project(md: string): Projection {
   return b.done();
 }
 
-const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && ALNUM.test(String.fromCharCode(c)));
-const isAsciiPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+const isAlnum = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  (c > 127 && ALNUM.test(String.fromCharCode(c)));
+const isAsciiPunct = (c: number): boolean =>
+  (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 
 /** Inline syntax of one line: escapes, code spans, emphasis, links and images, pipes, html tags. */
-function inline(md: string, lineStart: number, lineEnd: number, from: number, table: boolean, b: Builder, scan: SyntaxScan): void {
+function inline(
+  md: string,
+  lineStart: number,
+  lineEnd: number,
+  from: number,
+  table: boolean,
+  b: Builder,
+  scan: SyntaxScan,
+): void {
   let i = from;
   let run = i; // start of the pending stretch of plain text
-  const flush = (to: number): void => { b.copy(run, to); };
+  const flush = (to: number): void => {
+    b.copy(run, to);
+  };
   while (i < lineEnd) {
     // Plain characters up to the next piece of syntax: nothing to decide.
     i = scan.at(i);
     if (i >= lineEnd) break;
     const c = md.charCodeAt(i);
-    if (c === 92) { // backslash escape: the escaped character is text
-      if (i + 1 < lineEnd && isAsciiPunct(md.charCodeAt(i + 1))) { flush(i); run = i + 1; i += 2; } else i++;
+    if (c === 92) {
+      // backslash escape: the escaped character is text
+      if (i + 1 < lineEnd && isAsciiPunct(md.charCodeAt(i + 1))) {
+        flush(i);
+        run = i + 1;
+        i += 2;
+      } else i++;
       continue;
     }
-    if (c === 96) { // code span: contents are literal text
+    if (c === 96) {
+      // code span: contents are literal text
       let n = 0;
       while (md.charCodeAt(i + n) === 96) n++;
       // The closing run is searched for on this line only (an unclosed backtick must not scan the rest of the text).
       const rel = md.slice(i + n, lineEnd).indexOf('`'.repeat(n));
       const close = rel === -1 ? -1 : i + n + rel;
       flush(i);
-      if (close === -1) { i += n; run = i; continue; }
+      if (close === -1) {
+        i += n;
+        run = i;
+        continue;
+      }
       b.copy(i + n, close, true);
       i = close + n;
       run = i;
       continue;
     }
-    if (c === 42 || c === 126) { flush(i); i++; run = i; continue; }
+    if (c === 42 || c === 126) {
+      flush(i);
+      i++;
+      run = i;
+      continue;
+    }
     if (c === 95) {
       // snake_case and addresses keep their underscores; emphasis underscores sit at word edges.
-      if (i > lineStart && isAlnum(md.charCodeAt(i - 1)) && i + 1 < lineEnd && isAlnum(md.charCodeAt(i + 1))) { i++; continue; }
-      flush(i); i++; run = i;
+      if (i > lineStart && isAlnum(md.charCodeAt(i - 1)) && i + 1 < lineEnd && isAlnum(md.charCodeAt(i + 1))) {
+        i++;
+        continue;
+      }
+      flush(i);
+      i++;
+      run = i;
       continue;
     }
-    if (c === 33) { // "![": image
-      if (md.charCodeAt(i + 1) === 91) { flush(i); i++; run = i; } else i++;
+    if (c === 33) {
+      // "![": image
+      if (md.charCodeAt(i + 1) === 91) {
+        flush(i);
+        i++;
+        run = i;
+      } else i++;
       continue;
     }
-    if (c === 91) { flush(i); i++; run = i; continue; }
+    if (c === 91) {
+      flush(i);
+      i++;
+      run = i;
+      continue;
+    }
     if (c === 93) {
       flush(i);
       if (md.charCodeAt(i + 1) === 40) {
@@ -208,8 +268,10 @@ function inline(md: string, lineStart: number, lineEnd: number, from: number, ta
         while (i < lineEnd) {
           const d = md.charCodeAt(i);
           if (d === 40) depth++;
-          else if (d === 41) { if (depth === 0) break; depth--; }
-          else if (d === 32 && md.charCodeAt(i + 1) === 34) break;
+          else if (d === 41) {
+            if (depth === 0) break;
+            depth--;
+          } else if (d === 32 && md.charCodeAt(i + 1) === 34) break;
           i++;
         }
         b.copy(destStart, i, true);
@@ -232,12 +294,22 @@ function inline(md: string, lineStart: number, lineEnd: number, from: number, ta
       continue;
     }
     if (c === 124) {
-      if (table) { flush(i); b.sep(10); i++; run = i; } else i++;
+      if (table) {
+        flush(i);
+        b.sep(10);
+        i++;
+        run = i;
+      } else i++;
       continue;
     }
     if (c === 60) {
       const tag = /^<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/.exec(md.slice(i, Math.min(lineEnd, i + 300)));
-      if (tag) { flush(i); i += tag[0].length; run = i; continue; }
+      if (tag) {
+        flush(i);
+        i += tag[0].length;
+        run = i;
+        continue;
+      }
       i++;
       continue;
     }
@@ -286,7 +358,13 @@ export function redactionEdits(md: string, options: DetectOptions, style: Replac
         const ls = md.lastIndexOf('\n', s - 1) + 1;
         let le = md.indexOf('\n', e);
         if (le === -1) le = md.length;
-        if (/^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?$/.test(md.slice(ls, s)) && /^\s*$/.test(md.slice(e, le)) && /^[*\s]*$/.test(masked) && masked.replace(/\s/g, '').length >= 3 && proj.literal[s] !== 1) {
+        if (
+          /^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?$/.test(md.slice(ls, s)) &&
+          /^\s*$/.test(md.slice(e, le)) &&
+          /^[*\s]*$/.test(masked) &&
+          masked.replace(/\s/g, '').length >= 3 &&
+          proj.literal[s] !== 1
+        ) {
           masked = '\\' + masked;
         }
         edits.push({ start: s, end: e, text: masked });
@@ -389,7 +467,10 @@ export function offsetMapper(edits: readonly Edit[]): (offset: number, side: 'st
     let k = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (starts[mid]! <= offset) { k = mid; lo = mid + 1; } else hi = mid - 1;
+      if (starts[mid]! <= offset) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
     }
     if (k === -1) return offset;
     const e = edits[k]!;
@@ -402,7 +483,11 @@ export function offsetMapper(edits: readonly Edit[]): (offset: number, side: 'st
 }
 
 /** Redacts one markdown text. */
-export function redactMarkdown(md: string, options: DetectOptions, style: ReplaceStyle): { markdown: string; edits: Edit[] } {
+export function redactMarkdown(
+  md: string,
+  options: DetectOptions,
+  style: ReplaceStyle,
+): { markdown: string; edits: Edit[] } {
   const edits = redactionEdits(md, options, style);
   return { markdown: applyEdits(md, edits), edits };
 }

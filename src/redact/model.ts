@@ -16,7 +16,7 @@ const PIECE = 20000;
 export function modelHints(text: string): ModelHints {
   const person: Array<[number, number]> = [];
   const place: Array<[number, number]> = [];
-  for (let base = 0; base < text.length; ) {
+  for (let base = 0; base < text.length;) {
     let end = Math.min(text.length, base + PIECE);
     if (end < text.length) {
       const nl = text.lastIndexOf('\n', end);
@@ -24,14 +24,17 @@ export function modelHints(text: string): ModelHints {
     }
     const piece = text.slice(base, end);
     const doc = nlp(piece);
-    for (const m of doc.people().json({ offset: true }) as OffsetJson[]) person.push([base + m.offset.start, base + m.offset.start + m.offset.length]);
-    for (const m of doc.places().json({ offset: true }) as OffsetJson[]) place.push([base + m.offset.start, base + m.offset.start + m.offset.length]);
+    for (const m of doc.people().json({ offset: true }) as OffsetJson[])
+      person.push([base + m.offset.start, base + m.offset.start + m.offset.length]);
+    for (const m of doc.places().json({ offset: true }) as OffsetJson[])
+      place.push([base + m.offset.start, base + m.offset.start + m.offset.length]);
     base = end;
   }
   return { person, place };
 }
 
-const overlaps = (list: Array<[number, number]>, s: number, e: number): boolean => list.some((h) => h[0] < e && s < h[1]);
+const overlaps = (list: Array<[number, number]>, s: number, e: number): boolean =>
+  list.some((h) => h[0] < e && s < h[1]);
 
 /**
  * A model that tags only the sentence around a question, once per sentence: most candidates are
@@ -43,10 +46,20 @@ export function modelOracle(text: string): ModelOracle {
     // Sentence bounds: a sentence end or a blank line, at most 400 characters away.
     let a = s;
     const minA = Math.max(0, s - 400);
-    while (a > minA && !(/[.!?]/.test(text[a - 1]!) && /\s/.test(text[a] ?? ' ')) && !(text[a - 1] === '\n' && text[a - 2] === '\n')) a--;
+    while (
+      a > minA &&
+      !(/[.!?]/.test(text[a - 1]!) && /\s/.test(text[a] ?? ' ')) &&
+      !(text[a - 1] === '\n' && text[a - 2] === '\n')
+    )
+      a--;
     let b = e;
     const maxB = Math.min(text.length, e + 400);
-    while (b < maxB && !(/[.!?]/.test(text[b]!) && /\s/.test(text[b + 1] ?? ' ')) && !(text[b] === '\n' && text[b + 1] === '\n')) b++;
+    while (
+      b < maxB &&
+      !(/[.!?]/.test(text[b]!) && /\s/.test(text[b + 1] ?? ' ')) &&
+      !(text[b] === '\n' && text[b + 1] === '\n')
+    )
+      b++;
     if (b < text.length) b++;
     const hit = cache.get(a);
     if (hit) return hit;

@@ -21,7 +21,6 @@ export interface ModelOracle {
   place(s: number, e: number): boolean;
 }
 
-
 /** Character classes of the Basic Multilingual Plane: 0 other, 1 lower-case letter, 2 upper-case letter, 3 other letter or mark. */
 let charClass: Uint8Array | undefined;
 function classes(): Uint8Array {
@@ -40,9 +39,73 @@ function classes(): Uint8Array {
   return t;
 }
 
-const MONTHS_DAYS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
+const MONTHS_DAYS = new Set([
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'mon',
+  'tue',
+  'wed',
+  'thu',
+  'fri',
+  'sat',
+  'sun',
+]);
 
-const PARTICLE_WORDS = new Set(['van', 'von', 'de', 'der', 'den', 'ten', 'ter', 'da', 'di', 'du', 'del', 'della', 'dos', 'das', 'do', 'le', 'la', 'bin', 'ibn', 'al', 'el', 'y', 'af', 'zu']);
+const PARTICLE_WORDS = new Set([
+  'van',
+  'von',
+  'de',
+  'der',
+  'den',
+  'ten',
+  'ter',
+  'da',
+  'di',
+  'du',
+  'del',
+  'della',
+  'dos',
+  'das',
+  'do',
+  'le',
+  'la',
+  'bin',
+  'ibn',
+  'al',
+  'el',
+  'y',
+  'af',
+  'zu',
+]);
 
 /**
  * Runs of capitalised words ("Angela Lundström", "Willemine ten Pas", "J. R. Smith") as [start, end),
@@ -81,12 +144,16 @@ function capitalisedRunsFlat(text: string, capitals?: number[]): number[] {
     let j = i + 1;
     for (;;) {
       while (j < n && isWordChar(j)) j++;
-      if (j + 1 < n && text.charCodeAt(j) === 45 && cls[text.charCodeAt(j + 1)]! !== 0) { j += 1; continue; }
+      if (j + 1 < n && text.charCodeAt(j) === 45 && cls[text.charCodeAt(j + 1)]! !== 0) {
+        j += 1;
+        continue;
+      }
       break;
     }
     // A possessive is not part of the name: "Matej's address".
     const q = text.charCodeAt(j - 2);
-    if (j - i > 3 && (q === 39 || q === 0x2019) && (text.charCodeAt(j - 1) === 115 || text.charCodeAt(j - 1) === 83)) j -= 2;
+    if (j - i > 3 && (q === 39 || q === 0x2019) && (text.charCodeAt(j - 1) === 115 || text.charCodeAt(j - 1) === 83))
+      j -= 2;
     // A closing quote is not part of the name either: 'Mary called John'.
     while (j - i > 1 && (text.charCodeAt(j - 1) === 39 || text.charCodeAt(j - 1) === 0x2019)) j--;
     return j;
@@ -142,30 +209,226 @@ function capitalisedRunsFlat(text: string, capitals?: number[]): number[] {
   return out;
 }
 
-const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'madam', 'dame', 'lord', 'lady', 'rev', 'reverend', 'fr', 'hon', 'capt', 'captain', 'col', 'gen', 'sgt', 'lt', 'president', 'senator', 'judge', 'mister', 'mme', 'mlle', 'herr', 'frau', 'sr', 'sra', 'srta', 'dott', 'dra', 'uncle', 'aunt', 'king', 'queen', 'prince', 'princess', 'officer', 'agent', 'detective', 'coach', 'nurse', 'doctor']);
+const TITLES = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'professor',
+  'sir',
+  'madam',
+  'dame',
+  'lord',
+  'lady',
+  'rev',
+  'reverend',
+  'fr',
+  'hon',
+  'capt',
+  'captain',
+  'col',
+  'gen',
+  'sgt',
+  'lt',
+  'president',
+  'senator',
+  'judge',
+  'mister',
+  'mme',
+  'mlle',
+  'herr',
+  'frau',
+  'sr',
+  'sra',
+  'srta',
+  'dott',
+  'dra',
+  'uncle',
+  'aunt',
+  'king',
+  'queen',
+  'prince',
+  'princess',
+  'officer',
+  'agent',
+  'detective',
+  'coach',
+  'nurse',
+  'doctor',
+]);
 
-const ORG_WORDS = new Set(['inc', 'llc', 'ltd', 'corp', 'corporation', 'company', 'co', 'associates', 'group', 'partners', 'holdings', 'bank', 'university', 'college', 'institute', 'school', 'hospital', 'foundation', 'orchestra', 'band', 'records', 'church', 'club', 'society', 'association', 'council', 'committee', 'agency', 'department', 'ministry', 'gmbh', 'ag', 'sa', 'bv', 'plc', 'limited', 'technologies', 'systems', 'solutions', 'services', 'investments', 'industries', 'international', 'global', 'media', 'press', 'labs', 'studios', 'airlines', 'motors', 'consulting', 'capital', 'ventures', 'enterprises', 'trust', 'fund', 'network', 'museum', 'library', 'center', 'centre', 'hotel', 'restaurant', 'cafe', 'café', 'street', 'avenue', 'road', 'times', 'post', 'news', 'journal', 'magazine', 'award', 'awards', 'prize', 'act', 'law', 'treaty', 'war', 'day', 'festival', 'stripes', 'beatles', 'tv', 'radio', 'country', 'county', 'state', 'city', 'river', 'lake', 'mountain', 'mountains', 'island', 'islands', 'park', 'square', 'station', 'airport', 'bridge', 'tower', 'castle', 'palace', 'cathedral', 'abbey', 'valley', 'beach', 'bay', 'sea', 'ocean']);
+const ORG_WORDS = new Set([
+  'inc',
+  'llc',
+  'ltd',
+  'corp',
+  'corporation',
+  'company',
+  'co',
+  'associates',
+  'group',
+  'partners',
+  'holdings',
+  'bank',
+  'university',
+  'college',
+  'institute',
+  'school',
+  'hospital',
+  'foundation',
+  'orchestra',
+  'band',
+  'records',
+  'church',
+  'club',
+  'society',
+  'association',
+  'council',
+  'committee',
+  'agency',
+  'department',
+  'ministry',
+  'gmbh',
+  'ag',
+  'sa',
+  'bv',
+  'plc',
+  'limited',
+  'technologies',
+  'systems',
+  'solutions',
+  'services',
+  'investments',
+  'industries',
+  'international',
+  'global',
+  'media',
+  'press',
+  'labs',
+  'studios',
+  'airlines',
+  'motors',
+  'consulting',
+  'capital',
+  'ventures',
+  'enterprises',
+  'trust',
+  'fund',
+  'network',
+  'museum',
+  'library',
+  'center',
+  'centre',
+  'hotel',
+  'restaurant',
+  'cafe',
+  'café',
+  'street',
+  'avenue',
+  'road',
+  'times',
+  'post',
+  'news',
+  'journal',
+  'magazine',
+  'award',
+  'awards',
+  'prize',
+  'act',
+  'law',
+  'treaty',
+  'war',
+  'day',
+  'festival',
+  'stripes',
+  'beatles',
+  'tv',
+  'radio',
+  'country',
+  'county',
+  'state',
+  'city',
+  'river',
+  'lake',
+  'mountain',
+  'mountains',
+  'island',
+  'islands',
+  'park',
+  'square',
+  'station',
+  'airport',
+  'bridge',
+  'tower',
+  'castle',
+  'palace',
+  'cathedral',
+  'abbey',
+  'valley',
+  'beach',
+  'bay',
+  'sea',
+  'ocean',
+]);
 
-const PLACE_BEFORE = /(?:\b(?:in|from|near|into|visit|visited|visiting|born in|based in|lives in|living in|live in|located in|(?:moved|move|moving|flew|fly|flying|travel(?:l?ing|led)?|trip|arrived|arriving|headed|heading|returned|return|welcome|relocated|relocating|went|going|go|came|coming|come|back|way|drive|drove|train|flight|bus|road)\s+(?:back\s+)?(?:here\s+)?(?:to|at|in|from|into)|towards|toward|around|across|outside|throughout|city of|town of|village of|province of|state of|region of|republic of|kingdom of|university of|capital of|southern|northern|eastern|western|central|downtown|home (?:city|town|country)|native)\s+(?:the\s+)?$)|(?:where|city|town|country|location|state|region|province|place of birth|birthplace|hometown|nationality|citizenship)\s*:\s*$/;
-const PERSON_BEFORE = /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i am|this is|it's|it is|hi|hello|hey|dear|thanks|thank you|by|with|said|says|say|told|tell|ask|asked|meet|met|contact|follow up with|ceo|cto|cfo|founder|director|manager|producer|songwriter|singer|author|writer|actor|actress|player|artist|father|mother|brother|sister|son|daughter|wife|husband|partner|friend|kid|child|boss|colleague|assistant|uncle|aunt|cousin|grandfather|grandmother|nephew|niece|under|to|from|for|and|or|&|,|with|starring|directed|featuring|feat\.?|vs\.?|cc:?|attn:?|signed|sincerely|regards|best|cheers|love|yours)\s*$)|(?:^|\n)\s*(?:name|full name|first name|last name|surname|contact|attn|attendee|patient|employee|customer|client|user|from|to|cc|signed|author|by|manager|owner|holder|beneficiary|recipient|sender|directed by|written by|starring)\s*:?\s*$/;
+const PLACE_BEFORE =
+  /(?:\b(?:in|from|near|into|visit|visited|visiting|born in|based in|lives in|living in|live in|located in|(?:moved|move|moving|flew|fly|flying|travel(?:l?ing|led)?|trip|arrived|arriving|headed|heading|returned|return|welcome|relocated|relocating|went|going|go|came|coming|come|back|way|drive|drove|train|flight|bus|road)\s+(?:back\s+)?(?:here\s+)?(?:to|at|in|from|into)|towards|toward|around|across|outside|throughout|city of|town of|village of|province of|state of|region of|republic of|kingdom of|university of|capital of|southern|northern|eastern|western|central|downtown|home (?:city|town|country)|native)\s+(?:the\s+)?$)|(?:where|city|town|country|location|state|region|province|place of birth|birthplace|hometown|nationality|citizenship)\s*:\s*$/;
+const PERSON_BEFORE =
+  /(?:\b(?:name(?:'s| is|d)|names are|called|call me|i'm|i am|this is|it's|it is|hi|hello|hey|dear|thanks|thank you|by|with|said|says|say|told|tell|ask|asked|meet|met|contact|follow up with|ceo|cto|cfo|founder|director|manager|producer|songwriter|singer|author|writer|actor|actress|player|artist|father|mother|brother|sister|son|daughter|wife|husband|partner|friend|kid|child|boss|colleague|assistant|uncle|aunt|cousin|grandfather|grandmother|nephew|niece|under|to|from|for|and|or|&|,|with|starring|directed|featuring|feat\.?|vs\.?|cc:?|attn:?|signed|sincerely|regards|best|cheers|love|yours)\s*$)|(?:^|\n)\s*(?:name|full name|first name|last name|surname|contact|attn|attendee|patient|employee|customer|client|user|from|to|cc|signed|author|by|manager|owner|holder|beneficiary|recipient|sender|directed by|written by|starring)\s*:?\s*$/;
 /** A postal code right after a place's name: five digits (ZIP+4), four, or Portugal's and Poland's forms. */
 const POSTAL_AFTER = /^,?[ \t]+(?:\d{5}(?:-\d{4})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{4})(?![\d\p{L}])/u;
 /** Labels of letter, memo and mail headers ("Attn:", "Cc:"): a line starting so is no speaker's. */
-const HEADER_LABELS = new Set(['attn', 'cc', 'bcc', 're', 'fwd', 'fw', 'ps', 'encl', 'enc', 'ref', 'tel', 'fax', 'subj', 'nb', 'fyi', 'rsvp', 'tbd', 'eta', 'ext', 'mob', 'ph', 'dept', 'memo']);
-const PERSON_BEFORE_STRONG = /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|to|cc|bcc|signed|author|directed by|prepared by|approved by|reviewed by|submitted by)\s*:\s*$/;
-const TITLE_BEFORE = /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
+const HEADER_LABELS = new Set([
+  'attn',
+  'cc',
+  'bcc',
+  're',
+  'fwd',
+  'fw',
+  'ps',
+  'encl',
+  'enc',
+  'ref',
+  'tel',
+  'fax',
+  'subj',
+  'nb',
+  'fyi',
+  'rsvp',
+  'tbd',
+  'eta',
+  'ext',
+  'mob',
+  'ph',
+  'dept',
+  'memo',
+]);
+const PERSON_BEFORE_STRONG =
+  /(?:\b(?:follow up with|assistant to|my name is|name is|named|called|call me|i'm|i am|this is|hi|hello|hey|dear|maiden name is|last name|first name|surname|said|says|told|asked|starring|directed by|written by|produced by|not by|sung by|meet|ask)\s*[:?]?\s*$)|(?:^|\n)\s*>?\s*(?:name|full name|first name|last name|surname|attn|patient|employee|customer|client|user|from|to|cc|bcc|signed|author|directed by|prepared by|approved by|reviewed by|submitted by)\s*:\s*$/;
+const TITLE_BEFORE =
+  /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
 /** Labels at a line's start after which what follows is a name. */
 const NAME_LABELS = 'name|full name|first name|last name|surname|patient|employee|attn|attendee';
 // (Or a relative or friend of the writer's or someone's, named right after: "my kid Dzhambek".)
-const PERSON_BEFORE_VERY_STRONG = new RegExp(`(?:\\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\\s*[?:]|(?:my|his|her|our|your|their) (?:kid|child|son|daughter|wife|husband|brother|sister|mother|father|mom|mum|dad|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|boyfriend|girlfriend|fianc[ée]e?|friend|neighbou?r))\\s*[:?]?\\s*$)|(?:^|\\n)\\s*>?\\s*(?:${NAME_LABELS})\\s*:\\s*$`);
-const PERSON_AFTER_STRONG = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
-const PERSON_AFTER = /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
-const ADDRESS_BEFORE = /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
+const PERSON_BEFORE_VERY_STRONG = new RegExp(
+  `(?:\\b(?:my name is|name is|names are|named|called|call me|maiden name is|last name|first name|surname|name(?:'s)?\\s*[?:]|(?:my|his|her|our|your|their) (?:kid|child|son|daughter|wife|husband|brother|sister|mother|father|mom|mum|dad|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|boyfriend|girlfriend|fianc[ée]e?|friend|neighbou?r))\\s*[:?]?\\s*$)|(?:^|\\n)\\s*>?\\s*(?:${NAME_LABELS})\\s*:\\s*$`,
+);
+const PERSON_AFTER_STRONG =
+  /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
+const PERSON_AFTER =
+  /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
+const ADDRESS_BEFORE =
+  /(?:\b(?:lives (?:at|on)|live (?:at|on)|located at|address(?: is|:)?|addresses|at|on|to|send(?: it)? to|ship(?: it)? to|deliver(?: it)? to|return to|meet (?:me|you) at|drops you off at|arrived at|corner of|in|from|update.*address.*(?:is|with|to)|billing address:?|shipping address:?)\s*:?\s*$)/;
 
 /** Contexts that announce a place more surely than a bare "in" or "from" (which also precede products and firms). */
-const PLACE_STRONG = /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|university of|college of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
+const PLACE_STRONG =
+  /(?:\b(?:grew up in|born in|raised in|lives in|live in|living in|based in|located in|moved (?:here )?(?:to|from)|relocated to|flew (?:in )?to|fly to|flying to|travel(?:l)?ing to|travel(?:l)?ed to|trip to|arrived (?:at|in)|returned to|originally from|hometown(?: of)?|home (?:city|town)|city of|town of|village of|university of|college of|visit(?:ed|ing)?|i am in|i'm in|we are in|we're in|stay(?:ing|ed)? in|welcome to)\s+(?:the\s+)?$)|(?:^|\n)\s*(?:where|city|town|location|birthplace|place of birth|hometown)\s*:\s*$/;
 
-const POSSESSIVE_HUMAN = /^['’]s\s+(?:new\s+|old\s+|own\s+)?(?:address|kids?|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|family|friends?|boss|phone|number|e-?mail|birthday|house|home|car|account|name|song|novel|book|killers?|death|life|office|desk|team|parents?|partner|girlfriend|boyfriend)\b/;
+const POSSESSIVE_HUMAN =
+  /^['’]s\s+(?:new\s+|old\s+|own\s+)?(?:address|kids?|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|family|friends?|boss|phone|number|e-?mail|birthday|house|home|car|account|name|song|novel|book|killers?|death|life|office|desk|team|parents?|partner|girlfriend|boyfriend)\b/;
 
 const SENTENCE_END = /(?:^|[.!?]["”’)]?\s+|\n\s*(?:[>*\-+#|]+\s*)?|^\s*["“(]\s*|[:;]\s+["“]?)$/;
 
@@ -220,8 +483,10 @@ function wordInfo(lex: Lexicon, raw: string): WordInfo {
   let w = wordCache.get(raw);
   if (w !== undefined) return w;
   const low = lower(stripDot(raw));
-  const shape = (raw === raw.toUpperCase() ? UPPER : 0) | (/^\p{Lu}\.$/u.test(raw) ? INITIAL : 0)
-    | (raw.length <= 6 && upperCount(raw) >= Math.min(3, raw.length) ? ACRONYM : 0);
+  const shape =
+    (raw === raw.toUpperCase() ? UPPER : 0) |
+    (/^\p{Lu}\.$/u.test(raw) ? INITIAL : 0) |
+    (raw.length <= 6 && upperCount(raw) >= Math.min(3, raw.length) ? ACRONYM : 0);
   w = { low, f: flags(lex, low), phraseStart: lex.phraseStarts.has(low), common: lex.common.has(low), shape };
   if (wordCache.size > 100000) wordCache.clear();
   wordCache.set(raw, w);
@@ -245,7 +510,24 @@ function tokens(lex: Lexicon, chunk: string, base: number): Tok[] {
   return out;
 }
 
-const COMMON_SUFFIXES = ['ly', 'ness', 'ment', 'tion', 'tions', 'ing', 'ings', 'ities', 'ism', 'ist', 'ists', 'ably', 'ous', 'ive', 'ful', 'less'];
+const COMMON_SUFFIXES = [
+  'ly',
+  'ness',
+  'ment',
+  'tion',
+  'tions',
+  'ing',
+  'ings',
+  'ities',
+  'ism',
+  'ist',
+  'ists',
+  'ably',
+  'ous',
+  'ive',
+  'ful',
+  'less',
+];
 
 function derived(low: string): boolean {
   if (low.length < 6) return false;
@@ -283,7 +565,8 @@ const FIRM = /\b(\p{Lu}\p{Ll}+), (\p{Lu}\p{Ll}+),? and (\p{Lu}\p{Ll}+)\b/gu;
 
 /** Share of capitalised words around a position: headings and titles ("Supposed To Hate") capitalise everything. */
 /** Last words of the context patterns (PERSON_BEFORE*, PLACE_BEFORE, TITLE_BEFORE). */
-const TRIGGER_WORDS = new Set(`name is named names are called me i'm am this it's hi hello hey dear thanks you by with said says say told tell ask asked
+const TRIGGER_WORDS = new Set(
+  `name is named names are called me i'm am this it's hi hello hey dear thanks you by with said says say told tell ask asked
 meet met contact ceo cto cfo founder director manager producer songwriter singer author writer actor actress player artist father mother
 brother sister son daughter wife husband partner friend kid child boss colleague assistant uncle aunt cousin grandfather grandmother nephew
 niece under to from for and or starring directed featuring feat vs cc attn signed sincerely regards best cheers love yours surname full
@@ -293,9 +576,46 @@ arrived arriving headed heading returned return welcome relocated relocating wen
 flight bus road towards toward around across outside throughout city of town village province state region republic kingdom university
 capital southern northern eastern western central downtown home country native where location place birth birthplace hometown
 nationality citizenship at here the mr mrs ms miss mx dr prof sir madam dame lord lady rev capt mister mme mlle herr frau sr sra srta
-attendee follow up mom mum dad grandson granddaughter grandma grandpa boyfriend girlfriend fiance fiancé fiancee fiancée neighbor neighbour`.split(/\s+/));
+attendee follow up mom mum dad grandson granddaughter grandma grandpa boyfriend girlfriend fiance fiancé fiancee fiancée neighbor neighbour`.split(
+    /\s+/,
+  ),
+);
 
-const AFTER_WORDS = new Set(['said', 'says', 'told', 'asked', 'shouted', 'replied', 'wrote', 'explained', 'added', 'noted', 'lives', 'lived', 'works', 'worked', 'is', 'was', 'has', 'had', 'will', 'would', 'and', 'who', 'himself', 'herself', 'spent', 'began', 'joined', 'left', 'flew', 'arrived', 'moved', 'from', 'speak']);
+const AFTER_WORDS = new Set([
+  'said',
+  'says',
+  'told',
+  'asked',
+  'shouted',
+  'replied',
+  'wrote',
+  'explained',
+  'added',
+  'noted',
+  'lives',
+  'lived',
+  'works',
+  'worked',
+  'is',
+  'was',
+  'has',
+  'had',
+  'will',
+  'would',
+  'and',
+  'who',
+  'himself',
+  'herself',
+  'spent',
+  'began',
+  'joined',
+  'left',
+  'flew',
+  'arrived',
+  'moved',
+  'from',
+  'speak',
+]);
 
 /** Whether the text after a name can match PERSON_AFTER*: a possessive, a colon, a comma, a bracket or a known verb. */
 function afterTrigger(text: string, e: number): boolean {
@@ -317,7 +637,8 @@ function contextTrigger(ctx: string): boolean {
   return contextTriggerAt(ctx, ctx.length);
 }
 
-const SIGN_OFF = /(?:^|\n)[ \t>]*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:regards|wishes|thanks|thank you|sincerely|yours(?: (?:truly|sincerely|faithfully))?|cheers|respectfully|cordially|best|love|signed|sent by|from)[ \t]*[,.!:]?[ \t]*\n(?:[ \t]*\n)?$/i;
+const SIGN_OFF =
+  /(?:^|\n)[ \t>]*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:regards|wishes|thanks|thank you|sincerely|yours(?: (?:truly|sincerely|faithfully))?|cheers|respectfully|cordially|best|love|signed|sent by|from)[ \t]*[,.!:]?[ \t]*\n(?:[ \t]*\n)?$/i;
 
 /** A letter's closing line ("Best Regards,") right before: the next line is the writer's name. */
 function signOffBefore(text: string, at: number): boolean {
@@ -392,12 +713,15 @@ function placePhrase(lex: Lexicon, toks: Tok[], i: number): number {
   for (const words of cands) {
     if (words.length <= best || i + words.length > toks.length) continue;
     let ok = true;
-    for (let k = 1; k < words.length; k++) if (toks[i + k]!.low !== words[k]) { ok = false; break; }
+    for (let k = 1; k < words.length; k++)
+      if (toks[i + k]!.low !== words[k]) {
+        ok = false;
+        break;
+      }
     if (ok) best = words.length;
   }
   return best;
 }
-
 
 /** Word-list and shape counts of a run of tokens, for scoring it without an array per property. */
 interface RunSummary {
@@ -434,8 +758,15 @@ function middleInitialLength(run: readonly Tok[], at: number): number {
   if (n < 3) return 0;
   for (const len of [3, 4]) {
     if (n < len) break;
-    const head = run[at]!, last = run[at + len - 1]!;
-    if (!PROPER_WORD.test(head.raw) || !PROPER_WORD.test(last.raw.replace(/[.,;:]$/, '')) || commonAt(head) || commonAt(last)) continue;
+    const head = run[at]!,
+      last = run[at + len - 1]!;
+    if (
+      !PROPER_WORD.test(head.raw) ||
+      !PROPER_WORD.test(last.raw.replace(/[.,;:]$/, '')) ||
+      commonAt(head) ||
+      commonAt(last)
+    )
+      continue;
     let ok = true;
     for (let k = at + 1; k < at + len - 1; k++) if (!MIDDLE_INITIAL.test(run[k]!.raw)) ok = false;
     if (ok) return len;
@@ -493,10 +824,21 @@ function occurrences(text: string, literal: string): number[] {
 export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detection[]): void {
   const lex = getLexicon();
   const found: Detection[] = [];
-  const addresses = opts.location || opts.person ? findAddresses(text, lex, opts.mode, opts.postal, opts.corner ?? text.includes('orner of'), opts.digits ?? digitRuns(text)) : [];
+  const addresses =
+    opts.location || opts.person
+      ? findAddresses(
+          text,
+          lex,
+          opts.mode,
+          opts.postal,
+          opts.corner ?? text.includes('orner of'),
+          opts.digits ?? digitRuns(text),
+        )
+      : [];
   if (opts.location) found.push(...addresses);
   const inAddress = (s: number, e: number): boolean => addresses.some((a) => a.start <= s && e <= a.end);
-  const nearAddress = (s: number): boolean => addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
+  const nearAddress = (s: number): boolean =>
+    addresses.some((a) => Math.abs(a.start - s) < 60 || Math.abs(a.end - s) < 60);
   const model = opts.mode !== 'fast' ? opts.model : undefined;
   // Scores are sums of tenths: the thresholds sit a hair below so that 0.1 + 0.35 counts as 0.45.
   const placeThreshold = (opts.mode === 'aggressive' ? 0.5 : 0.6) - 1e-9;
@@ -514,7 +856,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (cls[text.charCodeAt(a + 5)] !== 2 || cls[text.charCodeAt(a - 1)] === 0) continue;
     // The nearest ", " at most 40 characters back (lastIndexOf would scan to the start of the text).
     let comma = -1;
-    for (let k = a; k >= 0 && a - k <= 40; k--) if (text.charCodeAt(k) === 44 && text.charCodeAt(k + 1) === 32) { comma = k; break; }
+    for (let k = a; k >= 0 && a - k <= 40; k--)
+      if (text.charCodeAt(k) === 44 && text.charCodeAt(k + 1) === 32) {
+        comma = k;
+        break;
+      }
     if (comma < 0) continue;
     const ws = Math.max(0, a - 60);
     FIRM.lastIndex = 0;
@@ -529,7 +875,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     const lasts = names.filter((w) => lex.last.has(w)).length;
     const firsts = names.filter((w) => lex.first.has(w) && !lex.last.has(w)).length;
     const longer = /\p{Lu}[\p{L}'’-]*,\s*$/u.test(text.slice(Math.max(0, at - 30), at));
-    if ((lasts === 3 && firsts === 0) || (!longer && lasts >= 2 && names.filter((w) => lex.first.has(w)).length <= 1)) firms.push([at, at + m[0].length]);
+    if ((lasts === 3 && firsts === 0) || (!longer && lasts >= 2 && names.filter((w) => lex.first.has(w)).length <= 1))
+      firms.push([at, at + m[0].length]);
   }
   const inFirm = (s: number, e: number): boolean => firms.some((f) => f[0] <= s && e <= f[1]);
   const people: Detection[] = [];
@@ -543,14 +890,14 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       const info = wordInfo(lex, c);
       if (info.low.length < 2) continue;
       const f = info.f;
-      if ((f & COMMON) && !(f & (FIRST | LAST | PLACE))) continue;
+      if (f & COMMON && !(f & (FIRST | LAST | PLACE))) continue;
       if (!opts.person && !(f & PLACE) && !info.phraseStart) continue;
       // A single word in no list (a product, an acronym) can only be a name with context before it;
       // a listed word that is also ordinary vocabulary ("Will", "Reading") needs context on either side.
       if (!(f & (FIRST | LAST | PLACE)) && !info.phraseStart) {
         if (c.length <= 5 && c === c.toUpperCase()) continue;
         if (!contextTriggerAt(text, cs) && !afterTrigger(text, ce)) continue;
-      } else if ((f & COMMON) && !info.phraseStart && !contextTriggerAt(text, cs) && !afterTrigger(text, ce)) {
+      } else if (f & COMMON && !info.phraseStart && !contextTriggerAt(text, cs) && !afterTrigger(text, ce)) {
         continue;
       }
     }
@@ -558,14 +905,22 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // Fast mode: a run of words in no list needs context before it or a possessive after it.
     if (opts.mode === 'fast' && toks.length > 1) {
       let listed = false;
-      for (const t of toks) if ((t.f & (FIRST | LAST | PLACE)) || t.ps || TITLES.has(t.low)) { listed = true; break; }
+      for (const t of toks)
+        if (t.f & (FIRST | LAST | PLACE) || t.ps || TITLES.has(t.low)) {
+          listed = true;
+          break;
+        }
       // The shape of a name with a middle initial is evidence enough to look further.
       for (let k = 0; !listed && k + 3 <= toks.length; k++) if (middleInitialLength(toks, k) > 0) listed = true;
-      if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs)) continue;
+      if (!listed && text.charCodeAt(ce) !== 39 && text.charCodeAt(ce) !== 0x2019 && !contextTriggerAt(text, cs))
+        continue;
     }
     // Titles open the name but are not part of it.
     let titled = false;
-    while (toks.length && TITLES.has(toks[0]!.low) && toks.length > 1) { titled = true; toks.shift(); }
+    while (toks.length && TITLES.has(toks[0]!.low) && toks.length > 1) {
+      titled = true;
+      toks.shift();
+    }
     if (toks.length === 1 && TITLES.has(toks[0]!.low)) continue;
     // Split the chunk into runs around words that are ordinary vocabulary (sentence-initial "The", "Capitalized").
     let i = 0;
@@ -607,7 +962,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
       const run = toks.slice(i, j);
       const orgAfter = j < toks.length && ORG_WORDS.has(toks[j]!.low);
       // "Stanley Cups", "Christian Science": a capitalised ordinary word right after makes one proper noun.
-      const commonAfter = !orgAfter && j < toks.length && (toks[j]!.f & COMMON) !== 0 && (toks[j]!.f & (FIRST | LAST)) === 0;
+      const commonAfter =
+        !orgAfter && j < toks.length && (toks[j]!.f & COMMON) !== 0 && (toks[j]!.f & (FIRST | LAST)) === 0;
       classify(run, titled && i === 0, orgAfter, commonAfter);
       titled = false;
       i = j;
@@ -615,7 +971,16 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
   }
 
   /** `ctxIn`, `placeCtxIn`: the lower-cased context before s and PLACE_BEFORE on it, when the caller has them. */
-  function scorePlace(text: string, lex: Lexicon, s: number, e: number, run: Tok[], phrase: boolean, ctxIn?: string, placeCtxIn?: boolean): void {
+  function scorePlace(
+    text: string,
+    lex: Lexicon,
+    s: number,
+    e: number,
+    run: Tok[],
+    phrase: boolean,
+    ctxIn?: string,
+    placeCtxIn?: boolean,
+  ): void {
     if (!opts.location) return;
     const ctx = ctxIn ?? lower(text.slice(Math.max(0, s - 30), s));
     const low = run.map((t) => t.low).join(' ');
@@ -628,20 +993,22 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (placeCtx) score += 0.35;
     // Ordinary words that are also places ("Mobile", "As", "Reading") count as places only where the text says so.
     // A country named in several words is one whatever its words ("United States", "Czech Republic").
-    const ordinary = (run.every((t) => (t.f & COMMON) !== 0) && !(run.length >= 2 && lex.country.has(low))) || low.length <= 2;
+    const ordinary =
+      (run.every((t) => (t.f & COMMON) !== 0) && !(run.length >= 2 && lex.country.has(low))) || low.length <= 2;
     if (ordinary && !placeCtx) return;
     if (inAddress(s, e) || nearAddress(s)) score += 0.3;
     const nxt = text.slice(e, e + 24);
     if (/^,\s*(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+)/u.test(nxt) && score > 0) score += 0.1; // "Springfield, IL", "Paris, France"
-    if (/^\s+(?:country club|university|orchestra|college|airport|station|road|street|fc|city council)/i.test(nxt)) score += 0.1;
+    if (/^\s+(?:country club|university|orchestra|college|airport|station|road|street|fc|city council)/i.test(nxt))
+      score += 0.1;
     if ((run[0]!.f & (FIRST | LAST)) !== 0 && !phrase && PERSON_BEFORE_STRONG.test(ctx)) score -= 0.5;
     if (/^(?:'s|’s)/.test(nxt) && !lex.country.has(low)) score -= 0.2;
     if (run.length === 1 && run[0]!.raw.length <= 3 && run[0]!.raw === run[0]!.raw.toUpperCase()) score -= 0.3;
     // The model's opinion weighs 0.2: it is asked only where that can change the outcome.
     if (model && score < placeThreshold && score + 0.2 >= placeThreshold && model.place(s, e)) score += 0.2;
-    if (score >= placeThreshold) found.push({ start: s, end: e, entity: 'LOCATION', score: Math.min(1, score), kind: 'place' });
+    if (score >= placeThreshold)
+      found.push({ start: s, end: e, entity: 'LOCATION', score: Math.min(1, score), kind: 'place' });
   }
-
 
   function classify(run: Tok[], titledChunk: boolean, orgAfter: boolean, commonAfter = false): void {
     const n = run.length;
@@ -657,9 +1024,11 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // their answer can matter (each is an end-anchored scan of the window).
     const trigger = contextTrigger(ctx);
     let placeCtxMemo = trigger ? -1 : 0;
-    const placeCtx = (): boolean => (placeCtxMemo < 0 ? (placeCtxMemo = PLACE_BEFORE.test(ctx) ? 1 : 0) : placeCtxMemo) === 1;
+    const placeCtx = (): boolean =>
+      (placeCtxMemo < 0 ? (placeCtxMemo = PLACE_BEFORE.test(ctx) ? 1 : 0) : placeCtxMemo) === 1;
     let strongCtxMemo = trigger ? -1 : 0;
-    const strongCtx = (): boolean => (strongCtxMemo < 0 ? (strongCtxMemo = PERSON_BEFORE_STRONG.test(ctx) ? 1 : 0) : strongCtxMemo) === 1;
+    const strongCtx = (): boolean =>
+      (strongCtxMemo < 0 ? (strongCtxMemo = PERSON_BEFORE_STRONG.test(ctx) ? 1 : 0) : strongCtxMemo) === 1;
     const after = afterTrigger(text, e);
     const nxt = after ? text.slice(e, e + 28) : '';
     const titled = titledChunk || (trigger && TITLE_BEFORE.test(ctx));
@@ -683,14 +1052,32 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // ---- a name where the text says a place follows ("grew up in Remniku", "flew to RYSSBY"): listed
     // names too ("studied at the University of Vierhöf", "born in Florence"), unless a possessive makes it
     // a person's ("lives in Anna's flat") or people are visited as well as places ("visited Maria").
-    if (opts.location && !titled && !orgAfter && sum.common === 0 && n <= 4 && trigger && PLACE_STRONG.test(ctx) && !inAddress(s, e)
-      && (sum.known === 0 || (!/^['’]s\b/.test(text.slice(e, e + 3)) && !/\bvisit(?:ed|ing)?\s+$/.test(ctx)))) {
+    if (
+      opts.location &&
+      !titled &&
+      !orgAfter &&
+      sum.common === 0 &&
+      n <= 4 &&
+      trigger &&
+      PLACE_STRONG.test(ctx) &&
+      !inAddress(s, e) &&
+      (sum.known === 0 || (!/^['’]s\b/.test(text.slice(e, e + 3)) && !/\bvisit(?:ed|ing)?\s+$/.test(ctx)))
+    ) {
       found.push({ start: s, end: e, entity: 'LOCATION', score: 0.7, kind: 'place-context' });
       return;
     }
     // ---- a name with a postal code after it, where the text says a place follows ("support MysticWeb in
     // Quinta de São Tiago 3610-114"): a place, the code with it.
-    if (opts.location && !titled && !orgAfter && n <= 5 && trigger && text.charCodeAt(e) <= 44 && placeCtx() && !inAddress(s, e)) {
+    if (
+      opts.location &&
+      !titled &&
+      !orgAfter &&
+      n <= 5 &&
+      trigger &&
+      text.charCodeAt(e) <= 44 &&
+      placeCtx() &&
+      !inAddress(s, e)
+    ) {
       const code = POSTAL_AFTER.exec(text.slice(e, e + 16));
       // Four digits that could be a year are a date's ("in June 2021", "in Windows 2000").
       if (code && !/^\D*(?:1[5-9]|20)\d\d$/.test(code[0])) {
@@ -732,13 +1119,22 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     // lowers the score: a candidate that cannot reach the threshold is let go before the patterns run.
     const acronym = !titled && sum.acronym;
     const certainLoss = (orgAfter ? 0.6 : 0) + (commonAfter && !titled ? 0.25 : 0) + (acronym ? 0.25 : 0);
-    if (score + (trigger ? 0.5 : 0) + (after ? 0.5 : 0) + (model ? 0.2 : 0) - certainLoss < personThreshold - 1e-6) return;
+    if (score + (trigger ? 0.5 : 0) + (after ? 0.5 : 0) + (model ? 0.2 : 0) - certainLoss < personThreshold - 1e-6)
+      return;
     if (trigger && (PERSON_BEFORE_VERY_STRONG.test(ctx) || signOffBefore(text, s))) score += 0.5;
-    else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx)) score += 0.4;
+    else if (trigger && /\b(?:said|says|asked|told|replied|answered|shouted at|shouted|whispered)\s*$/.test(ctx))
+      score += 0.4;
     else if (strongCtx()) score += 0.3;
     else if (trigger && PERSON_BEFORE.test(ctx)) score += 0.15;
     // Dialogue and speaker lines: "Leverett: What a wife."
-    if (after && /^:\s*["“]?\p{Lu}/u.test(nxt) && /(?:^|\n)\s*$/.test(ctx) && sum.common === 0 && !(n === 1 && HEADER_LABELS.has(run[0]!.low))) score += 0.5;
+    if (
+      after &&
+      /^:\s*["“]?\p{Lu}/u.test(nxt) &&
+      /(?:^|\n)\s*$/.test(ctx) &&
+      sum.common === 0 &&
+      !(n === 1 && HEADER_LABELS.has(run[0]!.low))
+    )
+      score += 0.5;
     // A possessive of things people have: "Matej's address", "Asya's kid".
     else if (after && POSSESSIVE_HUMAN.test(nxt)) score += 0.45;
     else if (after && PERSON_AFTER_STRONG.test(nxt)) score += 0.35;
@@ -747,11 +1143,18 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (commonAfter && !titled) score -= 0.25;
     // ALL-CAPS or mixed-caps short words (GAO, LLMs, IPv) are acronyms and product names.
     if (acronym) score -= 0.25;
-    if (trigger && /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(ctx)) score -= 0.3;
+    if (
+      trigger &&
+      /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|joined|company|firm|agency|brand|startup|client)\s*$/.test(
+        ctx,
+      )
+    )
+      score -= 0.3;
     if (sum.place > 0 && !titled && placeCtx()) score -= 0.25;
     if (model && score < personThreshold && score + 0.2 >= personThreshold && model.person(s, e)) score += 0.2;
     // Headings and titles capitalise every word: there a capitalised word is weak evidence.
-    if (score >= personThreshold && !titled && !(headIsFirstName && n >= 2) && titleCased(text, s, e, lex)) score -= 0.3;
+    if (score >= personThreshold && !titled && !(headIsFirstName && n >= 2) && titleCased(text, s, e, lex))
+      score -= 0.3;
     if (score >= personThreshold) {
       people.push({ start: s, end: e, entity: 'PERSON', score: Math.min(1, score), kind: 'person' });
     }
@@ -765,7 +1168,8 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     for (const p of people) {
       const words = text.slice(p.start, p.end).split(/\s+/);
       if (p.score < 0.7 || words.length < 2) continue;
-      for (const w of words) if (w.length > 2 && /^\p{Lu}\p{Ll}/u.test(w) && !isCommon(lex, lower(w)) && !TITLES.has(lower(w))) sure.add(w);
+      for (const w of words)
+        if (w.length > 2 && /^\p{Lu}\p{Ll}/u.test(w) && !isCommon(lex, lower(w)) && !TITLES.has(lower(w))) sure.add(w);
     }
     for (const w of sure) {
       let at = text.indexOf(w);
@@ -780,7 +1184,12 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     }
   }
   if (opts.person) {
-    coordinated(text, lex, people, (s, e) => inAddress(s, e) || inFirm(s, e) || found.some((f) => f.start < e && s < f.end));
+    coordinated(
+      text,
+      lex,
+      people,
+      (s, e) => inAddress(s, e) || inFirm(s, e) || found.some((f) => f.start < e && s < f.end),
+    );
     if (opts.mode !== 'fast') lowerCaseNames(text, lex, people, opts.mode);
   }
   out.push(...found, ...people);
@@ -803,7 +1212,8 @@ function coordinationBefore(text: string, from: number, at: number): boolean {
   if (k === at) return false;
   for (const w of CONJUNCTIONS) {
     const s = k - w.length;
-    if (s - 1 >= from && text.startsWith(w, s) && (text.charCodeAt(s - 1) === 32 || text.charCodeAt(s - 1) === 9)) return true;
+    if (s - 1 >= from && text.startsWith(w, s) && (text.charCodeAt(s - 1) === 32 || text.charCodeAt(s - 1) === 9))
+      return true;
   }
   return false;
 }
@@ -819,12 +1229,15 @@ function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s:
     const a = COORD_AFTER.exec(text.slice(p.end, p.end + 40));
     const cands: Array<[number, number]> = [];
     if (b) cands.push([ws + b.index, ws + b.index + b[1]!.length]);
-    if (a) { const s = p.end + a[0].length - a[1]!.length; cands.push([s, s + a[1]!.length]); }
+    if (a) {
+      const s = p.end + a[0].length - a[1]!.length;
+      cands.push([s, s + a[1]!.length]);
+    }
     for (const [s, e] of cands) {
       const low = lower(text.slice(s, e));
       const f = flags(lex, low);
-      if ((f & COMMON) && !(f & (FIRST | LAST))) continue;
-      if ((f & PLACE) && !(f & (FIRST | LAST))) continue;
+      if (f & COMMON && !(f & (FIRST | LAST))) continue;
+      if (f & PLACE && !(f & (FIRST | LAST))) continue;
       if (ORG_WORDS.has(low) || TITLES.has(low) || low.length < 2 || /['’]/.test(low) || AMBIGUOUS.has(low)) continue;
       if (people.some((q) => q.start < e && s < q.end) || taken(s, e)) continue;
       const d: Detection = { start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-list' };
@@ -836,7 +1249,10 @@ function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s:
 
 const LOWER_WORD = /(?<![\p{L}\p{M}\p{N}])\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
 /** A very strong name context followed by lower-case words (group 1: the words, up to the line's end). */
-const NAMED_LOWER = new RegExp(`(?:\\b(?:my name is|my name's|call me)|(?:^|\\n)[ \\t]*>?[ \\t]*(?:${NAME_LABELS})[ \\t]*:)[ \\t]*(\\p{Ll}[\\p{Ll}\\p{M}'’. -]*)`, 'gu');
+const NAMED_LOWER = new RegExp(
+  `(?:\\b(?:my name is|my name's|call me)|(?:^|\\n)[ \\t]*>?[ \\t]*(?:${NAME_LABELS})[ \\t]*:)[ \\t]*(\\p{Ll}[\\p{Ll}\\p{M}'’. -]*)`,
+  'gu',
+);
 /** One word of such a name, or an initial between its words (group 1). */
 const NAMED_WORD = /(\p{Ll}\.?)(?=\s|$)|\p{Ll}[\p{Ll}\p{M}'’-]+/uy;
 
@@ -855,14 +1271,27 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
     const f = flags(lex, m[0].replace(/['’]s$/, ''));
     const cur = { s, e, f };
     const ctxOf = (at: number): string => text.slice(Math.max(0, at - 30), at).toLowerCase();
-    if (prev && text.slice(prev.e, s) === ' ' && (prev.f & FIRST) && !(prev.f & COMMON) && !(f & COMMON) && ((f & LAST) || (mode === 'aggressive' && !(f & (PLACE | FIRST))))) {
+    if (
+      prev &&
+      text.slice(prev.e, s) === ' ' &&
+      prev.f & FIRST &&
+      !(prev.f & COMMON) &&
+      !(f & COMMON) &&
+      (f & LAST || (mode === 'aggressive' && !(f & (PLACE | FIRST))))
+    ) {
       const ctx = ctxOf(prev.s);
       const end = text.slice(e - 2, e) === "'s" ? e - 2 : e;
-      if ((contextTrigger(ctx) && PERSON_BEFORE.test(ctx)) || afterTrigger(text, end) || PERSON_AFTER.test(text.slice(end, end + 28))) {
-        if (!people.some((q) => q.start < end && prev!.s < q.end)) people.push({ start: prev.s, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+      if (
+        (contextTrigger(ctx) && PERSON_BEFORE.test(ctx)) ||
+        afterTrigger(text, end) ||
+        PERSON_AFTER.test(text.slice(end, end + 28))
+      ) {
+        if (!people.some((q) => q.start < end && prev!.s < q.end))
+          people.push({ start: prev.s, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
       }
-    } else if ((f & (FIRST | LAST)) && !(f & COMMON) && PERSON_BEFORE_VERY_STRONG.test(ctxOf(s))) {
-      if (!people.some((q) => q.start < e && s < q.end)) people.push({ start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+    } else if (f & (FIRST | LAST) && !(f & COMMON) && PERSON_BEFORE_VERY_STRONG.test(ctxOf(s))) {
+      if (!people.some((q) => q.start < e && s < q.end))
+        people.push({ start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
     }
     prev = cur;
   }
@@ -882,7 +1311,7 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
       const w = NAMED_WORD.exec(words);
       if (!w) break;
       const initial = w[1] !== undefined;
-      if (!initial && (flags(lex, w[0]) & COMMON)) break;
+      if (!initial && flags(lex, w[0]) & COMMON) break;
       if (initial && count === 0) break;
       at = NAMED_WORD.lastIndex;
       if (!initial) {
@@ -890,7 +1319,8 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
         count++;
       }
     }
-    if (count > 0 && !people.some((q) => q.start < end && start < q.end)) people.push({ start, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+    if (count > 0 && !people.some((q) => q.start < end && start < q.end))
+      people.push({ start, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
   }
   // A dialogue written in lower case ("mika: \"who are you?\"" over "tracy: \"i'm ...\""): speakers at
   // the starts of two lines or more, a colon and a quotation after them; those in the lists of first
@@ -905,7 +1335,8 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
   if (speakers.length >= 2) {
     for (const [a, b] of speakers) {
       const f = flags(lex, text.slice(a, b));
-      if ((f & FIRST) && !(f & COMMON) && !people.some((q) => q.start < b && a < q.end)) people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+      if (f & FIRST && !(f & COMMON) && !people.some((q) => q.start < b && a < q.end))
+        people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
     }
   }
   // Lists of lower-case first names ("silvana, adam, christopher and caleb"): three or more items, most of
@@ -916,34 +1347,174 @@ function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: D
     const items: Array<[number, number]> = [];
     const ITEM = /\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
     let it: RegExpExecArray | null;
-    while ((it = ITEM.exec(m[0])) !== null) if (it[0] !== 'and') items.push([m.index + it.index, m.index + it.index + it[0].length]);
+    while ((it = ITEM.exec(m[0])) !== null)
+      if (it[0] !== 'and') items.push([m.index + it.index, m.index + it.index + it[0].length]);
     const names = items.filter(([a, b]) => {
       const f = flags(lex, text.slice(a, b));
-      return (f & FIRST) && !(f & COMMON);
+      return f & FIRST && !(f & COMMON);
     });
     if (items.length < 3 || names.length < Math.max(3, Math.ceil(items.length * 0.6))) continue;
-    for (const [a, b] of names) if (!people.some((q) => q.start < b && a < q.end)) people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
+    for (const [a, b] of names)
+      if (!people.some((q) => q.start < b && a < q.end))
+        people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
   }
 }
 
 // ------------------------------------------------------------------------------------------ ADDRESSES
 
-const LED_WORDS = new Set(['rue', 'via', 'viale', 'piazza', 'corso', 'rua', 'calle', 'avenida', 'avenue', 'av', 'chemin', 'allée', 'boulevard', 'bd', 'place', 'plaza', 'paseo', 'praça', 'travessa', 'estrada', 'largo', 'ulica', 'ul', 'aleja', 'strada', 'apt', 'apartment', 'suite', 'ste', 'unit', 'flat', 'psc', 'box', 'bldg', 'building', 'floor', 'rr', 'hc', 'apo', 'fpo', 'dpo', 'calea', 'strada', 'ulitsa', 'utca', 'rte', 'route', 'carrer', 'rambla', 'avinguda', 'praia', 'quai', 'cours', 'impasse', 'passage', 'square', 'sentier', 'chaussée', 'steenweg', 'straat', 'weg', 'laan']);
-const PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'les', 'do', 'da', 'dos', 'das', 'del', 'di', 'della', 'the', 'of', 'y', 'e', 'dei', 'degli', 'van', 'von', 'der', 'den', 'am', 'an', 'im', 'sur', 'en']);
+const LED_WORDS = new Set([
+  'rue',
+  'via',
+  'viale',
+  'piazza',
+  'corso',
+  'rua',
+  'calle',
+  'avenida',
+  'avenue',
+  'av',
+  'chemin',
+  'allée',
+  'boulevard',
+  'bd',
+  'place',
+  'plaza',
+  'paseo',
+  'praça',
+  'travessa',
+  'estrada',
+  'largo',
+  'ulica',
+  'ul',
+  'aleja',
+  'strada',
+  'apt',
+  'apartment',
+  'suite',
+  'ste',
+  'unit',
+  'flat',
+  'psc',
+  'box',
+  'bldg',
+  'building',
+  'floor',
+  'rr',
+  'hc',
+  'apo',
+  'fpo',
+  'dpo',
+  'calea',
+  'strada',
+  'ulitsa',
+  'utca',
+  'rte',
+  'route',
+  'carrer',
+  'rambla',
+  'avinguda',
+  'praia',
+  'quai',
+  'cours',
+  'impasse',
+  'passage',
+  'square',
+  'sentier',
+  'chaussée',
+  'steenweg',
+  'straat',
+  'weg',
+  'laan',
+]);
+const PARTICLES = new Set([
+  'de',
+  'du',
+  'des',
+  'la',
+  'le',
+  'les',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'del',
+  'di',
+  'della',
+  'the',
+  'of',
+  'y',
+  'e',
+  'dei',
+  'degli',
+  'van',
+  'von',
+  'der',
+  'den',
+  'am',
+  'an',
+  'im',
+  'sur',
+  'en',
+]);
 let streetWordSet: Set<string> | undefined;
 let suffixSet: { set: Set<string>; lengths: number[] } | undefined;
 
 function streetTables(lex: Lexicon): { words: Set<string>; suffixes: { set: Set<string>; lengths: number[] } } {
   if (!streetWordSet) streetWordSet = new Set(STREET_WORDS);
   if (!suffixSet) {
-    const list = [...lex.streetSuffix.filter((x) => /^\p{Ll}+$/u.test(x) && x.length >= 3), 'katu', 'tie', 'kuja', 'vej', 'gade', 'gatan', 'vägen', 'gata', 'straat', 'laan', 'weg', 'straße', 'strasse', 'gasse', 'platz', 'allee', 'ring', 'damm', 'utca', 'út', 'stræti', 'stræde', 'veien', 'vegen', 'gränd', 'torget', 'plein', 'singel', 'gracht', 'dijk', 'kade', 'tee', 'põik', 'iela', 'gatve', 'ulica', 'cesta', 'sokak'];
+    const list = [
+      ...lex.streetSuffix.filter((x) => /^\p{Ll}+$/u.test(x) && x.length >= 3),
+      'katu',
+      'tie',
+      'kuja',
+      'vej',
+      'gade',
+      'gatan',
+      'vägen',
+      'gata',
+      'straat',
+      'laan',
+      'weg',
+      'straße',
+      'strasse',
+      'gasse',
+      'platz',
+      'allee',
+      'ring',
+      'damm',
+      'utca',
+      'út',
+      'stræti',
+      'stræde',
+      'veien',
+      'vegen',
+      'gränd',
+      'torget',
+      'plein',
+      'singel',
+      'gracht',
+      'dijk',
+      'kade',
+      'tee',
+      'põik',
+      'iela',
+      'gatve',
+      'ulica',
+      'cesta',
+      'sokak',
+    ];
     const set = new Set(list);
     suffixSet = { set, lengths: [...new Set(list.map((x) => x.length))].sort((a, b) => b - a) };
   }
   return { words: streetWordSet, suffixes: suffixSet };
 }
 
-interface Word { s: number; e: number; raw: string; low: string }
+interface Word {
+  s: number;
+  e: number;
+  raw: string;
+  low: string;
+}
 
 /** Up to `n` words before `at` on the same line, nearest first; stops at punctuation other than . ' -. */
 function wordsBefore(text: string, at: number, n: number): Word[] {
@@ -970,15 +1541,18 @@ function wordsBefore(text: string, at: number, n: number): Word[] {
 }
 
 const CAP = /^\p{Lu}/u;
-const STREET_AFTER_NUMBER = /\d{1,6}[A-Za-z]?,?[ \t]+((?:[\p{Lu}\d][\p{L}\p{M}'’.\-]*[ \t]+){0,4})([\p{L}]+)\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?/uy;
-const STREET_LED_AFTER_NUMBER = /\d{1,6}[A-Za-z]?,?[ \t]+(\p{Lu}[\p{L}.]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*|de|du|des|la|le|les|do|da|dos|das|del|di|dei|della|the|of)){1,5}/uy;
+const STREET_AFTER_NUMBER =
+  /\d{1,6}[A-Za-z]?,?[ \t]+((?:[\p{Lu}\d][\p{L}\p{M}'’.\-]*[ \t]+){0,4})([\p{L}]+)\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?/uy;
+const STREET_LED_AFTER_NUMBER =
+  /\d{1,6}[A-Za-z]?,?[ \t]+(\p{Lu}[\p{L}.]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*|de|du|des|la|le|les|do|da|dos|das|del|di|dei|della|the|of)){1,5}/uy;
 const NUMBER_WORDS_NUMBER = /\d{1,6}[ \t]+(?:\p{Lu}[\p{L}\p{M}'’\-]*[ \t]+){1,3}\d{1,5}[A-Za-z]?\b/uy;
 const NUMBER_THEN_TYPE = /\d{1,5}[A-Za-z]?[ \t]+([\p{L}]+)\b\.?/uy;
 const CORNER = /\b(?:the )?corner of [^\n,;?!]{2,60}? and (?:\p{Lu}[\p{L}\p{M}'’\-]*\.?\s?){1,4}(?:\d{1,5}\b)?/gu;
 
 /** Postal codes in many national formats; only ever taken next to an address or after "zip"/"postcode". */
 const POSTAL = /(?:\d{5}(?:-\d{4}|-\d{3})?|\d{3} \d{2}|\d{4}(?: ?[A-Z]{2})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{3})\b/y;
-const POSTAL_CONTEXT = /(?:zip|zip code|zipcode|postcode|postal code|post code|postal|plz|cap|cp|code postal)\s*(?:is|:|#|=)?\s*$/i;
+const POSTAL_CONTEXT =
+  /(?:zip|zip code|zipcode|postcode|postal code|post code|postal|plz|cap|cp|code postal)\s*(?:is|:|#|=)?\s*$/i;
 
 /**
  * Street addresses, anchored on house numbers: numbers are rare in text, so each is looked at with
@@ -990,7 +1564,17 @@ const POSTAL_WORDS = /zip|post|plz|\bcap\b|\bcp\b/i;
 /** A character of the \s class. */
 function isSpace(c: number): boolean {
   if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Last letters of the words POSTAL_CONTEXT ends with (zip, cap, cp; code; postal; plz), in either case. */
@@ -1026,7 +1610,14 @@ export function mentionsPostal(text: string): boolean {
   return POSTAL_WORDS.test(text);
 }
 
-function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boolean | undefined, corner: boolean, digits: number[]): Detection[] {
+function findAddresses(
+  text: string,
+  lex: Lexicon,
+  mode: DetectMode,
+  postal: boolean | undefined,
+  corner: boolean,
+  digits: number[],
+): Detection[] {
   const { words, suffixes } = streetTables(lex);
   const parts: Array<[number, number]> = [];
   const out: Detection[] = [];
@@ -1040,19 +1631,30 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
     if (runEnd - i > 6) continue;
     const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
     // Inside a longer token (a word, a decimal, a code): not a house number.
-    if ((prevCh >= 65 && prevCh <= 90) || (prevCh >= 97 && prevCh <= 122) || prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!)) continue;
+    if (
+      (prevCh >= 65 && prevCh <= 90) ||
+      (prevCh >= 97 && prevCh <= 122) ||
+      (prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!))
+    )
+      continue;
     // What follows: "5 Main Street", "5850 Jana Nerudy 894" need a capitalised word (or a number) next.
     let q = runEnd;
     if (cls[text.charCodeAt(q)] !== 0 && cls[text.charCodeAt(q + 1)] === 0) q++;
     if (text.charCodeAt(q) === 44) q++;
     let ws = q;
     while (text.charCodeAt(ws) === 32 || text.charCodeAt(ws) === 9) ws++;
-    const capNext = ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
+    const capNext =
+      ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
     // "5 Main Street" / "5 Main Street 12"
     STREET_AFTER_NUMBER.lastIndex = i;
     let a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
     if (a && !words.has(a[2]!.toLowerCase())) a = streetTypeWithin(a, words);
-    if (a && words.has(a[2]!.toLowerCase()) && (a[1]!.length > 0 && CAP.test(a[1]!) || LED_WORDS.has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!)) && !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])) {
+    if (
+      a &&
+      words.has(a[2]!.toLowerCase()) &&
+      ((a[1]!.length > 0 && CAP.test(a[1]!)) || (LED_WORDS.has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!))) &&
+      !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])
+    ) {
       let e = i + a[0].length;
       if (text[e - 1] === ',') e--;
       parts.push([i, e]);
@@ -1062,13 +1664,31 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
     if (capNext) {
       STREET_LED_AFTER_NUMBER.lastIndex = i;
       const l = STREET_LED_AFTER_NUMBER.exec(text);
-      if (l && LED_WORDS.has(l[1]!.toLowerCase()) && !/^(?:apt|apartment|suite|ste|unit|flat|box|floor|building|bldg|house)$/i.test(l[1]!)) { parts.push([i, i + l[0].length]); continue; }
+      if (
+        l &&
+        LED_WORDS.has(l[1]!.toLowerCase()) &&
+        !/^(?:apt|apartment|suite|ste|unit|flat|box|floor|building|bldg|house)$/i.test(l[1]!)
+      ) {
+        parts.push([i, i + l[0].length]);
+        continue;
+      }
     }
     // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
     NUMBER_WORDS_NUMBER.lastIndex = i;
     const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
-    if (b && !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(b[0])
-      && !b[0].split(/\s+/).slice(1, -1).some((w) => lex.common.has(w.toLowerCase()))) { parts.push([i, i + b[0].length]); continue; }
+    if (
+      b &&
+      !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(
+        b[0],
+      ) &&
+      !b[0]
+        .split(/\s+/)
+        .slice(1, -1)
+        .some((w) => lex.common.has(w.toLowerCase()))
+    ) {
+      parts.push([i, i + b[0].length]);
+      continue;
+    }
     // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
     if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
       if (postalWords && postalContextBefore(text, i)) {
@@ -1081,14 +1701,18 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
     if (postalWords && postalContextBefore(text, i)) {
       POSTAL.lastIndex = i;
       const p = POSTAL.exec(text);
-      if (p) { out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' }); continue; }
+      if (p) {
+        out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+        continue;
+      }
     }
     // The word before the number decides whether it can be a house number: a capitalised word ("Koskikatu 25",
     // "Apt. 864"), a street word in lower case ("rue", "via"), or a "u." abbreviation. Most numbers in
     // running text follow an ordinary lower-case word ("version 2", "in 2019") and stop here.
     {
       let k = i - 1;
-      while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9 || text.charCodeAt(k - 1) === 44)) k--;
+      while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9 || text.charCodeAt(k - 1) === 44))
+        k--;
       if (text.charCodeAt(k - 1) === 46) k--;
       let w = k;
       while (w > 0 && cls[text.charCodeAt(w - 1)]! !== 0) w--;
@@ -1102,10 +1726,18 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
     const w0 = before[0];
     if (!w0) continue;
     let start = -1;
-    if (CAP.test(w0.raw) && !/.\p{Lu}/u.test(w0.raw) && !lex.common.has(w0.low) && (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)) {
+    if (
+      CAP.test(w0.raw) &&
+      !/.\p{Lu}/u.test(w0.raw) &&
+      !lex.common.has(w0.low) &&
+      (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)
+    ) {
       const low = w0.low;
       for (const L of suffixes.lengths) {
-        if (low.length > L && suffixes.set.has(low.slice(-L))) { start = w0.s; break; }
+        if (low.length > L && suffixes.set.has(low.slice(-L))) {
+          start = w0.s;
+          break;
+        }
       }
     }
     // "Kálmán Imre u. 12.", "Victor Hugo u. 49", "Joaquin Suarez 2906" after "lives on": the street's name
@@ -1114,10 +1746,25 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       const typed = (words.has(w0.low) || w0.raw === 'u.') && !LED_WORDS.has(w0.low);
       let k = typed ? 1 : 0;
       let first = -1;
-      while (k < before.length && k < 4 && CAP.test(before[k]!.raw) && !/.\p{Lu}/u.test(before[k]!.raw) && !MONTHS_DAYS.has(before[k]!.low) && (typed || !before[k]!.raw.endsWith('.')) && (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))) { first = before[k]!.s; k++; }
+      while (
+        k < before.length &&
+        k < 4 &&
+        CAP.test(before[k]!.raw) &&
+        !/.\p{Lu}/u.test(before[k]!.raw) &&
+        !MONTHS_DAYS.has(before[k]!.low) &&
+        (typed || !before[k]!.raw.endsWith('.')) &&
+        (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))
+      ) {
+        first = before[k]!.s;
+        k++;
+      }
       // Without a street type, a year is not a house number ("in June 2021").
       const year = runEnd - i === 4 && /^(?:1[89]|20)\d\d$/.test(text.slice(i, runEnd));
-      if (first >= 0 && (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))) start = first;
+      if (
+        first >= 0 &&
+        (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))
+      )
+        start = first;
     }
     if (start < 0) {
       for (let k = 0; k < before.length; k++) {
@@ -1173,7 +1820,10 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       prev[1] = Math.max(prev[1], e);
       continue;
     }
-    if (prev && s < prev[1]) { prev[1] = Math.max(prev[1], e); continue; }
+    if (prev && s < prev[1]) {
+      prev[1] = Math.max(prev[1], e);
+      continue;
+    }
     // A number just before the house number is the building's or the unit's ("975 3968 Bay Street",
     // "12/345 Main St"), unless it reads as a year ("in 2019 45 Main Street was sold").
     const lead = /(?:^|[^\p{L}\p{N}.,\-/])(\d{1,6})([ \t]+|\/)$/u.exec(text.slice(Math.max(0, s - 10), s));
@@ -1186,17 +1836,21 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
       const sepLen = seg[1]!.length;
       let body = seg[2]!;
       // Do not run into the sentence after the address.
-      const cut = /(?:\s+\p{Ll}{2,}|(?:^|\s+)(?:I|I'm|It|The|This|Please|For|And|But|Is|Are|Can|Could|Was))\b[\s\S]*$/u.exec(body);
+      const cut =
+        /(?:\s+\p{Ll}{2,}|(?:^|\s+)(?:I|I'm|It|The|This|Please|For|And|But|Is|Are|Can|Could|Was))\b[\s\S]*$/u.exec(
+          body,
+        );
       if (cut) body = body.slice(0, cut.index);
       body = body.replace(/[.\s]+$/u, '');
       if (!body) break;
       if (!continuesAddress(body, lex)) break;
       if (sepLen === 0 && !/^\s/.test(rest)) break;
-      e = e + sepLen + (seg[2]!.indexOf(body)) + body.length;
+      e = e + sepLen + seg[2]!.indexOf(body) + body.length;
     }
     blocks.push([s, e]);
   }
-  for (const [s, e] of blocks) out.push({ start: s, end: e, entity: 'LOCATION', score: mode === 'fast' ? 0.85 : 0.9, kind: 'street' });
+  for (const [s, e] of blocks)
+    out.push({ start: s, end: e, entity: 'LOCATION', score: mode === 'fast' ? 0.85 : 0.9, kind: 'street' });
   return out;
 }
 
@@ -1204,9 +1858,69 @@ function findAddresses(text: string, lex: Lexicon, mode: DetectMode, postal: boo
  * Words that name the kind of place in a place name ("Port Whangarei", "Pines Beach", "Mount Barker"):
  * ordinary vocabulary, but a part of the name on an address line beside a word that is not.
  */
-const TOPONYM_WORDS = new Set(['port', 'fort', 'mount', 'mt', 'saint', 'st', 'san', 'santa', 'santo', 'sao', 'são', 'new', 'old', 'north', 'south', 'east', 'west', 'upper', 'lower', 'great', 'little', 'lake', 'bay', 'beach', 'park', 'point', 'city', 'village', 'town', 'heights', 'springs', 'falls', 'island', 'islands', 'valley', 'hill', 'hills', 'creek', 'harbour', 'harbor', 'bridge', 'field', 'fields', 'green', 'grove', 'rock', 'river', 'vale', 'wood', 'woods', 'downs', 'cross', 'station', 'junction', 'centre', 'center', 'county', 'district']);
+const TOPONYM_WORDS = new Set([
+  'port',
+  'fort',
+  'mount',
+  'mt',
+  'saint',
+  'st',
+  'san',
+  'santa',
+  'santo',
+  'sao',
+  'são',
+  'new',
+  'old',
+  'north',
+  'south',
+  'east',
+  'west',
+  'upper',
+  'lower',
+  'great',
+  'little',
+  'lake',
+  'bay',
+  'beach',
+  'park',
+  'point',
+  'city',
+  'village',
+  'town',
+  'heights',
+  'springs',
+  'falls',
+  'island',
+  'islands',
+  'valley',
+  'hill',
+  'hills',
+  'creek',
+  'harbour',
+  'harbor',
+  'bridge',
+  'field',
+  'fields',
+  'green',
+  'grove',
+  'rock',
+  'river',
+  'vale',
+  'wood',
+  'woods',
+  'downs',
+  'cross',
+  'station',
+  'junction',
+  'centre',
+  'center',
+  'county',
+  'district',
+]);
 /** Lower-case words inside place names of many languages ("Ostrov nad Ohří", "Turkovice u Přelouče", "Frankfurt am Main"). */
-const PLACE_PARTICLES = /^(?:de|du|des|la|le|les|do|da|dos|das|del|di|della|of|the|am|an|im|sur|sous|upon|on|nad|pod|u|na|bei|van|von|der|den|aan|op|en|y|e|i)$/i;
+const PLACE_PARTICLES =
+  /^(?:de|du|des|la|le|les|do|da|dos|das|del|di|della|of|the|am|an|im|sur|sous|upon|on|nad|pod|u|na|bei|van|von|der|den|aan|op|en|y|e|i)$/i;
 
 /**
  * STREET_AFTER_NUMBER takes as many capitalised words as it can and then one more word, so "45 Baker
@@ -1224,7 +1938,11 @@ function streetTypeWithin(a: RegExpExecArray, words: Set<string>): RegExpExecArr
     if (m.index > 0 && words.has(w.toLowerCase())) best = [m.index, m.index + w.length];
   }
   if (!best) return null;
-  const out = [lead + run.slice(0, best[1]), run.slice(0, best[0]), run.slice(best[0], best[1])] as unknown as RegExpExecArray;
+  const out = [
+    lead + run.slice(0, best[1]),
+    run.slice(0, best[0]),
+    run.slice(best[0], best[1]),
+  ] as unknown as RegExpExecArray;
   out.index = a.index;
   return out;
 }
@@ -1241,19 +1959,27 @@ function continuesAddress(seg: string, lex: Lexicon): boolean {
     // A listed place of several words ("South Africa", "Czech Republic") counts whole.
     if (j + 1 < words.length && /^\p{Lu}/u.test(w)) {
       const len = phraseLength(lex, words, j);
-      if (len > 0) { ok += len; plain++; j += len - 1; continue; }
+      if (len > 0) {
+        ok += len;
+        plain++;
+        j += len - 1;
+        continue;
+      }
     }
     if (/^\d{2,6}(?:-\d{3,4})?$/.test(w) || /^[A-Z]{1,2}\d[A-Z\d]?$/.test(w) || /^\d[A-Z]{2}$/.test(w)) ok++;
     else if (/^\p{Lu}{2,3}\.?$/u.test(w)) ok++;
-    else if (/^\p{Lu}/u.test(w) && (isPlace(lex, low) || !lex.common.has(low) || STREET_WORDS.includes(low))) { ok++; plain++; }
-    else if (/^\p{Lu}/u.test(w) && TOPONYM_WORDS.has(low)) ok++;
+    else if (/^\p{Lu}/u.test(w) && (isPlace(lex, low) || !lex.common.has(low) || STREET_WORDS.includes(low))) {
+      ok++;
+      plain++;
+    } else if (/^\p{Lu}/u.test(w) && TOPONYM_WORDS.has(low)) ok++;
     else if (PLACE_PARTICLES.test(w)) ok += 0.5;
     else if (/^(?:apt|suite|ste|unit|box|floor|bldg|flat)\.?$/i.test(w)) ok++;
     else if (/^\d{1,5}[A-Za-z]?$/.test(w)) ok++;
     else return false;
   }
   // Kind-of-place words alone ("New Station") are no place name.
-  if (plain === 0 && words.some((w) => TOPONYM_WORDS.has(lower(w.replace(/[.,]$/, ''))) && /^\p{Lu}/u.test(w))) return false;
+  if (plain === 0 && words.some((w) => TOPONYM_WORDS.has(lower(w.replace(/[.,]$/, ''))) && /^\p{Lu}/u.test(w)))
+    return false;
   return ok >= words.length - 0.5;
 }
 

@@ -16,11 +16,14 @@ const after = (text: string, i: number, n: number): string => text.slice(i, i + 
 // ---------------------------------------------------------------------------------------------- EMAIL
 
 const EMAIL_LOCAL = /[\p{L}\p{N}._%+\-!#$&'*/=?^`{|}~]/u;
-const EMAIL_DOMAIN = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}/u;
+const EMAIL_DOMAIN =
+  /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,24}/u;
 
 /** EMAIL_LOCAL of the ASCII characters, less the ones that are table and template syntax far more often. */
 const EMAIL_LOCAL_ASCII = new Uint8Array(128);
-for (let c = 0; c < 128; c++) EMAIL_LOCAL_ASCII[c] = EMAIL_LOCAL.test(String.fromCharCode(c)) && !'|{}`*\'/'.includes(String.fromCharCode(c)) ? 1 : 0;
+for (let c = 0; c < 128; c++)
+  EMAIL_LOCAL_ASCII[c] =
+    EMAIL_LOCAL.test(String.fromCharCode(c)) && !"|{}`*'/".includes(String.fromCharCode(c)) ? 1 : 0;
 
 export function findEmails(text: string, out: Detection[]): void {
   let at = text.indexOf('@');
@@ -50,18 +53,53 @@ export function findEmails(text: string, out: Detection[]): void {
  * A run of digits with the separators numbers are written with. It starts at a `+`, `(` or digit
  * that does not continue a word, and stops before a separator that is not followed by more digits.
  */
-const NUM_RUN = /(?:\+|\b)\(?\d(?:\d|[ \u00a0.\-/](?=\(?\d)|\((?=\d)|\)(?=[ \u00a0\-.]?\d))*(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6}\b)?/g;
+const NUM_RUN =
+  /(?:\+|\b)\(?\d(?:\d|[ \u00a0.\-/](?=\(?\d)|\((?=\d)|\)(?=[ \u00a0\-.]?\d))*(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6}\b)?/g;
 
-const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered)\W{0,3}(?:[a-z]{1,12}\W{1,3}){0,3}$|\b(?:ph|mob|tel|t|m|f)\.?\s*:\s*$/;
+const PHONE_CONTEXT =
+  /(?:phone|tel(?:ephone)?|call|calling|mobile|cell|fax|desk|office|contact|reach|dial|ring|text|sms|whatsapp|number|landline|hotline|answering|registered)\W{0,3}(?:[a-z]{1,12}\W{1,3}){0,3}$|\b(?:ph|mob|tel|t|m|f)\.?\s*:\s*$/;
 const PHONE_AFTER = /^[\s\-:(]{0,3}(?:office|fax|mobile|cell|home|work|desk|phone|tel)\b/;
-const CARD_CONTEXT = /(?:card|cc|visa|mastercard|amex|american express|discover|maestro|jcb|diners|credit|debit|payment)\b[^\n]{0,30}$/;
+const CARD_CONTEXT =
+  /(?:card|cc|visa|mastercard|amex|american express|discover|maestro|jcb|diners|credit|debit|payment)\b[^\n]{0,30}$/;
 const SSN_CONTEXT = /(?:ssn|social security|social sec|ss#|ss #|taxpayer|tin)\b[^\n]{0,25}$/;
 const ROUTING_CONTEXT = /(?:routing|aba|rtn|transit|sort code)\b[^\n]{0,25}$/;
 const ACCOUNT_CONTEXT = /(?:account|acct|a\/c|bank)\s*(?:number|no\.?|num|#|nr\.?)?\s*(?:is|:|=|#)?\s*$/;
-const NOT_PHONE_CONTEXT = /(?:cve|order|invoice|ref(?:erence)?|ticket|tracking|isbn|issn|doi|serial|part|model|sku|item|case|claim|policy|version|v|build|page|pages|pp|no|year|id|shipment|parcel|transaction|receipt|booking|confirmation|\$|€|£|¥|usd|eur|gbp)(?:\s*(?:number|no\.?|nr\.?|num|id|code|#))?\W{0,3}$/;
+const NOT_PHONE_CONTEXT =
+  /(?:cve|order|invoice|ref(?:erence)?|ticket|tracking|isbn|issn|doi|serial|part|model|sku|item|case|claim|policy|version|v|build|page|pages|pp|no|year|id|shipment|parcel|transaction|receipt|booking|confirmation|\$|€|£|¥|usd|eur|gbp)(?:\s*(?:number|no\.?|nr\.?|num|id|code|#))?\W{0,3}$/;
 
 /** Countries whose national formats are tried for numbers written without a country code. */
-const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'CH', 'AT', 'SE', 'NO', 'DK', 'FI', 'IE', 'PT', 'PL', 'CZ', 'HU', 'AU', 'NZ', 'CA', 'BR', 'IN', 'ZA', 'IS', 'GR', 'RU', 'JP', 'MX'];
+const PHONE_COUNTRIES: CountryCode[] = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'IT',
+  'ES',
+  'NL',
+  'BE',
+  'CH',
+  'AT',
+  'SE',
+  'NO',
+  'DK',
+  'FI',
+  'IE',
+  'PT',
+  'PL',
+  'CZ',
+  'HU',
+  'AU',
+  'NZ',
+  'CA',
+  'BR',
+  'IN',
+  'ZA',
+  'IS',
+  'GR',
+  'RU',
+  'JP',
+  'MX',
+];
 
 function ctxPhoneCheap(ctx: string): boolean {
   return PHONE_CONTEXT.test(ctx);
@@ -111,7 +149,20 @@ function phoneValidOnce(run: string, digits: string, loose: boolean, seen: Map<s
 
 /** Characters a NUM_RUN match is made of: digits, separators, brackets, "+", and "x" / "ext." of an extension. */
 function numberChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || c === 32 || c === 0xa0 || c === 46 || c === 45 || c === 47 || c === 40 || c === 41 || c === 43 || c === 120 || c === 101 || c === 116;
+  return (
+    (c >= 48 && c <= 57) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 46 ||
+    c === 45 ||
+    c === 47 ||
+    c === 40 ||
+    c === 41 ||
+    c === 43 ||
+    c === 120 ||
+    c === 101 ||
+    c === 116
+  );
 }
 
 /**
@@ -134,7 +185,8 @@ function nextNumberRun(text: string, scan: NumberScan): RegExpExecArray | null {
     while (ws > scan.windowEnd && numberChar(text.charCodeAt(ws - 1))) ws--;
     let we = p + 1;
     let nd = 1;
-    for (let c = text.charCodeAt(we); we < text.length && numberChar(c); c = text.charCodeAt(++we)) if (c >= 48 && c <= 57) nd++;
+    for (let c = text.charCodeAt(we); we < text.length && numberChar(c); c = text.charCodeAt(++we))
+      if (c >= 48 && c <= 57) nd++;
     scan.windowEnd = we;
     NUM_RUN.lastIndex = nd >= 6 ? ws : we;
   }
@@ -179,7 +231,14 @@ export function digitRuns(text: string): number[] {
 }
 
 /** `digits`: digitRuns(text), when the caller has it (a scan of its own finds only the digits it needs). */
-export function findNumbers(text: string, mode: DetectMode, out: Detection[], wantPhone: boolean, wantFinancial: boolean, digits?: number[]): void {
+export function findNumbers(
+  text: string,
+  mode: DetectMode,
+  out: Detection[],
+  wantPhone: boolean,
+  wantFinancial: boolean,
+  digits?: number[],
+): void {
   NUM_RUN.lastIndex = 0;
   const scan: NumberScan = { digits, k: 0, windowEnd: 0 };
   const phoneSeen = new Map<string, boolean>();
@@ -190,11 +249,21 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (run.length < 7) continue;
     // A run glued to letters or more digits on its left (a word, a product code) is not an identifier.
     const prev = start > 0 ? text.charCodeAt(start - 1) : 32;
-    if ((prev >= 65 && prev <= 90) || (prev >= 97 && prev <= 122) || prev === 95 || prev === 45 || prev === 35 && !wantFinancial) continue;
+    if (
+      (prev >= 65 && prev <= 90) ||
+      (prev >= 97 && prev <= 122) ||
+      prev === 95 ||
+      prev === 45 ||
+      (prev === 35 && !wantFinancial)
+    )
+      continue;
     const next = text.charCodeAt(start + run.length);
     if ((next >= 65 && next <= 90) || (next >= 97 && next <= 122)) continue;
     let nd = 0;
-    for (let k = 0; k < run.length; k++) { const c = run.charCodeAt(k); if (c >= 48 && c <= 57) nd++; }
+    for (let k = 0; k < run.length; k++) {
+      const c = run.charCodeAt(k);
+      if (c >= 48 && c <= 57) nd++;
+    }
     // Fewer than six digits: a year, a version, a quantity; no identifier here is that short.
     if (nd < 6) continue;
     const digits = run.replace(/\D/g, '');
@@ -209,7 +278,11 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
         out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
         continue;
       }
-      if (/^\d{9}$/.test(digits) && ssnNamed && ssnValid(digits.slice(0, 3), digits.slice(3, 5), digits.slice(5), true)) {
+      if (
+        /^\d{9}$/.test(digits) &&
+        ssnNamed &&
+        ssnValid(digits.slice(0, 3), digits.slice(3, 5), digits.slice(5), true)
+      ) {
         out.push({ start, end, entity: 'FINANCIAL', score: 0.95, kind: 'ssn' });
         continue;
       }
@@ -246,7 +319,13 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     if (core.split(/[ \u00a0]/).some((g) => /^\d+\.\d+$/.test(g)) && !/^\+/.test(core)) continue;
     if (core.includes('/') && !ctxPhoneCheap(ctx)) continue;
     // Inside a list of numbers ("1.65,403.8"), a URL or a query string.
-    if (start > 0 && (text[start - 1] === '/' || text[start - 1] === '=' || ((text[start - 1] === ',' || text[start - 1] === '.') && /\d/.test(text[start - 2] ?? '')))) continue;
+    if (
+      start > 0 &&
+      (text[start - 1] === '/' ||
+        text[start - 1] === '=' ||
+        ((text[start - 1] === ',' || text[start - 1] === '.') && /\d/.test(text[start - 2] ?? '')))
+    )
+      continue;
     // Postal codes: Portuguese 1234-567, US ZIP+4 and Brazilian CEP 12345-6789 / 12345-678.
     if (/^\d{4}-\d{3}$|^\d{5}-\d{3,4}$/.test(core) && !ctxPhoneCheap(ctx)) continue;
     if (/^(?:19|20)\d\d[ \-.]/.test(core) && !ctxPhoneCheap(ctx)) continue;
@@ -254,7 +333,10 @@ export function findNumbers(text: string, mode: DetectMode, out: Detection[], wa
     const tail = text.slice(end, end + 2);
     if (/^\s?%/.test(tail)) continue;
     // "licence number", "account number": the number is named, and it is not a phone number.
-    const otherNumber = /(?:licen[cs]e|passport|account|card|order|invoice|policy|member|customer|tracking|serial|tax|id|ssn|social security)\W+(?:number|no\.?|nr\.?|#)\W*(?:is\W*)?$/.test(ctx);
+    const otherNumber =
+      /(?:licen[cs]e|passport|account|card|order|invoice|policy|member|customer|tracking|serial|tax|id|ssn|social security)\W+(?:number|no\.?|nr\.?|#)\W*(?:is\W*)?$/.test(
+        ctx,
+      );
     const ctxPhone = !otherNumber && (PHONE_CONTEXT.test(ctx) || PHONE_AFTER.test(after(text, end, 16)));
     if (!ctxPhone && (otherNumber || NOT_PHONE_CONTEXT.test(ctx))) continue;
     if (SSN_CONTEXT.test(ctx) && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(core)) continue;
@@ -311,7 +393,13 @@ function ibanMatches(text: string, digits: number[] | undefined): RegExpExecArra
   let resume = 0;
   for (const p of digits) {
     const at = p - 2;
-    if (at < resume || !isDigit(text.charCodeAt(p + 1)) || !isAsciiLetter(text.charCodeAt(at)) || !isAsciiLetter(text.charCodeAt(at + 1))) continue;
+    if (
+      at < resume ||
+      !isDigit(text.charCodeAt(p + 1)) ||
+      !isAsciiLetter(text.charCodeAt(at)) ||
+      !isAsciiLetter(text.charCodeAt(at + 1))
+    )
+      continue;
     if (at > 0 && isWordCode(text.charCodeAt(at - 1))) continue;
     IBAN_AT.lastIndex = at;
     m = IBAN_AT.exec(text);
@@ -357,18 +445,46 @@ interface SecretRule {
 
 /** Key formats published by their providers (and used by secret scanners such as gitleaks). */
 const PROVIDER_RULES: SecretRule[] = [
-  { kind: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g },
-  { kind: 'aws-access-key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AIPA', 'ANPA', 'ANVA', 'APKA', 'AROA', 'ASCA'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g },
-  { kind: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { kind: 'gitlab-token', hints: ['glpat-', 'gldt-', 'glptt-', 'glrt-', 'glcbt-', 'glsoat-', 'glffct-'], re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g },
+  {
+    kind: 'private-key',
+    hints: ['PRIVATE KEY'],
+    re: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g,
+  },
+  {
+    kind: 'aws-access-key',
+    hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AIPA', 'ANPA', 'ANVA', 'APKA', 'AROA', 'ASCA'],
+    re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z2-7]{16}\b/g,
+  },
+  {
+    kind: 'github-token',
+    hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+  },
+  {
+    kind: 'gitlab-token',
+    hints: ['glpat-', 'gldt-', 'glptt-', 'glrt-', 'glcbt-', 'glsoat-', 'glffct-'],
+    re: /\bgl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_\-]{20,}\b/g,
+  },
   { kind: 'slack-token', hints: ['xox'], re: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
-  { kind: 'slack-webhook', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g },
+  {
+    kind: 'slack-webhook',
+    hints: ['hooks.slack.com'],
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_\-]{20,}/g,
+  },
   { kind: 'stripe-key', hints: ['_live_', '_test_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
   { kind: 'stripe-webhook', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
   { kind: 'google-api-key', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])/g },
-  { kind: 'google-oauth', hints: ['ya29.', 'GOCSPX-'], re: /\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{28})/g },
+  {
+    kind: 'google-oauth',
+    hints: ['ya29.', 'GOCSPX-'],
+    re: /\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{28})/g,
+  },
   { kind: 'anthropic-key', hints: ['sk-ant-'], re: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{32,}/g },
-  { kind: 'openai-key', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{20,})?(?![A-Za-z0-9_\-])/g },
+  {
+    kind: 'openai-key',
+    hints: ['sk-'],
+    re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{20,})?(?![A-Za-z0-9_\-])/g,
+  },
   { kind: 'sendgrid-key', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b/g },
   { kind: 'npm-token', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { kind: 'pypi-token', hints: ['pypi-'], re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}/g },
@@ -381,7 +497,12 @@ const PROVIDER_RULES: SecretRule[] = [
   { kind: 'telegram-bot-token', hints: [':AA'], re: /\b\d{8,10}:AA[0-9A-Za-z_\-]{33}\b/g },
   { kind: 'azure-storage-key', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1 },
   { kind: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}/g },
-  { kind: 'bearer', hints: ['Bearer ', 'Basic ', 'token '], re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g, group: 1 },
+  {
+    kind: 'bearer',
+    hints: ['Bearer ', 'Basic ', 'token '],
+    re: /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-.~+/]{20,}=*)/g,
+    group: 1,
+  },
 ];
 
 /** `scheme://user:password@host`: the user and password are credentials. */
@@ -390,14 +511,27 @@ const CONNECTION_STRING = /\b[a-z][a-z0-9+.\-]{1,20}:\/\/([^\s:@/]{1,128}):([^\s
 const SECRET_KEYWORD = String.raw`(?:[A-Za-z0-9]+[_\-.])*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-.]?key|apikey|access[_\-.]?key(?:[_\-.]?id)?|auth[_\-.]?(?:token|key)|client[_\-.]?secret|private[_\-.]?key|credentials?|session[_\-.]?key|signing[_\-.]?key|encryption[_\-.]?key|master[_\-.]?key|mot de passe|passwort|kennwort|contraseña|senha)(?:[_\-.][A-Za-z0-9]+)*`;
 /** `password = "..."`, `API_KEY: ...`, `"token": "..."`: the value is the secret. */
 /** Tried only where an identifier holding a credential word starts (sticky). */
-const ASSIGNMENT = new RegExp(String.raw`["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"',;)}\]]{1,512}))`, 'iy');
+const ASSIGNMENT = new RegExp(
+  String.raw`["']?${SECRET_KEYWORD}["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"',;)}\]]{1,512}))`,
+  'iy',
+);
 
 /** Values of a credential assignment that are not the secret itself. */
 function placeholderValue(v: string): boolean {
-  if (/^(?:\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|<[^>]*>|\{\{.*\}\}|process\.env\..*|os\.environ.*|env\(.*|\*+|x+|\.\.\.|…|null|none|nil|undefined|true|false|required|optional|string|str|int|number|boolean|bool|yes|no|\?+)$/i.test(v)) return true;
+  if (
+    /^(?:\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|<[^>]*>|\{\{.*\}\}|process\.env\..*|os\.environ.*|env\(.*|\*+|x+|\.\.\.|…|null|none|nil|undefined|true|false|required|optional|string|str|int|number|boolean|bool|yes|no|\?+)$/i.test(
+      v,
+    )
+  )
+    return true;
   if (/^(?:the|a|an|your|my|is|was|should|must|will|can)$/i.test(v)) return true;
   // Documentation placeholders: YOUR_API_KEY, <token>, [REDACTED], xxxx, ${SECRET}.
-  if (/your[_\- ]?(?:api|secret|token|key|password)|\b(?:redacted|placeholder|changeme|example)\b|x{4,}|\*{3,}|^\W+$|\$\{|\{\{/i.test(v)) return true;
+  if (
+    /your[_\- ]?(?:api|secret|token|key|password)|\b(?:redacted|placeholder|changeme|example)\b|x{4,}|\*{3,}|^\W+$|\$\{|\{\{/i.test(
+      v,
+    )
+  )
+    return true;
   if (!/[A-Za-z0-9]/.test(v) || v.length < 3) return true;
   return false;
 }
@@ -405,12 +539,14 @@ function placeholderValue(v: string): boolean {
 /** A token that could be a generated key: long enough, mixed characters, high entropy. */
 function looksRandom(v: string): boolean {
   if (v.length < 16 || /\s/.test(v)) return false;
-  const classes = (/[a-z]/.test(v) ? 1 : 0) + (/[A-Z]/.test(v) ? 1 : 0) + (/\d/.test(v) ? 1 : 0) + (/[_\-+/=.]/.test(v) ? 1 : 0);
+  const classes =
+    (/[a-z]/.test(v) ? 1 : 0) + (/[A-Z]/.test(v) ? 1 : 0) + (/\d/.test(v) ? 1 : 0) + (/[_\-+/=.]/.test(v) ? 1 : 0);
   if (classes < 2 || !/\d/.test(v)) return false;
   return entropy(v) >= 3.3;
 }
 
-const CREDENTIAL_LINE = /\b(?:key|secret|token|auth|bearer|credential|password|passwd|api|signature|sig|access|private)\b/i;
+const CREDENTIAL_LINE =
+  /\b(?:key|secret|token|auth|bearer|credential|password|passwd|api|signature|sig|access|private)\b/i;
 const RANDOM_TOKEN = /(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{20,}(?![A-Za-z0-9_\-+/=.])/g;
 
 interface HintIndex {
@@ -465,7 +601,8 @@ function hints(): HintIndex {
     const c0 = h.charCodeAt(0);
     const c1 = h.charCodeAt(1);
     const c2 = h.charCodeAt(2);
-    if (h.length < 3 || c0 >= 128 || c1 >= 128 || c2 >= 128) throw new Error(`secret hint ${h} must start with three ASCII characters`);
+    if (h.length < 3 || c0 >= 128 || c1 >= 128 || c2 >= 128)
+      throw new Error(`secret hint ${h} must start with three ASCII characters`);
     if (pairs[(c0 << 7) | c1] === 0) {
       if (pairCount >= 255) throw new Error('too many secret hint prefixes for the table');
       pairs[(c0 << 7) | c1] = ++pairCount;
@@ -494,7 +631,10 @@ function hints(): HintIndex {
     }
   }
   // The name literals' first three characters lead to their own groups, checked without consuming.
-  for (const [literal, group] of [[' and ', AND_GROUP], ['orner of', CORNER_GROUP]] as const) {
+  for (const [literal, group] of [
+    [' and ', AND_GROUP],
+    ['orner of', CORNER_GROUP],
+  ] as const) {
     const c0 = literal.charCodeAt(0);
     const c1 = literal.charCodeAt(1);
     if (pairs[(c0 << 7) | c1] === 0) pairs[(c0 << 7) | c1] = ++pairCount;
@@ -589,7 +729,14 @@ function nameLiteralAt(text: string, i: number, c0: number, c1: number, c2: numb
  * inside hints too: the pass reads every character anyway, and a scan of its own for each costs about
  * as much as the pass.
  */
-function scanHints(text: string, index: HintIndex, ats: number[], found: string[], marked: number[], lits: NameLiterals): void {
+function scanHints(
+  text: string,
+  index: HintIndex,
+  ats: number[],
+  found: string[],
+  marked: number[],
+  lits: NameLiterals,
+): void {
   const { groups, pairs, triples, pairBits } = index;
   // Positions that may start a triple (the last one starts three characters before the end).
   const n = text.length - 2;
@@ -628,7 +775,8 @@ function scanHints(text: string, index: HintIndex, ats: number[], found: string[
       if (h !== null) {
         ats.push(i);
         found.push(h);
-        for (let p = i + 1; p < i + h.length; p++) nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
+        for (let p = i + 1; p < i + h.length; p++)
+          nameLiteralAt(text, p, text.charCodeAt(p), text.charCodeAt(p + 1), text.charCodeAt(p + 2), lits);
         next = i + h.length;
       }
     }
@@ -729,7 +877,10 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
   else scanHints(text, index, ats, found, marked, literals);
   if (index.markRule) {
     const rule = index.markRule;
-    windows.set(rule, marked.map((at) => [Math.max(0, at - 24), Math.min(text.length, at + 300)] as [number, number]));
+    windows.set(
+      rule,
+      marked.map((at) => [Math.max(0, at - 24), Math.min(text.length, at + 300)] as [number, number]),
+    );
   }
   for (let x = 0; x < ats.length; x++) {
     const at = ats[x]!;
@@ -792,7 +943,21 @@ export function findSecrets(text: string, mode: DetectMode, out: Detection[], li
 }
 
 /** Credential words as words or parts of identifiers (API_KEY, apiKey, client-secret), not inside "monkey" or "author". */
-const KEYWORDS = ['credential', 'signature', 'contraseña', 'kennwort', 'private', 'secret', 'bearer', 'token', 'senha', 'pass', 'auth', 'pwd', 'key'];
+const KEYWORDS = [
+  'credential',
+  'signature',
+  'contraseña',
+  'kennwort',
+  'private',
+  'secret',
+  'bearer',
+  'token',
+  'senha',
+  'pass',
+  'auth',
+  'pwd',
+  'key',
+];
 
 /**
  * A keyword hit that names a credential: a whole word or a part of an identifier (API_KEY, apiKey,
@@ -810,7 +975,11 @@ function credentialWord(text: string, at: number, len: number): boolean {
   const word = text.slice(at, end).toLowerCase();
   // Right edge: allowed endings ("keys", "tokens", "password", "passwd", "passwort", "passphrase").
   const rest = /^[a-z]*/.exec(text.slice(end, end + 8).toLowerCase())![0];
-  const ok = rest === '' || (rest === 's' && word !== 'pass') || (word === 'pass' && /^(?:word|wd|phrase|wort)s?$/.test(rest)) || (word === 'auth' && /^(?:orization|enticate|entication|token)$/.test(rest));
+  const ok =
+    rest === '' ||
+    (rest === 's' && word !== 'pass') ||
+    (word === 'pass' && /^(?:word|wd|phrase|wort)s?$/.test(rest)) ||
+    (word === 'auth' && /^(?:orization|enticate|entication|token)$/.test(rest));
   end += rest.length;
   return ok;
 }
@@ -880,7 +1049,8 @@ function findRandomTokens(full: string, ls: number, le: number, mode: DetectMode
     // URLs and paths: "//host/path", "github.com/org/repo/commit/…", lower-case paths.
     if (v.includes('//') || /\.[a-z]{2,6}\//i.test(v) || (v.includes('/') && !/[A-Z]/.test(v))) continue;
     const prevCh = text[m.index - 1];
-    if (prevCh === '/' || prevCh === ':' && /https?$/i.test(text.slice(Math.max(0, m.index - 6), m.index - 1))) continue;
+    if (prevCh === '/' || (prevCh === ':' && /https?$/i.test(text.slice(Math.max(0, m.index - 6), m.index - 1))))
+      continue;
     out.push({ start: ls + m.index, end: ls + m.index + v.length, entity: 'SECRET', score: 0.8, kind: 'high-entropy' });
   }
 }

@@ -19,7 +19,11 @@ export function workerFile(name: string): string {
  * The parser's pool for `workers/<name>.ts`, created on first use; undefined when the worker has not
  * been built (callers then run the work inline). Idle threads exit, so the pool never keeps the process alive.
  */
-export function readerPool<Task, Result>(runtime: ParserRuntime, name: string, maxOldGenerationSizeMb = 2048): Piscina<Task, Result> | undefined {
+export function readerPool<Task, Result>(
+  runtime: ParserRuntime,
+  name: string,
+  maxOldGenerationSizeMb = 2048,
+): Piscina<Task, Result> | undefined {
   const filename = workerFile(name);
   if (!existsSync(filename)) return undefined;
   return runtime.resource(`${name}-pool`, () => {

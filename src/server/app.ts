@@ -55,7 +55,12 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
   const ownsParser = !options.parser;
   const store = options.store ?? (await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const parser = options.parser ?? createParser({ textThreads: config.textThreads, ocrThreads: config.ocrThreads });
-  const ctx: ServiceContext = { config, store, parser, limiter: new KeyLimiter(config.concurrencyPerKey, config.queueLength) };
+  const ctx: ServiceContext = {
+    config,
+    store,
+    parser,
+    limiter: new KeyLimiter(config.concurrencyPerKey, config.queueLength),
+  };
   const keys = new KeyRing(config.apiKeys);
 
   const app = Fastify({
@@ -64,7 +69,11 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
       ...(options.logStream ? { stream: options.logStream } : {}),
       // Paths only: a query string is never logged, whatever a client put in it.
       serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: pathOnly(req.url), id: req.id }),
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: pathOnly(req.url),
+          id: req.id,
+        }),
       },
       redact: ['req.headers.authorization', 'headers.authorization'],
     },
@@ -106,9 +115,11 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request) => {
     const id = keys.identify(request.headers.authorization);
     if (!id) {
-      throw unauthorized(request.headers.authorization === undefined
-        ? 'Unauthorized: send the API key as "Authorization: Bearer <key>".'
-        : 'Unauthorized: invalid API key.');
+      throw unauthorized(
+        request.headers.authorization === undefined
+          ? 'Unauthorized: send the API key as "Authorization: Bearer <key>".'
+          : 'Unauthorized: invalid API key.',
+      );
     }
     request.keyId = id;
   });

@@ -53,11 +53,18 @@ export function parseApiKeys(text: string): ApiKeyEntry[] {
     const entry = raw.trim();
     if (!entry || entry.startsWith('#')) continue;
     const colon = entry.indexOf(':');
-    if (colon <= 0) throw new ConfigError('DOCMILL_API_KEYS: each entry must be "id:key" (the id is what logs show; the key stays secret).');
+    if (colon <= 0)
+      throw new ConfigError(
+        'DOCMILL_API_KEYS: each entry must be "id:key" (the id is what logs show; the key stays secret).',
+      );
     const id = entry.slice(0, colon).trim();
     const key = entry.slice(colon + 1).trim();
-    if (!KEY_ID.test(id)) throw new ConfigError(`DOCMILL_API_KEYS: key id "${id}" must be 1-64 characters of A-Z a-z 0-9 . _ -`);
-    if (key.length < 16) throw new ConfigError(`DOCMILL_API_KEYS: the key of "${id}" is shorter than 16 characters; use a long random secret.`);
+    if (!KEY_ID.test(id))
+      throw new ConfigError(`DOCMILL_API_KEYS: key id "${id}" must be 1-64 characters of A-Z a-z 0-9 . _ -`);
+    if (key.length < 16)
+      throw new ConfigError(
+        `DOCMILL_API_KEYS: the key of "${id}" is shorter than 16 characters; use a long random secret.`,
+      );
     if (/\s/.test(key)) throw new ConfigError(`DOCMILL_API_KEYS: the key of "${id}" contains white space.`);
     if (ids.has(id)) throw new ConfigError(`DOCMILL_API_KEYS: key id "${id}" is listed twice.`);
     if (keys.has(key)) throw new ConfigError(`DOCMILL_API_KEYS: two ids share one key.`);
@@ -95,7 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const apiKeys = parseApiKeys(keysText);
   if (apiKeys.length === 0) {
-    throw new ConfigError('No API keys configured: set DOCMILL_API_KEYS="id1:key1,id2:key2" (or DOCMILL_API_KEYS_FILE). Every route requires one.');
+    throw new ConfigError(
+      'No API keys configured: set DOCMILL_API_KEYS="id1:key1,id2:key2" (or DOCMILL_API_KEYS_FILE). Every route requires one.',
+    );
   }
   const databaseUrl = env['DOCMILL_DATABASE_URL']?.trim() || env['DATABASE_URL']?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

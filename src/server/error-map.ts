@@ -12,7 +12,11 @@ const MULTIPART_CODES: Record<string, [number, 'BAD_REQUEST' | 'RESOURCE_LIMIT',
   FST_FILES_LIMIT: [400, 'BAD_REQUEST', 'Send exactly one file, in the multipart field "file".'],
   FST_PARTS_LIMIT: [400, 'BAD_REQUEST', 'Too many multipart parts: send "file" and optionally "options".'],
   FST_FIELDS_LIMIT: [400, 'BAD_REQUEST', 'Too many multipart fields: send "file" and optionally "options".'],
-  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'BAD_REQUEST', 'Expected a multipart/form-data request with the file in the field "file".'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [
+    400,
+    'BAD_REQUEST',
+    'Expected a multipart/form-data request with the file in the field "file".',
+  ],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, 'BAD_REQUEST', 'Unsupported Content-Type for this route.'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'RESOURCE_LIMIT', 'The request body is too large.'],
 };
@@ -23,10 +27,19 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof QueueFullError) return tooManyRequests(err.message);
   const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
-    return new HttpError(400, 'BAD_REQUEST', describeValidation(fe.validation as never, fe.validationContext ?? 'request'));
+    return new HttpError(
+      400,
+      'BAD_REQUEST',
+      describeValidation(fe.validation as never, fe.validationContext ?? 'request'),
+    );
   }
   const known = fe.code ? MULTIPART_CODES[fe.code] : undefined;
-  if (known) return new HttpError(known[0], known[1], fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `${known[2]} ${fe.message}` : known[2]);
+  if (known)
+    return new HttpError(
+      known[0],
+      known[1],
+      fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `${known[2]} ${fe.message}` : known[2],
+    );
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     // Malformed bodies (bad JSON, truncated multipart) and the like.

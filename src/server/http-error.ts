@@ -11,7 +11,11 @@ export type ServiceErrorCode = ParseErrorCode | 'NOT_FOUND' | 'UNAUTHORIZED' | '
 
 export class HttpError extends Error {
   override readonly name = 'HttpError';
-  constructor(readonly status: number, readonly code: ServiceErrorCode, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: ServiceErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 

@@ -32,7 +32,10 @@ export class QueueFullError extends Error {
 export class KeyLimiter {
   private readonly keys = new Map<string, KeyState>();
 
-  constructor(readonly concurrency: number, readonly queueLength: number) {}
+  constructor(
+    readonly concurrency: number,
+    readonly queueLength: number,
+  ) {}
 
   /** Current load of a key, for tests and metrics. */
   load(keyId: string): { active: number; queued: number } {
@@ -85,13 +88,19 @@ export class KeyLimiter {
       // A cancelled wait is reported through release(); nobody has to observe the rejection.
       ready.catch(() => undefined);
     } else {
-      throw new QueueFullError(`Concurrency limit reached: ${this.concurrency} parses running and ${this.queueLength} waiting for this API key. Retry later.`);
+      throw new QueueFullError(
+        `Concurrency limit reached: ${this.concurrency} parses running and ${this.queueLength} waiting for this API key. Retry later.`,
+      );
     }
 
     return {
       ready,
-      get waited() { return waited; },
-      get queueMs() { return queueMs; },
+      get waited() {
+        return waited;
+      },
+      get queueMs() {
+        return queueMs;
+      },
       release: () => {
         if (released) return;
         released = true;

@@ -63,7 +63,11 @@ export const DEFAULT_WEBHOOK_EVENTS = ['monitor.page'];
 
 // ---------------------------------------------------------------- JSON schemas (validation + OpenAPI)
 
-const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, maxProperties: 100 } as const;
+const stringMap = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: 8192 },
+  maxProperties: 100,
+} as const;
 const httpUrl = { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048 } as const;
 
 /** The specification's scrapeOptions members, each with its type. */
@@ -87,7 +91,11 @@ const scrapeOptionsSchema = {
     actions: {
       type: 'array',
       maxItems: 50,
-      items: { type: 'object', required: ['type'], properties: { type: { type: 'string' }, milliseconds: { type: 'integer', minimum: 0 } } },
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { type: 'string' }, milliseconds: { type: 'integer', minimum: 0 } },
+      },
     },
     location: {
       type: 'object',
@@ -174,7 +182,12 @@ const notificationSchema = {
       additionalProperties: false,
       properties: {
         enabled: { type: 'boolean' },
-        recipients: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'string', format: 'email', maxLength: 320 } },
+        recipients: {
+          type: 'array',
+          maxItems: 50,
+          uniqueItems: true,
+          items: { type: 'string', format: 'email', maxLength: 320 },
+        },
         includeDiffs: { type: 'boolean' },
       },
     },
@@ -238,14 +251,33 @@ const dateTime = { type: 'string', format: 'date-time' } as const;
 export const monitorSchema = {
   type: 'object',
   required: [
-    'id', 'name', 'status', 'schedule', 'nextRunAt', 'lastRunAt', 'currentCheckId', 'targets', 'webhook', 'notification',
-    'retentionDays', 'estimatedCreditsPerMonth', 'lastCheckSummary', 'goal', 'judgeEnabled', 'createdAt', 'updatedAt',
+    'id',
+    'name',
+    'status',
+    'schedule',
+    'nextRunAt',
+    'lastRunAt',
+    'currentCheckId',
+    'targets',
+    'webhook',
+    'notification',
+    'retentionDays',
+    'estimatedCreditsPerMonth',
+    'lastCheckSummary',
+    'goal',
+    'judgeEnabled',
+    'createdAt',
+    'updatedAt',
   ],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
     status: { type: 'string', enum: ['active', 'paused'] },
-    schedule: { type: 'object', required: ['cron', 'timezone'], properties: { cron: { type: 'string' }, timezone: { type: 'string' } } },
+    schedule: {
+      type: 'object',
+      required: ['cron', 'timezone'],
+      properties: { cron: { type: 'string' }, timezone: { type: 'string' } },
+    },
     nextRunAt: nullable(dateTime),
     lastRunAt: nullable(dateTime),
     currentCheckId: nullable({ type: 'string', format: 'uuid' }),
@@ -288,7 +320,9 @@ export const monitorSchema = {
     estimatedCreditsPerMonth: { type: 'integer' },
     lastCheckSummary: {
       type: 'object',
-      properties: Object.fromEntries(['totalPages', 'same', 'changed', 'new', 'removed', 'error'].map((k) => [k, { type: 'integer' }])),
+      properties: Object.fromEntries(
+        ['totalPages', 'same', 'changed', 'new', 'removed', 'error'].map((k) => [k, { type: 'integer' }]),
+      ),
     },
     goal: nullable({ type: 'string' }),
     judgeEnabled: { type: 'boolean' },
@@ -316,7 +350,9 @@ export function checkTimezone(tz: string): string {
 export function checkCron(cron: string, timezone: string): Cron {
   const expr = cron.trim();
   if (!NICKNAMES.has(expr.toLowerCase()) && expr.split(/\s+/).length !== 5) {
-    throw badRequest(`schedule.cron: "${cron}" must have five fields (minute hour day-of-month month day-of-week), for example "*/30 * * * *".`);
+    throw badRequest(
+      `schedule.cron: "${cron}" must have five fields (minute hour day-of-month month day-of-week), for example "*/30 * * * *".`,
+    );
   }
   let job: Cron;
   try {
@@ -347,10 +383,23 @@ export function estimateCreditsPerMonth(cron: string, timezone: string, targets:
   return Math.max(0, Math.round(perMonth * urls));
 }
 
-interface ScheduleInput { cron?: string; timezone?: string; text?: string }
+interface ScheduleInput {
+  cron?: string;
+  timezone?: string;
+  text?: string;
+}
 
-const DAYS: Record<string, number> = { sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6 };
-const TEXT_FORMS = '"every 30 minutes", "every 2 hours", "hourly", "daily", "weekly", "monthly", "daily at 9:00", "every day at 6pm", "weekdays at 08:30", "every monday at 9:15"';
+const DAYS: Record<string, number> = {
+  sunday: 0,
+  monday: 1,
+  tuesday: 2,
+  wednesday: 3,
+  thursday: 4,
+  friday: 5,
+  saturday: 6,
+};
+const TEXT_FORMS =
+  '"every 30 minutes", "every 2 hours", "hourly", "daily", "weekly", "monthly", "daily at 9:00", "every day at 6pm", "weekdays at 08:30", "every monday at 9:15"';
 
 /** Time of day "9", "9:15", "09:15", "6pm", "6:30 am" → [minute, hour]. */
 function timeOfDay(text: string): [number, number] | undefined {
@@ -373,8 +422,14 @@ function timeOfDay(text: string): [number, number] | undefined {
 export function cronFromText(text: string): string {
   const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
   const fixed: Record<string, string> = {
-    hourly: '0 * * * *', 'every hour': '0 * * * *', daily: '0 0 * * *', 'every day': '0 0 * * *',
-    weekly: '0 0 * * 0', 'every week': '0 0 * * 0', monthly: '0 0 1 * *', 'every month': '0 0 1 * *',
+    hourly: '0 * * * *',
+    'every hour': '0 * * * *',
+    daily: '0 0 * * *',
+    'every day': '0 0 * * *',
+    weekly: '0 0 * * 0',
+    'every week': '0 0 * * 0',
+    monthly: '0 0 1 * *',
+    'every month': '0 0 1 * *',
     'every minute': '* * * * *',
   };
   if (fixed[t]) return fixed[t]!;
@@ -382,7 +437,10 @@ export function cronFromText(text: string): string {
   if (m && Number(m[1]) >= 1 && Number(m[1]) <= 59) return `*/${Number(m[1])} * * * *`;
   m = /^every (\d{1,2}) hours?$/.exec(t);
   if (m && Number(m[1]) >= 1 && Number(m[1]) <= 23) return `0 */${Number(m[1])} * * *`;
-  m = /^(?:daily|every day|weekdays|every weekday|every (sunday|monday|tuesday|wednesday|thursday|friday|saturday)) at (.+)$/.exec(t);
+  m =
+    /^(?:daily|every day|weekdays|every weekday|every (sunday|monday|tuesday|wednesday|thursday|friday|saturday)) at (.+)$/.exec(
+      t,
+    );
   if (m) {
     const at = timeOfDay(m[2]!);
     if (at) {
@@ -390,20 +448,29 @@ export function cronFromText(text: string): string {
       return `${at[0]} ${at[1]} * * ${dow}`;
     }
   }
-  throw badRequest(`schedule.text: "${text}" is not a schedule this server understands; use one of ${TEXT_FORMS}, or give schedule.cron.`);
+  throw badRequest(
+    `schedule.text: "${text}" is not a schedule this server understands; use one of ${TEXT_FORMS}, or give schedule.cron.`,
+  );
 }
 
 /** Validates a schedule and returns it normalised (timezone defaults to UTC; text becomes cron). */
 export function normalizeSchedule(input: ScheduleInput): { cron: string; timezone: string } {
-  if (input.text !== undefined && input.cron !== undefined) throw badRequest('schedule: give either cron or text, not both.');
-  if (input.text === undefined && input.cron === undefined) throw badRequest('schedule.cron: required (or schedule.text).');
+  if (input.text !== undefined && input.cron !== undefined)
+    throw badRequest('schedule: give either cron or text, not both.');
+  if (input.text === undefined && input.cron === undefined)
+    throw badRequest('schedule.cron: required (or schedule.text).');
   const timezone = checkTimezone(input.timezone ?? 'UTC');
   const cron = input.text !== undefined ? cronFromText(input.text) : input.cron!.trim().replace(/\s+/g, ' ');
   checkCron(cron, timezone);
   return { cron, timezone };
 }
 
-interface TargetInput { id?: string; type: 'scrape'; urls: string[]; scrapeOptions?: Record<string, unknown> }
+interface TargetInput {
+  id?: string;
+  type: 'scrape';
+  urls: string[];
+  scrapeOptions?: Record<string, unknown>;
+}
 
 export function normalizeTargets(input: TargetInput[]): MonitorTarget[] {
   const ids = new Set<string>();
@@ -423,7 +490,12 @@ export function normalizeTargets(input: TargetInput[]): MonitorTarget[] {
   });
 }
 
-interface WebhookInput { url: string; headers?: Record<string, string>; metadata?: Record<string, string>; events?: string[] }
+interface WebhookInput {
+  url: string;
+  headers?: Record<string, string>;
+  metadata?: Record<string, string>;
+  events?: string[];
+}
 
 export function normalizeWebhook(input: WebhookInput): MonitorWebhook {
   return {
@@ -434,14 +506,18 @@ export function normalizeWebhook(input: WebhookInput): MonitorWebhook {
   };
 }
 
-interface NotificationInput { email?: { enabled?: boolean; recipients?: string[]; includeDiffs?: boolean } }
+interface NotificationInput {
+  email?: { enabled?: boolean; recipients?: string[]; includeDiffs?: boolean };
+}
 
 export function normalizeNotification(input: NotificationInput): MonitorNotification {
   const email = input.email ?? {};
   const recipients = email.recipients ?? [];
   const enabled = email.enabled ?? recipients.length > 0;
   if (enabled && recipients.length === 0) {
-    throw badRequest('notification.email.recipients: at least one recipient is needed when e-mail notification is enabled.');
+    throw badRequest(
+      'notification.email.recipients: at least one recipient is needed when e-mail notification is enabled.',
+    );
   }
   return { email: { enabled, recipients: [...recipients], includeDiffs: email.includeDiffs ?? false } };
 }
@@ -497,17 +573,27 @@ export function applyUpdate(current: Monitor, patch: UpdateMonitorInput, now: Da
     const given = patch.schedule;
     // A change of time zone alone keeps the cron expression; text or cron replaces it.
     const cron = given.cron === undefined && given.text === undefined ? current.schedule.cron : given.cron;
-    next.schedule = normalizeSchedule({ timezone: given.timezone ?? current.schedule.timezone, cron, text: given.text });
+    next.schedule = normalizeSchedule({
+      timezone: given.timezone ?? current.schedule.timezone,
+      cron,
+      text: given.text,
+    });
   }
   if (patch.targets !== undefined) next.targets = normalizeTargets(patch.targets);
   if (patch.status !== undefined) next.status = patch.status;
   if (patch.webhook !== undefined) next.webhook = patch.webhook === null ? null : normalizeWebhook(patch.webhook);
-  if (patch.notification !== undefined) next.notification = patch.notification === null ? null : normalizeNotification(patch.notification);
+  if (patch.notification !== undefined)
+    next.notification = patch.notification === null ? null : normalizeNotification(patch.notification);
   if (patch.retentionDays !== undefined) next.retentionDays = patch.retentionDays;
   if (patch.goal !== undefined) next.goal = patch.goal;
   if (patch.judgeEnabled !== undefined) next.judgeEnabled = patch.judgeEnabled;
   next.nextRunAt = next.status === 'active' ? nextRunAt(next.schedule.cron, next.schedule.timezone, now) : null;
-  next.estimatedCreditsPerMonth = estimateCreditsPerMonth(next.schedule.cron, next.schedule.timezone, next.targets, now);
+  next.estimatedCreditsPerMonth = estimateCreditsPerMonth(
+    next.schedule.cron,
+    next.schedule.timezone,
+    next.targets,
+    now,
+  );
   next.updatedAt = now.toISOString();
   return next;
 }

@@ -6,10 +6,17 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 function make(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: coerce, strict: false });
+  const ajv = new Ajv({
+    allErrors: false,
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce,
+    strict: false,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -20,7 +27,13 @@ const textAjv = make(true);
 /** Marks a body schema that only documents a multipart request: the handler reads and checks the parts. */
 export const MULTIPART = 'x-docmill-multipart';
 
-export function validatorCompiler({ schema, httpPart }: { schema: Record<string, unknown>; httpPart?: string }): (data: unknown) => boolean {
+export function validatorCompiler({
+  schema,
+  httpPart,
+}: {
+  schema: Record<string, unknown>;
+  httpPart?: string;
+}): (data: unknown) => boolean {
   if (schema[MULTIPART]) return () => true;
   return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
 }
@@ -35,14 +48,16 @@ export function describeValidation(errors: ErrorObject[], context: string): stri
     .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p.replace(/~1/g, '/').replace(/~0/g, '~')}`))
     .join('')
     .replace(/^\./, '');
-  if (e.keyword === 'required') where = where ? `${where}.${String(e.params['missingProperty'])}` : String(e.params['missingProperty']);
+  if (e.keyword === 'required')
+    where = where ? `${where}.${String(e.params['missingProperty'])}` : String(e.params['missingProperty']);
   if (e.keyword === 'additionalProperties') {
     const extra = String(e.params['additionalProperty']);
     return `${where ? `${where}.` : ''}${extra}: unknown member (no other members are allowed)`;
   }
   let message = e.message ?? 'is invalid';
   if (e.keyword === 'required') message = 'required';
-  if (e.keyword === 'enum') message = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'enum')
+    message = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (e.keyword === 'pattern' && where.endsWith('url')) message = 'must be an http(s) URL';
   return `${where || context}: ${message}`;
 }

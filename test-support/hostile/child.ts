@@ -20,18 +20,27 @@ function emit(msg: unknown): void {
 }
 
 let current: string | undefined;
-process.on('unhandledRejection', (e) => emit({ unhandled: current, error: String((e as Error)?.stack ?? e).slice(0, 1500) }));
+process.on('unhandledRejection', (e) =>
+  emit({ unhandled: current, error: String((e as Error)?.stack ?? e).slice(0, 1500) }),
+);
 process.on('uncaughtException', (e) => emit({ unhandled: current, error: String(e.stack ?? e).slice(0, 1500) }));
 
 const chunks: Buffer[] = [];
 for await (const c of process.stdin) chunks.push(c as Buffer);
 const req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChildRequest;
 const wanted = new Set(req.ids);
-const byId = new Map(catalogue({ seed: req.seed, mutations: req.mutations }).filter((v) => wanted.has(v.id)).map((v) => [v.id, v]));
+const byId = new Map(
+  catalogue({ seed: req.seed, mutations: req.mutations })
+    .filter((v) => wanted.has(v.id))
+    .map((v) => [v.id, v]),
+);
 const parser = createParser();
 for (const id of req.ids) {
   const v = byId.get(id);
-  if (!v) { emit({ missing: id }); continue; }
+  if (!v) {
+    emit({ missing: id });
+    continue;
+  }
   current = id;
   emit({ start: id });
   const outcome = await runLibrary(parser, v, { options: req.options as never, boundMs: req.boundMs });

@@ -34,31 +34,56 @@ export async function runIsolated(variants: Variant[], opts: IsolatedOptions): P
   let queue = variants.map((v) => v.id);
   const record = (o: Outcome): void => {
     const extra = unhandled.get(o.id);
-    const final = extra && !o.defect ? { ...o, defect: 'crash' as const, message: `unhandled rejection/exception during the parse: ${extra.split('\n')[0]}`, stack: extra } : o;
+    const final =
+      extra && !o.defect
+        ? {
+            ...o,
+            defect: 'crash' as const,
+            message: `unhandled rejection/exception during the parse: ${extra.split('\n')[0]}`,
+            stack: extra,
+          }
+        : o;
     results.set(o.id, final);
     opts.onOutcome?.(final);
   };
   while (queue.length) {
     const before = results.size;
-    const req: ChildRequest = { seed: opts.seed, mutations: opts.mutations, ids: queue, options: opts.options, boundMs: opts.boundMs };
+    const req: ChildRequest = {
+      seed: opts.seed,
+      mutations: opts.mutations,
+      ids: queue,
+      options: opts.options,
+      boundMs: opts.boundMs,
+    };
     const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
     child.stdin.end(JSON.stringify(req));
     let running: string | undefined;
     let started = 0;
     let timer: NodeJS.Timeout | undefined;
     let hung = false;
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (c, s) => resolve([c, s])),
+    );
     const lines = createInterface({ input: child.stdout });
     for await (const line of lines) {
       let msg: Msg;
-      try { msg = JSON.parse(line) as Msg; } catch { continue; }
+      try {
+        msg = JSON.parse(line) as Msg;
+      } catch {
+        continue;
+      }
       if (msg.start) {
         running = msg.start;
         started = performance.now();
         clearTimeout(timer);
-        timer = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, opts.boundMs + 15000);
+        timer = setTimeout(() => {
+          hung = true;
+          child.kill('SIGKILL');
+        }, opts.boundMs + 15000);
       } else if (msg.outcome) {
         clearTimeout(timer);
         record(msg.outcome);
@@ -72,7 +97,14 @@ export async function runIsolated(variants: Variant[], opts: IsolatedOptions): P
           if (last) unhandled.set(last, msg.error ?? '');
         }
       } else if (msg.missing) {
-        results.set(msg.missing, { id: msg.missing, family: family.get(msg.missing) ?? 'other', status: 'crash', ms: 0, defect: 'crash', message: 'variant not found in the child' });
+        results.set(msg.missing, {
+          id: msg.missing,
+          family: family.get(msg.missing) ?? 'other',
+          status: 'crash',
+          ms: 0,
+          defect: 'crash',
+          message: 'variant not found in the child',
+        });
       }
     }
     clearTimeout(timer);
@@ -80,19 +112,49 @@ export async function runIsolated(variants: Variant[], opts: IsolatedOptions): P
     if (running) {
       const ms = Math.round(performance.now() - started);
       const fam = family.get(running) ?? 'other';
-      if (hung) record({ id: running, family: fam, status: 'hang', ms, defect: 'hang', message: `did not settle within ${opts.boundMs + 15000} ms (event loop blocked?); child killed` });
-      else record({ id: running, family: fam, status: 'crash', ms, defect: 'crash', message: `the process died (exit ${code ?? signal})`, stack: stderr.slice(-1500) });
+      if (hung)
+        record({
+          id: running,
+          family: fam,
+          status: 'hang',
+          ms,
+          defect: 'hang',
+          message: `did not settle within ${opts.boundMs + 15000} ms (event loop blocked?); child killed`,
+        });
+      else
+        record({
+          id: running,
+          family: fam,
+          status: 'crash',
+          ms,
+          defect: 'crash',
+          message: `the process died (exit ${code ?? signal})`,
+          stack: stderr.slice(-1500),
+        });
     }
     // Whatever ran after the last settled variant is charged to it (late unhandled rejections).
     for (const [id, err] of unhandled) {
       const o = results.get(id);
-      if (o && !o.defect) results.set(id, { ...o, defect: 'crash', message: `unhandled rejection/exception: ${err.split('\n')[0]}`, stack: err });
+      if (o && !o.defect)
+        results.set(id, {
+          ...o,
+          defect: 'crash',
+          message: `unhandled rejection/exception: ${err.split('\n')[0]}`,
+          stack: err,
+        });
     }
     queue = queue.filter((id) => !results.has(id));
     if (!running && queue.length && results.size === before) {
       // The child ended without settling anything: charge the first waiting variant, go on with the rest.
       const id = queue.shift()!;
-      results.set(id, { id, family: family.get(id) ?? 'other', status: 'crash', ms: 0, defect: 'crash', message: `child exited (${code ?? signal}) before settling: ${stderr.slice(-300)}` });
+      results.set(id, {
+        id,
+        family: family.get(id) ?? 'other',
+        status: 'crash',
+        ms: 0,
+        defect: 'crash',
+        message: `child exited (${code ?? signal}) before settling: ${stderr.slice(-300)}`,
+      });
     }
   }
   return variants.map((v) => results.get(v.id)!);

@@ -31,7 +31,7 @@ export function rng(seed: number): () => number {
 
 /** A seed derived from a base seed and a string, so variants do not share random streams. */
 export function subSeed(seed: number, key: string): number {
-  let h = seed >>> 0 ^ 0x9e3779b9;
+  let h = (seed >>> 0) ^ 0x9e3779b9;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
   return h >>> 0;
 }
@@ -48,7 +48,10 @@ export function concat(parts: (Uint8Array | string)[]): Uint8Array {
   const bufs = parts.map((p) => (typeof p === 'string' ? latin1(p) : p));
   const out = new Uint8Array(bufs.reduce((n, b) => n + b.length, 0));
   let o = 0;
-  for (const b of bufs) { out.set(b, o); o += b.length; }
+  for (const b of bufs) {
+    out.set(b, o);
+    o += b.length;
+  }
   return out;
 }
 
@@ -90,7 +93,12 @@ export function lastIndexOf(hay: Uint8Array, needle: string): number {
  * inflated bytes: the unit is compressed once with a full flush (byte aligned, no back references
  * across it) and its blocks repeated. Returns the stream, inflated size and CRC-32.
  */
-export function deflateBomb(prefix: Uint8Array, unit: Uint8Array, repeats: number, suffix: Uint8Array): { data: Uint8Array; size: number; crc: number } {
+export function deflateBomb(
+  prefix: Uint8Array,
+  unit: Uint8Array,
+  repeats: number,
+  suffix: Uint8Array,
+): { data: Uint8Array; size: number; crc: number } {
   const flush = { finishFlush: zc.Z_FULL_FLUSH, level: 9 } as const;
   const head = prefix.length ? deflateRawSync(prefix, flush) : new Uint8Array(0);
   const mid = deflateRawSync(unit, flush);

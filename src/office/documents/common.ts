@@ -16,9 +16,21 @@ export function imageSrc(mime: string, bytes: Uint8Array | undefined, removeBase
 }
 
 const MIME_BY_EXT: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp',
-  tif: 'image/tiff', tiff: 'image/tiff', svg: 'image/svg+xml', webp: 'image/webp', emf: 'image/x-emf',
-  wmf: 'image/x-wmf', wdp: 'image/vnd.ms-photo', jxr: 'image/vnd.ms-photo', ico: 'image/x-icon',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  jpe: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  emf: 'image/x-emf',
+  wmf: 'image/x-wmf',
+  wdp: 'image/vnd.ms-photo',
+  jxr: 'image/vnd.ms-photo',
+  ico: 'image/x-icon',
 };
 
 export function mimeOf(name: string): string {
@@ -38,8 +50,17 @@ export function isBlank(inlines: readonly Inline[]): boolean {
 export function trimInlines(inlines: Inline[]): Inline[] {
   let s = 0;
   let e = inlines.length;
-  while (s < e && (inlines[s]!.type === 'break' || (inlines[s]!.type === 'text' && !/\S/.test((inlines[s] as { text: string }).text)))) s++;
-  while (e > s && (inlines[e - 1]!.type === 'break' || (inlines[e - 1]!.type === 'text' && !/\S/.test((inlines[e - 1] as { text: string }).text)))) e--;
+  while (
+    s < e &&
+    (inlines[s]!.type === 'break' || (inlines[s]!.type === 'text' && !/\S/.test((inlines[s] as { text: string }).text)))
+  )
+    s++;
+  while (
+    e > s &&
+    (inlines[e - 1]!.type === 'break' ||
+      (inlines[e - 1]!.type === 'text' && !/\S/.test((inlines[e - 1] as { text: string }).text)))
+  )
+    e--;
   return s === 0 && e === inlines.length ? inlines : inlines.slice(s, e);
 }
 
@@ -66,7 +87,8 @@ export function blocksToCellInlines(nodes: readonly Node[]): Inline[] {
         });
         break;
       case 'table':
-        for (const row of node.rows) push(row.flatMap((c, i) => (i ? [{ type: 'text', text: ' ' } as Inline, ...c.content] : c.content)));
+        for (const row of node.rows)
+          push(row.flatMap((c, i) => (i ? [{ type: 'text', text: ' ' } as Inline, ...c.content] : c.content)));
         break;
       case 'figure':
         push([{ type: 'image', alt: node.alt, src: node.src ?? '' }]);
@@ -152,10 +174,11 @@ export function boundTable(rows: TableCell[][]): TableCell[][] {
     return w;
   };
   if (rows.length * width(rows) <= MAX_GRID_CELLS) return rows;
-  for (const r of rows) for (const c of r) {
-    delete c.colSpan;
-    delete c.rowSpan;
-  }
+  for (const r of rows)
+    for (const c of r) {
+      delete c.colSpan;
+      delete c.rowSpan;
+    }
   const w = width(rows);
   if (rows.length * w <= MAX_GRID_CELLS) return rows;
   const cap = Math.max(1, Math.floor(MAX_GRID_CELLS / rows.length));
@@ -191,7 +214,12 @@ export class BlockSink {
     let top = this.stack[this.stack.length - 1];
     // A different kind of list, or a number that does not follow on (another list restarting at 1
     // right after this one), starts a new list.
-    if (top && top.level === level && (top.list.ordered !== ordered || (ordered && start !== undefined && start !== (top.list.start ?? 1) + top.list.items.length))) {
+    if (
+      top &&
+      top.level === level &&
+      (top.list.ordered !== ordered ||
+        (ordered && start !== undefined && start !== (top.list.start ?? 1) + top.list.items.length))
+    ) {
       this.stack.pop();
       top = this.stack[this.stack.length - 1];
     }
@@ -259,7 +287,8 @@ export function compactSpans(rows: TableCell[][]): void {
       while (occupied[r]?.has(c)) c++;
       starts.add(c);
       const cs = cl.colSpan ?? 1;
-      for (let dr = 1; dr < (cl.rowSpan ?? 1); dr++) for (let k = 0; k < cs; k++) (occupied[r + dr] ??= new Set()).add(c + k);
+      for (let dr = 1; dr < (cl.rowSpan ?? 1); dr++)
+        for (let k = 0; k < cs; k++) (occupied[r + dr] ??= new Set()).add(c + k);
       c += cs;
     }
     width = Math.max(width, c);
@@ -348,7 +377,9 @@ export function buildTable(raw: RawRow[]): TableCell[][] {
  */
 export function dropPageNumbers(inlines: Inline[], contents = true): Inline[] {
   if (!contents || !inlines.some((i) => i.type === 'text' && i.text.includes('\u0000'))) {
-    return inlines.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
+    return inlines.map((i) =>
+      i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i,
+    );
   }
   const out = inlines.map((i) => (i.type === 'text' ? { ...i } : i));
   for (let k = out.length - 1; k >= 0; k--) {
@@ -356,14 +387,21 @@ export function dropPageNumbers(inlines: Inline[], contents = true): Inline[] {
     if (i.type !== 'text') continue;
     const at = i.text.lastIndexOf('\u0000');
     if (at < 0) continue;
-    const tail = i.text.slice(at + 1) + out.slice(k + 1).map((x) => (x.type === 'text' ? x.text : '')).join('');
+    const tail =
+      i.text.slice(at + 1) +
+      out
+        .slice(k + 1)
+        .map((x) => (x.type === 'text' ? x.text : ''))
+        .join('');
     if (/^\s*[\divxlcdm]*\s*$/i.test(tail)) {
       i.text = i.text.slice(0, at);
       out.length = k + 1;
     }
     break;
   }
-  return out.map((i) => (i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i));
+  return out.map((i) =>
+    i.type === 'text' && i.text.includes('\u0000') ? { ...i, text: i.text.replace(/\u0000/g, ' ') } : i,
+  );
 }
 
 /** Runs of spaces collapsed to one, also across runs with different formatting (markdown shows one anyway). */

@@ -97,7 +97,12 @@ function blipStore(table: Uint8Array, dgg: Record, wordDoc: Uint8Array): (Uint8A
  * PlcfSpaMom (CPs, then 26-byte SPAs whose first field is the shape id), `dgg` the OfficeArtContent
  * (the drawing group, then each drawing with the byte saying whose it is: 0 the main text's).
  */
-export function floatingShapes(table: Uint8Array, wordDoc: Uint8Array, spa: [number, number], dgg: [number, number]): Map<number, FloatingShape> {
+export function floatingShapes(
+  table: Uint8Array,
+  wordDoc: Uint8Array,
+  spa: [number, number],
+  dgg: [number, number],
+): Map<number, FloatingShape> {
   const out = new Map<number, FloatingShape>();
   const [fcSpa, lcbSpa] = spa;
   const [fcDgg, lcbDgg] = dgg;

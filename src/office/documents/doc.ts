@@ -16,7 +16,23 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { OleFile } from '../ole.js';
 import { floatingShapes, type FloatingShape } from './doc-drawings.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, collapseSpaces, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, trimInlines, withAuthor, type RawRow } from './common.js';
+import {
+  BlockSink,
+  blocksToCellInlines,
+  boundTable,
+  buildTable,
+  cell,
+  CODE_STYLE,
+  collapseSpaces,
+  compactSpans,
+  dropPageNumbers,
+  headingLevelOfStyleName,
+  isBlank,
+  QUOTE_STYLE,
+  trimInlines,
+  withAuthor,
+  type RawRow,
+} from './common.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
 interface Piece {
@@ -77,16 +93,29 @@ function malformed(msg: string): ParseError {
 /** Size of a sprm's operand, or -1 for a variable one whose size byte follows. */
 function operandSize(sprm: number): number {
   switch (sprm >> 13) {
-    case 0: case 1: return 1;
-    case 2: case 4: case 5: return 2;
-    case 3: return 4;
-    case 7: return 3;
-    default: return -1;
+    case 0:
+    case 1:
+      return 1;
+    case 2:
+    case 4:
+    case 5:
+      return 2;
+    case 3:
+      return 4;
+    case 7:
+      return 3;
+    default:
+      return -1;
   }
 }
 
 /** Iterates the sprms of a grpprl: callback(sprm, operandOffset, operandSize). */
-function eachSprm(buf: Uint8Array, start: number, end: number, fn: (sprm: number, at: number, size: number) => void): void {
+function eachSprm(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  fn: (sprm: number, at: number, size: number) => void,
+): void {
   let p = start;
   while (p + 2 <= end) {
     const sprm = buf[p]! | (buf[p + 1]! << 8);
@@ -118,7 +147,13 @@ function eachSprm(buf: Uint8Array, start: number, end: number, fn: (sprm: number
   }
 }
 
-function readFkpRuns<T>(wordDoc: Uint8Array, table: Uint8Array, fc: number, lcb: number, parse: (page: Uint8Array, i: number, crun: number) => T): Run<T>[] {
+function readFkpRuns<T>(
+  wordDoc: Uint8Array,
+  table: Uint8Array,
+  fc: number,
+  lcb: number,
+  parse: (page: Uint8Array, i: number, crun: number) => T,
+): Run<T>[] {
   const runs: Run<T>[] = [];
   if (lcb < 8 || fc + lcb > table.length) return runs;
   const tv = new DataView(table.buffer, table.byteOffset, table.byteLength);
@@ -153,7 +188,17 @@ function findRun<T>(runs: Run<T>[], fc: number): Run<T> | undefined {
   return undefined;
 }
 
-const DEFAULT_PARA: ParaProps = { istd: 0, inTable: false, ttp: false, itap: 0, innerCell: false, innerTtp: false, outline: 9, ilfo: 0, ilvl: 0 };
+const DEFAULT_PARA: ParaProps = {
+  istd: 0,
+  inTable: false,
+  ttp: false,
+  itap: 0,
+  innerCell: false,
+  innerTtp: false,
+  outline: 9,
+  ilfo: 0,
+  ilvl: 0,
+};
 
 function parsePapx(page: Uint8Array, i: number, crun: number, data?: Uint8Array): ParaProps {
   const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
@@ -174,7 +219,14 @@ function parsePapx(page: Uint8Array, i: number, crun: number, data?: Uint8Array)
   return props;
 }
 
-function applyPapSprms(page: Uint8Array, start: number, end: number, props: ParaProps, data: Uint8Array | undefined, depth = 0): void {
+function applyPapSprms(
+  page: Uint8Array,
+  start: number,
+  end: number,
+  props: ParaProps,
+  data: Uint8Array | undefined,
+  depth = 0,
+): void {
   eachSprm(page, start, end, (sprm, at, size) => {
     const b = page[at]!;
     switch (sprm) {
@@ -187,15 +239,34 @@ function applyPapSprms(page: Uint8Array, start: number, end: number, props: Para
         applyPapSprms(data, off + 2, Math.min(data.length, off + 2 + cb), props, data, depth + 1);
         break;
       }
-      case 0x2416: props.inTable = b !== 0; break;
-      case 0x2417: props.ttp = b !== 0; break;
-      case 0x6649: props.itap = size >= 4 ? page[at]! | (page[at + 1]! << 8) : b; if (props.itap > 0) props.inTable = true; break;
-      case 0x244b: props.innerCell = b !== 0; break;
-      case 0x244c: props.innerTtp = b !== 0; break;
-      case 0x2640: props.outline = b; break;
-      case 0x460b: props.ilfo = page[at]! | (page[at + 1]! << 8); break;
-      case 0x260a: props.ilvl = b; break;
-      case 0x442c: props.dropCap = (b & 0x07) !== 0; break;
+      case 0x2416:
+        props.inTable = b !== 0;
+        break;
+      case 0x2417:
+        props.ttp = b !== 0;
+        break;
+      case 0x6649:
+        props.itap = size >= 4 ? page[at]! | (page[at + 1]! << 8) : b;
+        if (props.itap > 0) props.inTable = true;
+        break;
+      case 0x244b:
+        props.innerCell = b !== 0;
+        break;
+      case 0x244c:
+        props.innerTtp = b !== 0;
+        break;
+      case 0x2640:
+        props.outline = b;
+        break;
+      case 0x460b:
+        props.ilfo = page[at]! | (page[at + 1]! << 8);
+        break;
+      case 0x260a:
+        props.ilvl = b;
+        break;
+      case 0x442c:
+        props.dropCap = (b & 0x07) !== 0;
+        break;
       case 0xd608: {
         const itc = page[at]!;
         const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
@@ -209,11 +280,12 @@ function applyPapSprms(page: Uint8Array, start: number, end: number, props: Para
           const o = tcAt + k * 20;
           const grf = o + 2 <= at + size ? dv.getUint16(o, true) : 0;
           props.hmerged.push((grf & 0x0002) !== 0);
-          props.vmerge.push((grf & 0x0020) ? ((grf & 0x0040) ? 'start' : 'cont') : 'none');
+          props.vmerge.push(grf & 0x0020 ? (grf & 0x0040 ? 'start' : 'cont') : 'none');
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   });
 }
@@ -227,7 +299,13 @@ function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: () =>
   return props;
 }
 
-function applyChpSprms(page: Uint8Array, start: number, end: number, props: CharProps, charStyles?: () => Map<number, CharProps>): void {
+function applyChpSprms(
+  page: Uint8Array,
+  start: number,
+  end: number,
+  props: CharProps,
+  charStyles?: () => Map<number, CharProps>,
+): void {
   eachSprm(page, start, end, (sprm, at) => {
     const b = page[at]!;
     const flag = b === 1 || b === 0x81;
@@ -242,21 +320,43 @@ function applyChpSprms(page: Uint8Array, start: number, end: number, props: Char
         }
         break;
       }
-      case 0x0835: props.bold = flag; break;
-      case 0x0836: props.italic = flag; break;
-      case 0x0837: case 0x2a53: props.strike = flag; break;
-      case 0x2a48: props.iss = b; break;
-      case 0x083c: props.hidden = flag; break;
-      case 0x0800: props.deleted = flag; break;
-      case 0x0855: props.special = b !== 0; break;
-      case 0x6a03: props.pic = page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! * 0x1000000); break;
-      case 0x4a4f: props.ftcAscii = page[at]! | (page[at + 1]! << 8); break;
-      case 0x4a51: props.ftcOther = page[at]! | (page[at + 1]! << 8); break;
+      case 0x0835:
+        props.bold = flag;
+        break;
+      case 0x0836:
+        props.italic = flag;
+        break;
+      case 0x0837:
+      case 0x2a53:
+        props.strike = flag;
+        break;
+      case 0x2a48:
+        props.iss = b;
+        break;
+      case 0x083c:
+        props.hidden = flag;
+        break;
+      case 0x0800:
+        props.deleted = flag;
+        break;
+      case 0x0855:
+        props.special = b !== 0;
+        break;
+      case 0x6a03:
+        props.pic = page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! * 0x1000000);
+        break;
+      case 0x4a4f:
+        props.ftcAscii = page[at]! | (page[at + 1]! << 8);
+        break;
+      case 0x4a51:
+        props.ftcOther = page[at]! | (page[at + 1]! << 8);
+        break;
       case 0x6a09:
         props.symFtc = page[at]! | (page[at + 1]! << 8);
         props.symChar = page[at + 2]! | (page[at + 3]! << 8);
         break;
-      default: break;
+      default:
+        break;
     }
   });
 }
@@ -334,10 +434,15 @@ function readStyleSheet(table: Uint8Array, fc: number, lcb: number, tocStyles?: 
   for (const [istd] of raw) {
     const merged: CharProps = {};
     const seen = new Set<number>();
-    for (let cur: number | undefined = istd; cur !== undefined && raw.has(cur) && !seen.has(cur); cur = raw.get(cur)!.base) {
+    for (
+      let cur: number | undefined = istd;
+      cur !== undefined && raw.has(cur) && !seen.has(cur);
+      cur = raw.get(cur)!.base
+    ) {
       seen.add(cur);
       const pr = raw.get(cur)!.props;
-      for (const k of ['bold', 'italic', 'strike'] as const) if (merged[k] === undefined && pr[k] !== undefined) merged[k] = pr[k];
+      for (const k of ['bold', 'italic', 'strike'] as const)
+        if (merged[k] === undefined && pr[k] !== undefined) merged[k] = pr[k];
     }
     chars.set(istd, merged);
   }
@@ -387,7 +492,13 @@ class DocReader {
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
-  constructor(private readonly wordDoc: Uint8Array, tableStream: Uint8Array | undefined, private readonly deadline: number, private readonly data?: Uint8Array, private readonly removeBase64 = true) {
+  constructor(
+    private readonly wordDoc: Uint8Array,
+    tableStream: Uint8Array | undefined,
+    private readonly deadline: number,
+    private readonly data?: Uint8Array,
+    private readonly removeBase64 = true,
+  ) {
     this.view = new DataView(wordDoc.buffer, wordDoc.byteOffset, wordDoc.byteLength);
     if (wordDoc.length < 0x200) throw malformed('the WordDocument stream is too short');
     const csw = this.view.getUint16(32, true);
@@ -405,7 +516,9 @@ class DocReader {
     const sheet = readStyleSheet(this.table, fcStsh, lcbStsh, this.tocStyles);
     this.paraStyles = sheet.paras;
     const charStyles = (): Map<number, CharProps> => sheet.chars;
-    this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), (page, i, crun) => parseChpx(page, i, crun, charStyles));
+    this.chpx = readFkpRuns(wordDoc, this.table, ...this.fcLcb(12), (page, i, crun) =>
+      parseChpx(page, i, crun, charStyles),
+    );
   }
 
   /**
@@ -417,7 +530,7 @@ class DocReader {
     if (level !== undefined) return level;
     level = 0;
     const seen = new Set<number>();
-    for (let cur = istd; cur !== ISTD_NIL && !seen.has(cur) && seen.size < 20; ) {
+    for (let cur = istd; cur !== ISTD_NIL && !seen.has(cur) && seen.size < 20;) {
       seen.add(cur);
       if (cur >= 1 && cur <= 9) {
         level = cur;
@@ -490,7 +603,9 @@ class DocReader {
       widths.fill(w, s - cpStart, e - cpStart);
       const fc0 = piece.fc + (s - piece.cpStart) * w;
       const bytes = this.wordDoc.subarray(fc0, Math.min(this.wordDoc.length, fc0 + (e - s) * w));
-      let text = piece.compressed ? iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp1252') : UTF16.decode(bytes);
+      let text = piece.compressed
+        ? iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp1252')
+        : UTF16.decode(bytes);
       if (text.length < e - s) text += '\u0000'.repeat(e - s - text.length);
       parts.push(text);
       let run: Run<CharProps> | undefined;
@@ -595,7 +710,7 @@ class DocReader {
     const tv = new DataView(t.buffer, t.byteOffset, t.byteLength);
     const [fcOwners, lcbOwners] = this.fcLcb(36);
     if (lcbOwners > 0 && fcOwners + lcbOwners <= t.length) {
-      for (let p = fcOwners; p + 2 <= fcOwners + lcbOwners; ) {
+      for (let p = fcOwners; p + 2 <= fcOwners + lcbOwners;) {
         const cch = tv.getUint16(p, true);
         if (p + 2 + cch * 2 > fcOwners + lcbOwners) break;
         names.push(UTF16.decode(t.subarray(p + 2, p + 2 + cch * 2)));
@@ -627,7 +742,13 @@ class DocReader {
 
     // Note references: CP in the main text → the note's CP range in its story.
     const refs = new Map<number, NoteRef>();
-    const addRefs = (refIndex: number, txtIndex: number, cbRef: number, base: number, kind: 'footnote' | 'endnote' | 'comment'): void => {
+    const addRefs = (
+      refIndex: number,
+      txtIndex: number,
+      cbRef: number,
+      base: number,
+      kind: 'footnote' | 'endnote' | 'comment',
+    ): void => {
       const refCps = this.plcCps(refIndex, cbRef).slice(0, -1);
       const txt = this.plcCps(txtIndex, 0);
       const authors = kind === 'comment' ? this.commentAuthors(refCps.length) : [];
@@ -701,7 +822,7 @@ class DocReader {
         else if (t.cell.blocks.length) t.raw.push({ cells: [...t.row, cell(blocksToCellInlines(t.cell.nodes()))] });
         const nodes = tableNodes(t.raw);
         const outer = tables[tables.length - 1];
-        for (const n of nodes) (outer ? outer.cell.add(n) : sink.add(n, extra));
+        for (const n of nodes) outer ? outer.cell.add(n) : sink.add(n, extra);
       }
     };
     const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
@@ -779,8 +900,21 @@ class DocReader {
         placeTextboxes();
         return;
       }
-      const heading = props.istd >= 1 && props.istd <= 9 ? props.istd : props.outline < 9 ? props.outline + 1 : this.styleHeading(props.istd);
-      if (heading && !type) sink.add({ kind: 'heading', level: Math.min(6, heading) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
+      const heading =
+        props.istd >= 1 && props.istd <= 9
+          ? props.istd
+          : props.outline < 9
+            ? props.outline + 1
+            : this.styleHeading(props.istd);
+      if (heading && !type)
+        sink.add(
+          {
+            kind: 'heading',
+            level: Math.min(6, heading) as 1,
+            content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+          },
+          extra,
+        );
       else if (type) sink.add({ kind: 'paragraph', content }, extra);
       else this.addParagraph(sink, content, props);
       placeTextboxes();
@@ -788,7 +922,8 @@ class DocReader {
 
     const len = text.length;
     for (let i = 0; i < len; i++) {
-      if ((i & 8191) === 0 && Date.now() > this.deadline) throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
+      if ((i & 8191) === 0 && Date.now() > this.deadline)
+        throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
       const cp = this.charProps[chars[i]!] ?? {};
       const code = text.charCodeAt(i);
       // Fast path: a run of ordinary characters with the same properties is taken as one slice.
@@ -961,12 +1096,20 @@ class DocReader {
       if (start >= 0) {
         mime = 'image/jpeg';
         stop = region.length;
-        for (let k = region.length - 2; k > start; k--) if (region[k] === 0xff && region[k + 1] === 0xd9) { stop = k + 2; break; }
+        for (let k = region.length - 2; k > start; k--)
+          if (region[k] === 0xff && region[k + 1] === 0xd9) {
+            stop = k + 2;
+            break;
+          }
       }
     }
     if (!mime) return undefined;
     if (this.removeBase64) return { type: 'image', alt: '', src: `data:${mime};base64...` };
-    return { type: 'image', alt: '', src: `data:${mime};base64,${Buffer.from(region.subarray(start, stop)).toString('base64')}` };
+    return {
+      type: 'image',
+      alt: '',
+      src: `data:${mime};base64,${Buffer.from(region.subarray(start, stop)).toString('base64')}`,
+    };
   }
 
   /** Whether list (ilfo, ilvl) is numbered; from the list tables when they can be read. */
@@ -1072,7 +1215,9 @@ class DocReader {
     const blocks = ref.end > ref.start ? this.blocks(ref.start, ref.end, refs) : [];
     const nodes = blocks.map((b) => b.node);
     if (ref.kind === 'comment') withAuthor(nodes, ref.author ?? '');
-    (ref.kind === 'comment' ? this.comments : this.notes).push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+    (ref.kind === 'comment' ? this.comments : this.notes).push({
+      node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+    });
     return label;
   }
 }
@@ -1119,7 +1264,6 @@ function rowOf(cells: TableCell[], props: ParaProps): RawRow {
   });
   return { cells: out, bounds, vmerge };
 }
-
 
 /** Title, subject, author, keywords and comments from the OLE SummaryInformation property set. */
 function summaryInformation(bytes: Uint8Array | undefined): Record<string, string> {
@@ -1176,7 +1320,9 @@ function openStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefine
     try {
       container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
     } catch (err) {
-      throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, { cause: err });
+      throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     return (name) => streamOf(container, name);
   }
@@ -1203,7 +1349,10 @@ export function readDoc(ctx: ReaderContext): DocModel {
   if (ident !== 0xa5ec && ident !== 0xa5dc) throw malformed('the file information block has a wrong signature');
   if (flags & 0x0100) throw new ParseError('ENCRYPTED', 'The Word document is password protected.');
   if (nFib < 101 || ident === 0xa5dc) {
-    throw new ParseError('UNSUPPORTED_FILE_TYPE', 'Word 6.0/95 documents (and older) are not supported; save the document as .docx.');
+    throw new ParseError(
+      'UNSUPPORTED_FILE_TYPE',
+      'Word 6.0/95 documents (and older) are not supported; save the document as .docx.',
+    );
   }
   try {
     tableStream = stream(flags & 0x0200 ? '1Table' : '0Table');
@@ -1215,7 +1364,9 @@ export function readDoc(ctx: ReaderContext): DocModel {
   const metadata: DocModel['metadata'] = summaryInformation(summary);
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body, ...footers, ...notes] }],
+    pages: [
+      { pageNumber: 1, width: null, height: null, status: 'ok', blocks: [...headers, ...body, ...footers, ...notes] },
+    ],
     metadata,
     warnings: [],
     links: reader.links,

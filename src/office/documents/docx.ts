@@ -16,7 +16,22 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, imageSrc, isBlank, mimeOf, QUOTE_STYLE, trimInlines, withAuthor } from './common.js';
+import {
+  BlockSink,
+  blocksToCellInlines,
+  boundTable,
+  cell,
+  CODE_STYLE,
+  compactSpans,
+  dropPageNumbers,
+  headingLevelOfStyleName,
+  imageSrc,
+  isBlank,
+  mimeOf,
+  QUOTE_STYLE,
+  trimInlines,
+  withAuthor,
+} from './common.js';
 import { ommlToLatex } from './omml.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 
@@ -24,20 +39,116 @@ const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
 
 /** Formatting and layout elements the reader never looks at: not built at all. */
 const IGNORE = new Set([
-  'w:sz', 'w:szCs', 'w:lang', 'w:color', 'w:kern', 'w:spacing', 'w:ind', 'w:jc', 'w:pBdr', 'w:shd',
-  'w:tabs', 'w:keepNext', 'w:keepLines', 'w:widowControl', 'w:contextualSpacing', 'w:proofErr', 'w:bookmarkStart',
-  'w:bookmarkEnd', 'w:lastRenderedPageBreak', 'w:noProof', 'w:tcW', 'w:tcBorders', 'w:tblBorders', 'w:tblW', 'w:tblLook',
-  'w:tblLayout', 'w:tblCellMar', 'w:tblInd', 'w:tblGrid', 'w:rtl', 'w:cs', 'w:highlight', 'w:effect', 'w:w', 'w:position',
-  'w:snapToGrid', 'w:textAlignment', 'w:autoSpaceDE', 'w:autoSpaceDN', 'w:adjustRightInd', 'w:suppressAutoHyphens',
-  'w:pageBreakBefore', 'w:bidi', 'w:mirrorIndents', 'w:topLinePunct', 'w:overflowPunct', 'w:kinsoku', 'w:wordWrap',
-  'w:textDirection', 'w:vAlign', 'w:noWrap', 'w:tcMar', 'w:hideMark', 'w:trHeight', 'w:cantSplit', 'w:bCs', 'w:iCs',
-  'w:caps', 'w:smallCaps', 'w:outline', 'w:shadow', 'w:emboss', 'w:imprint', 'w:fitText', 'w:eastAsianLayout',
-  'w:specVanish', 'w:oMath', 'w:suppressLineNumbers', 'w:suppressOverlap', 'w:framePr_', 'w:permStart', 'w:permEnd',
-  'w:pgSz', 'w:pgMar', 'w:cols', 'w:docGrid', 'w:pgNumType', 'w:titlePg_', 'w:tblStyleRowBandSize', 'w:tblStyleColBandSize',
-  'wp:extent', 'wp:effectExtent', 'wp:simplePos', 'wp:positionH', 'wp:positionV', 'wp:wrapSquare', 'wp:wrapNone',
-  'wp:wrapTight', 'wp:wrapTopAndBottom', 'wp:wrapThrough', 'wp:cNvGraphicFramePr', 'a:xfrm', 'a:prstGeom', 'a:custGeom',
-  'a:ln', 'a:solidFill', 'a:noFill', 'a:gradFill', 'a:effectLst', 'a:extLst', 'pic:nvPicPr', 'wps:spPr', 'wps:bodyPr',
-  'wps:style', 'wps:cNvSpPr', 'wps:cNvCnPr', 'w14:paraId', 'w14:textId', 'w:rsid', 'w:rsids',
+  'w:sz',
+  'w:szCs',
+  'w:lang',
+  'w:color',
+  'w:kern',
+  'w:spacing',
+  'w:ind',
+  'w:jc',
+  'w:pBdr',
+  'w:shd',
+  'w:tabs',
+  'w:keepNext',
+  'w:keepLines',
+  'w:widowControl',
+  'w:contextualSpacing',
+  'w:proofErr',
+  'w:bookmarkStart',
+  'w:bookmarkEnd',
+  'w:lastRenderedPageBreak',
+  'w:noProof',
+  'w:tcW',
+  'w:tcBorders',
+  'w:tblBorders',
+  'w:tblW',
+  'w:tblLook',
+  'w:tblLayout',
+  'w:tblCellMar',
+  'w:tblInd',
+  'w:tblGrid',
+  'w:rtl',
+  'w:cs',
+  'w:highlight',
+  'w:effect',
+  'w:w',
+  'w:position',
+  'w:snapToGrid',
+  'w:textAlignment',
+  'w:autoSpaceDE',
+  'w:autoSpaceDN',
+  'w:adjustRightInd',
+  'w:suppressAutoHyphens',
+  'w:pageBreakBefore',
+  'w:bidi',
+  'w:mirrorIndents',
+  'w:topLinePunct',
+  'w:overflowPunct',
+  'w:kinsoku',
+  'w:wordWrap',
+  'w:textDirection',
+  'w:vAlign',
+  'w:noWrap',
+  'w:tcMar',
+  'w:hideMark',
+  'w:trHeight',
+  'w:cantSplit',
+  'w:bCs',
+  'w:iCs',
+  'w:caps',
+  'w:smallCaps',
+  'w:outline',
+  'w:shadow',
+  'w:emboss',
+  'w:imprint',
+  'w:fitText',
+  'w:eastAsianLayout',
+  'w:specVanish',
+  'w:oMath',
+  'w:suppressLineNumbers',
+  'w:suppressOverlap',
+  'w:framePr_',
+  'w:permStart',
+  'w:permEnd',
+  'w:pgSz',
+  'w:pgMar',
+  'w:cols',
+  'w:docGrid',
+  'w:pgNumType',
+  'w:titlePg_',
+  'w:tblStyleRowBandSize',
+  'w:tblStyleColBandSize',
+  'wp:extent',
+  'wp:effectExtent',
+  'wp:simplePos',
+  'wp:positionH',
+  'wp:positionV',
+  'wp:wrapSquare',
+  'wp:wrapNone',
+  'wp:wrapTight',
+  'wp:wrapTopAndBottom',
+  'wp:wrapThrough',
+  'wp:cNvGraphicFramePr',
+  'a:xfrm',
+  'a:prstGeom',
+  'a:custGeom',
+  'a:ln',
+  'a:solidFill',
+  'a:noFill',
+  'a:gradFill',
+  'a:effectLst',
+  'a:extLst',
+  'pic:nvPicPr',
+  'wps:spPr',
+  'wps:bodyPr',
+  'wps:style',
+  'wps:cNvSpPr',
+  'wps:cNvCnPr',
+  'w14:paraId',
+  'w14:textId',
+  'w:rsid',
+  'w:rsids',
 ]);
 
 function parse(text: string): XmlElement {
@@ -92,7 +203,11 @@ function readRels(zip: ZipPackage, part: string): Map<string, Rel> {
     const target = r.attrs['Target'] ?? '';
     if (!id) continue;
     const external = r.attrs['TargetMode'] === 'External';
-    map.set(id, { type: r.attrs['Type'] ?? '', target: external ? target : resolvePart(part, decodeURIComponentSafe(target)), external });
+    map.set(id, {
+      type: r.attrs['Type'] ?? '',
+      target: external ? target : resolvePart(part, decodeURIComponentSafe(target)),
+      external,
+    });
   }
   return map;
 }
@@ -157,13 +272,30 @@ function runPropsOf(rPr: XmlElement | undefined): RunProps {
   for (const c of rPr.children) {
     if (typeof c === 'string') continue;
     switch (c.name) {
-      case 'w:b': p.bold = onOff(c)!; break;
-      case 'w:i': p.italic = onOff(c)!; break;
-      case 'w:strike': case 'w:dstrike': p.strike = !!p.strike || onOff(c)!; break;
-      case 'w:u': p.underline = wval(c) !== 'none'; break;
-      case 'w:vertAlign': { const va = wval(c); if (va) p.vertAlign = va; break; }
-      case 'w:vanish': p.hidden = onOff(c)!; break;
-      case 'w:webHidden': if (p.hidden === undefined) p.hidden = onOff(c)!; break;
+      case 'w:b':
+        p.bold = onOff(c)!;
+        break;
+      case 'w:i':
+        p.italic = onOff(c)!;
+        break;
+      case 'w:strike':
+      case 'w:dstrike':
+        p.strike = !!p.strike || onOff(c)!;
+        break;
+      case 'w:u':
+        p.underline = wval(c) !== 'none';
+        break;
+      case 'w:vertAlign': {
+        const va = wval(c);
+        if (va) p.vertAlign = va;
+        break;
+      }
+      case 'w:vanish':
+        p.hidden = onOff(c)!;
+        break;
+      case 'w:webHidden':
+        if (p.hidden === undefined) p.hidden = onOff(c)!;
+        break;
       case 'w:rFonts': {
         // Set even when not a symbol font: a run's own font replaces its style's.
         const ascii = c.attrs['w:ascii'];
@@ -172,7 +304,8 @@ function runPropsOf(rPr: XmlElement | undefined): RunProps {
         if (other !== undefined) p.symOther = symbolFontOf(other);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return p;
@@ -202,7 +335,11 @@ class Styles {
       const ilvl = wval(child(numPr, 'w:ilvl'));
       if (ilvl !== undefined) def.ilvl = Number(ilvl);
       this.byId.set(id, def);
-      if (def.type === 'paragraph' && onOff(s.attrs['w:default'] !== undefined ? s : undefined) && (s.attrs['w:default'] === '1' || s.attrs['w:default'] === 'true')) {
+      if (
+        def.type === 'paragraph' &&
+        onOff(s.attrs['w:default'] !== undefined ? s : undefined) &&
+        (s.attrs['w:default'] === '1' || s.attrs['w:default'] === 'true')
+      ) {
         this.defaultParagraph = id;
       }
     }
@@ -259,7 +396,8 @@ class Styles {
   }
 
   private findNumPr(id: string | undefined): { numId: string; ilvl?: number } | undefined {
-    for (const s of this.chain(id)) if (s.numId !== undefined) return s.ilvl === undefined ? { numId: s.numId } : { numId: s.numId, ilvl: s.ilvl };
+    for (const s of this.chain(id))
+      if (s.numId !== undefined) return s.ilvl === undefined ? { numId: s.numId } : { numId: s.numId, ilvl: s.ilvl };
     return undefined;
   }
 
@@ -294,7 +432,10 @@ class Numbering {
   private readonly restarted = new Set<string>();
   private readonly styleLinks = new Map<string, string>();
 
-  constructor(root: XmlElement | undefined, private readonly styles: Styles) {
+  constructor(
+    root: XmlElement | undefined,
+    private readonly styles: Styles,
+  ) {
     const numbering = child(root, 'w:numbering');
     for (const a of children(numbering, 'w:abstractNum')) {
       const levels = new Map<number, Level>();
@@ -341,7 +482,11 @@ class Numbering {
     const base = levels?.get(ilvl);
     const ov = num.overrides.get(ilvl);
     if (!base && !ov) return undefined;
-    return { format: ov?.format ?? base?.format ?? 'decimal', start: ov?.start ?? base?.start ?? 1, text: base?.text ?? '' };
+    return {
+      format: ov?.format ?? base?.format ?? 'decimal',
+      start: ov?.start ?? base?.start ?? 1,
+      text: base?.text ?? '',
+    };
   }
 
   /**
@@ -390,17 +535,21 @@ interface PartCtx {
   rels: Map<string, Rel>;
 }
 
-
 class DocxConverter {
   private fields: Field[] = [];
   private dropCap: Inline[] = [];
   private readonly noteLabels = new Map<string, string>();
-  private readonly noteOrder: { key: string; label: string; kind: 'footnote' | 'endnote' | 'comment'; id: string }[] = [];
+  private readonly noteOrder: { key: string; label: string; kind: 'footnote' | 'endnote' | 'comment'; id: string }[] =
+    [];
   private noteCounter = 0;
   private commentCounter = 0;
   private readonly notes = new Map<string, XmlElement>();
   private readonly comments = new Map<string, XmlElement>();
-  private notesCtx: Record<'footnote' | 'endnote' | 'comment', PartCtx | undefined> = { footnote: undefined, endnote: undefined, comment: undefined };
+  private notesCtx: Record<'footnote' | 'endnote' | 'comment', PartCtx | undefined> = {
+    footnote: undefined,
+    endnote: undefined,
+    comment: undefined,
+  };
   private steps = 0;
   readonly links: string[] = [];
   readonly images: string[] = [];
@@ -419,7 +568,10 @@ class DocxConverter {
     const text = tolerantText(this.zip, rel.target);
     if (!text) return;
     const root = parse(text);
-    const container = child(root, kind === 'footnote' ? 'w:footnotes' : kind === 'endnote' ? 'w:endnotes' : 'w:comments');
+    const container = child(
+      root,
+      kind === 'footnote' ? 'w:footnotes' : kind === 'endnote' ? 'w:endnotes' : 'w:comments',
+    );
     for (const n of children(container, `w:${kind}`)) {
       const id = attr(n, 'w:id');
       if (id === undefined) continue;
@@ -504,7 +656,14 @@ class DocxConverter {
     if (!isBlank(content)) {
       if (heading !== undefined && type === undefined) {
         const level = Math.min(6, Math.max(1, heading)) as 1 | 2 | 3 | 4 | 5 | 6;
-        sink.add({ kind: 'heading', level, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
+        sink.add(
+          {
+            kind: 'heading',
+            level,
+            content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+          },
+          extra,
+        );
       } else if (numId !== undefined && numId !== '0' && type === undefined) {
         const level = Math.min(8, Math.max(0, ilvl ?? 0));
         const lvl = this.numbering.level(numId, level);
@@ -696,7 +855,14 @@ class DocxConverter {
           // A code of a symbol font's own 8-bit encoding, written as is or in the U+F0xx private-use
           // range (what Word writes); a private-use code without a font is taken as Symbol's.
           const pua = code >= 0xf020 && code <= 0xf0ff;
-          const table = font === undefined ? (pua ? 'symbol' : undefined) : pua || (code >= 0x20 && code <= 0xff) ? symbolFontOf(font) : undefined;
+          const table =
+            font === undefined
+              ? pua
+                ? 'symbol'
+                : undefined
+              : pua || (code >= 0x20 && code <= 0xff)
+                ? symbolFontOf(font)
+                : undefined;
           if (table) text(symbolChar(table, code));
           else if (!(code >= 0xe000 && code <= 0xf8ff)) text(String.fromCodePoint(code));
           break;
@@ -733,7 +899,7 @@ class DocxConverter {
         case 'mc:AlternateContent': {
           const choice = child(c, 'mc:Choice');
           const fallback = child(c, 'mc:Fallback');
-          const pick = choice && find(choice, 'w:drawing') ? choice : fallback ?? choice;
+          const pick = choice && find(choice, 'w:drawing') ? choice : (fallback ?? choice);
           if (pick) this.run(pick, out, ctx, base, href);
           break;
         }
@@ -809,7 +975,11 @@ class DocxConverter {
     }
     let bytes: Uint8Array | undefined;
     try {
-      bytes = this.removeBase64 ? (this.zip.has(rel.target) ? new Uint8Array(0) : undefined) : this.zip.read(rel.target);
+      bytes = this.removeBase64
+        ? this.zip.has(rel.target)
+          ? new Uint8Array(0)
+          : undefined
+        : this.zip.read(rel.target);
     } catch (err) {
       if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
       this.warnings.push(`The image ${rel.target} could not be read.`);
@@ -892,7 +1062,9 @@ function hyperlinkOf(instr: string): string | undefined {
 
 /** Tabs written as the marker `dropPageNumbers` looks for. */
 function tabsMarked(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.type === 'text' && i.text.includes('\t') ? { ...i, text: i.text.replace(/\t/g, '\u0000') } : i));
+  return inlines.map((i) =>
+    i.type === 'text' && i.text.includes('\t') ? { ...i, text: i.text.replace(/\t/g, '\u0000') } : i,
+  );
 }
 
 /** Tabs become spaces; runs of spaces collapse (markdown would collapse them anyway). */
@@ -920,8 +1092,15 @@ function mergeSpaces(inlines: Inline[]): Inline[] {
 }
 
 function sameMarks(a: TextInline, b: TextInline): boolean {
-  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.strike === !!b.strike && a.href === b.href
-    && !!a.superscript === !!b.superscript && !!a.subscript === !!b.subscript && !!a.code === !!b.code;
+  return (
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.strike === !!b.strike &&
+    a.href === b.href &&
+    !!a.superscript === !!b.superscript &&
+    !!a.subscript === !!b.subscript &&
+    !!a.code === !!b.code
+  );
 }
 
 function coreMetadata(zip: ZipPackage, rels: Map<string, Rel>): Record<string, string> {
@@ -1004,7 +1183,8 @@ function readDocxParts(ctx: ReaderContext, warnings: string[]): DocModel {
       },
     },
   });
-  if (!child(child(doc, 'w:document'), 'w:body')) throw new ParseError('MALFORMED', 'The Word document part has no body.');
+  if (!child(child(doc, 'w:document'), 'w:body'))
+    throw new ParseError('MALFORMED', 'The Word document part has no body.');
 
   // Headers and footers referenced by the sections, each distinct part once.
   const furniture = (kind: 'header' | 'footer'): DocBlock[] => {
@@ -1012,14 +1192,21 @@ function readDocxParts(ctx: ReaderContext, warnings: string[]): DocModel {
     const seenText = new Set<string>();
     const out: DocBlock[] = [];
     for (const sp of sectPrs) {
-      const refs = children(sp, `w:${kind}Reference`).sort((a, b) => typeRank(attr(a, 'w:type')) - typeRank(attr(b, 'w:type')));
+      const refs = children(sp, `w:${kind}Reference`).sort(
+        (a, b) => typeRank(attr(a, 'w:type')) - typeRank(attr(b, 'w:type')),
+      );
       for (const ref of refs) {
         const rel = rels.get(attr(ref, 'r:id') ?? '');
         if (!rel || rel.external || seen.has(rel.target)) continue;
         seen.add(rel.target);
         const root = partXml(rel);
         const sink = new BlockSink();
-        conv.blocks(child(root, kind === 'header' ? 'w:hdr' : 'w:ftr'), sink, { part: rel.target, rels: readRels(zip, rel.target) }, kind === 'header' ? 'page_header' : 'page_footer');
+        conv.blocks(
+          child(root, kind === 'header' ? 'w:hdr' : 'w:ftr'),
+          sink,
+          { part: rel.target, rels: readRels(zip, rel.target) },
+          kind === 'header' ? 'page_header' : 'page_footer',
+        );
         const key = JSON.stringify(sink.nodes());
         if (sink.blocks.length === 0 || seenText.has(key)) continue;
         seenText.add(key);
@@ -1036,7 +1223,15 @@ function readDocxParts(ctx: ReaderContext, warnings: string[]): DocModel {
   const metadata: DocModel['metadata'] = { ...meta };
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...headers, ...bodySink.blocks, ...footers, ...notes] }],
+    pages: [
+      {
+        pageNumber: 1,
+        width: null,
+        height: null,
+        status: warnings.length ? 'partial' : 'ok',
+        blocks: [...headers, ...bodySink.blocks, ...footers, ...notes],
+      },
+    ],
     metadata,
     warnings: [...warnings, ...conv.warnings],
     links: conv.links,

@@ -65,7 +65,12 @@ function descendantsLocal(el: XmlElement | undefined, name: string, out: XmlElem
 }
 
 /** Chapter titles by package path, from the EPUB 3 navigation document or the EPUB 2 NCX. */
-function tocTitles(zip: ZipPackage, opfDir: string, manifest: Map<string, { href: string; type: string; props: string }>, ncxId: string | undefined): Map<string, string> {
+function tocTitles(
+  zip: ZipPackage,
+  opfDir: string,
+  manifest: Map<string, { href: string; type: string; props: string }>,
+  ncxId: string | undefined,
+): Map<string, string> {
   const titles = new Map<string, string>();
   const nav = [...manifest.values()].find((m) => m.props.split(/\s+/).includes('nav'));
   if (nav) {
@@ -92,7 +97,9 @@ function tocTitles(zip: ZipPackage, opfDir: string, manifest: Map<string, { href
     const text = zip.text(path);
     if (text) {
       for (const np of descendantsLocal(parse(text), 'navPoint')) {
-        const label = textContent(childLocal(childLocal(np, 'navLabel'), 'text')).replace(/\s+/g, ' ').trim();
+        const label = textContent(childLocal(childLocal(np, 'navLabel'), 'text'))
+          .replace(/\s+/g, ' ')
+          .trim();
         const src = childLocal(np, 'content')?.attrs['src'];
         if (label && src) {
           const target = resolveHref(dirOf(path), src);
@@ -121,7 +128,10 @@ export function readEpub(ctx: ReaderContext): DocModel {
 
   // Metadata (Dublin Core).
   const meta = childLocal(pkg, 'metadata');
-  const dc = (name: string): string[] => childrenLocal(meta, name).map((e) => textContent(e).replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const dc = (name: string): string[] =>
+    childrenLocal(meta, name)
+      .map((e) => textContent(e).replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
   const title = dc('title');
   const creators = dc('creator');
   const language = dc('language');
@@ -145,7 +155,12 @@ export function readEpub(ctx: ReaderContext): DocModel {
   const manifest = new Map<string, { href: string; type: string; props: string }>();
   for (const item of childrenLocal(childLocal(pkg, 'manifest'), 'item')) {
     const id = item.attrs['id'];
-    if (id) manifest.set(id, { href: item.attrs['href'] ?? '', type: item.attrs['media-type'] ?? '', props: item.attrs['properties'] ?? '' });
+    if (id)
+      manifest.set(id, {
+        href: item.attrs['href'] ?? '',
+        type: item.attrs['media-type'] ?? '',
+        props: item.attrs['properties'] ?? '',
+      });
   }
   const spine = childLocal(pkg, 'spine');
   const titles = tocTitles(zip, opfDir, manifest, spine?.attrs['toc']);
@@ -167,7 +182,8 @@ export function readEpub(ctx: ReaderContext): DocModel {
   const usedNoteLabels = new Set<string>();
   const itemrefs = childrenLocal(spine, 'itemref');
   for (const ref of itemrefs) {
-    if (Date.now() > ctx.deadline) throw new ParseError('TIMEOUT', 'The EPUB could not be converted within the time limit.');
+    if (Date.now() > ctx.deadline)
+      throw new ParseError('TIMEOUT', 'The EPUB could not be converted within the time limit.');
     const item = manifest.get(ref.attrs['idref'] ?? '');
     if (!item || item.props.split(/\s+/).includes('nav')) continue;
     if (!/x?html|xml/.test(item.type)) continue;
@@ -204,9 +220,21 @@ export function readEpub(ctx: ReaderContext): DocModel {
         // that paragraph becomes the heading instead of repeating the title.
         const first = nodes[0];
         const firstText = first?.kind === 'paragraph' ? inlinesText(first.content).trim() : '';
-        if (first?.kind === 'paragraph' && firstText && tocTitle.replace(/\s+/g, ' ').startsWith(firstText.replace(/\s+/g, ' '))) {
-          nodes[0] = { kind: 'heading', level: 1, content: first.content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) };
-        } else blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] }, source: path });
+        if (
+          first?.kind === 'paragraph' &&
+          firstText &&
+          tocTitle.replace(/\s+/g, ' ').startsWith(firstText.replace(/\s+/g, ' '))
+        ) {
+          nodes[0] = {
+            kind: 'heading',
+            level: 1,
+            content: first.content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+          };
+        } else
+          blocks.push({
+            node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] },
+            source: path,
+          });
       }
       for (const node of nodes) blocks.push({ node, source: path });
       continue;
@@ -214,7 +242,8 @@ export function readEpub(ctx: ReaderContext): DocModel {
     html = inlineImages(html, zip, dirOf(path), ctx.options.removeBase64Images);
     const md = htmlToMarkdown(html, { removeBase64Images: ctx.options.removeBase64Images }).trim();
     if (!md) continue;
-    if (tocTitle && !/^#{1,6} /m.test(md)) blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] } });
+    if (tocTitle && !/^#{1,6} /m.test(md))
+      blocks.push({ node: { kind: 'heading', level: 1, content: [{ type: 'text', text: tocTitle }] } });
     blocks.push({ node: { kind: 'markdown', markdown: md }, source: path });
   }
   if (itemrefs.length === 0) warnings.push('The EPUB spine lists no chapters.');
@@ -230,7 +259,12 @@ export function readEpub(ctx: ReaderContext): DocModel {
  * Emphasis by class from the chapter's style sheets (linked and inline): simple class selectors
  * (`.c`, `span.c`) that set a bold or normal weight, an italic or normal style, or line-through.
  */
-function classStyles(zip: ZipPackage, baseDir: string, html: string, cache: Map<string, Map<string, ClassStyle>>): Map<string, ClassStyle> {
+function classStyles(
+  zip: ZipPackage,
+  baseDir: string,
+  html: string,
+  cache: Map<string, Map<string, ClassStyle>>,
+): Map<string, ClassStyle> {
   const out = new Map<string, ClassStyle>();
   const sheets: string[] = [];
   for (const m of html.slice(0, 65536).matchAll(/<link\b[^>]*>/gi)) {
@@ -315,19 +349,21 @@ function chapterImage(zip: ZipPackage, baseDir: string, src: string, removeBase6
 
 /** Package-relative image sources become data URLs, or their path in the package when inline data is removed. */
 function inlineImages(html: string, zip: ZipPackage, baseDir: string, removeBase64: boolean): string {
-  return html.replace(/(<(?:img|image)\b[^>]*?\s(?:src|xlink:href|href)\s*=\s*)(["'])([^"']*)\2/gi, (m, pre: string, q: string, src: string) => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('#')) return m;
-    const path = resolveHref(baseDir, src);
-    if (!zip.has(path)) return m;
-    // Without inline data the package path is the most useful address for the picture.
-    if (removeBase64) return `${pre}${q}${path}${q}`;
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = zip.read(path);
-    } catch {
-      return m;
-    }
-    return `${pre}${q}${imageSrc(mimeOf(path), bytes, false)}${q}`;
-  });
+  return html.replace(
+    /(<(?:img|image)\b[^>]*?\s(?:src|xlink:href|href)\s*=\s*)(["'])([^"']*)\2/gi,
+    (m, pre: string, q: string, src: string) => {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('#')) return m;
+      const path = resolveHref(baseDir, src);
+      if (!zip.has(path)) return m;
+      // Without inline data the package path is the most useful address for the picture.
+      if (removeBase64) return `${pre}${q}${path}${q}`;
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = zip.read(path);
+      } catch {
+        return m;
+      }
+      return `${pre}${q}${imageSrc(mimeOf(path), bytes, false)}${q}`;
+    },
+  );
 }
-

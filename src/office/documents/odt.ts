@@ -12,22 +12,67 @@ import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../zip.js';
 import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
-import { BlockSink, blocksToCellInlines, boundTable, cell, collapseSpaces, compactSpans, dropPageNumbers, imageSrc, isBlank, mimeOf, trimInlines, withAuthor } from './common.js';
+import {
+  BlockSink,
+  blocksToCellInlines,
+  boundTable,
+  cell,
+  collapseSpaces,
+  compactSpans,
+  dropPageNumbers,
+  imageSrc,
+  isBlank,
+  mimeOf,
+  trimInlines,
+  withAuthor,
+} from './common.js';
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
 /** Layout properties and declarations the reader never looks at: not built at all. */
 const IGNORE = new Set([
-  'office:settings', 'office:scripts', 'office:forms', 'text:sequence-decls', 'text:variable-decls',
-  'text:user-field-decls', 'style:paragraph-properties', 'style:table-properties', 'style:table-column-properties',
-  'style:table-row-properties', 'style:table-cell-properties', 'style:graphic-properties', 'style:list-level-properties',
-  'style:page-layout', 'style:default-style', 'table:table-column', 'table:table-columns', 'text:bookmark',
-  'text:bookmark-start', 'text:bookmark-end', 'text:soft-page-break', 'number:number-style', 'number:date-style',
-  'number:time-style', 'number:currency-style', 'number:percentage-style', 'number:boolean-style', 'number:text-style',
-  'style:drawing-page-properties', 'style:header-style', 'style:footer-style', 'text:notes-configuration',
-  'text:linenumbering-configuration', 'text:outline-style', 'draw:fill-image', 'draw:marker', 'draw:stroke-dash',
-  'draw:gradient', 'draw:hatch', 'office:event-listeners', 'svg:desc_',
+  'office:settings',
+  'office:scripts',
+  'office:forms',
+  'text:sequence-decls',
+  'text:variable-decls',
+  'text:user-field-decls',
+  'style:paragraph-properties',
+  'style:table-properties',
+  'style:table-column-properties',
+  'style:table-row-properties',
+  'style:table-cell-properties',
+  'style:graphic-properties',
+  'style:list-level-properties',
+  'style:page-layout',
+  'style:default-style',
+  'table:table-column',
+  'table:table-columns',
+  'text:bookmark',
+  'text:bookmark-start',
+  'text:bookmark-end',
+  'text:soft-page-break',
+  'number:number-style',
+  'number:date-style',
+  'number:time-style',
+  'number:currency-style',
+  'number:percentage-style',
+  'number:boolean-style',
+  'number:text-style',
+  'style:drawing-page-properties',
+  'style:header-style',
+  'style:footer-style',
+  'text:notes-configuration',
+  'text:linenumbering-configuration',
+  'text:outline-style',
+  'draw:fill-image',
+  'draw:marker',
+  'draw:stroke-dash',
+  'draw:gradient',
+  'draw:hatch',
+  'office:event-listeners',
+  'svg:desc_',
 ]);
 
 function parse(text: string): XmlElement {
@@ -92,7 +137,8 @@ class OdfStyles {
           if (lt) ts.strike = lt !== 'none';
           const pos = tp.attrs['style:text-position'];
           if (pos) {
-            if (/^super|^\d+%|^[1-9]/.test(pos) && !/^-/.test(pos)) ts.position = pos.startsWith('sub') ? 'sub' : 'super';
+            if (/^super|^\d+%|^[1-9]/.test(pos) && !/^-/.test(pos))
+              ts.position = pos.startsWith('sub') ? 'sub' : 'super';
             if (pos.startsWith('sub') || pos.startsWith('-')) ts.position = 'sub';
             if (pos.startsWith('0%') || pos === '0') delete ts.position;
           }
@@ -159,7 +205,8 @@ class OdfStyles {
       cur = s.parent;
     }
     for (const s of chain.reverse()) {
-      for (const k of ['bold', 'italic', 'strike', 'position', 'code', 'font', 'hidden'] as const) if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
+      for (const k of ['bold', 'italic', 'strike', 'position', 'code', 'font', 'hidden'] as const)
+        if (s[k] !== undefined) (out as Record<string, unknown>)[k] = s[k];
     }
     // Set even when not a symbol font: a span's own font replaces the one around it.
     if (out.font !== undefined) out.symbol = this.symbolFont(out.font);
@@ -218,7 +265,12 @@ class OdtConverter {
   /** Comments on a range whose end is still to come: range name → note label. */
   private readonly openAnnotations = new Map<string, string>();
 
-  constructor(private readonly zip: ZipPackage, private readonly styles: OdfStyles, private readonly removeBase64: boolean, private readonly deadline: number) {}
+  constructor(
+    private readonly zip: ZipPackage,
+    private readonly styles: OdfStyles,
+    private readonly removeBase64: boolean,
+    private readonly deadline: number,
+  ) {}
 
   private tick(): void {
     if ((++this.steps & 1023) === 0 && Date.now() > this.deadline) {
@@ -226,7 +278,12 @@ class OdtConverter {
     }
   }
 
-  blocks(container: XmlElement | undefined, sink: BlockSink, type?: BlockType, listCtx?: { style: string | undefined; level: number }): void {
+  blocks(
+    container: XmlElement | undefined,
+    sink: BlockSink,
+    type?: BlockType,
+    listCtx?: { style: string | undefined; level: number },
+  ): void {
     for (const el of children(container)) {
       this.tick();
       const extra = type ? { type } : undefined;
@@ -247,7 +304,14 @@ class OdtConverter {
             // A text:h is a heading also inside a list (headings numbered through a list style); a
             // paragraph with a heading style there stays a list item.
             if (level !== undefined && !type && (!listCtx || el.name === 'text:h')) {
-              sink.add({ kind: 'heading', level: Math.min(6, Math.max(1, level)) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) }, extra);
+              sink.add(
+                {
+                  kind: 'heading',
+                  level: Math.min(6, Math.max(1, level)) as 1,
+                  content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+                },
+                extra,
+              );
             } else if (this.styles.isCode(styleName)) sink.addCodeLine(content, extra);
             else if (this.styles.isQuote(styleName)) sink.addQuoteParagraph(content, extra);
             else sink.add({ kind: 'paragraph', content }, extra);
@@ -301,14 +365,20 @@ class OdtConverter {
     }
   }
 
-  private list(el: XmlElement, sink: BlockSink, type: BlockType | undefined, parent?: { style: string | undefined; level: number }): void {
+  private list(
+    el: XmlElement,
+    sink: BlockSink,
+    type: BlockType | undefined,
+    parent?: { style: string | undefined; level: number },
+  ): void {
     const style = el.attrs['text:style-name'] ?? parent?.style;
     const level = parent ? parent.level + 1 : 0;
     const levels = style ? this.styles.lists.get(style) : undefined;
     const info = levels?.get(level + 1) ?? { ordered: false, start: 1 };
     let n = info.start;
     // A list that continues the numbering of the previous list with its style starts after it.
-    const continues = !parent && style && (el.attrs['text:continue-numbering'] === 'true' || el.attrs['text:continue-list']);
+    const continues =
+      !parent && style && (el.attrs['text:continue-numbering'] === 'true' || el.attrs['text:continue-list']);
     if (continues && this.listCounters.has(style)) n = this.listCounters.get(style)!;
     for (const item of children(el)) {
       if (item.name !== 'text:list-item' && item.name !== 'text:list-header') continue;
@@ -364,7 +434,12 @@ class OdtConverter {
    * A paragraph numbered on its own (text:numbered-paragraph): a list item at its level, numbered as
    * its formatted number (text:number) says; a heading stays a heading, its number text in front.
    */
-  private numberedParagraph(el: XmlElement, sink: BlockSink, type: BlockType | undefined, listCtx?: { style: string | undefined; level: number }): void {
+  private numberedParagraph(
+    el: XmlElement,
+    sink: BlockSink,
+    type: BlockType | undefined,
+    listCtx?: { style: string | undefined; level: number },
+  ): void {
     const level = Math.min(8, Math.max(0, (Number(el.attrs['text:level'] ?? 1) || 1) - 1));
     const number = textContent(child(el, 'text:number')).trim();
     const inner = new BlockSink();
@@ -384,7 +459,9 @@ class OdtConverter {
     if (ordered) {
       const key = el.attrs['text:list-id'] ?? style ?? '';
       const written = /(\d+)\D*$/.exec(number);
-      n = written ? Number(written[1]) : Number(el.attrs['text:start-value'] ?? 0) || (this.numberedCounters.get(key) ?? info?.start ?? 1);
+      n = written
+        ? Number(written[1])
+        : Number(el.attrs['text:start-value'] ?? 0) || (this.numberedCounters.get(key) ?? info?.start ?? 1);
       this.numberedCounters.set(key, n + 1);
     }
     sink.addListItem(level, ordered, n, head.content, nodes.slice(1));
@@ -415,7 +492,12 @@ class OdtConverter {
             for (let k = 0; k < rep; k++) row.push(cell(content, cs, rs));
           }
           for (let k = 0; k < repeat; k++) rows.push(row);
-        } else if (c.name === 'table:table-header-rows' || c.name === 'table:table-rows' || c.name === 'table:table-row-group') collectRows(c);
+        } else if (
+          c.name === 'table:table-header-rows' ||
+          c.name === 'table:table-rows' ||
+          c.name === 'table:table-row-group'
+        )
+          collectRows(c);
       }
     };
     collectRows(tbl);
@@ -463,7 +545,12 @@ class OdtConverter {
           const target = c.attrs['xlink:href'];
           const link = target && !target.startsWith('#') ? target : undefined;
           if (link && !this.links.includes(link)) this.links.push(link);
-          this.inlines(c, out, { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) }, link ?? href);
+          this.inlines(
+            c,
+            out,
+            { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) },
+            link ?? href,
+          );
           break;
         }
         case 'text:s':
@@ -481,7 +568,9 @@ class OdtConverter {
           const sink = new BlockSink();
           this.blocks(body, sink);
           const nodes = sink.nodes();
-          this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+          this.notes.push({
+            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+          });
           out.inlines.push({ type: 'noteRef', label });
           break;
         }
@@ -490,7 +579,9 @@ class OdtConverter {
           const sink = new BlockSink();
           this.blocks(c, sink);
           const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
-          this.comments.push({ node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] } });
+          this.comments.push({
+            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+          });
           // A comment on a range is referenced where the range ends, as Word places it.
           const name = c.attrs['office:name'];
           if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
@@ -580,7 +671,6 @@ class OdtConverter {
   }
 }
 
-
 /** Names of the office:annotation-end elements under `el`: the commented ranges that have an end. */
 function annotationEndNames(el: XmlElement | undefined, out = new Set<string>()): Set<string> {
   for (const c of children(el)) {
@@ -629,7 +719,8 @@ export function readOdt(ctx: ReaderContext): DocModel {
   styles.addFontFaces(child(content, 'office:font-face-decls'));
   styles.add(child(content, 'office:automatic-styles'), true);
   const text = child(child(content, 'office:body'), 'office:text');
-  if (!text) throw new ParseError('MALFORMED', 'The OpenDocument file has no text body (is it a spreadsheet or presentation?).');
+  if (!text)
+    throw new ParseError('MALFORMED', 'The OpenDocument file has no text body (is it a spreadsheet or presentation?).');
 
   const conv = new OdtConverter(zip, styles, ctx.options.removeBase64Images, ctx.deadline);
   const body = new BlockSink();
@@ -640,7 +731,9 @@ export function readOdt(ctx: ReaderContext): DocModel {
     const out: DocBlock[] = [];
     const seen = new Set<string>();
     for (const mp of children(child(stylesDoc, 'office:master-styles'), 'style:master-page')) {
-      for (const name of kind === 'header' ? ['style:header-first', 'style:header', 'style:header-left'] : ['style:footer-first', 'style:footer', 'style:footer-left']) {
+      for (const name of kind === 'header'
+        ? ['style:header-first', 'style:header', 'style:header-left']
+        : ['style:footer-first', 'style:footer', 'style:footer-left']) {
         const part = child(mp, name);
         if (!part || part.attrs['style:display'] === 'false') continue;
         const sink = new BlockSink();
@@ -672,12 +765,22 @@ export function readOdt(ctx: ReaderContext): DocModel {
     pick('dc:creator', 'lastModifiedBy');
     pick('meta:creation-date', 'created');
     pick('dc:date', 'modified');
-    const kw = children(meta, 'meta:keyword').map((k) => textContent(k).trim()).filter(Boolean);
+    const kw = children(meta, 'meta:keyword')
+      .map((k) => textContent(k).trim())
+      .filter(Boolean);
     if (kw.length) metadata.keywords = kw.join(', ');
   }
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...headers, ...body.blocks, ...footers, ...conv.notes, ...conv.comments] }],
+    pages: [
+      {
+        pageNumber: 1,
+        width: null,
+        height: null,
+        status: warnings.length ? 'partial' : 'ok',
+        blocks: [...headers, ...body.blocks, ...footers, ...conv.notes, ...conv.comments],
+      },
+    ],
     metadata,
     warnings,
     links: conv.links,

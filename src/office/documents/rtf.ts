@@ -12,19 +12,59 @@ import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, ImageInline, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { BlockSink, blocksToCellInlines, boundTable, buildTable, cell, CODE_STYLE, compactSpans, dropPageNumbers, headingLevelOfStyleName, isBlank, QUOTE_STYLE, removedImageSrc, trimInlines, withAuthor, type RawRow } from './common.js';
+import {
+  BlockSink,
+  blocksToCellInlines,
+  boundTable,
+  buildTable,
+  cell,
+  CODE_STYLE,
+  compactSpans,
+  dropPageNumbers,
+  headingLevelOfStyleName,
+  isBlank,
+  QUOTE_STYLE,
+  removedImageSrc,
+  trimInlines,
+  withAuthor,
+  type RawRow,
+} from './common.js';
 import { symbolChar, symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 
 const CHARSET_CP: Record<number, string> = {
-  0: '', 1: '', 2: 'symbol', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 130: 'johab', 134: 'gbk', 136: 'big5',
-  161: 'cp1253', 162: 'cp1254', 163: 'cp1258', 177: 'cp1255', 178: 'cp1256', 186: 'cp1257', 204: 'cp1251', 222: 'cp874',
-  238: 'cp1250', 255: 'cp437',
+  0: '',
+  1: '',
+  2: 'symbol',
+  77: 'macintosh',
+  128: 'cp932',
+  129: 'cp949',
+  130: 'johab',
+  134: 'gbk',
+  136: 'big5',
+  161: 'cp1253',
+  162: 'cp1254',
+  163: 'cp1258',
+  177: 'cp1255',
+  178: 'cp1256',
+  186: 'cp1257',
+  204: 'cp1251',
+  222: 'cp874',
+  238: 'cp1250',
+  255: 'cp437',
 };
 
 const MAX_DEPTH = 1000;
 
 /** Destinations whose text goes into paragraphs. */
-const TEXT_DESTS: ReadonlySet<Dest> = new Set<Dest>(['body', 'fldrslt', 'header', 'footer', 'footnote', 'annotation', 'textbox']);
+const TEXT_DESTS: ReadonlySet<Dest> = new Set<Dest>([
+  'body',
+  'fldrslt',
+  'header',
+  'footer',
+  'footnote',
+  'annotation',
+  'textbox',
+]);
 
 interface State {
   bold: boolean;
@@ -40,20 +80,192 @@ interface State {
   href?: string;
 }
 
-type Dest = 'body' | 'skip' | 'fonttbl' | 'stylesheet' | 'fldinst' | 'fldrslt' | 'info' | 'listtext' | 'pict' | 'header' | 'footer' | 'footnote' | 'annotation' | 'textbox' | 'infoField' | 'listtable' | 'listoverridetable'
+type Dest =
+  | 'body'
+  | 'skip'
+  | 'fonttbl'
+  | 'stylesheet'
+  | 'fldinst'
+  | 'fldrslt'
+  | 'info'
+  | 'listtext'
+  | 'pict'
+  | 'header'
+  | 'footer'
+  | 'footnote'
+  | 'annotation'
+  | 'textbox'
+  | 'infoField'
+  | 'listtable'
+  | 'listoverridetable'
   // A drawn shape's property ({\sp}), its name ({\sn}), its value ({\sv}) and the picture value of pib.
-  | 'shapeProp' | 'shapePropName' | 'shapePropValue' | 'shapePicture';
+  | 'shapeProp'
+  | 'shapePropName'
+  | 'shapePropValue'
+  | 'shapePicture';
 
 const SKIP_DESTS = new Set([
-  'colortbl', 'filetbl', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'mmathPr',
-  'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'private', 'bkmkstart', 'bkmkend',
-  'nonshppict', 'objdata', 'objclass', 'template', 'docvar', 'xe', 'tc', 'fchars', 'lchars', 'pntxta', 'pntxtb',
-  'pnseclvl', 'wgrffmtfilter', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc',
-  'aftncn', 'userprops', 'atnid', 'atndate', 'atnref', 'atrfstart', 'atrfend', 'panose',
-  'falt', 'fname', 'listpicture', 'passwordhash', 'blipuid', 'defchp', 'defpap', 'mmath', 'comment', 'operator',
+  'colortbl',
+  'filetbl',
+  'revtbl',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'mmathPr',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'datastore',
+  'pgdsctbl',
+  'private',
+  'bkmkstart',
+  'bkmkend',
+  'nonshppict',
+  'objdata',
+  'objclass',
+  'template',
+  'docvar',
+  'xe',
+  'tc',
+  'fchars',
+  'lchars',
+  'pntxta',
+  'pntxtb',
+  'pnseclvl',
+  'wgrffmtfilter',
+  'ftnsep',
+  'ftnsepc',
+  'ftncn',
+  'aftnsep',
+  'aftnsepc',
+  'aftncn',
+  'userprops',
+  'atnid',
+  'atndate',
+  'atnref',
+  'atrfstart',
+  'atrfend',
+  'panose',
+  'falt',
+  'fname',
+  'listpicture',
+  'passwordhash',
+  'blipuid',
+  'defchp',
+  'defpap',
+  'mmath',
+  'comment',
+  'operator',
 ]);
 
-const KNOWN_WORDS = new Set(['annotation', 'ansicpg', 'atnauthor', 'author', 'b', 'bullet', 'cell', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg', 'column', 'company', 'deleted', 'dibitmap', 'dn', 'doccomm', 'emdash', 'emfblip', 'emspace', 'endash', 'enspace', 'f', 'fcharset', 'field', 'fldinst', 'fldrslt', 'fonttbl', 'footer', 'footerf', 'footerl', 'footerr', 'footnote', 'header', 'headerf', 'headerl', 'headerr', 'i', 'ilvl', 'info', 'intbl', 'itap', 'jpegblip', 'keywords', 'ldblquote', 'levelnfc', 'levelnfcn', 'levelstartat', 'lfolevel', 'line', 'list', 'listid', 'listlevel', 'listoverride', 'listoverridestartat', 'listoverridetable', 'listtable', 'listtext', 'lquote', 'ls', 'mac', 'macpict', 'nestcell', 'nestrow', 'nosupersub', 'object', 'operator', 'outlinelevel', 'page', 'par', 'pard', 'pc', 'pca', 'pict', 'plain', 'pngblip', 'pntext', 'qmspace', 'rdblquote', 'result', 'row', 'rquote', 's', 'sect', 'shp', 'shprslt', 'shptxt', 'sn', 'sp', 'strike', 'striked', 'stylesheet', 'sub', 'subject', 'super', 'sv', 'tab', 'title', 'trleft', 'trowd', 'uc', 'up', 'v', 'wbitmap', 'wmetafile']);
+const KNOWN_WORDS = new Set([
+  'annotation',
+  'ansicpg',
+  'atnauthor',
+  'author',
+  'b',
+  'bullet',
+  'cell',
+  'cellx',
+  'clmgf',
+  'clmrg',
+  'clvmgf',
+  'clvmrg',
+  'column',
+  'company',
+  'deleted',
+  'dibitmap',
+  'dn',
+  'doccomm',
+  'emdash',
+  'emfblip',
+  'emspace',
+  'endash',
+  'enspace',
+  'f',
+  'fcharset',
+  'field',
+  'fldinst',
+  'fldrslt',
+  'fonttbl',
+  'footer',
+  'footerf',
+  'footerl',
+  'footerr',
+  'footnote',
+  'header',
+  'headerf',
+  'headerl',
+  'headerr',
+  'i',
+  'ilvl',
+  'info',
+  'intbl',
+  'itap',
+  'jpegblip',
+  'keywords',
+  'ldblquote',
+  'levelnfc',
+  'levelnfcn',
+  'levelstartat',
+  'lfolevel',
+  'line',
+  'list',
+  'listid',
+  'listlevel',
+  'listoverride',
+  'listoverridestartat',
+  'listoverridetable',
+  'listtable',
+  'listtext',
+  'lquote',
+  'ls',
+  'mac',
+  'macpict',
+  'nestcell',
+  'nestrow',
+  'nosupersub',
+  'object',
+  'operator',
+  'outlinelevel',
+  'page',
+  'par',
+  'pard',
+  'pc',
+  'pca',
+  'pict',
+  'plain',
+  'pngblip',
+  'pntext',
+  'qmspace',
+  'rdblquote',
+  'result',
+  'row',
+  'rquote',
+  's',
+  'sect',
+  'shp',
+  'shprslt',
+  'shptxt',
+  'sn',
+  'sp',
+  'strike',
+  'striked',
+  'stylesheet',
+  'sub',
+  'subject',
+  'super',
+  'sv',
+  'tab',
+  'title',
+  'trleft',
+  'trowd',
+  'uc',
+  'up',
+  'v',
+  'wbitmap',
+  'wmetafile',
+]);
 
 const ROW_DEFINITION_WORDS = new Set(['trowd', 'trleft', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg']);
 
@@ -136,7 +348,13 @@ interface TableState {
 }
 
 function newTableState(): TableState {
-  return { rowDef: { merges: [], bounds: [], left: 0 }, pendingMerges: 'none', cell: new BlockSink(), rowCells: [], tableRows: [] };
+  return {
+    rowDef: { merges: [], bounds: [], left: 0 },
+    pendingMerges: 'none',
+    cell: new BlockSink(),
+    rowCells: [],
+    tableRows: [],
+  };
 }
 
 class RtfReader {
@@ -162,7 +380,8 @@ class RtfReader {
   private readonly listDefs = new Map<number, ListLevelDef[]>();
   private readonly listOverrides = new Map<number, { listId: number; starts: (number | undefined)[] }>();
   private listDef: ListLevelDef[] | null = null;
-  private overrideDef: { listId: number; starts: (number | undefined)[]; level: number; startAt: boolean } | null = null;
+  private overrideDef: { listId: number; starts: (number | undefined)[]; level: number; startAt: boolean } | null =
+    null;
   /** Numbers reached per list and level, for labels that do not show their number. */
   private readonly listCounters = new Map<string, number[]>();
   /** (\ls, level) pairs whose restart has been applied. */
@@ -203,9 +422,23 @@ class RtfReader {
   private sink: BlockSink;
   private steps = 0;
 
-  constructor(private readonly src: string, options: { removeBase64: boolean; deadline: number }, private readonly deadline = options.deadline) {
+  constructor(
+    private readonly src: string,
+    options: { removeBase64: boolean; deadline: number },
+    private readonly deadline = options.deadline,
+  ) {
     this.removeBase64 = options.removeBase64;
-    this.st = { bold: false, italic: false, strike: false, sup: false, sub: false, hidden: false, uc: 1, font: -1, dest: 'body' };
+    this.st = {
+      bold: false,
+      italic: false,
+      strike: false,
+      sup: false,
+      sub: false,
+      hidden: false,
+      uc: 1,
+      font: -1,
+      dest: 'body',
+    };
     this.sink = this.body;
   }
 
@@ -324,10 +557,19 @@ class RtfReader {
     const styleName = (this.styles.get(this.parStyle) ?? '').toLowerCase();
     // A heading style's name says the level, before an outline level; Title only after one.
     const named = headingLevelOfStyleName(styleName);
-    const level = named !== undefined && styleName !== 'title' ? named : this.outline >= 0 && this.outline < 9 ? this.outline + 1 : named ?? 0;
+    const level =
+      named !== undefined && styleName !== 'title'
+        ? named
+        : this.outline >= 0 && this.outline < 9
+          ? this.outline + 1
+          : (named ?? 0);
     const item = level && this.sink === this.body ? null : this.listItem(listText);
     if (level && this.sink === this.body) {
-      this.sink.add({ kind: 'heading', level: Math.min(6, level) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
+      this.sink.add({
+        kind: 'heading',
+        level: Math.min(6, level) as 1,
+        content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+      });
     } else if (item) {
       this.sink.addListItem(Math.max(0, this.listLevel), item.ordered, item.n, content);
     } else if (CODE_STYLE.test(styleName)) {
@@ -398,14 +640,18 @@ class RtfReader {
       this.cellParagraph(content, this.listText.trim());
     }
     const idx = this.tbl.rowCells.length;
-    this.tbl.rowCells.push({ content: blocksToCellInlines(this.tbl.cell.nodes()), merge: this.tbl.rowDef.merges[idx] ?? 'none' });
+    this.tbl.rowCells.push({
+      content: blocksToCellInlines(this.tbl.cell.nodes()),
+      merge: this.tbl.rowDef.merges[idx] ?? 'none',
+    });
     this.tbl.cell = new BlockSink();
     this.listText = '';
   }
 
   private endRow(): void {
     if (this.para.length || this.tbl.cell.blocks.length) this.endCell();
-    if (this.tbl.rowCells.length) this.tbl.tableRows.push({ cells: this.tbl.rowCells, bounds: [this.tbl.rowDef.left, ...this.tbl.rowDef.bounds] });
+    if (this.tbl.rowCells.length)
+      this.tbl.tableRows.push({ cells: this.tbl.rowCells, bounds: [this.tbl.rowDef.left, ...this.tbl.rowDef.bounds] });
     this.tbl.rowCells = [];
   }
 
@@ -422,7 +668,7 @@ class RtfReader {
           return;
         }
         cells.push(cell(c.content));
-        bounds.push(right ?? (bounds[bounds.length - 1]! + 1000));
+        bounds.push(right ?? bounds[bounds.length - 1]! + 1000);
         vmerge.push(c.merge === 'vstart' ? 'start' : c.merge === 'v' ? 'cont' : 'none');
       });
       return { cells, bounds, vmerge };
@@ -448,7 +694,13 @@ class RtfReader {
 
   private pushSink(kind: Dest): void {
     this.flushBytes();
-    this.sinkStack.push({ sink: this.sink, para: this.para, kind, tbl: this.tbl, saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText] });
+    this.sinkStack.push({
+      sink: this.sink,
+      para: this.para,
+      kind,
+      tbl: this.tbl,
+      saved: [this.parStyle, this.outline, this.listLevel, this.listId, this.inTable, this.listText],
+    });
     this.sink = new BlockSink();
     this.tbl = newTableState();
     this.para = [];
@@ -482,15 +734,26 @@ class RtfReader {
     else if (top.kind === 'footnote') {
       const label = String(++this.noteCounter);
       this.para.push({ type: 'noteRef', label });
-      this.notes.push({ node: { kind: 'note', label, children: nodes.length ? nodes.map((b) => b.node) : [{ kind: 'paragraph', content: [] }] } });
+      this.notes.push({
+        node: {
+          kind: 'note',
+          label,
+          children: nodes.length ? nodes.map((b) => b.node) : [{ kind: 'paragraph', content: [] }],
+        },
+      });
     } else if (top.kind === 'textbox') {
       this.floats.push(...nodes.map((b) => b.node));
     } else if (top.kind === 'annotation') {
       const label = `comment-${++this.commentCounter}`;
       this.para.push({ type: 'noteRef', label });
-      const children = withAuthor(nodes.map((b) => b.node), this.commentAuthor);
+      const children = withAuthor(
+        nodes.map((b) => b.node),
+        this.commentAuthor,
+      );
       this.commentAuthor = '';
-      this.comments.push({ node: { kind: 'note', label, children: children.length ? children : [{ kind: 'paragraph', content: [] }] } });
+      this.comments.push({
+        node: { kind: 'note', label, children: children.length ? children : [{ kind: 'paragraph', content: [] }] },
+      });
     }
   }
 
@@ -512,7 +775,8 @@ class RtfReader {
       const ch = s.charCodeAt(i);
       if (ch === 123 /* { */) {
         this.flushBytes();
-        if (this.stack.length >= MAX_DEPTH) throw new ParseError('RESOURCE_LIMIT', `The RTF groups are nested more than ${MAX_DEPTH} deep.`);
+        if (this.stack.length >= MAX_DEPTH)
+          throw new ParseError('RESOURCE_LIMIT', `The RTF groups are nested more than ${MAX_DEPTH} deep.`);
         this.stack.push(this.st);
         this.st = { ...this.st };
         opened.push(false);
@@ -525,7 +789,17 @@ class RtfReader {
             this.st.dest = 'fldinst';
             this.fldinst = '';
             i += m![0].length;
-          } else if (word === 'shppict' || word === 'shptxt' || word === 'shpinst' || word === 'footnote' || word === 'annotation' || word === 'atnauthor' || word === 'listtable' || word === 'listoverridetable' || word === 'picprop') {
+          } else if (
+            word === 'shppict' ||
+            word === 'shptxt' ||
+            word === 'shpinst' ||
+            word === 'footnote' ||
+            word === 'annotation' ||
+            word === 'atnauthor' ||
+            word === 'listtable' ||
+            word === 'listoverridetable' ||
+            word === 'picprop'
+          ) {
             // Destinations we read: only the \* marker is consumed; the word is handled below.
             i += 2;
           } else if (this.st.dest !== 'skip') {
@@ -540,7 +814,8 @@ class RtfReader {
         const st = this.st;
         if (st.dest === 'stylesheet' && this.styleGroup && this.stack[this.stack.length - 1]?.dest === 'stylesheet') {
           this.styles.set(this.styleGroup.num, this.styleGroup.name.replace(/;.*$/s, '').trim());
-          if (st.bold || st.italic || st.strike) this.styleFormats.set(this.styleGroup.num, { bold: st.bold, italic: st.italic, strike: st.strike });
+          if (st.bold || st.italic || st.strike)
+            this.styleFormats.set(this.styleGroup.num, { bold: st.bold, italic: st.italic, strike: st.strike });
           this.styleGroup = null;
         }
         if (st.dest === 'fonttbl' && this.fontGroup) {
@@ -579,7 +854,10 @@ class RtfReader {
         if (next === 39 /* ' */) {
           const hex = s.slice(i + 2, i + 4);
           i += 4;
-          if (skipChars > 0) { skipChars--; continue; }
+          if (skipChars > 0) {
+            skipChars--;
+            continue;
+          }
           const b = parseInt(hex, 16);
           if (Number.isFinite(b)) {
             if (this.st.dest === 'pict') continue;
@@ -589,17 +867,44 @@ class RtfReader {
         }
         if (!((next >= 65 && next <= 90) || (next >= 97 && next <= 122))) {
           i += 2;
-          if (skipChars > 0 && next !== 123 && next !== 125 && next !== 92) { skipChars--; continue; }
+          if (skipChars > 0 && next !== 123 && next !== 125 && next !== 92) {
+            skipChars--;
+            continue;
+          }
           switch (next) {
-            case 126: this.flushBytes(); this.emit('\u00a0'); break; // \~
-            case 95: this.flushBytes(); this.emit('\u2011'); break; // \_
-            case 45: break; // \- optional hyphen
-            case 92: this.flushBytes(); this.emit('\\'); break;
-            case 123: this.flushBytes(); this.emit('{'); break;
-            case 125: this.flushBytes(); this.emit('}'); break;
-            case 10: case 13: this.flushBytes(); this.par(); break;
-            case 9: this.flushBytes(); this.emit(' '); break;
-            default: break;
+            case 126:
+              this.flushBytes();
+              this.emit('\u00a0');
+              break; // \~
+            case 95:
+              this.flushBytes();
+              this.emit('\u2011');
+              break; // \_
+            case 45:
+              break; // \- optional hyphen
+            case 92:
+              this.flushBytes();
+              this.emit('\\');
+              break;
+            case 123:
+              this.flushBytes();
+              this.emit('{');
+              break;
+            case 125:
+              this.flushBytes();
+              this.emit('}');
+              break;
+            case 10:
+            case 13:
+              this.flushBytes();
+              this.par();
+              break;
+            case 9:
+              this.flushBytes();
+              this.emit(' ');
+              break;
+            default:
+              break;
           }
           continue;
         }
@@ -623,7 +928,10 @@ class RtfReader {
           i += param;
           continue;
         }
-        if (skipChars > 0 && word !== 'par') { skipChars--; continue; }
+        if (skipChars > 0 && word !== 'par') {
+          skipChars--;
+          continue;
+        }
         if (word === 'u') {
           this.flushBytes();
           let code = param ?? 0;
@@ -636,7 +944,10 @@ class RtfReader {
         this.control(word, param, opened);
         continue;
       }
-      if (ch === 13 || ch === 10) { i++; continue; }
+      if (ch === 13 || ch === 10) {
+        i++;
+        continue;
+      }
       // Plain text run.
       let j = i;
       while (j < n) {
@@ -720,7 +1031,13 @@ class RtfReader {
       case 'info':
         st.dest = 'info';
         return;
-      case 'title': case 'author': case 'subject': case 'keywords': case 'doccomm': case 'company': case 'operator':
+      case 'title':
+      case 'author':
+      case 'subject':
+      case 'keywords':
+      case 'doccomm':
+      case 'company':
+      case 'operator':
         if (st.dest === 'info') {
           st.dest = 'infoField';
           this.infoKey = word === 'doccomm' ? 'description' : word;
@@ -762,14 +1079,33 @@ class RtfReader {
       case 'sv':
         if (st.dest === 'shapeProp') st.dest = this.spName.trim() === 'pib' ? 'shapePicture' : 'shapePropValue';
         return;
-      case 'pngblip': this.pictType = 'image/png'; return;
-      case 'jpegblip': this.pictType = 'image/jpeg'; return;
-      case 'emfblip': this.pictType = 'image/x-emf'; return;
-      case 'wmetafile': this.pictType = 'image/x-wmf'; return;
-      case 'macpict': this.pictType = 'image/pict'; return;
-      case 'dibitmap': case 'wbitmap': this.pictType = 'image/bmp'; return;
-      case 'header': case 'headerl': case 'headerr': case 'headerf':
-      case 'footer': case 'footerl': case 'footerr': case 'footerf':
+      case 'pngblip':
+        this.pictType = 'image/png';
+        return;
+      case 'jpegblip':
+        this.pictType = 'image/jpeg';
+        return;
+      case 'emfblip':
+        this.pictType = 'image/x-emf';
+        return;
+      case 'wmetafile':
+        this.pictType = 'image/x-wmf';
+        return;
+      case 'macpict':
+        this.pictType = 'image/pict';
+        return;
+      case 'dibitmap':
+      case 'wbitmap':
+        this.pictType = 'image/bmp';
+        return;
+      case 'header':
+      case 'headerl':
+      case 'headerr':
+      case 'headerf':
+      case 'footer':
+      case 'footerl':
+      case 'footerr':
+      case 'footerf':
         if (st.dest === 'skip') return;
         st.dest = word.startsWith('header') ? 'header' : 'footer';
         this.pushSink(st.dest);
@@ -800,13 +1136,15 @@ class RtfReader {
         this.pushSink('footnote');
         opened[opened.length - 1] = true;
         return;
-      case 'field': case 'fldinst':
+      case 'field':
+      case 'fldinst':
         if (word === 'fldinst') {
           st.dest = 'fldinst';
           this.fldinst = '';
         }
         return;
-      case 'object': case 'result':
+      case 'object':
+      case 'result':
         return;
       case 'f':
         if (st.dest === 'fonttbl') {
@@ -857,7 +1195,8 @@ class RtfReader {
         } else this.listId = param ?? -1;
         return;
       // The list table and the list override table.
-      case 'listtable': case 'listoverridetable':
+      case 'listtable':
+      case 'listoverridetable':
         if (st.dest !== 'skip') st.dest = word;
         return;
       case 'list':
@@ -866,7 +1205,8 @@ class RtfReader {
       case 'listlevel':
         if (st.dest === 'listtable') this.listDef?.push({ nfc: 0, start: 1 });
         return;
-      case 'levelnfc': case 'levelnfcn': {
+      case 'levelnfc':
+      case 'levelnfcn': {
         const lvl = st.dest === 'listtable' ? this.listDef?.[this.listDef.length - 1] : undefined;
         if (lvl) lvl.nfc = param ?? 0;
         return;
@@ -907,10 +1247,18 @@ class RtfReader {
         this.tbl.rowDef = { merges: [], bounds: [], left: 0 };
         this.tbl.pendingMerges = 'none';
         return;
-      case 'clmgf': this.tbl.pendingMerges = 'hstart'; return;
-      case 'clmrg': this.tbl.pendingMerges = 'h'; return;
-      case 'clvmgf': this.tbl.pendingMerges = 'vstart'; return;
-      case 'clvmrg': this.tbl.pendingMerges = 'v'; return;
+      case 'clmgf':
+        this.tbl.pendingMerges = 'hstart';
+        return;
+      case 'clmrg':
+        this.tbl.pendingMerges = 'h';
+        return;
+      case 'clvmgf':
+        this.tbl.pendingMerges = 'vstart';
+        return;
+      case 'clvmrg':
+        this.tbl.pendingMerges = 'v';
+        return;
       case 'cellx':
         this.tbl.rowDef.bounds.push(param ?? 0);
         this.tbl.rowDef.merges.push(this.tbl.pendingMerges);
@@ -942,33 +1290,85 @@ class RtfReader {
       case 'plain':
         st.bold = st.italic = st.strike = st.sup = st.sub = st.hidden = false;
         return;
-      case 'b': st.bold = on; return;
-      case 'i': st.italic = on; return;
-      case 'strike': case 'striked': st.strike = on; return;
-      case 'super': st.sup = on; st.sub = false; return;
-      case 'sub': st.sub = on; st.sup = false; return;
-      case 'nosupersub': st.sup = st.sub = false; return;
+      case 'b':
+        st.bold = on;
+        return;
+      case 'i':
+        st.italic = on;
+        return;
+      case 'strike':
+      case 'striked':
+        st.strike = on;
+        return;
+      case 'super':
+        st.sup = on;
+        st.sub = false;
+        return;
+      case 'sub':
+        st.sub = on;
+        st.sup = false;
+        return;
+      case 'nosupersub':
+        st.sup = st.sub = false;
+        return;
       // Text raised or lowered (by half-points) is how some writers, LibreOffice among them, set
       // superscripts and subscripts.
-      case 'up': st.sup = (param ?? 6) > 0; if (st.sup) st.sub = false; return;
-      case 'dn': st.sub = (param ?? 6) > 0; if (st.sub) st.sup = false; return;
-      case 'v': st.hidden = on; return;
+      case 'up':
+        st.sup = (param ?? 6) > 0;
+        if (st.sup) st.sub = false;
+        return;
+      case 'dn':
+        st.sub = (param ?? 6) > 0;
+        if (st.sub) st.sup = false;
+        return;
+      case 'v':
+        st.hidden = on;
+        return;
       // Deleted text of a tracked change.
-      case 'deleted': st.hidden = on; return;
-      case 'emdash': this.flushBytes(); this.emit('—'); return;
-      case 'endash': this.flushBytes(); this.emit('–'); return;
-      case 'bullet': this.flushBytes(); this.emit('•'); return;
-      case 'lquote': this.flushBytes(); this.emit('‘'); return;
-      case 'rquote': this.flushBytes(); this.emit('’'); return;
-      case 'ldblquote': this.flushBytes(); this.emit('“'); return;
-      case 'rdblquote': this.flushBytes(); this.emit('”'); return;
-      case 'emspace': case 'enspace': case 'qmspace': this.flushBytes(); this.emit(' '); return;
+      case 'deleted':
+        st.hidden = on;
+        return;
+      case 'emdash':
+        this.flushBytes();
+        this.emit('—');
+        return;
+      case 'endash':
+        this.flushBytes();
+        this.emit('–');
+        return;
+      case 'bullet':
+        this.flushBytes();
+        this.emit('•');
+        return;
+      case 'lquote':
+        this.flushBytes();
+        this.emit('‘');
+        return;
+      case 'rquote':
+        this.flushBytes();
+        this.emit('’');
+        return;
+      case 'ldblquote':
+        this.flushBytes();
+        this.emit('“');
+        return;
+      case 'rdblquote':
+        this.flushBytes();
+        this.emit('”');
+        return;
+      case 'emspace':
+      case 'enspace':
+      case 'qmspace':
+        this.flushBytes();
+        this.emit(' ');
+        return;
       case 'sect':
         // A section break ends the paragraph it is in (Word writes \par before it, then nothing is open).
         this.flushBytes();
         if (this.para.length) this.par();
         return;
-      case 'page': case 'column':
+      case 'page':
+      case 'column':
         // The text after a page or column break starts a new line of the same paragraph.
         this.flushBytes();
         if (TEXT_DESTS.has(st.dest)) this.para.push({ type: 'break' });
@@ -984,7 +1384,9 @@ class RtfReader {
     this.pictHex = [];
     if (!hex || this.st.hidden) return;
     const mime = this.pictType || 'application/octet-stream';
-    const src = this.removeBase64 ? removedImageSrc(mime) : `data:${mime};base64,${Buffer.from(hex.length % 2 ? hex.slice(0, -1) : hex, 'hex').toString('base64')}`;
+    const src = this.removeBase64
+      ? removedImageSrc(mime)
+      : `data:${mime};base64,${Buffer.from(hex.length % 2 ? hex.slice(0, -1) : hex, 'hex').toString('base64')}`;
     const parent = this.stack[this.stack.length - 1];
     if (parent && (parent.dest === 'skip' || parent.dest === 'pict')) return;
     const image: ImageInline = { type: 'image', alt: this.pictureAlt(this.shape?.props ?? this.picProps), src };
@@ -1023,7 +1425,8 @@ function mergeText(inlines: Inline[]): Inline[] {
 
 export function readRtf(ctx: ReaderContext): DocModel {
   const src = Buffer.from(ctx.bytes.buffer, ctx.bytes.byteOffset, ctx.bytes.byteLength).toString('latin1');
-  if (!/^\s*\{\\rtf/.test(src.slice(0, 64))) throw new ParseError('MALFORMED', 'The file does not start with an RTF header ({\\rtf).');
+  if (!/^\s*\{\\rtf/.test(src.slice(0, 64)))
+    throw new ParseError('MALFORMED', 'The file does not start with an RTF header ({\\rtf).');
   const reader = new RtfReader(src, { removeBase64: ctx.options.removeBase64Images, deadline: ctx.deadline });
   const warnings: string[] = [];
   try {
@@ -1035,7 +1438,21 @@ export function readRtf(ctx: ReaderContext): DocModel {
   const metadata: DocModel['metadata'] = { ...reader.metadata };
   return {
     contentType: ctx.contentType,
-    pages: [{ pageNumber: 1, width: null, height: null, status: warnings.length ? 'partial' : 'ok', blocks: [...dedupe(reader.headers), ...reader.body.blocks, ...dedupe(reader.footers), ...reader.notes, ...reader.comments] }],
+    pages: [
+      {
+        pageNumber: 1,
+        width: null,
+        height: null,
+        status: warnings.length ? 'partial' : 'ok',
+        blocks: [
+          ...dedupe(reader.headers),
+          ...reader.body.blocks,
+          ...dedupe(reader.footers),
+          ...reader.notes,
+          ...reader.comments,
+        ],
+      },
+    ],
     metadata,
     warnings,
   };

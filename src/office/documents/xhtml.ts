@@ -26,8 +26,73 @@ export type Marks = Omit<TextInline, 'type' | 'text'>;
 /** What a class of the style sheets does to inline text: emphasis, or hiding it (display: none). */
 export type ClassStyle = Marks & { hidden?: boolean };
 
-const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'title', 'meta', 'link', 'object', 'embed', 'iframe', 'audio', 'video', 'canvas', 'button', 'input', 'select', 'textarea', 'form']);
-const BLOCK = new Set(['aside', 'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'body', 'html', 'figure', 'figcaption', 'center', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'hr', 'dl', 'dt', 'dd', 'address', 'hgroup', 'details', 'summary', 'fieldset', 'legend', 'caption', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
+const SKIP = new Set([
+  'head',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'title',
+  'meta',
+  'link',
+  'object',
+  'embed',
+  'iframe',
+  'audio',
+  'video',
+  'canvas',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'form',
+]);
+const BLOCK = new Set([
+  'aside',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'nav',
+  'body',
+  'html',
+  'figure',
+  'figcaption',
+  'center',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'blockquote',
+  'pre',
+  'hr',
+  'dl',
+  'dt',
+  'dd',
+  'address',
+  'hgroup',
+  'details',
+  'summary',
+  'fieldset',
+  'legend',
+  'caption',
+  'tr',
+  'td',
+  'th',
+  'thead',
+  'tbody',
+  'tfoot',
+]);
 
 function local(name: string): string {
   const i = name.indexOf(':');
@@ -113,16 +178,37 @@ class Converter {
       this.inNote = true;
       this.blocks(c, children);
       this.inNote = outer;
-      out.push({ kind: 'note', label: this.noteLabels.get(id)!, children: children.length ? children : [{ kind: 'paragraph', content: [] }] });
+      out.push({
+        kind: 'note',
+        label: this.noteLabels.get(id)!,
+        children: children.length ? children : [{ kind: 'paragraph', content: [] }],
+      });
       return;
     }
     switch (name) {
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': {
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6': {
         const content = this.inlines(c);
-        if (!isBlank(content)) out.push({ kind: 'heading', level: Number(name[1]) as 1, content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)) });
+        if (!isBlank(content))
+          out.push({
+            kind: 'heading',
+            level: Number(name[1]) as 1,
+            content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
+          });
         return;
       }
-      case 'p': case 'dt': case 'dd': case 'figcaption': case 'address': case 'summary': case 'legend': case 'caption': {
+      case 'p':
+      case 'dt':
+      case 'dd':
+      case 'figcaption':
+      case 'address':
+      case 'summary':
+      case 'legend':
+      case 'caption': {
         // A paragraph may (wrongly, but often) hold blocks: read it as a container then.
         if (c.children.some((k) => typeof k !== 'string' && BLOCK.has(local(k.name)))) {
           this.blocks(c, out);
@@ -132,7 +218,8 @@ class Converter {
         if (!isBlank(content)) out.push({ kind: 'paragraph', content });
         return;
       }
-      case 'ul': case 'ol':
+      case 'ul':
+      case 'ol':
         this.list(c, name === 'ol', out);
         return;
       case 'table':
@@ -174,7 +261,9 @@ class Converter {
       const nodes: Node[] = [];
       this.blocks(li, nodes);
       const first = nodes[0];
-      const item: ListItem = { content: first && (first.kind === 'paragraph' || first.kind === 'heading') ? first.content : [] };
+      const item: ListItem = {
+        content: first && (first.kind === 'paragraph' || first.kind === 'heading') ? first.content : [],
+      };
       const rest = item.content.length ? nodes.slice(1) : nodes;
       if (rest.length) item.children = rest;
       if (item.content.length || rest.length) items.push(item);
@@ -200,7 +289,9 @@ class Converter {
             if (tn !== 'td' && tn !== 'th') continue;
             const nodes: Node[] = [];
             this.blocks(td, nodes);
-            row.push(cell(blocksToCellInlines(nodes), Number(td.attrs['colspan']) || 1, Number(td.attrs['rowspan']) || 1));
+            row.push(
+              cell(blocksToCellInlines(nodes), Number(td.attrs['colspan']) || 1, Number(td.attrs['rowspan']) || 1),
+            );
           }
           if (row.length) rows.push(row);
         } else if (n === 'thead' || n === 'tbody' || n === 'tfoot') collect(c);
@@ -232,7 +323,8 @@ class Converter {
     if (typeof node === 'string') {
       let t = decode(node).replace(/[ \t\r\n\f]+/g, ' ');
       const prev = out[out.length - 1];
-      if (t.startsWith(' ') && (!prev || prev.type === 'break' || (prev.type === 'text' && prev.text.endsWith(' ')))) t = t.slice(1);
+      if (t.startsWith(' ') && (!prev || prev.type === 'break' || (prev.type === 'text' && prev.text.endsWith(' '))))
+        t = t.slice(1);
       if (t) out.push({ type: 'text', text: t, ...marks });
       return;
     }
@@ -262,13 +354,20 @@ class Converter {
         if (src) out.push({ type: 'image', alt: '', src: this.ctx.image(src) });
         return;
       }
-      case 'em': case 'i': case 'cite': case 'var': case 'dfn':
+      case 'em':
+      case 'i':
+      case 'cite':
+      case 'var':
+      case 'dfn':
         for (const c of node.children) this.inline(c, { ...marks, italic: true }, out);
         return;
-      case 'strong': case 'b':
+      case 'strong':
+      case 'b':
         for (const c of node.children) this.inline(c, { ...marks, bold: true }, out);
         return;
-      case 's': case 'strike': case 'del':
+      case 's':
+      case 'strike':
+      case 'del':
         for (const c of node.children) this.inline(c, { ...marks, strike: true }, out);
         return;
       case 'sup':
@@ -277,7 +376,10 @@ class Converter {
       case 'sub':
         for (const c of node.children) this.inline(c, { ...marks, subscript: true }, out);
         return;
-      case 'code': case 'kbd': case 'samp': case 'tt':
+      case 'code':
+      case 'kbd':
+      case 'samp':
+      case 'tt':
         for (const c of node.children) this.inline(c, { ...marks, code: true }, out);
         return;
       case 'a': {
@@ -296,7 +398,8 @@ class Converter {
       default:
         // Blocks met inside inline content are read as inline (their text stays, in order).
         for (const c of node.children) this.inline(c, marks, out);
-        if (BLOCK.has(name) && out.length && out[out.length - 1]!.type !== 'break') out.push({ type: 'text', text: ' ', ...marks });
+        if (BLOCK.has(name) && out.length && out[out.length - 1]!.type !== 'break')
+          out.push({ type: 'text', text: ' ', ...marks });
     }
   }
 }

@@ -82,7 +82,11 @@ function buildLists(items: SlideParagraph[]): ListNode[] {
 
 export function trimInlines(content: readonly Inline[]): Inline[] {
   const out = [...content];
-  while (out.length && (out[0]!.type === 'break' || (out[0]!.type === 'text' && !(out[0] as { text: string }).text.trim()))) out.shift();
+  while (
+    out.length &&
+    (out[0]!.type === 'break' || (out[0]!.type === 'text' && !(out[0] as { text: string }).text.trim()))
+  )
+    out.shift();
   while (out.length) {
     const last = out[out.length - 1]!;
     if (last.type === 'break' || (last.type === 'text' && !last.text.trim())) out.pop();
@@ -120,7 +124,10 @@ export function readingOrder(items: PlacedItem[], slideHeight: number | null): P
  * Two frames stand side by side (columns) when they overlap vertically for most of the shorter
  * one's height and do not overlap horizontally.
  */
-function sideBySide(a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }): boolean {
+function sideBySide(
+  a: { x: number; y: number; w: number; h: number },
+  b: { x: number; y: number; w: number; h: number },
+): boolean {
   const overlapY = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   const overlapX = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
   const shorter = Math.min(a.h, b.h);
@@ -151,7 +158,12 @@ export function slidePage(
           titled = true;
         } else if (node.kind === 'heading') node = { kind: 'paragraph', content: node.content };
       }
-      blocks.push({ node, bbox, ...(item.title && node.kind === 'heading' ? { type: 'title' as const } : {}), ...(item.furniture ? { furniture: true, type: 'page_footer' as const } : {}) });
+      blocks.push({
+        node,
+        bbox,
+        ...(item.title && node.kind === 'heading' ? { type: 'title' as const } : {}),
+        ...(item.furniture ? { furniture: true, type: 'page_footer' as const } : {}),
+      });
     }
   }
   // A slide without a title has nothing to mark where it starts: without a rule its text would read as
@@ -168,12 +180,24 @@ export function slidePage(
 function plainInlines(node: Node): Inline[] {
   let content: Inline[] = [];
   if (node.kind === 'paragraph' || node.kind === 'heading') content = node.content;
-  else if (node.kind === 'list') content = node.items.flatMap((it, i) => (i ? [{ type: 'text' as const, text: ' ' }, ...it.content] : it.content));
+  else if (node.kind === 'list')
+    content = node.items.flatMap((it, i) => (i ? [{ type: 'text' as const, text: ' ' }, ...it.content] : it.content));
   else return [];
-  return content.map((i) => (i.type === 'text' ? { type: 'text' as const, text: i.text, ...(i.href ? { href: i.href } : {}) } : i.type === 'break' ? { type: 'text' as const, text: ' ' } : i));
+  return content.map((i) =>
+    i.type === 'text'
+      ? { type: 'text' as const, text: i.text, ...(i.href ? { href: i.href } : {}) }
+      : i.type === 'break'
+        ? { type: 'text' as const, text: ' ' }
+        : i,
+  );
 }
 
 function normBox(b: { x: number; y: number; w: number; h: number }, size: { width: number; height: number }): BBox {
   const clamp = (v: number): number => Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000;
-  return [clamp(b.x / size.width), clamp(b.y / size.height), clamp((b.x + b.w) / size.width), clamp((b.y + b.h) / size.height)];
+  return [
+    clamp(b.x / size.width),
+    clamp(b.y / size.height),
+    clamp((b.x + b.w) / size.width),
+    clamp((b.y + b.h) / size.height),
+  ];
 }

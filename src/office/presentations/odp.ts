@@ -13,7 +13,13 @@ import { ZipPackage } from '../zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 import { attr, child, childrenNamed, descendants, elements, parseXml, textOf, type XmlElement } from './xml.js';
 
-interface TextStyle { bold?: boolean; italic?: boolean; strike?: boolean; superscript?: boolean; subscript?: boolean }
+interface TextStyle {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  superscript?: boolean;
+  subscript?: boolean;
+}
 type ListKind = 'bullet' | 'number' | 'none';
 
 const CM_PER: Record<string, number> = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 };
@@ -30,7 +36,10 @@ class OdpReader {
   private readonly listStyles = new Map<string, XmlElement>();
   readonly warnings: string[] = [];
 
-  constructor(private readonly zip: ZipPackage, private readonly ctx: ReaderContext) {}
+  constructor(
+    private readonly zip: ZipPackage,
+    private readonly ctx: ReaderContext,
+  ) {}
 
   private xml(part: string): XmlElement | undefined {
     const text = this.zip.text(part);
@@ -42,7 +51,8 @@ class OdpReader {
     if (!content) throw new ParseError('MALFORMED', 'The OpenDocument presentation has no content.xml.');
     const styles = this.safeXml('styles.xml');
     for (const stylesRoot of [styles, content]) {
-      for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')]) this.collectStyles(container);
+      for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')])
+        this.collectStyles(container);
     }
     const pres = child(child(content, 'body'), 'presentation');
     if (!pres) throw new ParseError('MALFORMED', 'The OpenDocument file has no presentation body.');
@@ -58,7 +68,9 @@ class OdpReader {
         if (attr(frame, 'class') !== 'notes') continue;
         notes.push(...paragraphsToNodes(this.textParagraphs(child(frame, 'text-box') ?? frame)));
       }
-      const pt = size ? { width: Math.round((size.width / 2.54) * 72), height: Math.round((size.height / 2.54) * 72) } : null;
+      const pt = size
+        ? { width: Math.round((size.width / 2.54) * 72), height: Math.round((size.height / 2.54) * 72) }
+        : null;
       pages.push(slidePage(i + 1, items, notes, size, pt));
     });
     const metadata: DocModel['metadata'] = { numPages: pages.length };
@@ -177,7 +189,8 @@ class OdpReader {
     const levelStyle = elements(style).find((l) => Number(attr(l, 'level')) === level + 1);
     if (!levelStyle) return 'bullet';
     if (levelStyle.local === 'list-level-style-number') return attr(levelStyle, 'num-format') ? 'number' : 'none';
-    if (levelStyle.local === 'list-level-style-bullet') return (attr(levelStyle, 'bullet-char') ?? '').trim() ? 'bullet' : 'none';
+    if (levelStyle.local === 'list-level-style-bullet')
+      return (attr(levelStyle, 'bullet-char') ?? '').trim() ? 'bullet' : 'none';
     return 'bullet';
   }
 
@@ -270,16 +283,20 @@ class OdpReader {
             }
           }
           rows.push(row);
-        } else if (c.local === 'table-header-rows' || c.local === 'table-rows' || c.local === 'table-row-group') visit(c);
+        } else if (c.local === 'table-header-rows' || c.local === 'table-rows' || c.local === 'table-row-group')
+          visit(c);
       }
     };
     visit(table);
     // Trailing empty cells of repeated columns carry nothing.
-    const width = Math.max(0, ...rows.map((r) => {
-      let w = r.length;
-      while (w > 0 && !r[w - 1]!.content.length) w--;
-      return w;
-    }));
+    const width = Math.max(
+      0,
+      ...rows.map((r) => {
+        let w = r.length;
+        while (w > 0 && !r[w - 1]!.content.length) w--;
+        return w;
+      }),
+    );
     const trimmed = rows.map((r) => r.slice(0, Math.max(width, 1))).filter((r) => r.some((c) => c.content.length));
     return trimmed.length ? [{ kind: 'table', rows: trimmed }] : [];
   }

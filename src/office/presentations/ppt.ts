@@ -72,7 +72,12 @@ const TITLE_TYPES = new Set([0, 6]);
 const BODY_TYPES = new Set([1, 5, 7, 8]);
 const NOTES_TYPE = 2;
 
-interface Box { x: number; y: number; w: number; h: number }
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 type Transform = (b: Box) => Box;
 
 interface Rec {
@@ -224,13 +229,18 @@ function charProps(s: Stream, start: number, end: number, textLength: number): T
     if (bit(25)) p += 2; // csFontRef
     if (bit(26)) p += 4; // pp11ext
     // fontStyle bits 10-13 index the run's PowerPoint 2000 properties (StyleTextProp9Atom).
-    out.push({ count, bold: bit(0) && (style & 1) === 1, italic: bit(1) && (style & 2) === 2, pp9rt: (style >> 10) & 0xf, position });
+    out.push({
+      count,
+      bold: bit(0) && (style & 1) === 1,
+      italic: bit(1) && (style & 2) === 2,
+      pp9rt: (style >> 10) & 0xf,
+      position,
+    });
     covered += count;
     if (count === 0) break;
   }
   return out;
 }
-
 
 /** Auto-numbering of a StyleTextProp9 entry: the scheme's first number, or null when it has none. */
 type Numbering = (number | null)[];
@@ -312,7 +322,9 @@ function runParagraphs(run: TextRun, numbering: Numbering = []): SlideParagraph[
     const pr = props[i]!;
     const bullet = pr.bullet ?? defaultBullet;
     if (!bullet || TITLE_TYPES.has(run.type)) return { content };
-    return start === null ? { content, level: pr.level, ordered: false } : { content, level: pr.level, ordered: true, start };
+    return start === null
+      ? { content, level: pr.level, ordered: false }
+      : { content, level: pr.level, ordered: true, start };
   });
 }
 
@@ -396,7 +408,8 @@ function collectRuns(s: Stream, recs: Rec[], out: TextRun[], hyperlinks: Hyperli
   let href: string | undefined;
   for (const r of recs) {
     if (r.type === RT.TextHeaderAtom) type = s.u32(r.start);
-    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom) out.push({ type, text: decodeText(s, r), paras: [], chars: [], links: [] });
+    else if (r.type === RT.TextCharsAtom || r.type === RT.TextBytesAtom)
+      out.push({ type, text: decodeText(s, r), paras: [], chars: [], links: [] });
     else if (r.type === RT.InteractiveInfo) {
       const atom = r.instance === 0 ? s.children(r).find((k) => k.type === RT.InteractiveInfoAtom) : undefined;
       href = atom && s.bytes[atom.start + 8] === ACTION_HYPERLINK ? hyperlinks.get(s.u32(atom.start + 4)) : undefined;
@@ -435,7 +448,9 @@ function hyperlinkTargets(s: Stream, doc: Rec): Hyperlinks {
       const atom = kids.find((k) => k.type === RT.ExHyperlinkAtom);
       const target = kids.find((k) => k.type === RT.CString && k.instance === 1);
       if (!atom || !target) continue;
-      const address = UTF16.decode(s.bytes.subarray(target.start, target.start + ((target.end - target.start) & ~1))).replace(/\0+$/, '').trim();
+      const address = UTF16.decode(s.bytes.subarray(target.start, target.start + ((target.end - target.start) & ~1)))
+        .replace(/\0+$/, '')
+        .trim();
       if (/^(https?|mailto|ftp):/i.test(address)) out.set(s.u32(atom.start), address);
     }
   }
@@ -469,7 +484,11 @@ class PptReader {
   private persist = new Map<number, number>();
   private hyperlinks: Hyperlinks = new Map();
 
-  constructor(private readonly s: Stream, private readonly currentUser: Uint8Array | undefined, private readonly ctx: ReaderContext) {}
+  constructor(
+    private readonly s: Stream,
+    private readonly currentUser: Uint8Array | undefined,
+    private readonly ctx: ReaderContext,
+  ) {}
 
   private loadPersist(): number | null {
     if (!this.currentUser || this.currentUser.length < 20) return null;
@@ -524,7 +543,10 @@ class PptReader {
       if (h.type === RT.Document) last = h;
       p = h.end;
     }
-    if (last) this.warnings.push('The PowerPoint edit history could not be followed; the last document record in the file was used.');
+    if (last)
+      this.warnings.push(
+        'The PowerPoint edit history could not be followed; the last document record in the file was used.',
+      );
     return last;
   }
 
@@ -548,7 +570,14 @@ class PptReader {
       const usedRuns = new Set<number>();
       let seq = 0;
       if (slide) {
-        this.shapes(slide, entry.runs, usedRuns, items, () => seq++, (t) => t !== NOTES_TYPE);
+        this.shapes(
+          slide,
+          entry.runs,
+          usedRuns,
+          items,
+          () => seq++,
+          (t) => t !== NOTES_TYPE,
+        );
         const slideAtom = this.s.children(slide).find((r) => r.type === RT.SlideAtom);
         const notesId = slideAtom ? this.s.u32(slideAtom.start + 16) : 0;
         const listed = notesId ? notesById.get(notesId) : undefined;
@@ -558,7 +587,8 @@ class PptReader {
       entry.runs.forEach((run, k) => {
         if (usedRuns.has(k)) return;
         const nodes = paragraphsToNodes(runParagraphs(run));
-        if (nodes.length) items.push({ box: null, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: seq++ });
+        if (nodes.length)
+          items.push({ box: null, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: seq++ });
       });
       pages.push(slidePage(i + 1, items, notes, size, pageSize));
     });
@@ -582,8 +612,18 @@ class PptReader {
     if (a) {
       const s = this.s;
       return a.end - a.start >= 16
-        ? { y: s.i32(a.start), x: s.i32(a.start + 4), w: s.i32(a.start + 8) - s.i32(a.start + 4), h: s.i32(a.start + 12) - s.i32(a.start) }
-        : { y: s.i16(a.start), x: s.i16(a.start + 2), w: s.i16(a.start + 4) - s.i16(a.start + 2), h: s.i16(a.start + 6) - s.i16(a.start) };
+        ? {
+            y: s.i32(a.start),
+            x: s.i32(a.start + 4),
+            w: s.i32(a.start + 8) - s.i32(a.start + 4),
+            h: s.i32(a.start + 12) - s.i32(a.start),
+          }
+        : {
+            y: s.i16(a.start),
+            x: s.i16(a.start + 2),
+            w: s.i16(a.start + 4) - s.i16(a.start + 2),
+            h: s.i16(a.start + 6) - s.i16(a.start),
+          };
     }
     const c = kids.find((k) => k.type === RT.ChildAnchor);
     if (c) {
@@ -599,7 +639,16 @@ class PptReader {
    * the group's coordinate space (OfficeArtFSPGR) onto the group's own anchor. `accept` filters
    * text by its TextHeaderAtom type.
    */
-  private shapes(container: Rec, listRuns: TextRun[], used: Set<number>, items: PlacedItem[], nextSeq: () => number, accept: (type: number) => boolean, tf: Transform = (b) => b, depth = 0): void {
+  private shapes(
+    container: Rec,
+    listRuns: TextRun[],
+    used: Set<number>,
+    items: PlacedItem[],
+    nextSeq: () => number,
+    accept: (type: number) => boolean,
+    tf: Transform = (b) => b,
+    depth = 0,
+  ): void {
     if (depth > 64) return;
     for (const r of this.s.children(container)) {
       if (!r.container) continue;
@@ -637,7 +686,12 @@ class PptReader {
         const box = this.anchorOf(kids, tf);
         const tb = kids.find((k) => k.type === RT.ClientTextbox);
         const picture = tb ? null : this.pictureAlt(kids);
-        if (picture) items.push({ box, nodes: [{ kind: 'figure', alt: picture.alt, src: `${picture.name}.jpg` }], seq: nextSeq() });
+        if (picture)
+          items.push({
+            box,
+            nodes: [{ kind: 'figure', alt: picture.alt, src: `${picture.name}.jpg` }],
+            seq: nextSeq(),
+          });
         if (tb) {
           const inner = this.s.children(tb);
           const runs: TextRun[] = [];
@@ -650,11 +704,15 @@ class PptReader {
               runs.push(run);
             }
           } else collectRuns(this.s, inner, runs, this.hyperlinks);
-          const numbering = pp9Numbering(this.s, kids.find((k) => k.type === RT.ClientData));
+          const numbering = pp9Numbering(
+            this.s,
+            kids.find((k) => k.type === RT.ClientData),
+          );
           for (const run of runs) {
             if (!accept(run.type)) continue;
             const nodes = paragraphsToNodes(runParagraphs(run, numbering));
-            if (nodes.length) items.push({ box, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: nextSeq() });
+            if (nodes.length)
+              items.push({ box, title: TITLE_TYPES.has(run.type), nodes: this.titleNodes(run, nodes), seq: nextSeq() });
           }
         }
         continue;
@@ -683,7 +741,9 @@ class PptReader {
         if (opid & 0x8000) {
           if (complex + op > k.end) break;
           if (pid === 0x0381 || pid === 0x0380) {
-            const text = UTF16.decode(this.s.bytes.subarray(complex, complex + (op & ~1))).replace(/\0+$/, '').trim();
+            const text = UTF16.decode(this.s.bytes.subarray(complex, complex + (op & ~1)))
+              .replace(/\0+$/, '')
+              .trim();
             if (pid === 0x0381) alt = text;
             else name = text;
           }
@@ -708,7 +768,12 @@ class PptReader {
   }
 
   /** Rebuilds a table from its cell shapes: rows and columns from their edges, spans from their extent. */
-  private tableFromGroup(group: Rec, listRuns: TextRun[], used: Set<number>, tf: Transform): Omit<PlacedItem, 'seq'> | null {
+  private tableFromGroup(
+    group: Rec,
+    listRuns: TextRun[],
+    used: Set<number>,
+    tf: Transform,
+  ): Omit<PlacedItem, 'seq'> | null {
     const cells: { box: Box; content: Inline[] }[] = [];
     for (const r of this.s.children(group)) {
       if (r.type !== RT.SpContainer) continue;
@@ -750,7 +815,8 @@ class PptReader {
     const ys = edges(cells.map((c) => c.box.y));
     const index = (edgesList: number[], v: number): number => {
       let best = 0;
-      for (let i = 0; i < edgesList.length; i++) if (Math.abs(edgesList[i]! - v) < Math.abs(edgesList[best]! - v)) best = i;
+      for (let i = 0; i < edgesList.length; i++)
+        if (Math.abs(edgesList[i]! - v) < Math.abs(edgesList[best]! - v)) best = i;
       return best;
     };
     const span = (edgesList: number[], from: number, end: number): number => {
@@ -782,9 +848,19 @@ class PptReader {
     const items: PlacedItem[] = [];
     let seq = 0;
     // The notes page also holds the slide image and header/footer placeholders: keep notes text only.
-    if (container) this.shapes(container, listed.runs, new Set(), items, () => seq++, (t) => t === NOTES_TYPE);
+    if (container)
+      this.shapes(
+        container,
+        listed.runs,
+        new Set(),
+        items,
+        () => seq++,
+        (t) => t === NOTES_TYPE,
+      );
     if (!items.length) {
-      for (const run of listed.runs) if (run.type === NOTES_TYPE) items.push({ box: null, nodes: paragraphsToNodes(runParagraphs(run)), seq: seq++ });
+      for (const run of listed.runs)
+        if (run.type === NOTES_TYPE)
+          items.push({ box: null, nodes: paragraphsToNodes(runParagraphs(run)), seq: seq++ });
     }
     return items.flatMap((i) => i.nodes);
   }
@@ -805,7 +881,10 @@ export function readPpt(ctx: ReaderContext): DocModel {
   const main = find('PowerPoint Document');
   if (!main) throw new ParseError('MALFORMED', 'The PowerPoint file has no "PowerPoint Document" stream.');
   if (find('EncryptedSummary')) {
-    throw new ParseError('ENCRYPTED', 'The presentation is password protected; it cannot be read without its password.');
+    throw new ParseError(
+      'ENCRYPTED',
+      'The presentation is password protected; it cannot be read without its password.',
+    );
   }
   return new PptReader(new Stream(main), find('Current User'), ctx).read();
 }
@@ -815,7 +894,11 @@ function cfbStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined
   try {
     container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
   } catch (err) {
-    throw new ParseError('MALFORMED', `The PowerPoint file's compound document cannot be read: ${(err as Error).message}`, { cause: err });
+    throw new ParseError(
+      'MALFORMED',
+      `The PowerPoint file's compound document cannot be read: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   return (name) => {
     const entry = CFB.find(container, name);

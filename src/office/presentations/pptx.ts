@@ -18,12 +18,23 @@ import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideP
 import { readRels, relOfType, resolvePart, type Relationship } from './opc.js';
 import { attr, child, childrenNamed, descendants, elements, parseXml, path, textOf, type XmlElement } from './xml.js';
 
-interface Box { x: number; y: number; w: number; h: number }
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 type Transform = (b: Box) => Box;
 
-interface Placeholder { type: string; idx: string | undefined }
+interface Placeholder {
+  type: string;
+  idx: string | undefined;
+}
 
-interface PhShape { box: Box | null; lstStyle: XmlElement | undefined }
+interface PhShape {
+  box: Box | null;
+  lstStyle: XmlElement | undefined;
+}
 
 interface MasterInfo {
   byType: Map<string, PhShape>;
@@ -77,7 +88,10 @@ class PptxReader {
   private readonly masters = new Map<string, MasterInfo | null>();
   readonly warnings: string[] = [];
 
-  constructor(private readonly zip: ZipPackage, private readonly ctx: ReaderContext) {}
+  constructor(
+    private readonly zip: ZipPackage,
+    private readonly ctx: ReaderContext,
+  ) {}
 
   xml(part: string): XmlElement | undefined {
     const text = this.zip.text(part);
@@ -94,7 +108,9 @@ class PptxReader {
       pres = this.xml(presPart);
     } catch (err) {
       if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
-      this.warnings.push(`presentation.xml could not be read (${(err as Error).message}); slides were taken in part-name order.`);
+      this.warnings.push(
+        `presentation.xml could not be read (${(err as Error).message}); slides were taken in part-name order.`,
+      );
     }
     if (pres) {
       const rels = readRels(this.zip, presPart);
@@ -108,14 +124,21 @@ class PptxReader {
       if (extent && (extent.width <= 0 || extent.height <= 0)) extent = null;
     }
     if (slideParts.length === 0) {
-      slideParts = this.zip.names()
+      slideParts = this.zip
+        .names()
         .filter((n) => /^ppt\/slides\/slide\d+\.xml$/i.test(n))
         .sort((a, b) => num(/(\d+)\.xml$/i.exec(a)?.[1]) - num(/(\d+)\.xml$/i.exec(b)?.[1]));
-      if (pres && slideParts.length) this.warnings.push('The slide list of presentation.xml is missing or broken; slides were taken in part-name order.');
+      if (pres && slideParts.length)
+        this.warnings.push(
+          'The slide list of presentation.xml is missing or broken; slides were taken in part-name order.',
+        );
     }
-    if (slideParts.length === 0 && !pres) throw new ParseError('MALFORMED', 'The presentation has no readable presentation.xml and no slides.');
+    if (slideParts.length === 0 && !pres)
+      throw new ParseError('MALFORMED', 'The presentation has no readable presentation.xml and no slides.');
 
-    const pageSize = extent ? { width: Math.round(extent.width / EMU_PER_POINT), height: Math.round(extent.height / EMU_PER_POINT) } : null;
+    const pageSize = extent
+      ? { width: Math.round(extent.width / EMU_PER_POINT), height: Math.round(extent.height / EMU_PER_POINT) }
+      : null;
     const pages: DocPage[] = [];
     let failed = 0;
     slideParts.forEach((part, i) => {
@@ -126,7 +149,14 @@ class PptxReader {
         if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
         if (err === this.ctx.signal.reason) throw err;
         failed++;
-        pages.push({ pageNumber: i + 1, width: pageSize?.width ?? null, height: pageSize?.height ?? null, status: 'failed', error: (err as Error).message, blocks: [] });
+        pages.push({
+          pageNumber: i + 1,
+          width: pageSize?.width ?? null,
+          height: pageSize?.height ?? null,
+          status: 'failed',
+          error: (err as Error).message,
+          blocks: [],
+        });
       }
     });
     if (slideParts.length > 0 && failed === slideParts.length) {
@@ -189,7 +219,10 @@ class PptxReader {
       const root = this.xml(part);
       if (root) {
         const masterRel = relOfType(readRels(this.zip, part), '/slideMaster');
-        info = { ...this.phShapes(root), master: masterRel && !masterRel.external ? this.master(masterRel.target) : null };
+        info = {
+          ...this.phShapes(root),
+          master: masterRel && !masterRel.external ? this.master(masterRel.target) : null,
+        };
       }
     } catch (err) {
       if (err instanceof ParseError && err.code === 'RESOURCE_LIMIT') throw err;
@@ -200,7 +233,12 @@ class PptxReader {
 
   // ---------------------------------------------------------------- slides
 
-  private slide(part: string, pageNumber: number, extent: { width: number; height: number } | null, pageSize: { width: number; height: number } | null): DocPage {
+  private slide(
+    part: string,
+    pageNumber: number,
+    extent: { width: number; height: number } | null,
+    pageSize: { width: number; height: number } | null,
+  ): DocPage {
     const root = this.xml(part);
     if (!root) throw new ParseError('MALFORMED', `The slide part ${part} is missing.`);
     const rels = readRels(this.zip, part);
@@ -287,7 +325,13 @@ class PptxReader {
     }
   }
 
-  private place(el: XmlElement, spPr: XmlElement | undefined, tf: Transform, ctx: SlideCtx, ph: Placeholder | null): Box | null {
+  private place(
+    el: XmlElement,
+    spPr: XmlElement | undefined,
+    tf: Transform,
+    ctx: SlideCtx,
+    ph: Placeholder | null,
+  ): Box | null {
     let box = xfrmBox(child(spPr, 'xfrm'));
     if (!box && ph) {
       // The position is inherited: layout placeholder (by index, then type), then master placeholder.
@@ -298,7 +342,7 @@ class PptxReader {
       const candidates = [
         ph.idx !== undefined ? layout?.byIdx.get(ph.idx) : undefined,
         layout?.byType.get(type),
-        title ? layout?.byType.get('title') ?? layout?.byType.get('ctrTitle') : undefined,
+        title ? (layout?.byType.get('title') ?? layout?.byType.get('ctrTitle')) : undefined,
         master?.byType.get(type),
         title ? master?.byType.get('title') : phClass(ph.type) === 'body' ? master?.byType.get('body') : undefined,
         ph.idx !== undefined ? master?.byIdx.get(ph.idx) : undefined,
@@ -331,16 +375,25 @@ class PptxReader {
   }
 
   /** Paragraphs of a text body, with list levels resolved from the style hierarchy. */
-  private textBody(txBody: XmlElement | undefined, ctx: SlideCtx, ph: Placeholder | null, inherit: boolean, own?: XmlElement): SlideParagraph[] {
+  private textBody(
+    txBody: XmlElement | undefined,
+    ctx: SlideCtx,
+    ph: Placeholder | null,
+    inherit: boolean,
+    own?: XmlElement,
+  ): SlideParagraph[] {
     if (!txBody) return [];
     const out: SlideParagraph[] = [];
     const cls = ph ? phClass(ph.type) : 'other';
     const lstStyles: (XmlElement | undefined)[] = [child(own ?? txBody, 'lstStyle')];
     if (inherit && ph) {
-      const layoutPh = (ph.idx !== undefined ? ctx.layout?.byIdx.get(ph.idx) : undefined) ?? ctx.layout?.byType.get(ph.type || 'body');
+      const layoutPh =
+        (ph.idx !== undefined ? ctx.layout?.byIdx.get(ph.idx) : undefined) ?? ctx.layout?.byType.get(ph.type || 'body');
       lstStyles.push(layoutPh?.lstStyle);
       const master = ctx.layout?.master;
-      const masterPh = master?.byType.get(ph.type || 'body') ?? (cls === 'body' ? master?.byType.get('body') : cls === 'title' ? master?.byType.get('title') : undefined);
+      const masterPh =
+        master?.byType.get(ph.type || 'body') ??
+        (cls === 'body' ? master?.byType.get('body') : cls === 'title' ? master?.byType.get('title') : undefined);
       lstStyles.push(masterPh?.lstStyle);
       lstStyles.push(cls === 'title' ? master?.titleStyle : cls === 'body' ? master?.bodyStyle : master?.otherStyle);
     } else if (inherit) {
@@ -350,7 +403,8 @@ class PptxReader {
       const pPr = child(p, 'pPr');
       const lvl = Math.min(8, Math.max(0, num(attr(pPr, 'lvl'))));
       let bullet: 'none' | 'bullet' | 'number' | undefined = bulletOf(pPr);
-      for (let i = 0; bullet === undefined && i < lstStyles.length; i++) bullet = bulletOf(child(lstStyles[i], `lvl${lvl + 1}pPr`));
+      for (let i = 0; bullet === undefined && i < lstStyles.length; i++)
+        bullet = bulletOf(child(lstStyles[i], `lvl${lvl + 1}pPr`));
       const content = this.runs(p, ctx.rels);
       if (cls === 'title' || bullet === undefined || bullet === 'none') out.push({ content });
       else {
@@ -471,7 +525,10 @@ class PptxReader {
     for (const pt of descendants(child(root, 'ptLst'), 'pt')) {
       const type = attr(pt, 'type') ?? 'node';
       if (type !== 'node') continue;
-      const text = descendants(child(pt, 't'), 'p').map((p) => textOf(p)).join(' ').trim();
+      const text = descendants(child(pt, 't'), 'p')
+        .map((p) => textOf(p))
+        .join(' ')
+        .trim();
       if (text) items.push({ content: [{ type: 'text', text }], level: 0 });
     }
     return paragraphsToNodes(items);
@@ -531,7 +588,11 @@ export function formatNumber(raw: string, format: string): string {
 function cachedPoints(ref: XmlElement | undefined): Map<number, string> {
   const out = new Map<number, string>();
   if (!ref) return out;
-  const cache = descendants(ref, 'strCache')[0] ?? descendants(ref, 'numCache')[0] ?? descendants(ref, 'strLit')[0] ?? descendants(ref, 'numLit')[0];
+  const cache =
+    descendants(ref, 'strCache')[0] ??
+    descendants(ref, 'numCache')[0] ??
+    descendants(ref, 'strLit')[0] ??
+    descendants(ref, 'numLit')[0];
   if (cache) {
     const numeric = cache.local === 'numCache' || cache.local === 'numLit';
     const format = textOf(child(cache, 'formatCode')).trim();
@@ -561,13 +622,28 @@ export function chartNodes(root: XmlElement | undefined): Node[] {
   if (!chart) return [];
   const nodes: Node[] = [];
   const titleEl = child(chart, 'title');
-  const title = titleEl ? descendants(titleEl, 'p').map((p) => descendants(p, 't').map((t) => textOf(t)).join('')).join(' ').trim() : '';
+  const title = titleEl
+    ? descendants(titleEl, 'p')
+        .map((p) =>
+          descendants(p, 't')
+            .map((t) => textOf(t))
+            .join(''),
+        )
+        .join(' ')
+        .trim()
+    : '';
   if (title) nodes.push({ kind: 'paragraph', content: [{ type: 'text', text: title, bold: true }] });
   const series: { name: string; cats: Map<number, string>; vals: Map<number, string> }[] = [];
   for (const plot of elements(child(chart, 'plotArea'))) {
     for (const ser of childrenNamed(plot, 'ser')) {
       const tx = child(ser, 'tx');
-      const name = tx ? (descendants(tx, 'v').map((v) => textOf(v)).join(' ') || textOf(tx)).trim() : '';
+      const name = tx
+        ? (
+            descendants(tx, 'v')
+              .map((v) => textOf(v))
+              .join(' ') || textOf(tx)
+          ).trim()
+        : '';
       series.push({
         name: name || `Series ${series.length + 1}`,
         cats: cachedPoints(child(ser, 'cat') ?? child(ser, 'xVal')),
@@ -577,10 +653,15 @@ export function chartNodes(root: XmlElement | undefined): Node[] {
   }
   if (!series.length) return nodes;
   const cats = series.find((s) => s.cats.size)?.cats ?? new Map<number, string>();
-  const count = Math.max(...series.map((s) => Math.max(s.vals.size ? Math.max(...s.vals.keys()) + 1 : 0, s.cats.size ? Math.max(...s.cats.keys()) + 1 : 0)));
+  const count = Math.max(
+    ...series.map((s) =>
+      Math.max(s.vals.size ? Math.max(...s.vals.keys()) + 1 : 0, s.cats.size ? Math.max(...s.cats.keys()) + 1 : 0),
+    ),
+  );
   const cell = (text: string): TableCell => ({ content: text ? [{ type: 'text', text }] : [] });
   const rows: TableCell[][] = [[cell(''), ...series.map((s) => cell(s.name))]];
-  for (let i = 0; i < count; i++) rows.push([cell(cats.get(i) ?? String(i + 1)), ...series.map((s) => cell(s.vals.get(i) ?? ''))]);
+  for (let i = 0; i < count; i++)
+    rows.push([cell(cats.get(i) ?? String(i + 1)), ...series.map((s) => cell(s.vals.get(i) ?? ''))]);
   nodes.push({ kind: 'table', rows });
   return nodes;
 }

@@ -22,7 +22,11 @@ class Element implements XmlElement {
   /** Name start, name end, value start, value end of each attribute in `raw` (quotes excluded). */
   private spans: number[] | undefined;
 
-  constructor(readonly name: string, readonly local: string, private readonly raw: string) {}
+  constructor(
+    readonly name: string,
+    readonly local: string,
+    private readonly raw: string,
+  ) {}
 
   private split(): number[] {
     const spans: number[] = [];
@@ -51,7 +55,8 @@ class Element implements XmlElement {
     if (this.parsed) return this.parsed;
     const attrs: Record<string, string> = {};
     const spans = this.spans ?? this.split();
-    for (let j = 0; j < spans.length; j += 4) attrs[this.raw.slice(spans[j], spans[j + 1])] = decodeEntities(this.raw.slice(spans[j + 2], spans[j + 3]));
+    for (let j = 0; j < spans.length; j += 4)
+      attrs[this.raw.slice(spans[j], spans[j + 1])] = decodeEntities(this.raw.slice(spans[j + 2], spans[j + 3]));
     return (this.parsed = attrs);
   }
 
@@ -74,7 +79,8 @@ class Element implements XmlElement {
       const len = e - s;
       if (len === l) {
         if (raw.startsWith(local, s)) direct = j;
-      } else if (prefixed < 0 && len > l && raw.charCodeAt(e - l - 1) === 0x3a && raw.startsWith(local, e - l)) prefixed = j;
+      } else if (prefixed < 0 && len > l && raw.charCodeAt(e - l - 1) === 0x3a && raw.startsWith(local, e - l))
+        prefixed = j;
     }
     const j = direct >= 0 ? direct : prefixed;
     return j < 0 ? undefined : decodeEntities(raw.slice(spans[j + 2], spans[j + 3]));
@@ -85,9 +91,18 @@ class Element implements XmlElement {
 function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
-
 
 export type XmlChild = XmlElement | string;
 
@@ -160,7 +175,10 @@ export function parseXml(xml: string, part = 'XML part'): XmlElement {
         }
         const decl = xml.slice(lt, j);
         if (/<!ENTITY/i.test(decl)) {
-          throw new ParseError('RESOURCE_LIMIT', `The ${part} declares XML entities; entity expansion is refused as a safety limit.`);
+          throw new ParseError(
+            'RESOURCE_LIMIT',
+            `The ${part} declares XML entities; entity expansion is refused as a safety limit.`,
+          );
         }
         i = j + 1;
         continue;

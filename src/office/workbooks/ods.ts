@@ -41,7 +41,9 @@ export function odfCellValue(cell: XmlElement): string {
     case 'float':
       return value !== undefined ? odfNumber(value) : '';
     case 'percentage':
-      return value !== undefined && Number.isFinite(Number(value)) && value.trim() !== '' ? `${odfNumber(String(Number(value) * 100))}%` : (value ?? '');
+      return value !== undefined && Number.isFinite(Number(value)) && value.trim() !== ''
+        ? `${odfNumber(String(Number(value) * 100))}%`
+        : (value ?? '');
     case 'currency': {
       if (value === undefined) return '';
       const currency = attr(cell, 'currency');
@@ -96,10 +98,11 @@ function cellLink(cell: XmlElement, text: string): string | undefined {
 
 function listTexts(list: XmlElement): string[] {
   const out: string[] = [];
-  for (const item of elements(list)) for (const el of elements(item)) {
-    if (el.local === 'p' || el.local === 'h') out.push(inlineText(el));
-    else if (el.local === 'list') out.push(...listTexts(el));
-  }
+  for (const item of elements(list))
+    for (const el of elements(item)) {
+      if (el.local === 'p' || el.local === 'h') out.push(inlineText(el));
+      else if (el.local === 'list') out.push(...listTexts(el));
+    }
   return out;
 }
 
@@ -173,8 +176,11 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
           }
           const out: FastCell[] = [];
           for (const cell of cells) {
-            out[cell.c] = cell.link ? { t: 's', v: cell.text, w: cell.text, l: { Target: cell.link } } : { t: 's', v: cell.text, w: cell.text };
-            if (k === 0 && (cell.cs > 1 || cell.rs > 1)) sheet.merges.push({ s: { r, c: cell.c }, e: { r: r + cell.rs - 1, c: cell.c + cell.cs - 1 } });
+            out[cell.c] = cell.link
+              ? { t: 's', v: cell.text, w: cell.text, l: { Target: cell.link } }
+              : { t: 's', v: cell.text, w: cell.text };
+            if (k === 0 && (cell.cs > 1 || cell.rs > 1))
+              sheet.merges.push({ s: { r, c: cell.c }, e: { r: r + cell.rs - 1, c: cell.c + cell.cs - 1 } });
           }
           sheet.data[r] = out;
           budget -= cells.length;

@@ -58,7 +58,8 @@ export const MAX_CELLS = 500_000;
 /** Rows read per sheet; keeps a sheet of a million rows from blowing the time budget. */
 const MAX_SHEET_ROWS = 200_000;
 
-const SKIPPED_PARTS = /^(xl\/media\/|xl\/embeddings\/|xl\/printerSettings\/|docProps\/thumbnail|Pictures\/|Thumbnails\/|xl\/activeX\/)/i;
+const SKIPPED_PARTS =
+  /^(xl\/media\/|xl\/embeddings\/|xl\/printerSettings\/|docProps\/thumbnail|Pictures\/|Thumbnails\/|xl\/activeX\/)/i;
 
 /** Inflates the package through ZipPackage's limits and re-packs it uncompressed for SheetJS. */
 function safeZip(bytes: Uint8Array): { bytes: Uint8Array; odsHidden: Set<string> } {
@@ -70,7 +71,10 @@ function safeZip(bytes: Uint8Array): { bytes: Uint8Array; odsHidden: Set<string>
     const data = zip.read(name);
     if (!data) continue;
     if (/\.(xml|rels)$/i.test(name) && hasEntityDeclaration(data)) {
-      throw new ParseError('RESOURCE_LIMIT', `The workbook part ${name} declares XML entities; entity expansion is refused as a safety limit.`);
+      throw new ParseError(
+        'RESOURCE_LIMIT',
+        `The workbook part ${name} declares XML entities; entity expansion is refused as a safety limit.`,
+      );
     }
     if (name === 'content.xml') odsHidden = odsHiddenTables(new TextDecoder().decode(data));
     files[name] = [data, { level: 0 }];
@@ -97,7 +101,10 @@ function odsHiddenTables(xml: string): Set<string> {
 }
 
 function decodeXml(s: string): string {
-  return s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+  return s.replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!,
+  );
 }
 
 const LATIN1 = new TextDecoder('latin1');
@@ -145,7 +152,9 @@ function parseWorkbook(ctx: WorkbookInput): { wb: XLSX.WorkBook; odsHidden: Set<
   } catch (err) {
     const message = (err as Error).message ?? String(err);
     if (/password|encrypt/i.test(message)) {
-      throw new ParseError('ENCRYPTED', 'The workbook is password protected; it cannot be read without its password.', { cause: err });
+      throw new ParseError('ENCRYPTED', 'The workbook is password protected; it cannot be read without its password.', {
+        cause: err,
+      });
     }
     throw new ParseError('MALFORMED', `The ${ctx.kind} workbook cannot be read: ${message}`, { cause: err });
   } finally {
@@ -161,9 +170,17 @@ function cellText(cell: XLSX.CellObject | undefined): string {
   if (!cell || cell.t === 'z') return '';
   // Long integers (IDs, account numbers) in General format in full, as the fast path shows them,
   // where SheetJS wrote the narrow-column form `1.23457E+11`.
-  if (cell.t === 'n' && cell.z === 'General' && isLongInteger(cell.v) && /E\+/.test(String(cell.w ?? ''))) return formatGeneral(cell.v);
+  if (cell.t === 'n' && cell.z === 'General' && isLongInteger(cell.v) && /E\+/.test(String(cell.w ?? '')))
+    return formatGeneral(cell.v);
   // Negative numbers rounded as Excel rounds them (see formatNumber).
-  if (cell.t === 'n' && typeof cell.v === 'number' && cell.v < 0 && typeof cell.z === 'string' && cell.z !== 'General' && cell.w !== undefined) {
+  if (
+    cell.t === 'n' &&
+    typeof cell.v === 'number' &&
+    cell.v < 0 &&
+    typeof cell.z === 'string' &&
+    cell.z !== 'General' &&
+    cell.w !== undefined
+  ) {
     try {
       return formatNumber(cell.z, cell.v);
     } catch {
@@ -186,7 +203,10 @@ function cellInlines(text: string, link: string | undefined): Inline[] {
     return [link ? { type: 'text', text: line, href: link } : { type: 'text', text: line }];
   }
   // Line ends inside a cell carry no meaning; trailing blanks would sit before the <br>.
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/[ \t]+$/, ''));
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+$/, ''));
   const out: Inline[] = [];
   lines.forEach((line, i) => {
     if (i) out.push({ type: 'break' });
@@ -259,7 +279,8 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
       }
     }
   }
-  const countIn = (sorted: number[], lo: number, hi: number): number => lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
+  const countIn = (sorted: number[], lo: number, hi: number): number =>
+    lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
 
   // Most sheets have no merges: their cells skip the lookups.
   const merged = origins.size > 0;
@@ -302,7 +323,10 @@ const EXCEL_MAX_COLS = 16_384;
  */
 function sparseKeys(arr: readonly unknown[], max: number): number[] | null {
   if (arr.length <= max) return null;
-  return Object.keys(arr).map(Number).filter((i) => Number.isInteger(i) && i < max).sort((a, b) => a - b);
+  return Object.keys(arr)
+    .map(Number)
+    .filter((i) => Number.isInteger(i) && i < max)
+    .sort((a, b) => a - b);
 }
 
 /** Index of the first element not less than v in an ascending array. */
@@ -326,9 +350,10 @@ function linkOf(cell: XLSX.CellObject | undefined): string | undefined {
 function readFast(ctx: WorkbookInput): DocModel | null {
   let fast: FastWorkbook;
   try {
-    fast = ctx.kind === 'ods'
-      ? readOds(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS })
-      : readXlsxFast(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS, hasEntityDeclaration });
+    fast =
+      ctx.kind === 'ods'
+        ? readOds(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS })
+        : readXlsxFast(ctx.bytes, { maxRows: MAX_SHEET_ROWS, maxCells: MAX_CELLS, hasEntityDeclaration });
   } catch (err) {
     if (err instanceof ParseError && (err.code === 'RESOURCE_LIMIT' || err.code === 'ENCRYPTED')) throw err;
     return null;
@@ -350,7 +375,11 @@ interface SheetInput {
   rowCapped: boolean;
 }
 
-function assemble(ctx: WorkbookInput, sheets: SheetInput[], props: { title?: string | undefined; author?: string | undefined }): DocModel {
+function assemble(
+  ctx: WorkbookInput,
+  sheets: SheetInput[],
+  props: { title?: string | undefined; author?: string | undefined },
+): DocModel {
   const warnings: string[] = [];
   const pages: DocPage[] = [];
   const hidden: string[] = [];
@@ -365,7 +394,9 @@ function assemble(ctx: WorkbookInput, sheets: SheetInput[], props: { title?: str
     const result = sheetBlocks(sheet.name, sheet.ws, budget);
     budget -= result.cells;
     if (result.truncated || (sheet.rowCapped && !cut)) {
-      warnings.push(`Sheet "${sheet.name}" was cut: at most ${MAX_SHEET_ROWS} rows per sheet and ${MAX_CELLS} table cells per workbook are read.`);
+      warnings.push(
+        `Sheet "${sheet.name}" was cut: at most ${MAX_SHEET_ROWS} rows per sheet and ${MAX_CELLS} table cells per workbook are read.`,
+      );
       cut ||= result.truncated;
     }
     pages.push({ pageNumber: i + 1, width: null, height: null, status: 'ok', blocks: result.blocks });
@@ -424,16 +455,24 @@ export const read: Reader = async (ctx) => {
   // Binary workbooks are read by SheetJS in one synchronous call; damaged ones can loop in it
   // (a mini-FAT chain pointing at the directory). On a worker thread the timeout can end that.
   const offThread = ctx.bytes.byteLength >= WORKBOOK_WORKER_MIN_BYTES || ctx.kind === 'xls' || ctx.kind === 'xlsb';
-  const pool = offThread && ctx.runtime ? readerPool<WorkbookTask, WorkbookTaskResult>(ctx.runtime, 'workbook') : undefined;
+  const pool =
+    offThread && ctx.runtime ? readerPool<WorkbookTask, WorkbookTaskResult>(ctx.runtime, 'workbook') : undefined;
   if (!pool) return convertWorkbook(input);
   ctx.signal.throwIfAborted();
   const bytes = new Uint8Array(ctx.bytes);
   let result: WorkbookTaskResult;
   try {
-    result = await pool.run({ bytes, kind: ctx.kind, contentType: ctx.contentType }, { signal: ctx.signal, transferList: [bytes.buffer] });
+    result = await pool.run(
+      { bytes, kind: ctx.kind, contentType: ctx.contentType },
+      { signal: ctx.signal, transferList: [bytes.buffer] },
+    );
   } catch (err) {
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
-    throw new ParseError('RESOURCE_LIMIT', `The workbook could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ParseError(
+      'RESOURCE_LIMIT',
+      `The workbook could not be converted within the worker's limits: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   if (!result.ok) throw new ParseError(result.code, result.message);
   return JSON.parse(result.json) as DocModel;

@@ -84,7 +84,14 @@ function plainElementText(xml: string, name: string): string | undefined {
   else if (after === 32 && xml.startsWith(' xml:space="preserve">', nl + 1)) open = nl + 23;
   else return undefined;
   const close = n - nl - 3;
-  if (close < open || xml.charCodeAt(close) !== 60 || xml.charCodeAt(close + 1) !== 47 || !xml.startsWith(name, close + 2) || xml.charCodeAt(n - 1) !== 62) return undefined;
+  if (
+    close < open ||
+    xml.charCodeAt(close) !== 60 ||
+    xml.charCodeAt(close + 1) !== 47 ||
+    !xml.startsWith(name, close + 2) ||
+    xml.charCodeAt(n - 1) !== 62
+  )
+    return undefined;
   const inner = xml.slice(open, close);
   return inner.includes('<') ? undefined : inner;
 }
@@ -174,7 +181,11 @@ function resolve(from: string, target: string): string {
   return out.join('/');
 }
 
-function rels(zip: ZipPackage, part: string, text: (p: string) => string | undefined): Map<string, { target: string; external: boolean; type: string }> {
+function rels(
+  zip: ZipPackage,
+  part: string,
+  text: (p: string) => string | undefined,
+): Map<string, { target: string; external: boolean; type: string }> {
   const i = part.lastIndexOf('/');
   const xml = text(`${part.slice(0, i + 1)}_rels/${part.slice(i + 1)}.rels`) ?? '';
   const map = new Map<string, { target: string; external: boolean; type: string }>();
@@ -278,7 +289,10 @@ const DAY_MS = 86_400_000;
  * offset is ignored: a spreadsheet date has no zone.
  */
 function isoToSerial(iso: string, date1904: boolean): number | undefined {
-  const m = /^(?:(\d{4})-(\d{2})-(\d{2}))?(?:(?:^|[T ])(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(iso.trim());
+  const m =
+    /^(?:(\d{4})-(\d{2})-(\d{2}))?(?:(?:^|[T ])(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+      iso.trim(),
+    );
   if (!m || (m[1] === undefined && m[4] === undefined)) return undefined;
   const time = m[4] !== undefined ? (Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6] ?? 0)) / 86400 : 0;
   if (m[1] === undefined) return time;
@@ -298,7 +312,10 @@ function isoToSerial(iso: string, date1904: boolean): number | undefined {
 
 /** The text of a `t="d"` cell where no date format applies: the ISO text, without a midnight time. */
 function isoText(iso: string): string {
-  return iso.trim().replace(/T00:00(?::00(?:\.0+)?)?(?:Z)?$/, '').replace('T', ' ');
+  return iso
+    .trim()
+    .replace(/T00:00(?::00(?:\.0+)?)?(?:Z)?$/, '')
+    .replace('T', ' ');
 }
 
 export interface FastLimits {
@@ -314,7 +331,10 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     const data = zip.read(part);
     if (!data) return undefined;
     if (limits.hasEntityDeclaration(data)) {
-      throw new ParseError('RESOURCE_LIMIT', `The workbook part ${part} declares XML entities; entity expansion is refused as a safety limit.`);
+      throw new ParseError(
+        'RESOURCE_LIMIT',
+        `The workbook part ${part} declares XML entities; entity expansion is refused as a safety limit.`,
+      );
     }
     return decoder.decode(data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data);
   };
@@ -333,7 +353,8 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
   if (ssXml) {
     if (/:si\/?>/.test(ssXml)) {
       // Prefixed SpreadsheetML (`<x:si>`).
-      for (const m of ssXml.matchAll(/<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g)) strings.push(m[1] ? runText(m[1]) : '');
+      for (const m of ssXml.matchAll(/<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>|<(?:\w+:)?si\/>/g))
+        strings.push(m[1] ? runText(m[1]) : '');
     } else {
       for (let p = ssXml.indexOf('<si'); p >= 0; p = ssXml.indexOf('<si', p)) {
         const c = ssXml.charCodeAt(p + 3);
@@ -383,7 +404,8 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     const hidden = state === 'hidden' || state === 'veryHidden';
     if (!rel || rel.external || hidden || !rel.type.endsWith('/worksheet')) {
       // Chart sheets and dialog sheets hold no cells; hidden sheets are only reported.
-      if (hidden || (rel && rel.type.endsWith('/worksheet'))) sheets.push({ name, hidden, data: [], merges: [], cut: false });
+      if (hidden || (rel && rel.type.endsWith('/worksheet')))
+        sheets.push({ name, hidden, data: [], merges: [], cut: false });
       else sheets.push({ name, hidden: false, data: [], merges: [], cut: false });
       continue;
     }
@@ -392,7 +414,9 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     const sheet = readSheet(xml, name, strings, getFormats, date1904, limits.maxRows, cellBudget);
     cellBudget -= sheet.cells;
     // Hyperlinks: cell references to external targets.
-    const hl = sheet.tail.includes('hyperlinks') ? /<(?:\w+:)?hyperlinks>([\s\S]*?)<\/(?:\w+:)?hyperlinks>/.exec(sheet.tail)?.[1] : undefined;
+    const hl = sheet.tail.includes('hyperlinks')
+      ? /<(?:\w+:)?hyperlinks>([\s\S]*?)<\/(?:\w+:)?hyperlinks>/.exec(sheet.tail)?.[1]
+      : undefined;
     if (hl) {
       const sheetRels = rels(zip, rel.target, text);
       for (const h of hl.matchAll(/<(?:\w+:)?hyperlink\b[^>]*>/g)) {
@@ -474,7 +498,13 @@ const DIRECT = { r: 0, c: 0 };
  * false for anything else, which the general path then reads.
  */
 function directRef(xml: string, i: number): boolean {
-  if (xml.charCodeAt(i) !== 32 || xml.charCodeAt(i + 1) !== 114 || xml.charCodeAt(i + 2) !== 61 || xml.charCodeAt(i + 3) !== 34) return false;
+  if (
+    xml.charCodeAt(i) !== 32 ||
+    xml.charCodeAt(i + 1) !== 114 ||
+    xml.charCodeAt(i + 2) !== 61 ||
+    xml.charCodeAt(i + 3) !== 34
+  )
+    return false;
   let j = i + 4;
   let c = 0;
   let ch = xml.charCodeAt(j);
@@ -503,7 +533,15 @@ const ATTRS: CellAttrs = { r: undefined, t: undefined, s: undefined };
  * skipped whole), attributes read in one pass, and the common `<v>…</v>` body taken without a regular
  * expression.
  */
-function readSheet(xml: string, name: string, strings: string[], formats: () => string[], date1904: boolean, maxRows: number, budget: number): { sheet: FastSheet; cells: number; tail: string } {
+function readSheet(
+  xml: string,
+  name: string,
+  strings: string[],
+  formats: () => string[],
+  date1904: boolean,
+  maxRows: number,
+  budget: number,
+): { sheet: FastSheet; cells: number; tail: string } {
   const data: (FastCell[] | undefined)[] = [];
   const start = xml.search(/<(?:\w+:)?sheetData\b/);
   let cells = 0;
@@ -522,7 +560,13 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
         // `</sheetData>` ends the scan; other end tags are passed over.
         let i = wordEnd(xml, pos + 1);
         if (xml.charCodeAt(i) === 58) i = wordEnd(xml, i + 1);
-        if (xml.charCodeAt(i) === 62 && i - 9 >= pos + 1 && xml.startsWith('sheetData', i - 9) && (i - 9 === pos + 1 || xml.charCodeAt(i - 10) === 58)) break;
+        if (
+          xml.charCodeAt(i) === 62 &&
+          i - 9 >= pos + 1 &&
+          xml.startsWith('sheetData', i - 9) &&
+          (i - 9 === pos + 1 || xml.charCodeAt(i - 10) === 58)
+        )
+          break;
         continue;
       }
       // The element's local name (after an optional prefix).
@@ -560,7 +604,9 @@ function readSheet(xml: string, name: string, strings: string[], formats: () => 
       }
       // An empty cell only moves the position: its reference is all that is read.
       const plainAttrs = body ? cellAttrs(attrs, a) : false;
-      const rc = directRef(xml, nameEnd) ? DIRECT : refToRC((body ? (plainAttrs ? a.r : attr(attrs, 'r')) : refAttr(attrs, a)) ?? '');
+      const rc = directRef(xml, nameEnd)
+        ? DIRECT
+        : refToRC((body ? (plainAttrs ? a.r : attr(attrs, 'r')) : refAttr(attrs, a)) ?? '');
       if (rc) {
         if (row < 0) row = rc.r;
         col = rc.c;

@@ -4,13 +4,22 @@
  * numbers found by repetition across pages and by position, and hyphens at line ends settled by
  * the document's own spellings.
  */
-import { inlinesText, type DocBlock, type DocPage, type HeadingNode, type Inline, type Node, type TextInline } from '../../model/document.js';
+import {
+  inlinesText,
+  type DocBlock,
+  type DocPage,
+  type HeadingNode,
+  type Inline,
+  type Node,
+  type TextInline,
+} from '../../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
 import { collectSpellings, settleLineEndHyphens, type Spellings } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
-const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
+const PAGE_NUMBER_RE =
+  /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
 
 function keyOf(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -28,7 +37,8 @@ function numbersOf(text: string): number[] {
  * ("2.3.59-18", "2.3.59-57") share the shape, not this.
  */
 function sameButPageNumber(a: string, pageA: number, b: string, pageB: number): boolean {
-  const na = numbersOf(a), nb = numbersOf(b);
+  const na = numbersOf(a),
+    nb = numbersOf(b);
   return na.length === nb.length && na.every((x, i) => x === nb[i] || x - pageA === nb[i]! - pageB);
 }
 
@@ -42,7 +52,8 @@ function pageNumberValue(text: string): number {
   if (/^\d+$/.test(f)) return Number(f);
   let v = 0;
   for (let i = 0; i < f.length; i++) {
-    const a = ROMAN[f[i]!]!, b = ROMAN[f[i + 1] ?? ''] ?? 0;
+    const a = ROMAN[f[i]!]!,
+      b = ROMAN[f[i + 1] ?? ''] ?? 0;
     v += a < b ? -a : a;
   }
   return v;
@@ -58,19 +69,35 @@ export interface DocumentPassOptions {
  * say more than the face, and stay.
  */
 function stripMarks(inlines: Inline[]): Inline[] {
-  return inlines.map((i) => (i.type === 'text' ? ({ type: 'text', text: i.text, ...(i.href ? { href: i.href } : {}), ...(i.strike ? { strike: true } : {}) } as TextInline) : i));
+  return inlines.map((i) =>
+    i.type === 'text'
+      ? ({
+          type: 'text',
+          text: i.text,
+          ...(i.href ? { href: i.href } : {}),
+          ...(i.strike ? { strike: true } : {}),
+        } as TextInline)
+      : i,
+  );
 }
 
 /** Body font size: the size carrying the most characters over the document. */
 export function bodyFontSize(pages: PageLayout[]): number {
   const hist = new Map<number, number>();
-  for (const p of pages) for (const [k, n] of Object.entries(p.stats.fontChars)) hist.set(Number(k), (hist.get(Number(k)) ?? 0) + n);
-  let best = 10, bestN = -1;
-  for (const [k, n] of hist) if (n > bestN) { best = k; bestN = n; }
+  for (const p of pages)
+    for (const [k, n] of Object.entries(p.stats.fontChars)) hist.set(Number(k), (hist.get(Number(k)) ?? 0) + n);
+  let best = 10,
+    bestN = -1;
+  for (const [k, n] of hist)
+    if (n > bestN) {
+      best = k;
+      bestN = n;
+    }
   return best;
 }
 
-const RUNNING_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
+const RUNNING_RE =
+  /©|\bcopyright\b|all rights reserved|\bdoi\b|https?:\/\/|www\.|\bvol\.|\bissue\b|\bpp\.|\bpage \d|confidential|\bproceedings\b|\bconference\b|\bjournal\b|\bpreprint\b|\barxiv\b|under review|\bmanuscript\b|\bworkshop\b|\btransactions\b|\bissn\b|\bet al\.?$|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
 /** A publisher's imprint: copyright, DOI, ISSN. */
 const IMPRINT_RE = /©|\bcopyright\b|all rights reserved|\bdoi\b|doi\.org\/|\bissn\b/i;
@@ -86,12 +113,17 @@ function prose(t: string): boolean {
 }
 
 /** Running wording that is still running text when set on two or three stacked lines. */
-const RUNNING_STACKED = /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceedings\b|\bjournal\b|\btransactions\b|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
+const RUNNING_STACKED =
+  /©|\bcopyright\b|all rights reserved|\bissn\b|\bproceedings\b|\bjournal\b|\btransactions\b|\bvol(?:ume)?\.? ?\d+\b.*\b(?:no|number|issue)\.? ?\d/i;
 
-function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
+function markFurniture(
+  pages: PageLayout[],
+  body: number,
+): Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'> {
   const out = new Map<LaidOutBlock, 'page_header' | 'page_footer' | 'page_number'>();
   for (const p of pages) for (const b of p.blocks) if (b.hints.lineNumbers) out.set(b, 'page_number');
-  const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' => (b.hints.zone !== 'body' ? b.hints.zone : b.hints.band ?? 'body');
+  const bandOf = (b: LaidOutBlock): 'top' | 'bottom' | 'body' =>
+    b.hints.zone !== 'body' ? b.hints.zone : (b.hints.band ?? 'body');
   const counts = new Map<string, Set<number>>();
   // The margin texts of each shape (digits aside), with their pages.
   const shapes = new Map<string, Array<{ b: LaidOutBlock; page: number }>>();
@@ -120,7 +152,12 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     const on = new Set<number>();
     for (const o of shapes.get(k) ?? []) {
       const u = o.b.hints.text.trim();
-      if (o.b === b || u.toLowerCase() === t.toLowerCase() || (Math.abs(midY(o.b) - midY(b)) < 0.025 && sameButPageNumber(u, o.page, t, page))) on.add(o.page);
+      if (
+        o.b === b ||
+        u.toLowerCase() === t.toLowerCase() ||
+        (Math.abs(midY(o.b) - midY(b)) < 0.025 && sameButPageNumber(u, o.page, t, page))
+      )
+        on.add(o.page);
     }
     return on.size >= need;
   };
@@ -128,14 +165,20 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // body: a lone number in the band at the body's edge is a page number only when it keeps one of
   // those steps (the last entry of a column of figures or of page references does not).
   const steps = new Set<string>();
-  for (const p of pages) for (const b of p.blocks) {
-    const band = bandOf(b), t = b.hints.text.trim();
-    if (band !== 'body' && PAGE_NUMBER_RE.test(t) && t.length <= 20) steps.add(`${band}|${b.hints.zone === 'body' ? p.pageNumber : 'zone'}|${pageNumberValue(t) - p.pageNumber}`);
-  }
+  for (const p of pages)
+    for (const b of p.blocks) {
+      const band = bandOf(b),
+        t = b.hints.text.trim();
+      if (band !== 'body' && PAGE_NUMBER_RE.test(t) && t.length <= 20)
+        steps.add(`${band}|${b.hints.zone === 'body' ? p.pageNumber : 'zone'}|${pageNumberValue(t) - p.pageNumber}`);
+    }
   const numberStep = (b: LaidOutBlock, band: string, page: number): boolean => {
     if (b.hints.zone !== 'body') return true;
     const step = pageNumberValue(b.hints.text) - page;
-    return [...steps].some((s) => { const [bd, where, v] = s.split('|'); return bd === band && where !== String(page) && Number(v) === step; });
+    return [...steps].some((s) => {
+      const [bd, where, v] = s.split('|');
+      return bd === band && where !== String(page) && Number(v) === step;
+    });
   };
   const fallback: Array<{ b: LaidOutBlock; band: 'top' | 'bottom' }> = [];
   for (const p of pages) {
@@ -143,9 +186,19 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
       const band = bandOf(b);
       if (band === 'body' || !b.hints.text) continue;
       const t = b.hints.text.trim();
-      if (PAGE_NUMBER_RE.test(t) && t.length <= 20 && (b.hints.zone !== 'body' || (n >= 2 && numberStep(b, band, p.pageNumber)))) { out.set(b, 'page_number'); continue; }
+      if (
+        PAGE_NUMBER_RE.test(t) &&
+        t.length <= 20 &&
+        (b.hints.zone !== 'body' || (n >= 2 && numberStep(b, band, p.pageNumber)))
+      ) {
+        out.set(b, 'page_number');
+        continue;
+      }
       const k = `${band}|${keyOf(t)}`;
-      if (n >= 2 && repeated(b, k, p.pageNumber)) { out.set(b, band === 'top' ? 'page_header' : 'page_footer'); continue; }
+      if (n >= 2 && repeated(b, k, p.pageNumber)) {
+        out.set(b, band === 'top' ? 'page_header' : 'page_footer');
+        continue;
+      }
       fallback.push({ b, band });
     }
   }
@@ -164,10 +217,19 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // (Running wording — a journal's name, a volume — says what it is in any face: mirrored heads set
   // the journal in one face on odd pages and the authors in another on even ones.)
   const likeRunning = (b: LaidOutBlock, anyFace = false): boolean => {
-    const cy = midY(b), k = Math.round(cy / 0.012);
+    const cy = midY(b),
+      k = Math.round(cy / 0.012);
     for (const kk of [k - 1, k, k + 1]) {
       for (const r of byHeight.get(kk) ?? []) {
-        if (r !== b && Math.abs(midY(r) - cy) < 0.012 && (anyFace || (Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 && r.hints.italic === b.hints.italic && r.hints.bold === b.hints.bold))) return true;
+        if (
+          r !== b &&
+          Math.abs(midY(r) - cy) < 0.012 &&
+          (anyFace ||
+            (Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 &&
+              r.hints.italic === b.hints.italic &&
+              r.hints.bold === b.hints.bold))
+        )
+          return true;
       }
     }
     return false;
@@ -175,37 +237,57 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
   // Text level with a page number in the margin is part of the same running line ("Page 1 ...
   // Report title", "633 ... Communications of the ACM").
   // (A lone capital letter is more often a table code than a roman page number.)
-  const numbers = [...out.entries()].filter(([b, f]) => f === 'page_number' && (/\d/.test(b.hints.text) || /^[ivxlc]+$|^[IVXLC]{2,}$/.test(b.hints.text.trim()))).map(([b]) => b);
+  const numbers = [...out.entries()]
+    .filter(
+      ([b, f]) =>
+        f === 'page_number' && (/\d/.test(b.hints.text) || /^[ivxlc]+$|^[IVXLC]{2,}$/.test(b.hints.text.trim())),
+    )
+    .map(([b]) => b);
   const pageOf = new Map<LaidOutBlock, number>();
   for (const p of pages) for (const b of p.blocks) pageOf.set(b, p.pageNumber);
   // The same goes, step by step, for margin text stacked right on top of such a line, or level with it.
-  const box = (b: LaidOutBlock): [number, number, number, number] => (b.block.bbox ?? [0, 0, 0, 0]) as [number, number, number, number];
+  const box = (b: LaidOutBlock): [number, number, number, number] =>
+    (b.block.bbox ?? [0, 0, 0, 0]) as [number, number, number, number];
   const joins = (a: LaidOutBlock, b: LaidOutBlock): boolean => {
     if (pageOf.get(a) !== pageOf.get(b) || Math.abs(a.hints.fontSize - b.hints.fontSize) >= 1) return false;
-    const [ax0, ay0, ax1, ay1] = box(a), [bx0, by0, bx1, by1] = box(b);
+    const [ax0, ay0, ax1, ay1] = box(a),
+      [bx0, by0, bx1, by1] = box(b);
     if (Math.abs(ay0 - by0) < 0.006) return true;
     return Math.min(ax1, bx1) > Math.max(ax0, bx0) && Math.max(by0 - ay1, ay0 - by1) < 0.01;
   };
   // From running text found otherwise, only towards the page edge (never up into the text).
   const outward = (a: LaidOutBlock, b: LaidOutBlock): boolean => {
-    const [, ay0, , ay1] = box(a), [, by0, , by1] = box(b);
+    const [, ay0, , ay1] = box(a),
+      [, by0, , by1] = box(b);
     return Math.abs(ay0 - by0) < 0.006 || (b.hints.zone === 'top' ? by1 <= ay0 + 0.002 : by0 >= ay1 - 0.002);
   };
   // A single line level with a page number at the edge of the page is its running head, in
   // whatever face (a chapter title set larger than the text beside "page 4").
-  const levelWithNumber = (a: LaidOutBlock, b: LaidOutBlock): boolean => numbers.includes(a) && a.hints.zone !== 'body' && b.hints.lineCount === 1
-    && pageOf.get(a) === pageOf.get(b) && Math.abs(box(a)[1] - box(b)[1]) < 0.006;
+  const levelWithNumber = (a: LaidOutBlock, b: LaidOutBlock): boolean =>
+    numbers.includes(a) &&
+    a.hints.zone !== 'body' &&
+    b.hints.lineCount === 1 &&
+    pageOf.get(a) === pageOf.get(b) &&
+    Math.abs(box(a)[1] - box(b)[1]) < 0.006;
   const grow = (anchors: LaidOutBlock[], towardsEdge: boolean): void => {
     // Anchors by page: a block is only compared with the running text of its own page.
     const onPage = new Map<number, LaidOutBlock[]>();
-    for (const a of anchors) { const pn = pageOf.get(a) ?? 0; (onPage.get(pn) ?? onPage.set(pn, []).get(pn)!).push(a); }
+    for (const a of anchors) {
+      const pn = pageOf.get(a) ?? 0;
+      (onPage.get(pn) ?? onPage.set(pn, []).get(pn)!).push(a);
+    }
     for (let round = 0; round < 3; round++) {
       let grew = false;
       for (const { b } of fallback) {
         if (out.has(b) || b.hints.lineCount > 3 || b.hints.text.length > 120) continue;
         const here = onPage.get(pageOf.get(b) ?? 0);
         if (!here) continue;
-        if (b.hints.zone === 'body' ? !here.some((a) => levelWithNumber(a, b)) : !here.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))) continue;
+        if (
+          b.hints.zone === 'body'
+            ? !here.some((a) => levelWithNumber(a, b))
+            : !here.some((a) => a !== b && joins(a, b) && (!towardsEdge || outward(a, b)))
+        )
+          continue;
         out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
         here.push(b);
         grew = true;
@@ -220,30 +302,73 @@ function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, 'pa
     // Running wording ("Volume 21 Number 8", a journal's name) may be set on a few stacked lines.
     // In a long document only words that can be nothing else count so (a copyright line, a DOI, an
     // ISSN under the first page's text): elsewhere "journal" or "conference" may be the text's own.
-    if (b.hints.lineCount <= 3 && t.length <= 120 && b.hints.zone !== 'body' && (n < need + 1 || IMPRINT_RE.test(t)) && (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t) && !prose(t)) { out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer'); continue; }
+    if (
+      b.hints.lineCount <= 3 &&
+      t.length <= 120 &&
+      b.hints.zone !== 'body' &&
+      (n < need + 1 || IMPRINT_RE.test(t)) &&
+      (b.hints.lineCount === 1 ? RUNNING_RE : RUNNING_STACKED).test(t) &&
+      !prose(t)
+    ) {
+      out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      continue;
+    }
     // Footnotes open with a number or a sign; a header may start with a year or a number.
-    if (b.hints.lineCount !== 1 || t.length > 120 || (b.hints.zone !== 'top' && /^[\d*†‡§]/.test(t)) || /^[*†‡§]/.test(t)) continue;
+    if (
+      b.hints.lineCount !== 1 ||
+      t.length > 120 ||
+      (b.hints.zone !== 'top' && /^[\d*†‡§]/.test(t)) ||
+      /^[*†‡§]/.test(t)
+    )
+      continue;
     if (n >= need + 1) {
       const wording = b.hints.zone === 'top' && RUNNING_RE.test(t);
-      if (b.hints.zone !== 'body' && (b.hints.isolated || wording) && likeRunning(b, wording)) out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
+      if (b.hints.zone !== 'body' && (b.hints.isolated || wording) && likeRunning(b, wording))
+        out.set(b, b.hints.zone === 'top' ? 'page_header' : 'page_footer');
       continue;
     }
     // Too few pages to see repetition: margin text set apart from the body, in a smaller face or
     // saying what running text says (journal, volume, copyright, address of the document).
     // The bottom margin also holds footnotes and notes, so there only the wording counts.
     // (Not a table's or a figure's caption set at the head of the page, in the small face captions have.)
-    if (b.hints.zone === 'top' && b.block.type !== 'caption' && ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || (RUNNING_RE.test(t) && !prose(t)))) out.set(b, 'page_header');
+    if (
+      b.hints.zone === 'top' &&
+      b.block.type !== 'caption' &&
+      ((b.hints.fontSize <= body * 0.92 && t.length <= 80) || (RUNNING_RE.test(t) && !prose(t)))
+    )
+      out.set(b, 'page_header');
     else if (b.hints.zone === 'bottom' && RUNNING_RE.test(t) && !prose(t)) out.set(b, 'page_footer');
     // A line in a clearly smaller face at the very foot of the page (an imprint, an address) is
     // a footer; notes and sources under the text say so, and footnotes start with their mark.
-    else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body * 0.8 && t.length <= 100 && (b.block.bbox?.[1] ?? 0) >= 0.92
-      && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)) out.set(b, 'page_footer');
+    else if (
+      b.hints.zone === 'bottom' &&
+      b.hints.isolated &&
+      b.hints.fontSize <= body * 0.8 &&
+      t.length <= 100 &&
+      (b.block.bbox?.[1] ?? 0) >= 0.92 &&
+      !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t)
+    )
+      out.set(b, 'page_footer');
     // A short line alone at the very foot of the page, set no larger than the text, well apart
     // from it: a footer, whatever its face.
-    else if (b.hints.zone === 'bottom' && b.hints.isolated && b.hints.fontSize <= body + 0.5 && !b.hints.bold && t.length <= 80 && (b.block.bbox?.[1] ?? 0) >= 0.93
-      && !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t) && !/[.:]$/.test(t)) out.set(b, 'page_footer');
+    else if (
+      b.hints.zone === 'bottom' &&
+      b.hints.isolated &&
+      b.hints.fontSize <= body + 0.5 &&
+      !b.hints.bold &&
+      t.length <= 80 &&
+      (b.block.bbox?.[1] ?? 0) >= 0.93 &&
+      !/^(?:notes?|sources?|\(?[a-z]\))\b/i.test(t) &&
+      !/[.:]$/.test(t)
+    )
+      out.set(b, 'page_footer');
   }
-  grow([...out.entries()].filter(([b, f]) => b.hints.zone !== 'body' && (f !== 'page_number' || numbers.includes(b))).map(([b]) => b), true);
+  grow(
+    [...out.entries()]
+      .filter(([b, f]) => b.hints.zone !== 'body' && (f !== 'page_number' || numbers.includes(b)))
+      .map(([b]) => b),
+    true,
+  );
   // Nothing of a page's own text stands above its running head. Top-margin text that no other page
   // repeats and that has no running wording, set under a title or a paragraph, is the start of what
   // follows (a table's column heads "Notes 2024 2023" under the statement's title), not a header or
@@ -277,17 +402,19 @@ function peelRunningRows(pages: PageLayout[]): void {
   if (pages.length < 2) return;
   // Margin text standing alone (no table) by its wording, digits aside: where and on which page.
   const margin = new Map<string, Array<{ b: LaidOutBlock; page: number }>>();
-  for (const p of pages) for (const b of p.blocks) {
-    const band = b.hints.zone !== 'body' ? b.hints.zone : b.hints.band;
-    if (!band || band === 'body' || b.block.node.kind === 'table' || !b.hints.text.trim() || !b.block.bbox) continue;
-    const k = keyOf(b.hints.text);
-    (margin.get(k) ?? margin.set(k, []).get(k)!).push({ b, page: p.pageNumber });
-  }
+  for (const p of pages)
+    for (const b of p.blocks) {
+      const band = b.hints.zone !== 'body' ? b.hints.zone : b.hints.band;
+      if (!band || band === 'body' || b.block.node.kind === 'table' || !b.hints.text.trim() || !b.block.bbox) continue;
+      const k = keyOf(b.hints.text);
+      (margin.get(k) ?? margin.set(k, []).get(k)!).push({ b, page: p.pageNumber });
+    }
   if (!margin.size) return;
   const cellText = (c: { content: Inline[] }): string => squeeze(inlinesText(c.content));
   for (const p of pages) {
     p.blocks = p.blocks.flatMap((lb): LaidOutBlock[] => {
-      const node = lb.block.node, box = lb.block.bbox;
+      const node = lb.block.node,
+        box = lb.block.bbox;
       if (node.kind !== 'table' || !box || node.rows.length < 3) return [lb];
       for (const edge of ['top', 'bottom'] as const) {
         const y = edge === 'top' ? box[1] : box[3];
@@ -296,15 +423,28 @@ function peelRunningRows(pages: PageLayout[]): void {
         const cells = node.rows[r]!.filter((c) => cellText(c));
         if (!cells.length || cells.length > 3 || cells.some((c) => c.rowSpan && c.rowSpan > 1)) continue;
         // Each cell's twin: the same words at the same height, alone, on another page.
-        const twins = cells.map((c) => (margin.get(keyOf(cellText(c))) ?? []).find((o) => o.page !== p.pageNumber
-          && Math.abs((edge === 'top' ? o.b.block.bbox![1] : o.b.block.bbox![3]) - y) < 0.012 && sameButPageNumber(o.b.hints.text.trim(), o.page, cellText(c), p.pageNumber)));
+        const twins = cells.map((c) =>
+          (margin.get(keyOf(cellText(c))) ?? []).find(
+            (o) =>
+              o.page !== p.pageNumber &&
+              Math.abs((edge === 'top' ? o.b.block.bbox![1] : o.b.block.bbox![3]) - y) < 0.012 &&
+              sameButPageNumber(o.b.hints.text.trim(), o.page, cellText(c), p.pageNumber),
+          ),
+        );
         if (twins.some((t) => !t) || !cells.some((c) => /\p{L}{3}/u.test(cellText(c)))) continue;
         const rows = node.rows.filter((_, k) => k !== r);
         const peeled = cells.map((c, k): LaidOutBlock => {
-          const twin = twins[k]!.b, [, ty0, , ty1] = twin.block.bbox!;
+          const twin = twins[k]!.b,
+            [, ty0, , ty1] = twin.block.bbox!;
           const [x0, , x1] = box;
           return {
-            block: { ...lb.block, node: { kind: 'paragraph', content: c.content }, type: 'text', label: 'paragraph', bbox: [x0, edge === 'top' ? y : y - (ty1 - ty0), x1, edge === 'top' ? y + (ty1 - ty0) : y] },
+            block: {
+              ...lb.block,
+              node: { kind: 'paragraph', content: c.content },
+              type: 'text',
+              label: 'paragraph',
+              bbox: [x0, edge === 'top' ? y : y - (ty1 - ty0), x1, edge === 'top' ? y + (ty1 - ty0) : y],
+            },
             hints: { ...twin.hints, text: cellText(c), headingCandidate: false, numbering: '' },
           };
         });
@@ -333,26 +473,44 @@ function footerTails(pages: PageLayout[], furniture: Map<LaidOutBlock, string>):
   // Each footer's leading runs of words (a first line may end after any of them), with the pages
   // and heights of the footers they open.
   const heads = new Map<string, Array<{ page: number; y0: number }>>();
-  for (const p of pages) for (const b of p.blocks) {
-    if (furniture.get(b) !== 'page_footer' || !b.block.bbox) continue;
-    const words = squeeze(b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content) : b.hints.text).split(' ');
-    for (let k = 2; k <= words.length; k++) {
-      const h = words.slice(0, k).join(' ');
-      if (h.length >= 12) (heads.get(h) ?? heads.set(h, []).get(h)!).push({ page: p.pageNumber, y0: b.block.bbox[1] });
+  for (const p of pages)
+    for (const b of p.blocks) {
+      if (furniture.get(b) !== 'page_footer' || !b.block.bbox) continue;
+      const words = squeeze(b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content) : b.hints.text).split(
+        ' ',
+      );
+      for (let k = 2; k <= words.length; k++) {
+        const h = words.slice(0, k).join(' ');
+        if (h.length >= 12)
+          (heads.get(h) ?? heads.set(h, []).get(h)!).push({ page: p.pageNumber, y0: b.block.bbox[1] });
+      }
     }
-  }
   if (!heads.size) return out;
-  for (const p of pages) for (const b of p.blocks) {
-    if (furniture.has(b) || b.hints.band !== 'bottom' || b.hints.lineCount < 2 || b.block.node.kind !== 'paragraph' || !b.block.bbox) continue;
-    const t = squeeze(inlinesText(b.block.node.content));
-    const [, y0, , y1] = b.block.bbox;
-    const lastLine = y1 - (y1 - y0) / b.hints.lineCount;
-    let best = 0;
-    for (const [h, at] of heads) {
-      if (h.length > best && t.length > h.length + 1 && t.endsWith(` ${h}`) && at.some((f) => f.page !== p.pageNumber && Math.abs(f.y0 - lastLine) < 0.012)) best = h.length;
+  for (const p of pages)
+    for (const b of p.blocks) {
+      if (
+        furniture.has(b) ||
+        b.hints.band !== 'bottom' ||
+        b.hints.lineCount < 2 ||
+        b.block.node.kind !== 'paragraph' ||
+        !b.block.bbox
+      )
+        continue;
+      const t = squeeze(inlinesText(b.block.node.content));
+      const [, y0, , y1] = b.block.bbox;
+      const lastLine = y1 - (y1 - y0) / b.hints.lineCount;
+      let best = 0;
+      for (const [h, at] of heads) {
+        if (
+          h.length > best &&
+          t.length > h.length + 1 &&
+          t.endsWith(` ${h}`) &&
+          at.some((f) => f.page !== p.pageNumber && Math.abs(f.y0 - lastLine) < 0.012)
+        )
+          best = h.length;
+      }
+      if (best) out.set(b, best);
     }
-    if (best) out.set(b, best);
-  }
   return out;
 }
 
@@ -364,17 +522,25 @@ function splitTail(content: Inline[], n: number): [Inline[], Inline[]] {
   const text = inlinesText(content).replace(/\s+$/, '');
   let at = text.length;
   for (let seen = 0; at > 0 && seen < n; at--) if (!/\s/.test(text[at - 1]!) || !/\s/.test(text[at - 2] ?? '')) seen++;
-  const head: Inline[] = [], tail: Inline[] = [];
+  const head: Inline[] = [],
+    tail: Inline[] = [];
   let pos = 0;
   for (const i of content) {
-    if (i.type !== 'text') { (pos < at ? head : tail).push(i); continue; }
+    if (i.type !== 'text') {
+      (pos < at ? head : tail).push(i);
+      continue;
+    }
     const end = pos + i.text.length;
     if (end <= at) head.push(i);
     else if (pos >= at) tail.push(i);
-    else { head.push({ ...i, text: i.text.slice(0, at - pos) }); tail.push({ ...i, text: i.text.slice(at - pos) }); }
+    else {
+      head.push({ ...i, text: i.text.slice(0, at - pos) });
+      tail.push({ ...i, text: i.text.slice(at - pos) });
+    }
     pos = end;
   }
-  const h = head.at(-1), t = tail[0];
+  const h = head.at(-1),
+    t = tail[0];
   if (h?.type === 'text') head[head.length - 1] = { ...h, text: h.text.replace(/\s+$/, '') };
   if (t?.type === 'text') tail[0] = { ...t, text: t.text.replace(/^\s+/, '') };
   const kept = (xs: Inline[]): Inline[] => xs.filter((x) => x.type !== 'text' || x.text !== '');
@@ -424,9 +590,16 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
 
   // Sizes that stand out from body text, and how much text each carries.
   const sizeChars = new Map<number, number>();
-  for (const p of pages) for (const [k, n] of Object.entries(p.stats.fontChars)) sizeChars.set(Number(k), (sizeChars.get(Number(k)) ?? 0) + n);
+  for (const p of pages)
+    for (const [k, n] of Object.entries(p.stats.fontChars))
+      sizeChars.set(Number(k), (sizeChars.get(Number(k)) ?? 0) + n);
   const isHeadingSize = (s: number): boolean => s >= body * 1.12 && s - body >= 0.9;
-  const boldBodyChars = pages.reduce((n, p) => n + p.blocks.filter((b) => b.hints.bold && !b.hints.headingCandidate).reduce((m, b) => m + b.hints.text.length, 0), 0);
+  const boldBodyChars = pages.reduce(
+    (n, p) =>
+      n +
+      p.blocks.filter((b) => b.hints.bold && !b.hints.headingCandidate).reduce((m, b) => m + b.hints.text.length, 0),
+    0,
+  );
   // When most of the text is bold, bold says nothing about headings.
   const boldMeansHeading = boldBodyChars < totalChars * 0.4;
 
@@ -435,8 +608,13 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     // A heading also stands out from the body text of its own page: where most of the document
     // is set smaller (pages of notes, a long appendix), its body size would make every line of a
     // normal page look large.
-    let pageBody = 0, pageBodyN = 0;
-    for (const [k, n] of Object.entries(p.stats.fontChars)) if (n > pageBodyN) { pageBody = Number(k); pageBodyN = n; }
+    let pageBody = 0,
+      pageBodyN = 0;
+    for (const [k, n] of Object.entries(p.stats.fontChars))
+      if (n > pageBodyN) {
+        pageBody = Number(k);
+        pageBodyN = n;
+      }
     const localBody = p.stats.chars >= 300 && pageBodyN >= p.stats.chars * 0.4 ? Math.max(body, pageBody) : body;
     for (const b of p.blocks) {
       if (!b.hints.headingCandidate || furniture.has(b)) continue;
@@ -447,11 +625,21 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
       const s = Math.round(b.hints.fontSize * 2) / 2;
       const standsOut = isHeadingSize(s) && s >= localBody * 1.12 && s - localBody >= 0.9;
       // Bold at body size is a heading when short and not a list of names or terms (author lines).
-      const boldHeading = boldMeansHeading && b.hints.bold && s >= localBody - 0.6 && b.hints.lineCount <= 2 && b.hints.text.length <= 120
-        && (b.hints.text.match(/,/g)?.length ?? 0) < 3;
+      const boldHeading =
+        boldMeansHeading &&
+        b.hints.bold &&
+        s >= localBody - 0.6 &&
+        b.hints.lineCount <= 2 &&
+        b.hints.text.length <= 120 &&
+        (b.hints.text.match(/,/g)?.length ?? 0) < 3;
       // A numbered subsection set in italic at body size, alone on its line ("2.1 Acoustic surveys").
-      const italicSection = b.hints.italic && /^\d{1,2}(?:\.\d{1,2})+\.?$/.test(b.hints.numbering) && b.hints.lineCount === 1
-        && b.hints.text.length <= 80 && !/[.:;,]$/.test(b.hints.text) && Math.abs(s - localBody) <= 0.6;
+      const italicSection =
+        b.hints.italic &&
+        /^\d{1,2}(?:\.\d{1,2})+\.?$/.test(b.hints.numbering) &&
+        b.hints.lineCount === 1 &&
+        b.hints.text.length <= 80 &&
+        !/[.:;,]$/.test(b.hints.text) &&
+        Math.abs(s - localBody) <= 0.6;
       if (!standsOut && !boldHeading && !italicSection) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).
       if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;
@@ -466,7 +654,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
   if (sizes.length) {
     const firstPage = pages[0];
     const biggest = candidates.filter((c) => c.size === sizes[0]);
-    if (firstPage && biggest.length === 1 && firstPage.blocks.includes(biggest[0]!.b) && sizes[0]! >= body * 1.3) titleBlock = biggest[0]!.b;
+    if (firstPage && biggest.length === 1 && firstPage.blocks.includes(biggest[0]!.b) && sizes[0]! >= body * 1.3)
+      titleBlock = biggest[0]!.b;
   }
   const shift = titleBlock ? 1 : 0;
   const heading = new Map<LaidOutBlock, number>();
@@ -492,8 +681,19 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         const [x0, y0, x1, y1] = lb.block.bbox ?? [0, 0, 0, 0];
         const split = y1 - (y1 - y0) / lb.hints.lineCount;
         return [
-          { ...lb.block, node: { kind: 'paragraph', content: body }, ...(lb.block.bbox ? { bbox: [x0, y0, x1, split] as typeof lb.block.bbox } : {}) },
-          { ...lb.block, node: { kind: 'paragraph', content: foot }, type: 'page_footer', label: 'page_footer', furniture: true, ...(lb.block.bbox ? { bbox: [x0, split, x1, y1] as typeof lb.block.bbox } : {}) },
+          {
+            ...lb.block,
+            node: { kind: 'paragraph', content: body },
+            ...(lb.block.bbox ? { bbox: [x0, y0, x1, split] as typeof lb.block.bbox } : {}),
+          },
+          {
+            ...lb.block,
+            node: { kind: 'paragraph', content: foot },
+            type: 'page_footer',
+            label: 'page_footer',
+            furniture: true,
+            ...(lb.block.bbox ? { bbox: [x0, split, x1, y1] as typeof lb.block.bbox } : {}),
+          },
         ];
       }
       if (f) return { ...lb.block, type: f, label: f, furniture: true };
@@ -507,11 +707,22 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         const node: HeadingNode = { kind: 'heading', level: level as HeadingNode['level'], content };
         return { ...lb.block, node, type: lb === titleBlock ? 'title' : 'section_header', label: `heading_${level}` };
       }
-      if (continues.has(lb) || runsOn.has(lb)) return { ...lb.block, ...(continues.has(lb) ? { continues: true } : {}), ...(runsOn.has(lb) ? { runsOn: true } : {}) };
+      if (continues.has(lb) || runsOn.has(lb))
+        return {
+          ...lb.block,
+          ...(continues.has(lb) ? { continues: true } : {}),
+          ...(runsOn.has(lb) ? { runsOn: true } : {}),
+        };
       return lb.block;
     });
     // A page that could not be read has no geometry to report.
-    const page: DocPage = { pageNumber: p.pageNumber, width: p.width > 0 ? p.width : null, height: p.height > 0 ? p.height : null, status: p.status, blocks };
+    const page: DocPage = {
+      pageNumber: p.pageNumber,
+      width: p.width > 0 ? p.width : null,
+      height: p.height > 0 ? p.height : null,
+      status: p.status,
+      blocks,
+    };
     if (p.error) page.error = p.error;
     return page;
   });
@@ -525,18 +736,28 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
  * page starts in lower case, the first half may be an earlier paragraph of running text: the last
  * text of a column, read before a sidebar or a figure set beside it. Returns both halves of each.
  */
-function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock, unknown>, heading: Map<LaidOutBlock, number>): { runsOn: Set<LaidOutBlock>; continues: Set<LaidOutBlock> } {
+function pageBreakContinuations(
+  pages: PageLayout[],
+  furniture: Map<LaidOutBlock, unknown>,
+  heading: Map<LaidOutBlock, number>,
+): { runsOn: Set<LaidOutBlock>; continues: Set<LaidOutBlock> } {
   const runsOn = new Set<LaidOutBlock>();
   const continues = new Set<LaidOutBlock>();
   // Footnotes at the foot of the page come after its text, but the text goes on over them.
-  const bodyBlocks = (p: PageLayout): LaidOutBlock[] => p.blocks.filter((b) => !furniture.has(b) && b.block.label !== 'footnote');
+  const bodyBlocks = (p: PageLayout): LaidOutBlock[] =>
+    p.blocks.filter((b) => !furniture.has(b) && b.block.label !== 'footnote');
   // (The block's own text: the hint is cut short.)
-  const textOf = (b: LaidOutBlock): string => (b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content).trim() : '');
+  const textOf = (b: LaidOutBlock): string =>
+    b.block.node.kind === 'paragraph' ? inlinesText(b.block.node.content).trim() : '';
   // Running text: a paragraph of several lines (a stack of short lines says less).
   const running = (b: LaidOutBlock): boolean => b.hints.lineCount >= 2 && textOf(b).length >= 150;
-  const sameFace = (a: LaidOutBlock, b: LaidOutBlock): boolean => Math.abs(a.hints.fontSize - b.hints.fontSize) < 0.6 && a.hints.bold === b.hints.bold && a.hints.italic === b.hints.italic;
+  const sameFace = (a: LaidOutBlock, b: LaidOutBlock): boolean =>
+    Math.abs(a.hints.fontSize - b.hints.fontSize) < 0.6 &&
+    a.hints.bold === b.hints.bold &&
+    a.hints.italic === b.hints.italic;
   for (let i = 1; i < pages.length; i++) {
-    const before = pages[i - 1]!, page = pages[i]!;
+    const before = pages[i - 1]!,
+      page = pages[i]!;
     if (before.status === 'failed' || page.status === 'failed' || page.pageNumber !== before.pageNumber + 1) continue;
     const body = bodyBlocks(before);
     const first = bodyBlocks(page)[0];
@@ -549,14 +770,19 @@ function pageBreakContinuations(pages: PageLayout[], furniture: Map<LaidOutBlock
       // The next page starts in lower case, or the page ended on a comma or a word that cannot end
       // a sentence ("… for" over "QA datasets, …"), or in the middle of running text (a paragraph of
       // several lines that stops without a stop: "… on multiple open-domain" over "QA datasets, …").
-      if (!ENDS_SENTENCE.test(ending) && (lower || /,$/.test(ending) || ENDS_ON_JOINING_WORD.test(ending) || running(last))) half = last;
+      if (
+        !ENDS_SENTENCE.test(ending) &&
+        (lower || /,$/.test(ending) || ENDS_ON_JOINING_WORD.test(ending) || running(last))
+      )
+        half = last;
     }
     if (!half && lower) {
       // The last paragraph of running text on the page, in the face of the continuation, that stops
       // without a stop; after it only other kinds of text (a sidebar, a figure's labels and lists).
       for (let k = body.length - 1; k >= 0 && !half; k--) {
         const b = body[k]!;
-        if (b.block.node.kind !== 'paragraph' || heading.has(b) || !sameFace(b, first) || b.hints.lineCount < 2) continue;
+        if (b.block.node.kind !== 'paragraph' || heading.has(b) || !sameFace(b, first) || b.hints.lineCount < 2)
+          continue;
         if (running(b) && !ENDS_SENTENCE.test(textOf(b))) half = b;
         else break;
       }

@@ -8,8 +8,26 @@
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
 import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
-import { buildRows, endsOpen, ENDS_SENTENCE, isNumberedEquation, makeLine, narrowGutters, splitRow, weightedMedian, type Line, type Word } from './lines.js';
-import { CAPTION_RE, columnGutters, findAlignedTables, findRuledTables, LABELLED_VALUE, type FoundTable } from './tables.js';
+import {
+  buildRows,
+  endsOpen,
+  ENDS_SENTENCE,
+  isNumberedEquation,
+  makeLine,
+  narrowGutters,
+  splitRow,
+  weightedMedian,
+  type Line,
+  type Word,
+} from './lines.js';
+import {
+  CAPTION_RE,
+  columnGutters,
+  findAlignedTables,
+  findRuledTables,
+  LABELLED_VALUE,
+  type FoundTable,
+} from './tables.js';
 import { blockInlines } from './inlines.js';
 import { markRuns } from './marks.js';
 import { attachTurnedHeads } from './turned.js';
@@ -21,13 +39,15 @@ export interface LayoutOptions {
 }
 
 const BULLET_RE = /^([•●▪■◦○◆◇►▶‣⁃∙·✓✔➢➤❖□☐❑]|[-–—*](?=\s))\s*/;
-const ENUM_RE = /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
+const ENUM_RE =
+  /^(\(?(\d{1,3})[.)]|\((\d{1,3})\)|\(?([a-z])[.)]|\(?((?:i|ii|iii|iv|v|vi|vii|viii|ix|x))[.)])(?=\s|$)\s*/;
 const SECTION_NUM_RE = /^((?:\d{1,2}\.){1,4}\d{0,2}|[A-Z]\.|[IVX]{1,4}\.)\s+(?=\S)/;
 // A table-of-contents entry: dot (or space) leaders then a page number.
 /** A line of one sign repeated (five or more): a rule typed as text. */
 const TYPED_RULE = /^([=\-_~*#·•─━═])\1{4,}$/u;
 const TOC_LINE = /(?:\.{3,}|…+|(?:\. ?){3,})\s*[\divxlc]{1,5}$/i;
-const CODE_LINE = /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
+const CODE_LINE =
+  /[{}();=\[\]<>]|^\s*(?:import|from|def|return|for|if|else|while|class|function|var|let|const|public|private|#include)\b/;
 
 /**
  * Whether a short block reads as words, as a heading does: it does not open with a relation or an
@@ -48,14 +68,23 @@ function readsAsWords(t: string): boolean {
  * value. Such a line set larger than the body (a signature box, a letterhead) is no heading. Titles with
  * a colon ("BERT: Pre-training of ...", "Chapter 1: Origins") do not end their first part so.
  */
-const FIELD_LINE = /^(?:[\p{L}'’.&/-]+\s+){0,2}(?:name|date|time|address|phone|telephone|tel|fax|mobile|cell|e-?mail|license|licence|id|no\.?|number|#|signature|signed|position|department|dept\.?|company|account|invoice|order|reference|ref\.?|total|subtotal|amount|balance|due|status|patient|physician|doctor|dob|birth|age|sex|gender|customer|client|vendor|attn|subject|code|policy|member|group|claim|plan|insurance|provider|npi|ssn|zip|city|state|country|email|website|fein|ein|tax|vat|iban|swift|bic|routing|terms|ship|bill|sold|prepared|approved|reviewed|issued|expires|expiry|valid|room|bed|ward|unit|class|grade|score|rate|qty|quantity|price|by)\.?(?:\s*#)?\s*:\s+\S/iu;
+const FIELD_LINE =
+  /^(?:[\p{L}'’.&/-]+\s+){0,2}(?:name|date|time|address|phone|telephone|tel|fax|mobile|cell|e-?mail|license|licence|id|no\.?|number|#|signature|signed|position|department|dept\.?|company|account|invoice|order|reference|ref\.?|total|subtotal|amount|balance|due|status|patient|physician|doctor|dob|birth|age|sex|gender|customer|client|vendor|attn|subject|code|policy|member|group|claim|plan|insurance|provider|npi|ssn|zip|city|state|country|email|website|fein|ein|tax|vat|iban|swift|bic|routing|terms|ship|bill|sold|prepared|approved|reviewed|issued|expires|expiry|valid|room|bed|ward|unit|class|grade|score|rate|qty|quantity|price|by)\.?(?:\s*#)?\s*:\s+\S/iu;
 
 /** Monospaced lines of which two in five or more look like program text. */
 function looksLikeCode(lines: readonly Line[]): boolean {
-  return lines.length > 0 && lines.every((l) => l.mono) && lines.filter((l) => CODE_LINE.test(l.text)).length >= lines.length * 0.4;
+  return (
+    lines.length > 0 &&
+    lines.every((l) => l.mono) &&
+    lines.filter((l) => CODE_LINE.test(l.text)).length >= lines.length * 0.4
+  );
 }
 
-interface Marker { kind: 'bullet' | 'number' | 'letter'; text: string; value: number }
+interface Marker {
+  kind: 'bullet' | 'number' | 'letter';
+  text: string;
+  value: number;
+}
 
 /**
  * Word's second-level bullet: a lone "o" set in a fixed-pitch face (Courier New) before the item's
@@ -79,7 +108,9 @@ function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<L
   if (!pictures.length || lines.length > 3000) return found;
   for (const L of lines) {
     for (const p of pictures) {
-      const w = p.x1 - p.x0, h = p.y1 - p.y0, cy = (p.y0 + p.y1) / 2;
+      const w = p.x1 - p.x0,
+        h = p.y1 - p.y0,
+        cy = (p.y0 + p.y1) / 2;
       if (w > L.size * 1.2 || h > L.size * 1.2 || w < L.size * 0.2 || h < L.size * 0.2) continue;
       if (cy < L.y0 || cy > L.y1 || p.x1 > L.x0 + 0.5 || L.x0 - p.x1 > L.size * 2) continue;
       found.set(L, p);
@@ -88,9 +119,16 @@ function pictureBullets(lines: readonly Line[], pictures: readonly Box[]): Map<L
   }
   const out = new Map<Line, Box>();
   for (const [L, p] of found) {
-    const twin = [...found].some(([M, q]) => M !== L && Math.abs(q.x0 - p.x0) < 1 && Math.abs(M.y0 - L.y0) < L.size * 10);
-    const amongItems = lines.some((M) => M !== L && Math.abs(M.y0 - L.y0) < (M.y1 - M.y0 + L.y1 - L.y0) * 1.25 && hOverlap(M, L) > -L.size * 4
-      && (listMarker(M.text) ?? letterBullet(M)));
+    const twin = [...found].some(
+      ([M, q]) => M !== L && Math.abs(q.x0 - p.x0) < 1 && Math.abs(M.y0 - L.y0) < L.size * 10,
+    );
+    const amongItems = lines.some(
+      (M) =>
+        M !== L &&
+        Math.abs(M.y0 - L.y0) < (M.y1 - M.y0 + L.y1 - L.y0) * 1.25 &&
+        hOverlap(M, L) > -L.size * 4 &&
+        (listMarker(M.text) ?? letterBullet(M)),
+    );
     if (twin || amongItems) out.set(L, p);
   }
   return out;
@@ -113,7 +151,8 @@ function nestedNumber(L: Line, above: readonly Line[], items: ReadonlyMap<Line, 
   for (let k = above.length - 1; k >= 0 && k >= above.length - 60; k--) {
     const M = above[k]!;
     if (L.y0 - M.y1 > L.size * 20) break;
-    if (M.x1 <= L.x0 - L.size * 20 || M.x0 >= L.x1 || !(M.x0 < L.x0 - L.size * 0.6) || items.get(M)?.kind !== 'number') continue;
+    if (M.x1 <= L.x0 - L.size * 20 || M.x0 >= L.x1 || !(M.x0 < L.x0 - L.size * 0.6) || items.get(M)?.kind !== 'number')
+      continue;
     const own = /^(\d{1,3}(?:\.\d{1,3}){0,4})[.)]?\s/.exec(M.text);
     if (own && own[1] === parent) return { kind: 'number', text: m[0], value: Number(m[1]!.split('.').pop()) };
   }
@@ -145,8 +184,13 @@ interface TextBlock extends Box {
   /** A line of one repeated sign ("=====", "-----"): a rule typed as text, as on receipts and in plain-text reports. */
   rule?: boolean;
 }
-interface TableEl extends Box { kind: 'table'; table: FoundTable }
-interface FigureEl extends Box { kind: 'figure' }
+interface TableEl extends Box {
+  kind: 'table';
+  table: FoundTable;
+}
+interface FigureEl extends Box {
+  kind: 'figure';
+}
 type El = TextBlock | TableEl | FigureEl;
 
 function hOverlap(a: Box, b: Box): number {
@@ -154,7 +198,10 @@ function hOverlap(a: Box, b: Box): number {
 }
 
 function grow(b: Box, o: Box): void {
-  b.x0 = Math.min(b.x0, o.x0); b.y0 = Math.min(b.y0, o.y0); b.x1 = Math.max(b.x1, o.x1); b.y1 = Math.max(b.y1, o.y1);
+  b.x0 = Math.min(b.x0, o.x0);
+  b.y0 = Math.min(b.y0, o.y0);
+  b.x1 = Math.max(b.x1, o.x1);
+  b.y1 = Math.max(b.y1, o.y1);
 }
 
 // ---------------------------------------------------------------- paragraphs
@@ -169,7 +216,10 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
     for (let j = i + 1; j < sorted.length; j++) {
       const M = sorted[j]!;
       if (M.y0 - L.y1 > L.size * 0.8) break;
-      if (M.y0 > L.y0 + L.size * 0.5 && hOverlap(L, M) > 0) { below.set(L, M); break; }
+      if (M.y0 > L.y0 + L.size * 0.5 && hOverlap(L, M) > 0) {
+        below.set(L, M);
+        break;
+      }
     }
   }
   // Right edge of the column a line sits in: the furthest right edge among nearby lines that start
@@ -183,14 +233,20 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
       // abstract, a caption) further up does not tell where this column ends.
       let limit = Infinity;
       // (Lines of running text only: a short cell beside another keeps the wider view.)
-      if (L.x1 - L.x0 >= L.size * 12) for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
-        const M = sorted[j]!;
-        if (M.x0 > L.x1 && Math.abs(M.y0 - L.y0) < L.size * 0.5) limit = Math.min(limit, M.x0);
-      }
+      if (L.x1 - L.x0 >= L.size * 12)
+        for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
+          const M = sorted[j]!;
+          if (M.x0 > L.x1 && Math.abs(M.y0 - L.y0) < L.size * 0.5) limit = Math.min(limit, M.x0);
+        }
       for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
         const M = sorted[j]!;
         if (M.x1 > limit) continue;
-        if (Math.abs(M.x0 - L.x0) < L.size * 2 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) r = Math.max(r, M.x1);
+        if (
+          Math.abs(M.x0 - L.x0) < L.size * 2 &&
+          Math.abs(M.size - L.size) < 1.5 &&
+          Math.abs(M.y0 - L.y0) < L.size * 30
+        )
+          r = Math.max(r, M.x1);
       }
       colRight.set(L, r);
     }
@@ -208,7 +264,12 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
     let l = L.x0;
     for (let j = Math.max(0, i - 40); j < Math.min(sorted.length, i + 40); j++) {
       const M = sorted[j]!;
-      if (Math.abs(M.x1 - L.x1) < L.size * 0.5 && Math.abs(M.size - L.size) < 1.5 && Math.abs(M.y0 - L.y0) < L.size * 30) l = Math.min(l, M.x0);
+      if (
+        Math.abs(M.x1 - L.x1) < L.size * 0.5 &&
+        Math.abs(M.size - L.size) < 1.5 &&
+        Math.abs(M.y0 - L.y0) < L.size * 30
+      )
+        l = Math.min(l, M.x0);
     }
     colLeft.set(L, l);
     return l;
@@ -221,7 +282,10 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
     if (!LABELLED_VALUE.test(L.text)) continue;
     for (let j = i + 1; j < sorted.length && sorted[j]!.y0 - L.y0 < L.size * 0.3; j++) {
       const M = sorted[j]!;
-      if (Math.abs(M.size - L.size) < 1 && (M.x0 > L.x1 || M.x1 < L.x0) && LABELLED_VALUE.test(M.text)) { fieldRow.add(L); fieldRow.add(M); }
+      if (Math.abs(M.size - L.size) < 1 && (M.x0 > L.x1 || M.x1 < L.x0) && LABELLED_VALUE.test(M.text)) {
+        fieldRow.add(L);
+        fieldRow.add(M);
+      }
     }
   }
   const isShort = (L: Line): boolean => {
@@ -244,8 +308,12 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
     const m = /^\(?(\d{1,3})[.)]\s/.exec(L.text);
     if (m) (numbered.get(Number(m[1])) ?? numbered.set(Number(m[1]), []).get(Number(m[1]))!).push(L);
   }
-  const sequenceAt = (L: Line, value: number): boolean => [value - 1, value + 1].some((v) => (numbered.get(v) ?? [])
-    .some((M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40));
+  const sequenceAt = (L: Line, value: number): boolean =>
+    [value - 1, value + 1].some((v) =>
+      (numbered.get(v) ?? []).some(
+        (M) => M !== L && Math.abs(M.x0 - L.x0) < L.size * 0.5 && Math.abs(M.y0 - L.y0) < L.size * 40,
+      ),
+    );
   const pictured = pictureBullets(sorted, pictures);
   // Lines found to open numbered items so far (the parents of a multi-level list's items).
   const items = new Map<Line, Marker>();
@@ -254,7 +322,7 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
     if (marker?.kind === 'bullet' && starNotes && marker.text.trim() === '*') marker = null;
     if (marker) items.set(L, marker);
     // A picture bullet stands where the item starts (its level goes by it).
-    const picture = marker ? null : pictured.get(L) ?? null;
+    const picture = marker ? null : (pictured.get(L) ?? null);
     if (picture) marker = { kind: 'bullet', text: '', value: 0 };
     let flushItem = false;
     if (marker && marker.kind !== 'bullet') {
@@ -280,7 +348,14 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
         const internal = B.lines.length >= 2 ? B.lines[B.lines.length - 1]!.y0 - B.lines[B.lines.length - 2]!.y1 : null;
         let maxGap = internal !== null ? Math.max(internal + size * 0.35, size * 0.25) : size * 0.7;
         // On a page set with wide leading (double spacing), a full line and the next are one paragraph.
-        if (internal === null && wide && Math.abs(size - wide.size) < 0.6 && !isShort(last) && last.x1 - last.x0 >= size * 20) maxGap = Math.max(maxGap, wide.gap + size * 0.25);
+        if (
+          internal === null &&
+          wide &&
+          Math.abs(size - wide.size) < 0.6 &&
+          !isShort(last) &&
+          last.x1 - last.x0 >= size * 20
+        )
+          maxGap = Math.max(maxGap, wide.gap + size * 0.25);
         if (gap > maxGap) continue;
         if (Math.abs(L.size - B.size) > Math.max(L.size, B.size) * 0.15) continue;
         const ov = hOverlap(L, last);
@@ -292,7 +367,12 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
         // A bold line after a plain paragraph, or plain text after a bold title line, starts a new block.
         // (Not a bold lead-in wrapped mid-phrase: "Organizational roles, responsibilities, and" over
         // "coordination. While ..." — a title does not end on a comma or a joining word.)
-        if (L.bold !== last.bold && (L.bold || B.lines.every((l) => l.bold)) && !(last.bold && endsOpen(last.text) && /^\p{Ll}/u.test(L.text))) continue;
+        if (
+          L.bold !== last.bold &&
+          (L.bold || B.lines.every((l) => l.bold)) &&
+          !(last.bold && endsOpen(last.text) && /^\p{Ll}/u.test(L.text))
+        )
+          continue;
         // Bold lines of two sizes are two headings ("EXPERIENCE" over "Senior Engineer, ..."), not one
         // heading over two lines.
         if (L.bold && last.bold && Math.abs(L.size - last.size) > Math.max(L.size, last.size) * 0.06) continue;
@@ -301,25 +381,54 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
         // lines, for its first word (wrapping moves a word down only when it does not fit). Not the
         // column's width: text wrapped by a count of characters, or around an inset, leaves lines
         // short of it, and another paragraph may be wider.
-        if ((isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) && !(last.bold && L.bold) && (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) && !last.mono) continue;
+        if (
+          (isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) &&
+          !(last.bold && L.bold) &&
+          (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) &&
+          !last.mono
+        )
+          continue;
         if (L.mono !== last.mono) continue;
         // (A number wider than the hanging indent pushes the first line's text to the next tab stop;
         // the item's lines wrap back to the indent, between the number and its text, going on in
         // lower case.)
-        const underNumber = B.marker?.kind === 'number' && L.x0 > B.x0 + size * 0.6 && (/^\p{Ll}/u.test(L.text) || endsOpen(last.text));
-        if (B.marker && L.x0 < B.textX0 - size * 0.6 && !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5) && !underNumber) continue;
+        const underNumber =
+          B.marker?.kind === 'number' && L.x0 > B.x0 + size * 0.6 && (/^\p{Ll}/u.test(L.text) || endsOpen(last.text));
+        if (
+          B.marker &&
+          L.x0 < B.textX0 - size * 0.6 &&
+          !(B.flush && Math.abs(L.x0 - B.x0) < size * 0.5) &&
+          !underNumber
+        )
+          continue;
         // "Label: value" lines (forms, metadata blocks) stay one per line.
         if (LABELLED_VALUE.test(L.text) && (LABELLED_VALUE.test(last.text) || L.words[0]?.bold)) continue;
         if (fieldRow.has(last)) continue;
         // First-line indent starts a paragraph.
         // (Not a line set far right under a long line, flush with it: the end of a paragraph set flush
         // right. Short lines set flush right, as in a letterhead, are lines of their own.)
-        if (!B.marker && B.lines.length >= 2 && L.x0 - B.x0 > size * 0.8 && (L.x0 - B.x0 < size * 6 || last.x1 - last.x0 < size * 20)
-          && Math.abs(last.x0 - B.x0) < size * 0.5 && Math.abs(L.x1 - B.x1) < size * 3) continue;
-        if (gap < bestGap) { best = B; bestGap = gap; }
+        if (
+          !B.marker &&
+          B.lines.length >= 2 &&
+          L.x0 - B.x0 > size * 0.8 &&
+          (L.x0 - B.x0 < size * 6 || last.x1 - last.x0 < size * 20) &&
+          Math.abs(last.x0 - B.x0) < size * 0.5 &&
+          Math.abs(L.x1 - B.x1) < size * 3
+        )
+          continue;
+        if (gap < bestGap) {
+          best = B;
+          bestGap = gap;
+        }
       }
     }
-    if (best && (startsItem(L, best.lines[best.lines.length - 1]!) || TOC_LINE.test(L.text) || TOC_LINE.test(best.lines[best.lines.length - 1]!.text))) best = null;
+    if (
+      best &&
+      (startsItem(L, best.lines[best.lines.length - 1]!) ||
+        TOC_LINE.test(L.text) ||
+        TOC_LINE.test(best.lines[best.lines.length - 1]!.text))
+    )
+      best = null;
     // A rule typed as text stands between paragraphs, never in one.
     const typedRule = TYPED_RULE.test(L.text.replace(/\s+/g, ''));
     if (typedRule) {
@@ -336,10 +445,24 @@ function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNotes = f
       grow(best, L);
       // A line that stops well short of the block's right edge ends its paragraph, unless it is only the first line.
       const width = best.x1 - best.x0;
-      if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono) best.closed = true;
+      if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono)
+        best.closed = true;
     } else {
       const textX0 = picture ? L.x0 : marker ? textStart(L, marker) : L.x0;
-      blocks.push({ kind: 'text', x0: picture?.x0 ?? L.x0, y0: L.y0, x1: L.x1, y1: L.y1, lines: [L], size: L.size, marker: typedRule ? null : marker, textX0, closed: equation || typedRule, ...(flushItem && marker ? { flush: true } : {}), ...(typedRule ? { rule: true } : {}) });
+      blocks.push({
+        kind: 'text',
+        x0: picture?.x0 ?? L.x0,
+        y0: L.y0,
+        x1: L.x1,
+        y1: L.y1,
+        lines: [L],
+        size: L.size,
+        marker: typedRule ? null : marker,
+        textX0,
+        closed: equation || typedRule,
+        ...(flushItem && marker ? { flush: true } : {}),
+        ...(typedRule ? { rule: true } : {}),
+      });
     }
   }
   return blocks;
@@ -356,12 +479,22 @@ function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
   const short = (l: Line): boolean => l.x1 - l.x0 <= l.size * 14 && l.text.length <= 40;
   // (Short lines level with them close by make a grid: a table's columns, read by the table pass or
   // as the page's rows, not a stack.)
-  const inGrid = (l: Line): boolean => all.some((o) => o !== l && short(o) && Math.abs(o.y0 - l.y0) < l.size * 0.3
-    && (o.x0 >= l.x1 ? o.x0 - l.x1 : l.x0 - o.x1) < l.size * 6 && (o.x0 >= l.x1 || o.x1 <= l.x0));
+  const inGrid = (l: Line): boolean =>
+    all.some(
+      (o) =>
+        o !== l &&
+        short(o) &&
+        Math.abs(o.y0 - l.y0) < l.size * 0.3 &&
+        (o.x0 >= l.x1 ? o.x0 - l.x1 : l.x0 - o.x1) < l.size * 6 &&
+        (o.x0 >= l.x1 || o.x1 <= l.x0),
+    );
   for (const B of blocks) {
     const candidate = !B.marker && !B.rule && B.lines.length >= 3;
-    const stacked = candidate && B.lines.every((l) => short(l) && !l.bold && !l.mono)
-      && B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text)) && !B.lines.some((l) => endsOpen(l.text));
+    const stacked =
+      candidate &&
+      B.lines.every((l) => short(l) && !l.bold && !l.mono) &&
+      B.lines.slice(1).every((l) => /^[\p{Lu}\p{N}+(@#&]/u.test(l.text)) &&
+      !B.lines.some((l) => endsOpen(l.text));
     // Short lines of a monospaced face laid out by hand (a receipt, a plain-text form), not code: one
     // paragraph a line as well.
     const typed = candidate && B.lines.every((l) => l.mono && l.text.length <= 40) && !looksLikeCode(B.lines);
@@ -369,7 +502,19 @@ function splitStackedItems(blocks: TextBlock[], all: Line[]): TextBlock[] {
       out.push(B);
       continue;
     }
-    for (const l of B.lines) out.push({ kind: 'text', x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, lines: [l], size: l.size, marker: null, textX0: l.x0, closed: true });
+    for (const l of B.lines)
+      out.push({
+        kind: 'text',
+        x0: l.x0,
+        y0: l.y0,
+        x1: l.x1,
+        y1: l.y1,
+        lines: [l],
+        size: l.size,
+        marker: null,
+        textX0: l.x0,
+        closed: true,
+      });
   }
   return out;
 }
@@ -465,8 +610,14 @@ function lineNumberColumns(lines: Line[]): Line[][] {
     let evidence = 0;
     for (let k = 0; k < g.length; k++) {
       const here = level[k]!;
-      if (!here.length) { evidence++; continue; }
-      if (here.some((o) => o.mono)) { evidence++; continue; }
+      if (!here.length) {
+        evidence++;
+        continue;
+      }
+      if (here.some((o) => o.mono)) {
+        evidence++;
+        continue;
+      }
       const next = level[k + 1];
       if (next?.length && Number(g[k + 1]!.text) === Number(g[k]!.text) + 1) {
         const a = here[here.length - 1]!.text;
@@ -488,10 +639,17 @@ function startsItem(L: Line, prev: Line): boolean {
   // A note under a table marked by a letter or a sign, after a line that ended its sentence
   // ("* Significant at p < 0.05." over "a Trained on half of the data."): no sentence starts so.
   if (/^[a-z†‡§*]\s+\p{Lu}/u.test(L.text) && ENDS_SENTENCE.test(prev.text)) return true;
-  if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text)) return !(/^\d{1,3}\.\d{1,3}\s+\p{Ll}/u.test(L.text) && !ENDS_SENTENCE.test(prev.text));
+  if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text))
+    return !(/^\d{1,3}\.\d{1,3}\s+\p{Ll}/u.test(L.text) && !ENDS_SENTENCE.test(prev.text));
   const first = L.words[0];
   // A footnote starts with a raised, smaller number.
-  return !!first && L.words.length > 1 && /^\d{1,3}$/.test(first.text.trim()) && first.size < L.size * 0.8 && first.y1 < L.y1 - L.size * 0.1;
+  return (
+    !!first &&
+    L.words.length > 1 &&
+    /^\d{1,3}$/.test(first.text.trim()) &&
+    first.size < L.size * 0.8 &&
+    first.y1 < L.y1 - L.size * 0.1
+  );
 }
 
 function textStart(line: Line, marker: Marker): number {
@@ -517,7 +675,10 @@ function textStart(line: Line, marker: Marker): number {
 
 // ---------------------------------------------------------------- reading order
 
-interface Interval { a: number; b: number }
+interface Interval {
+  a: number;
+  b: number;
+}
 
 function coverage(els: El[]): Interval[] {
   const s = [...els].sort((a, b) => a.x0 - b.x0);
@@ -533,14 +694,22 @@ function coverage(els: El[]): Interval[] {
 function gapsOf(cov: Interval[], lo: number, hi: number): Interval[] {
   const out: Interval[] = [];
   let x = lo;
-  for (const c of cov) { if (c.a > x) out.push({ a: x, b: c.a }); x = Math.max(x, c.b); }
+  for (const c of cov) {
+    if (c.a > x) out.push({ a: x, b: c.a });
+    x = Math.max(x, c.b);
+  }
   if (hi > x) out.push({ a: x, b: hi });
   return out;
 }
 
 function intersectAll(a: Interval[], b: Interval[], minW: number): Interval[] {
   const out: Interval[] = [];
-  for (const p of a) for (const q of b) { const lo = Math.max(p.a, q.a), hi = Math.min(p.b, q.b); if (hi - lo >= minW) out.push({ a: lo, b: hi }); }
+  for (const p of a)
+    for (const q of b) {
+      const lo = Math.max(p.a, q.a),
+        hi = Math.min(p.b, q.b);
+      if (hi - lo >= minW) out.push({ a: lo, b: hi });
+    }
   return out;
 }
 
@@ -567,7 +736,9 @@ function sideHeads(heads: El[], body: El[]): boolean {
   if (headW > bodyW * 0.6) return false;
   // Heads come in little stacks (number, date, title); each stack starts level with a body block.
   const tops = headStacks(heads).map((st) => st[0]!);
-  const level = tops.filter((h) => body.some((b) => Math.abs(b.y0 - h.y0) < Math.max(3, (h as TextBlock).size * 0.8))).length;
+  const level = tops.filter((h) =>
+    body.some((b) => Math.abs(b.y0 - h.y0) < Math.max(3, (h as TextBlock).size * 0.8)),
+  ).length;
   return tops.length >= 2 && level >= tops.length * 0.7;
 }
 
@@ -577,7 +748,8 @@ function joinedRules(segs: Segment[]): Segment[] {
   const out: Segment[] = [];
   for (const s of sorted) {
     const last = out[out.length - 1];
-    if (last && Math.abs(last.y0 - s.y0) <= 0.5 && s.x0 <= last.x1 + 1 && s.x0 >= last.x0) out[out.length - 1] = { ...last, x1: Math.max(last.x1, s.x1) };
+    if (last && Math.abs(last.y0 - s.y0) <= 0.5 && s.x0 <= last.x1 + 1 && s.x0 >= last.x0)
+      out[out.length - 1] = { ...last, x1: Math.max(last.x1, s.x1) };
     else out.push({ ...s });
   }
   return out;
@@ -588,7 +760,8 @@ type Measure = { x0: number; x1: number };
 
 /** The ends of the run of words around row[i] whose spaces are none wider than maxGap. */
 function runAround(row: readonly Word[], i: number, maxGap: number): Measure {
-  let a = i, b = i;
+  let a = i,
+    b = i;
   while (a > 0 && row[a]!.x0 - row[a - 1]!.x1 <= maxGap) a--;
   while (b + 1 < row.length && row[b + 1]!.x0 - row[b]!.x1 <= maxGap) b++;
   return { x0: row[a]!.x0, x1: row[b]!.x1 };
@@ -626,7 +799,8 @@ function rowsInOrder(els: El[], rtl: boolean): El[] {
   let row: El[] = [];
   // Where a text's first line starts: a paragraph that runs on after a run-in heading ("In-batch
   // negatives. We ...") has its block's left edge at the margin, but its first line starts after the heading.
-  const start = (e: El): number => (e.kind === 'text' && e.lines.length ? (rtl ? -e.lines[0]!.x1 : e.lines[0]!.x0) : rtl ? -e.x1 : e.x0);
+  const start = (e: El): number =>
+    e.kind === 'text' && e.lines.length ? (rtl ? -e.lines[0]!.x1 : e.lines[0]!.x0) : rtl ? -e.x1 : e.x0;
   const flush = (): void => {
     row.sort((a, b) => start(a) - start(b));
     out.push(...row);
@@ -634,11 +808,19 @@ function rowsInOrder(els: El[], rtl: boolean): El[] {
   };
   // Two texts whose first lines share a line are level whatever their heights: a one-line run-in
   // heading and the tall paragraph it opens, whose tops differ by a hundredth of a point either way.
-  const sameFirstLine = (a: El, b: El): boolean => a.kind === 'text' && b.kind === 'text'
-    && Math.abs(a.y0 - b.y0) < Math.min(a.size, b.size) * 0.4 && Math.abs(a.lines[0]!.y1 - b.lines[0]!.y1) < Math.min(a.size, b.size) * 0.4;
+  const sameFirstLine = (a: El, b: El): boolean =>
+    a.kind === 'text' &&
+    b.kind === 'text' &&
+    Math.abs(a.y0 - b.y0) < Math.min(a.size, b.size) * 0.4 &&
+    Math.abs(a.lines[0]!.y1 - b.lines[0]!.y1) < Math.min(a.size, b.size) * 0.4;
   for (const e of byY) {
     const mid = (e.y0 + e.y1) / 2;
-    const level = row.length > 0 && row.every((r) => (mid > r.y0 && mid < r.y1 && (r.y0 + r.y1) / 2 > e.y0 && (r.y0 + r.y1) / 2 < e.y1) || sameFirstLine(r, e));
+    const level =
+      row.length > 0 &&
+      row.every(
+        (r) =>
+          (mid > r.y0 && mid < r.y1 && (r.y0 + r.y1) / 2 > e.y0 && (r.y0 + r.y1) / 2 < e.y1) || sameFirstLine(r, e),
+      );
     if (!level) flush();
     row.push(e);
   }
@@ -649,15 +831,21 @@ function rowsInOrder(els: El[], rtl: boolean): El[] {
 function order(els: El[], rtl: boolean, depth = 0): El[] {
   if (els.length <= 1 || depth > 12) return [...els];
   const minGutter = 6;
-  const lo = Math.min(...els.map((e) => e.x0)), hi = Math.max(...els.map((e) => e.x1));
+  const lo = Math.min(...els.map((e) => e.x0)),
+    hi = Math.max(...els.map((e) => e.x1));
   // Horizontal bands: elements chained by vertical overlap.
   const byY = [...els].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const bands: El[][] = [];
   let bottom = -Infinity;
   for (const e of byY) {
     const tol = 'size' in e ? (e as TextBlock).size * 0.2 : 1;
-    if (bands.length && e.y0 < bottom - tol) { bands[bands.length - 1]!.push(e); bottom = Math.max(bottom, e.y1); }
-    else { bands.push([e]); bottom = e.y1; }
+    if (bands.length && e.y0 < bottom - tol) {
+      bands[bands.length - 1]!.push(e);
+      bottom = Math.max(bottom, e.y1);
+    } else {
+      bands.push([e]);
+      bottom = e.y1;
+    }
   }
   // Join consecutive bands that share an inner gutter.
   const groups: Array<{ els: El[]; gutters: Interval[] }> = [];
@@ -670,35 +858,58 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     // (Across the gutter of the columns above: a column that runs on below is no such text.)
     const inner = gutters.filter((g) => g.a > lo + 1 && g.b < hi - 1);
     if (!below.length || !inner.length || !inner.every((g) => next.some((e) => e.x0 < g.a && e.x1 > g.b))) return false;
-    return h.lines.every((l) => l.bold) && !below[0]!.lines.every((l) => l.bold) || h.size >= below[0]!.size * 1.15;
+    return (h.lines.every((l) => l.bold) && !below[0]!.lines.every((l) => l.bold)) || h.size >= below[0]!.size * 1.15;
   };
   for (const [bi, band] of bands.entries()) {
     const gaps = gapsOf(coverage(band), lo, hi);
     const prev = groups[groups.length - 1];
-    if (prev && headsNext(band, bands[bi + 1], prev.gutters)) { groups.push({ els: [...band], gutters: gaps }); continue; }
+    if (prev && headsNext(band, bands[bi + 1], prev.gutters)) {
+      groups.push({ els: [...band], gutters: gaps });
+      continue;
+    }
     // A caption with no table or figure beside it (theirs was not found or follows on the next page),
     // alone below columns: it closes what stands above it, read after every column, not at the foot of
     // the column it happens to stand under.
     const lone = band[0]!;
-    if (prev && band.length === 1 && lone.kind === 'text' && lone.lines.length <= 3 && CAPTION_RE.test(lone.lines[0]!.text)) { groups.push({ els: [...band], gutters: gaps }); continue; }
+    if (
+      prev &&
+      band.length === 1 &&
+      lone.kind === 'text' &&
+      lone.lines.length <= 3 &&
+      CAPTION_RE.test(lone.lines[0]!.text)
+    ) {
+      groups.push({ els: [...band], gutters: gaps });
+      continue;
+    }
     // A heading centred on the whole width above columns is read before them, even where it happens
     // to stand clear of the gutter (a narrow float at the left: the heading sits over the text only).
-    const centred = prev?.els.length === 1 && prev.els[0]!.kind === 'text' && prev.els[0]!.lines.length <= 2
-      && Math.abs((prev.els[0]!.x0 + prev.els[0]!.x1) / 2 - (lo + hi) / 2) < prev.els[0]!.size;
+    const centred =
+      prev?.els.length === 1 &&
+      prev.els[0]!.kind === 'text' &&
+      prev.els[0]!.lines.length <= 2 &&
+      Math.abs((prev.els[0]!.x0 + prev.els[0]!.x1) / 2 - (lo + hi) / 2) < prev.els[0]!.size;
     if (prev && !centred) {
       const shared = intersectAll(prev.gutters, gaps, minGutter);
       const all = [...prev.els, ...band];
-      const x0 = Math.min(...all.map((e) => e.x0)), x1 = Math.max(...all.map((e) => e.x1));
-      const inner = shared.filter((g) => g.a > x0 + 1 && g.b < x1 - 1 && all.some((e) => e.x1 <= g.a + 0.5) && all.some((e) => e.x0 >= g.b - 0.5));
+      const x0 = Math.min(...all.map((e) => e.x0)),
+        x1 = Math.max(...all.map((e) => e.x1));
+      const inner = shared.filter(
+        (g) => g.a > x0 + 1 && g.b < x1 - 1 && all.some((e) => e.x1 <= g.a + 0.5) && all.some((e) => e.x0 >= g.b - 0.5),
+      );
       const prevInner = prev.gutters.some((g) => g.a > lo + 1 && g.b < hi - 1);
       const bandInner = gaps.some((g) => g.a > lo + 1 && g.b < hi - 1);
-      if (inner.length && (prevInner || bandInner)) { prev.els.push(...band); prev.gutters = inner; continue; }
+      if (inner.length && (prevInner || bandInner)) {
+        prev.els.push(...band);
+        prev.gutters = inner;
+        continue;
+      }
     }
     groups.push({ els: [...band], gutters: gaps });
   }
   const out: El[] = [];
   for (const g of groups) {
-    const x0 = Math.min(...g.els.map((e) => e.x0)), x1 = Math.max(...g.els.map((e) => e.x1));
+    const x0 = Math.min(...g.els.map((e) => e.x0)),
+      x1 = Math.max(...g.els.map((e) => e.x1));
     const inner = g.gutters.filter((iv) => iv.a > x0 + 1 && iv.b < x1 - 1 && iv.b - iv.a >= minGutter);
     if (!inner.length || g.els.length === 1) {
       out.push(...rowsInOrder(g.els, rtl));
@@ -709,12 +920,17 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const mid = (cut.a + cut.b) / 2;
     const leftEls = g.els.filter((e) => (e.x0 + e.x1) / 2 < mid);
     const rightEls = g.els.filter((e) => (e.x0 + e.x1) / 2 >= mid);
-    if (!leftEls.length || !rightEls.length) { out.push(...rowsInOrder(g.els, rtl)); continue; }
-    const first = rtl ? rightEls : leftEls, second = rtl ? leftEls : rightEls;
+    if (!leftEls.length || !rightEls.length) {
+      out.push(...rowsInOrder(g.els, rtl));
+      continue;
+    }
+    const first = rtl ? rightEls : leftEls,
+      second = rtl ? leftEls : rightEls;
     // A few single lines on each side (a letterhead: title left, date and reference right) read
     // line by line, not as two columns.
     // (Two sides only: three columns or more of a few lines each are the foot of a page of columns.)
-    const shortSide = (xs: El[]): boolean => xs.length <= 4 && xs.every((e) => e.kind === 'text' && e.lines.length <= 2);
+    const shortSide = (xs: El[]): boolean =>
+      xs.length <= 4 && xs.every((e) => e.kind === 'text' && e.lines.length <= 2);
     if (inner.length === 1 && shortSide(leftEls) && shortSide(rightEls)) {
       out.push(...rowsInOrder(g.els, rtl));
       continue;
@@ -725,9 +941,14 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
     const beside = (xs: El[], other: El[]): boolean => {
       if (!shortSide(xs)) return false;
       // The other side runs on well below them (two short columns side by side are columns).
-      const top = Math.min(...other.map((o) => o.y0)), bottom = Math.max(...other.map((o) => o.y1));
-      return Math.max(...xs.map((e) => e.y1)) < top + (bottom - top) / 2
-        && xs.every((e) => other.some((o) => o.kind === 'text' && o.lines.length <= 3 && Math.min(o.y1, e.y1) > Math.max(o.y0, e.y0)));
+      const top = Math.min(...other.map((o) => o.y0)),
+        bottom = Math.max(...other.map((o) => o.y1));
+      return (
+        Math.max(...xs.map((e) => e.y1)) < top + (bottom - top) / 2 &&
+        xs.every((e) =>
+          other.some((o) => o.kind === 'text' && o.lines.length <= 3 && Math.min(o.y1, e.y1) > Math.max(o.y0, e.y0)),
+        )
+      );
     };
     const aside = beside(rightEls, leftEls) ? rightEls : beside(leftEls, rightEls) ? leftEls : null;
     if (aside) {
@@ -738,7 +959,9 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
         let at: number;
         if (after) {
           at = 0;
-          main.forEach((o, k) => { if (o.y0 < e.y1 && !aside.includes(o)) at = k + 1; });
+          main.forEach((o, k) => {
+            if (o.y0 < e.y1 && !aside.includes(o)) at = k + 1;
+          });
         } else {
           at = main.findIndex((o) => o.y1 > e.y0 && !aside.includes(o));
           if (at < 0) at = main.length;
@@ -771,7 +994,10 @@ function order(els: El[], rtl: boolean, depth = 0): El[] {
 }
 
 function plain(lines: Line[]): string {
-  return lines.map((l) => l.text).join(' ').slice(0, 400);
+  return lines
+    .map((l) => l.text)
+    .join(' ')
+    .slice(0, 400);
 }
 
 // ---------------------------------------------------------------- the page
@@ -791,7 +1017,10 @@ function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]
     const b = { ...im };
     for (let k = boxes.length - 1; k >= 0; k--) {
       const o = boxes[k]!;
-      if (o.x0 <= b.x1 + 2 && b.x0 <= o.x1 + 2 && o.y0 <= b.y1 + 2 && b.y0 <= o.y1 + 2) { grow(b, o); boxes.splice(k, 1); }
+      if (o.x0 <= b.x1 + 2 && b.x0 <= o.x1 + 2 && o.y0 <= b.y1 + 2 && b.y0 <= o.y1 + 2) {
+        grow(b, o);
+        boxes.splice(k, 1);
+      }
     }
     boxes.push(b);
   }
@@ -800,7 +1029,8 @@ function mergeImages(images: ImageBox[], W: number, H: number, textLines: Line[]
     const a = (b.x1 - b.x0) * (b.y1 - b.y0);
     let textArea = 0;
     for (const l of textLines) {
-      const ox = Math.min(b.x1, l.x1) - Math.max(b.x0, l.x0), oy = Math.min(b.y1, l.y1) - Math.max(b.y0, l.y0);
+      const ox = Math.min(b.x1, l.x1) - Math.max(b.x0, l.x0),
+        oy = Math.min(b.y1, l.y1) - Math.max(b.y0, l.y0);
       if (ox > 0 && oy > 0) textArea += ox * oy;
     }
     return textArea < a * 0.25;
@@ -811,13 +1041,23 @@ const NOTE_SIGN = /^[∗*†‡§¶]/;
 
 function isFootnote(e: TextBlock, pageBody: number, H: number): boolean {
   // (An asterisk read as a bullet opens a note when set smaller than the text, under it.)
-  if ((e.marker && !(e.marker.kind === 'bullet' && NOTE_SIGN.test(e.marker.text))) || e.size > pageBody * 0.9 || e.y0 < H * 0.4) return false;
+  if (
+    (e.marker && !(e.marker.kind === 'bullet' && NOTE_SIGN.test(e.marker.text))) ||
+    e.size > pageBody * 0.9 ||
+    e.y0 < H * 0.4
+  )
+    return false;
   const first = e.lines[0]!;
   const w0 = first.words[0];
   if (!w0) return false;
   if (NOTE_SIGN.test(first.text)) return true;
   // A raised, smaller number before the note's text.
-  return first.words.length > 1 && /^\d{1,3}$/.test(w0.text.trim()) && w0.size < first.size * 0.85 && w0.y1 < first.y1 - first.size * 0.1;
+  return (
+    first.words.length > 1 &&
+    /^\d{1,3}$/.test(w0.text.trim()) &&
+    w0.size < first.size * 0.85 &&
+    w0.y1 < first.y1 - first.size * 0.1
+  );
 }
 
 /**
@@ -840,7 +1080,14 @@ function joinNoteNumbers(lines: Line[], pageBody: number, H: number): Line[] {
     for (const l of lines) {
       if (l === n || taken.has(l) || Math.abs(l.size - n.size) > 0.5 || Math.abs(l.y0 - n.y0) > n.size * 0.3) continue;
       const gap = l.x0 - n.x1;
-      if (gap < 0 || gap > n.size * 2 || !/^\p{L}/u.test(l.text) || l.text.split(' ').length < 4 || !(/[.!?)]$/.test(l.text) || l.text.length >= 60)) continue;
+      if (
+        gap < 0 ||
+        gap > n.size * 2 ||
+        !/^\p{L}/u.test(l.text) ||
+        l.text.split(' ').length < 4 ||
+        !(/[.!?)]$/.test(l.text) || l.text.length >= 60)
+      )
+        continue;
       if (!best || l.x0 < best.x0) best = l;
     }
     if (!best) continue;
@@ -862,14 +1109,27 @@ function joinBrokenParagraphs(els: El[]): El[] {
   for (const e of els) {
     if (e.kind === 'text' && goesOnUnderInset(out, e)) continue;
     const prev = out[out.length - 1];
-    if (prev && prev.kind === 'text' && e.kind === 'text' && !e.marker && !prev.lines.some((l) => l.mono) && !e.lines.some((l) => l.mono)) {
+    if (
+      prev &&
+      prev.kind === 'text' &&
+      e.kind === 'text' &&
+      !e.marker &&
+      !prev.lines.some((l) => l.mono) &&
+      !e.lines.some((l) => l.mono)
+    ) {
       const last = prev.lines[prev.lines.length - 1]!.text;
       const first = e.lines[0]!.text;
       const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
       const running = (prev.lines.length >= 2 || last.length > 80) && !CAPTION_RE.test(prev.lines[0]!.text);
       // (Or with a figure, where the column ended on a joining word: "... from 2.2 to" / "18.5 over".)
-      if (otherColumn && running && !ENDS_SENTENCE.test(last) && (/^\p{Ll}/u.test(first) || (/^\p{N}/u.test(first) && endsOpen(last))) && Math.abs(prev.size - e.size) < 0.6
-        && prev.lines[0]!.bold === e.lines[0]!.bold) {
+      if (
+        otherColumn &&
+        running &&
+        !ENDS_SENTENCE.test(last) &&
+        (/^\p{Ll}/u.test(first) || (/^\p{N}/u.test(first) && endsOpen(last))) &&
+        Math.abs(prev.size - e.size) < 0.6 &&
+        prev.lines[0]!.bold === e.lines[0]!.bold
+      ) {
         prev.lines.push(...e.lines);
         grow(prev, e);
         continue;
@@ -896,11 +1156,20 @@ function goesOnUnderInset(out: El[], e: TextBlock): boolean {
     const p = out[k]!;
     if (p.kind !== 'text' || p.lines.length < 2 || p.marker || p.lines.some((l) => l.mono)) continue;
     const last = p.lines[p.lines.length - 1]!;
-    if (ENDS_SENTENCE.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold) continue;
+    if (ENDS_SENTENCE.test(last.text) || Math.abs(p.size - e.size) >= 0.6 || p.lines[0]!.bold !== e.lines[0]!.bold)
+      continue;
     if (Math.abs(e.x0 - p.x0) > p.size && !underLeftInset(out, p, e)) continue;
     const gap = e.y0 - last.y1;
     if (gap < -p.size * 0.3 || gap > p.size) continue;
-    if (!out.slice(k + 1).every((b) => (b.x0 >= p.x1 - p.size * 0.5 || b.x1 <= p.x0 + p.size * 0.5) && b.y0 < p.y1 && b.y1 <= e.y0 + p.size * 0.5)) continue;
+    if (
+      !out
+        .slice(k + 1)
+        .every(
+          (b) =>
+            (b.x0 >= p.x1 - p.size * 0.5 || b.x1 <= p.x0 + p.size * 0.5) && b.y0 < p.y1 && b.y1 <= e.y0 + p.size * 0.5,
+        )
+    )
+      continue;
     p.lines.push(...e.lines);
     grow(p, e);
     return true;
@@ -915,11 +1184,22 @@ function goesOnUnderInset(out: El[], e: TextBlock): boolean {
  */
 function underLeftInset(out: El[], p: TextBlock, e: TextBlock): boolean {
   if (e.x0 >= p.x0 || Math.abs(e.x1 - p.x1) > p.size * 2) return false;
-  return out.slice(-6).some((b) => b !== p && b.x1 <= p.x0 + p.size * 0.5 && Math.abs(b.x0 - e.x0) < p.size * 2
-    && b.y0 < p.y1 && b.y1 > p.y0 && b.y1 <= e.y0 + p.size * 0.5);
+  return out
+    .slice(-6)
+    .some(
+      (b) =>
+        b !== p &&
+        b.x1 <= p.x0 + p.size * 0.5 &&
+        Math.abs(b.x0 - e.x0) < p.size * 2 &&
+        b.y0 < p.y1 &&
+        b.y1 > p.y0 &&
+        b.y1 <= e.y0 + p.size * 0.5,
+    );
 }
 
-interface Chart extends Box { labels: TextBlock[] }
+interface Chart extends Box {
+  labels: TextBlock[];
+}
 
 /**
  * Charts drawn with vector paths: a cluster of rules and filled boxes that has bars standing on a
@@ -927,17 +1207,29 @@ interface Chart extends Box { labels: TextBlock[] }
  * written between them; with only short labels inside or at its edges.
  */
 function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): Chart[] {
-  const W = page.width || 612, H = page.height || 792;
-  interface G extends Box { filled: boolean; seg: boolean }
+  const W = page.width || 612,
+    H = page.height || 792;
+  interface G extends Box {
+    filled: boolean;
+    seg: boolean;
+  }
   const gs: G[] = [];
-  const inRuled = (b: Box): boolean => ruled.some((t) => b.x0 >= t.x0 - 2 && b.x1 <= t.x1 + 2 && b.y0 >= t.y0 - 2 && b.y1 <= t.y1 + 2);
+  const inRuled = (b: Box): boolean =>
+    ruled.some((t) => b.x0 >= t.x0 - 2 && b.x1 <= t.x1 + 2 && b.y0 >= t.y0 - 2 && b.y1 <= t.y1 + 2);
   for (const r of page.rects) {
     if (!r.filled || (r.x1 - r.x0) * (r.y1 - r.y0) > W * H * 0.3 || inRuled(r)) continue;
     gs.push({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1, filled: true, seg: false });
   }
   for (const l of page.lines) {
     if (inRuled(l)) continue;
-    gs.push({ x0: Math.min(l.x0, l.x1), y0: Math.min(l.y0, l.y1), x1: Math.max(l.x0, l.x1), y1: Math.max(l.y0, l.y1), filled: false, seg: true });
+    gs.push({
+      x0: Math.min(l.x0, l.x1),
+      y0: Math.min(l.y0, l.y1),
+      x1: Math.max(l.x0, l.x1),
+      y1: Math.max(l.y0, l.y1),
+      filled: false,
+      seg: true,
+    });
   }
   if (gs.length < 4 || gs.length > 600) return [];
   const candidates: Array<{ box: Box; grid: boolean }> = [];
@@ -946,7 +1238,9 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
     const groups = new Map<string, G[]>();
     for (const g of gs) {
       if (!g.seg || (horizontal ? g.y1 - g.y0 > 1 || g.x1 - g.x0 < 60 : g.x1 - g.x0 > 1 || g.y1 - g.y0 < 40)) continue;
-      const k = horizontal ? `${Math.round(g.x0 / 4)}|${Math.round(g.x1 / 4)}` : `${Math.round(g.y0 / 4)}|${Math.round(g.y1 / 4)}`;
+      const k = horizontal
+        ? `${Math.round(g.x0 / 4)}|${Math.round(g.x1 / 4)}`
+        : `${Math.round(g.y0 / 4)}|${Math.round(g.y1 / 4)}`;
       (groups.get(k) ?? groups.set(k, []).get(k)!).push(g);
     }
     for (const grp of groups.values()) {
@@ -958,22 +1252,46 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
       if (mean < 8 || gaps.some((d) => Math.abs(d - mean) > mean * 0.2)) continue;
       // The value axis: numbers written level with three or more of the rules, just outside the
       // grid (lines of a form to write on have words beside them, not a scale).
-      const bx0 = Math.min(...grp.map((g) => g.x0)), by0 = Math.min(...grp.map((g) => g.y0)), bx1 = Math.max(...grp.map((g) => g.x1)), by1 = Math.max(...grp.map((g) => g.y1));
-      const scale = blocks.filter((b) => b.lines.length === 1 && /^[-−+$€£]?\d[\d.,]*\s*[%kKmM]?$/.test(b.lines[0]!.text.trim()) && pos.some((v) => horizontal
-        ? Math.abs((b.y0 + b.y1) / 2 - v) < Math.max(3, b.size * 0.6) && (b.x1 <= bx0 + 2 || b.x0 >= bx1 - 2) && Math.min(Math.abs(b.x1 - bx0), Math.abs(b.x0 - bx1)) < b.size * 4
-        : Math.abs((b.x0 + b.x1) / 2 - v) < Math.max(4, b.size) && (b.y0 >= by1 - 2 || b.y1 <= by0 + 2) && Math.min(Math.abs(b.y0 - by1), Math.abs(b.y1 - by0)) < b.size * 3)).length;
+      const bx0 = Math.min(...grp.map((g) => g.x0)),
+        by0 = Math.min(...grp.map((g) => g.y0)),
+        bx1 = Math.max(...grp.map((g) => g.x1)),
+        by1 = Math.max(...grp.map((g) => g.y1));
+      const scale = blocks.filter(
+        (b) =>
+          b.lines.length === 1 &&
+          /^[-−+$€£]?\d[\d.,]*\s*[%kKmM]?$/.test(b.lines[0]!.text.trim()) &&
+          pos.some((v) =>
+            horizontal
+              ? Math.abs((b.y0 + b.y1) / 2 - v) < Math.max(3, b.size * 0.6) &&
+                (b.x1 <= bx0 + 2 || b.x0 >= bx1 - 2) &&
+                Math.min(Math.abs(b.x1 - bx0), Math.abs(b.x0 - bx1)) < b.size * 4
+              : Math.abs((b.x0 + b.x1) / 2 - v) < Math.max(4, b.size) &&
+                (b.y0 >= by1 - 2 || b.y1 <= by0 + 2) &&
+                Math.min(Math.abs(b.y0 - by1), Math.abs(b.y1 - by0)) < b.size * 3,
+          ),
+      ).length;
       if (scale < 3) continue;
       candidates.push({ box: { x0: bx0, y0: by0, x1: bx1, y1: by1 }, grid: true });
     }
   }
   // Bars or tick marks: pages of table rules alone are passed over without clustering.
-  let small = 0, filled = 0;
-  for (const g of gs) { if (g.filled) filled++; else if (Math.max(g.x1 - g.x0, g.y1 - g.y0) <= 10) small++; }
+  let small = 0,
+    filled = 0;
+  for (const g of gs) {
+    if (g.filled) filled++;
+    else if (Math.max(g.x1 - g.x0, g.y1 - g.y0) <= 10) small++;
+  }
   if (filled >= 3 || small >= 3) {
     // Clusters of graphics standing close together (sweep over x: only boxes that can touch are compared).
     gs.sort((a, b) => a.x0 - b.x0);
     const parent = gs.map((_, i) => i);
-    const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+    const find = (i: number): number => {
+      while (parent[i] !== i) {
+        parent[i] = parent[parent[i]!]!;
+        i = parent[i]!;
+      }
+      return i;
+    };
     const near = 24;
     for (let i = 0; i < gs.length; i++) {
       const a = gs[i]!;
@@ -983,11 +1301,20 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
       }
     }
     const clusters = new Map<number, G[]>();
-    gs.forEach((g, i) => { const r = find(i); (clusters.get(r) ?? clusters.set(r, []).get(r)!).push(g); });
+    gs.forEach((g, i) => {
+      const r = find(i);
+      (clusters.get(r) ?? clusters.set(r, []).get(r)!).push(g);
+    });
     for (const c of clusters.values()) {
       if (c.length < 4) continue;
-      const box = { x0: Math.min(...c.map((g) => g.x0)), y0: Math.min(...c.map((g) => g.y0)), x1: Math.max(...c.map((g) => g.x1)), y1: Math.max(...c.map((g) => g.y1)) };
-      const w = box.x1 - box.x0, h = box.y1 - box.y0;
+      const box = {
+        x0: Math.min(...c.map((g) => g.x0)),
+        y0: Math.min(...c.map((g) => g.y0)),
+        x1: Math.max(...c.map((g) => g.x1)),
+        y1: Math.max(...c.map((g) => g.y1)),
+      };
+      const w = box.x1 - box.x0,
+        h = box.y1 - box.y0;
       if (w < 60 || h < 40 || w * h < W * H * 0.015) continue;
       // Bars: three or more filled boxes standing on one base line (vertical or horizontal bars).
       const bars = c.filter((g) => g.filled && g.x1 - g.x0 >= 2 && g.y1 - g.y0 >= 2);
@@ -1004,14 +1331,37 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
         }
         return [...m].some(([k, lengths]) => count.get(k)! >= 3 && lengths.size >= 2);
       };
-      const barLike = bars.length >= 3 && (standOnBase((g) => g.y1, (g) => g.y1 - g.y0) || standOnBase((g) => g.x0, (g) => g.x1 - g.x0));
+      const barLike =
+        bars.length >= 3 &&
+        (standOnBase(
+          (g) => g.y1,
+          (g) => g.y1 - g.y0,
+        ) ||
+          standOnBase(
+            (g) => g.x0,
+            (g) => g.x1 - g.x0,
+          ));
       // An axis: a long rule with three or more short tick marks across it.
       const segs = c.filter((g) => g.seg);
       const ticks = (axis: G): number => {
         const horizontal = axis.x1 - axis.x0 >= axis.y1 - axis.y0;
-        return segs.filter((t) => t !== axis && (horizontal
-          ? t.x1 - t.x0 < 1 && t.y1 - t.y0 <= 10 && t.x0 >= axis.x0 - 1 && t.x0 <= axis.x1 + 1 && t.y0 <= axis.y0 + 1 && t.y1 >= axis.y0 - 1
-          : t.y1 - t.y0 < 1 && t.x1 - t.x0 <= 10 && t.y0 >= axis.y0 - 1 && t.y0 <= axis.y1 + 1 && t.x0 <= axis.x0 + 1 && t.x1 >= axis.x0 - 1)).length;
+        return segs.filter(
+          (t) =>
+            t !== axis &&
+            (horizontal
+              ? t.x1 - t.x0 < 1 &&
+                t.y1 - t.y0 <= 10 &&
+                t.x0 >= axis.x0 - 1 &&
+                t.x0 <= axis.x1 + 1 &&
+                t.y0 <= axis.y0 + 1 &&
+                t.y1 >= axis.y0 - 1
+              : t.y1 - t.y0 < 1 &&
+                t.x1 - t.x0 <= 10 &&
+                t.y0 >= axis.y0 - 1 &&
+                t.y0 <= axis.y1 + 1 &&
+                t.x0 <= axis.x0 + 1 &&
+                t.x1 >= axis.x0 - 1),
+        ).length;
       };
       const axisLike = segs.some((a) => Math.max(a.x1 - a.x0, a.y1 - a.y0) >= Math.min(w, h) * 0.5 && ticks(a) >= 3);
       if (barLike || axisLike) candidates.push({ box, grid: false });
@@ -1028,11 +1378,22 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
     for (const b of blocks) {
       const m = b.size * 2.5;
       if (b.x1 < box.x0 - m || b.x0 > box.x1 + m || b.y1 < box.y0 - m || b.y0 > box.y1 + m) continue;
-      const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
+      const cx = (b.x0 + b.x1) / 2,
+        cy = (b.y0 + b.y1) / 2;
       const inside = cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
-      if (grid && inside && cx > box.x0 + 4 && cx < box.x1 - 4 && cy > box.y0 + 4 && cy < box.y1 - 4) { reject = true; break; }
-      const short = b.lines.length <= 2 && b.lines.every((l) => l.text.length <= 30 && l.text.split(' ').length <= 4) && !b.marker;
-      if (!short) { if (inside) { reject = true; break; } continue; }
+      if (grid && inside && cx > box.x0 + 4 && cx < box.x1 - 4 && cy > box.y0 + 4 && cy < box.y1 - 4) {
+        reject = true;
+        break;
+      }
+      const short =
+        b.lines.length <= 2 && b.lines.every((l) => l.text.length <= 30 && l.text.split(' ').length <= 4) && !b.marker;
+      if (!short) {
+        if (inside) {
+          reject = true;
+          break;
+        }
+        continue;
+      }
       if (CAPTION_RE.test(b.lines[0]!.text)) continue;
       labels.push(b);
     }
@@ -1057,8 +1418,13 @@ function findCharts(page: PageInput, blocks: TextBlock[], ruled: FoundTable[]): 
 
 /** The size carrying most of a page's characters (0 on a page without text). */
 function bodySizeOf(fontChars: Record<string, number>): number {
-  let size = 0, most = -1;
-  for (const [k, n] of Object.entries(fontChars)) if (n > most) { size = Number(k); most = n; }
+  let size = 0,
+    most = -1;
+  for (const [k, n] of Object.entries(fontChars))
+    if (n > most) {
+      size = Number(k);
+      most = n;
+    }
   return size;
 }
 
@@ -1080,7 +1446,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // A page with an extreme number of text runs or rules (generated or hostile) gets the plain
   // reading-order pass only: table finding is the costly part.
   const heavy = page.items.length > 20000 || page.lines.length > 20000;
-  const { tables: ruled, hRuleGroups } = heavy ? { tables: [], hRuleGroups: [] } : findRuledTables(page.lines, allWords, W, H);
+  const { tables: ruled, hRuleGroups } = heavy
+    ? { tables: [], hRuleGroups: [] }
+    : findRuledTables(page.lines, allWords, W, H);
   const taken = new Set<Word>();
   for (const t of ruled) for (const w of t.words) taken.add(w);
   const lineRows: Line[][] = [];
@@ -1108,7 +1476,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     // strip that no line above or below crosses, while a stretched space of justified text lines up
     // with words of the neighbouring lines.
     spans.sort((a, b) => a[0] - b[0]);
-    let hole = 0, at = x0;
+    let hole = 0,
+      at = x0;
     for (const [a, b] of spans) {
       if (b <= at) continue;
       if (a > at) hole = Math.max(hole, Math.min(a, x1) - at);
@@ -1128,7 +1497,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // ends within 0.6 pt, is enough: it is a full line of the same column, and the stretched line is one
   // too. A gutter's two sides are never one line of some other row's exact length that runs across it.
   const crossedByMost = (k: number, dir: 1 | -1, x0: number, x1: number, measure: Measure): boolean => {
-    let seen = 0, crossed = 0;
+    let seen = 0,
+      crossed = 0;
     for (const r of rowsAbout(k, dir, x0, x1)) {
       seen++;
       if (!throughGap(r, x0, x1)) continue;
@@ -1156,7 +1526,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Whether row r runs a word through the middle half of the gap from x0 to x1 (a row whose word starts
   // where the gap ends has a column starting there: it crosses nothing).
   const throughGap = (r: Word[], x0: number, x1: number): boolean => {
-    const m0 = x0 + (x1 - x0) * 0.25, m1 = x1 - (x1 - x0) * 0.25;
+    const m0 = x0 + (x1 - x0) * 0.25,
+      m1 = x1 - (x1 - x0) * 0.25;
     return r.some((w) => w.x0 < m1 && w.x1 > m0) && !r.some((w) => Math.abs(w.x0 - x1) < 1);
   };
   // Whether row r holds a line of the very measure given (its first word starts and its last ends
@@ -1165,7 +1536,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // across the same width has gaps of all sizes.)
   const lineOfMeasure = (r: Word[], measure: Measure): boolean => {
     const inside = r.filter((w) => w.x1 > measure.x0 - 0.6 && w.x0 < measure.x1 + 0.6);
-    if (!inside.length || Math.abs(inside[0]!.x0 - measure.x0) > 0.6 || Math.abs(inside[inside.length - 1]!.x1 - measure.x1) > 0.6) return false;
+    if (
+      !inside.length ||
+      Math.abs(inside[0]!.x0 - measure.x0) > 0.6 ||
+      Math.abs(inside[inside.length - 1]!.x1 - measure.x1) > 0.6
+    )
+      return false;
     const size = inside[0]!.size;
     const spaces: number[] = [];
     for (let i = 1; i < inside.length; i++) {
@@ -1189,7 +1565,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     const spaces: number[] = [];
     for (let i = 1; i < row.length; i++) if (row[i]!.x0 - row[i - 1]!.x1 > size * 0.15) spaces.push(i);
     const sharesColumns = (r: Word[]): boolean => {
-      const matched = spaces.filter((i) => r.some((w) => Math.abs(w.x0 - row[i]!.x0) <= 0.8 || Math.abs(w.x1 - row[i - 1]!.x1) <= 0.8)).length;
+      const matched = spaces.filter((i) =>
+        r.some((w) => Math.abs(w.x0 - row[i]!.x0) <= 0.8 || Math.abs(w.x1 - row[i - 1]!.x1) <= 0.8),
+      ).length;
       return matched >= Math.max(1, spaces.length / 2);
     };
     for (const dir of [-1, 1] as const) {
@@ -1213,17 +1591,24 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       if (up === null && down === null) return false;
       return (up ?? true) && (down ?? true);
     };
-    const gutter = (a: Word, b: Word): boolean => narrow.some((g) => k >= g.from && k <= g.to && Math.abs(b.x0 - g.x) <= 0.8 && a.x1 < g.x - Math.min(a.size, b.size) * 0.3);
+    const gutter = (a: Word, b: Word): boolean =>
+      narrow.some(
+        (g) => k >= g.from && k <= g.to && Math.abs(b.x0 - g.x) <= 0.8 && a.x1 < g.x - Math.min(a.size, b.size) * 0.3,
+      );
     lineRows.push(splitRow(rest, 1.0, spanned, narrow.length ? gutter : undefined));
   }
   // Short rules under column group heads (booktabs' \cmidrule) say which columns a head spans.
   // (Pieces of one rule drawn cell by cell, end to end, as browsers draw each cell's border, are one
   // rule across the table: they say nothing of spans.)
-  const hRules = heavy ? [] : joinedRules(page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.width <= 6)).filter((s) => s.x1 - s.x0 >= 4);
+  const hRules = heavy
+    ? []
+    : joinedRules(page.lines.filter((s) => s.y1 - s.y0 <= 1.5 && s.width <= 6)).filter((s) => s.x1 - s.x0 >= 4);
   // On a page of columns, each column is looked at on its own as well (see columnGutters): there a
   // table in one column is left to its column's scan, not started on the page's rows.
   const gutters = heavy ? [] : columnGutters(lineRows.flat(), W, H);
-  const aligned = heavy ? [] : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
+  const aligned = heavy
+    ? []
+    : findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
   if (!heavy) {
     if (gutters.length) {
       const edges = [0, ...gutters.flatMap((g) => [g.a, g.b]), W];
@@ -1231,22 +1616,28 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       // column beside it, which were set aside as prose) is that column's to find: there its rows
       // are not cut short where a line of the other column stands alone between two of them.
       const inBand = (t: FoundTable): boolean => {
-        let x0 = Infinity, x1 = -Infinity;
-        for (const w of t.words) { x0 = Math.min(x0, w.x0); x1 = Math.max(x1, w.x1); }
+        let x0 = Infinity,
+          x1 = -Infinity;
+        for (const w of t.words) {
+          x0 = Math.min(x0, w.x0);
+          x1 = Math.max(x1, w.x1);
+        }
         for (let b = 0; b + 1 < edges.length; b += 2) if (x0 >= edges[b]! - 1 && x1 <= edges[b + 1]! + 1) return true;
         return false;
       };
       // Nor is a "table" across a column gutter whose lines on its two sides are never level with each
       // other: the foot of a table in one column and the head of another in the next, run together.
       // Each column's scan finds its own.
-      const apart = (t: FoundTable): boolean => gutters.some((g) => {
-        const lines = [...t.lines];
-        if (lines.some((l) => l.x0 < g.a - 1 && l.x1 > g.b + 1)) return false;
-        const left = lines.filter((l) => l.x1 <= g.a + 1), right = lines.filter((l) => l.x0 >= g.b - 1);
-        if (!left.length || !right.length) return false;
-        const mid = (l: Line): number => (l.y0 + l.y1) / 2;
-        return !left.some((a) => right.some((b) => Math.abs(mid(a) - mid(b)) < Math.min(a.size, b.size) * 0.35));
-      });
+      const apart = (t: FoundTable): boolean =>
+        gutters.some((g) => {
+          const lines = [...t.lines];
+          if (lines.some((l) => l.x0 < g.a - 1 && l.x1 > g.b + 1)) return false;
+          const left = lines.filter((l) => l.x1 <= g.a + 1),
+            right = lines.filter((l) => l.x0 >= g.b - 1);
+          if (!left.length || !right.length) return false;
+          const mid = (l: Line): number => (l.y0 + l.y1) / 2;
+          return !left.some((a) => right.some((b) => Math.abs(mid(a) - mid(b)) < Math.min(a.size, b.size) * 0.35));
+        });
       for (let k = aligned.length - 1; k >= 0; k--) if (inBand(aligned[k]!) || apart(aligned[k]!)) aligned.splice(k, 1);
       const used = new Set<Word>();
       for (const t of aligned) for (const w of t.words) used.add(w);
@@ -1270,17 +1661,35 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
   const numberColumns = heavy ? [] : lineNumberColumns(flowLines);
   const numbered = new Set(numberColumns.flat());
-  const textLines = joinNoteNumbers(numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines, bodySizeOf(fontChars), H);
+  const textLines = joinNoteNumbers(
+    numbered.size ? flowLines.filter((l) => !numbered.has(l)) : flowLines,
+    bodySizeOf(fontChars),
+    H,
+  );
   const figures = mergeImages(page.images, W, H, textLines);
 
   // An asterisk set right after a figure or a word ("72.2*", in a table or the text) marks a note:
   // on such a page a line that opens with one is that note ("* Significant at p < 0.05."), not a
   // bulleted item.
   const starNotes = lineRows.some((r) => r.some((l) => /[\p{L}\p{N})\]]\*(?=[\s,;)]|$)/u.test(l.text)));
-  let blocks = splitStackedItems(buildBlocks(textLines, page.dots?.length ? [...page.images, ...page.dots] : page.images, starNotes), textLines);
+  let blocks = splitStackedItems(
+    buildBlocks(textLines, page.dots?.length ? [...page.images, ...page.dots] : page.images, starNotes),
+    textLines,
+  );
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {
-    const el: TextBlock = { kind: 'text', x0: Math.min(...col.map((l) => l.x0)), y0: col[0]!.y0, x1: Math.max(...col.map((l) => l.x1)), y1: col[col.length - 1]!.y1, lines: col, size: col[0]!.size, marker: null, textX0: col[0]!.x0, closed: true };
+    const el: TextBlock = {
+      kind: 'text',
+      x0: Math.min(...col.map((l) => l.x0)),
+      y0: col[0]!.y0,
+      x1: Math.max(...col.map((l) => l.x1)),
+      y1: col[col.length - 1]!.y1,
+      lines: col,
+      size: col[0]!.size,
+      marker: null,
+      textX0: col[0]!.x0,
+      closed: true,
+    };
     lineNumberEls.add(el);
     blocks.push(el);
   }
@@ -1290,19 +1699,25 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   if (charts.length) {
     const inChart = new Set(charts.flatMap((c) => c.labels));
     blocks = blocks.filter((b) => !inChart.has(b));
-    tableEls = tableEls.filter((t) => t.table.ruled || !charts.some((c) => t.x0 >= c.x0 - 2 && t.x1 <= c.x1 + 2 && t.y0 >= c.y0 - 2 && t.y1 <= c.y1 + 2));
+    tableEls = tableEls.filter(
+      (t) =>
+        t.table.ruled ||
+        !charts.some((c) => t.x0 >= c.x0 - 2 && t.x1 <= c.x1 + 2 && t.y0 >= c.y0 - 2 && t.y1 <= c.y1 + 2),
+    );
   }
   const els: El[] = [
     ...blocks,
     ...tableEls,
-    ...figures.filter((f) => !charts.some((c) => hOverlap(c, f) > 0 && Math.min(c.y1, f.y1) > Math.max(c.y0, f.y0))).map((f): FigureEl => ({ kind: 'figure', ...f })),
+    ...figures
+      .filter((f) => !charts.some((c) => hOverlap(c, f) > 0 && Math.min(c.y1, f.y1) > Math.max(c.y0, f.y0)))
+      .map((f): FigureEl => ({ kind: 'figure', ...f })),
     ...charts.map((c): FigureEl => ({ kind: 'figure', x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 })),
   ];
 
   // Margin bands first and last; the body by columns. A margin element is short, sits in the top or
   // bottom band of the page and has no multi-line body content above (or below) it.
   const inBand = (e: El): boolean => e.y1 <= H * 0.13 || e.y0 >= H * 0.87;
-  const solid = els.filter((e) => e.kind !== 'text' || (e.lines.length > 3 || (e.lines.length > 2 && !inBand(e))));
+  const solid = els.filter((e) => e.kind !== 'text' || e.lines.length > 3 || (e.lines.length > 2 && !inBand(e)));
   const bodyTop = solid.length ? Math.min(...solid.map((e) => e.y0)) : H * 0.5;
   const bodyBottom = solid.length ? Math.max(...solid.map((e) => e.y1)) : H * 0.5;
   const pageBody = bodySizeOf(fontChars);
@@ -1357,9 +1772,12 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const rtlPage = textLines.filter((l) => l.rtl).length > textLines.length / 2;
   // Margin text level with body text (a print date beside a title) is read in the body's order.
   const bodyEls = els.filter((e) => zoneOf(e) === 'body');
-  const apart = (e: El): boolean => zoneOf(e) === 'top'
-    ? bodyEls.every((b) => b.y0 >= e.y1 - 1)
-    : zoneOf(e) === 'bottom' ? bodyEls.every((b) => b.y1 <= e.y0 + 1) : false;
+  const apart = (e: El): boolean =>
+    zoneOf(e) === 'top'
+      ? bodyEls.every((b) => b.y0 >= e.y1 - 1)
+      : zoneOf(e) === 'bottom'
+        ? bodyEls.every((b) => b.y1 <= e.y0 + 1)
+        : false;
   // The tail of a paragraph at the head of a column (the page broke it) is short and sits in the top band
   // like a running head, but it is set in the body face, fills its column and runs on to the text
   // below at paragraph spacing, with another column beside it: it is read with its column.
@@ -1370,14 +1788,22 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     // Or it is the last words of a sentence, however short: it starts in lower case or with a
     // figure, ends the sentence, and is set at the column's left edge in the body's face ("since."
     // at the head of the left column, "18.5 over the survey period." of the right one).
-    const first = e.lines[0]!, last = e.lines[e.lines.length - 1]!;
-    const tail = e.lines.length <= 2 && /^[\p{Ll}\p{N}]/u.test(first.text) && ENDS_SENTENCE.test(last.text) && !first.bold
-      && Math.abs(e.x0 - below.el.x0) < e.size * 0.5 && Math.abs(e.size - pageBody) <= 0.5;
+    const first = e.lines[0]!,
+      last = e.lines[e.lines.length - 1]!;
+    const tail =
+      e.lines.length <= 2 &&
+      /^[\p{Ll}\p{N}]/u.test(first.text) &&
+      ENDS_SENTENCE.test(last.text) &&
+      !first.bold &&
+      Math.abs(e.x0 - below.el.x0) < e.size * 0.5 &&
+      Math.abs(e.size - pageBody) <= 0.5;
     if (!tail && (below.gap > e.size * 2 || e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.8)) return false;
     if (!tail && e.lines.length < 2 && e.x1 - e.x0 < (below.el.x1 - below.el.x0) * 0.9) return false;
     return els.some((o) => o !== e && hOverlap(o, e) <= 0 && o.y0 < below.el.y0 && o.y1 > e.y0);
   };
-  const top = els.filter((e) => zoneOf(e) === 'top' && apart(e) && !columnHead(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const top = els
+    .filter((e) => zoneOf(e) === 'top' && apart(e) && !columnHead(e))
+    .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const bottom = els.filter((e) => zoneOf(e) === 'bottom' && apart(e)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   // A caption travels with its table or figure: ordered as one element, so that a caption line
   // narrower than the table it names is not read as part of a column beside it.
@@ -1386,28 +1812,55 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const captionOf = new Set<El>();
   for (const e of bodyList) {
     if (e.kind !== 'text' || e.lines.length > 3 || !CAPTION_RE.test(e.lines[0]?.text ?? '')) continue;
-    let best: El | null = null, bestD = e.size * 3;
+    let best: El | null = null,
+      bestD = e.size * 3;
     for (const o of bodyList) {
       if (o.kind === 'text' || captionOf.has(o) || hOverlap(o, e) <= 0) continue;
       const d = Math.max(o.y0 - e.y1, e.y0 - o.y1);
-      if (d >= -1 && d < bestD) { best = o; bestD = d; }
+      if (d >= -1 && d < bestD) {
+        best = o;
+        bestD = d;
+      }
     }
     // Only when nothing stands between them (a caption's own description below its label stays in place).
     if (best) {
       const b = best;
-      const lo = Math.min(e.y1, b.y1), hi = Math.max(e.y0, b.y0);
-      if (bodyList.some((o) => o !== e && o !== b && hOverlap(o, e) > 0 && (o.y0 + o.y1) / 2 > lo && (o.y0 + o.y1) / 2 < hi)) best = null;
+      const lo = Math.min(e.y1, b.y1),
+        hi = Math.max(e.y0, b.y0);
+      if (
+        bodyList.some(
+          (o) => o !== e && o !== b && hOverlap(o, e) > 0 && (o.y0 + o.y1) / 2 > lo && (o.y0 + o.y1) / 2 < hi,
+        )
+      )
+        best = null;
     }
     if (!best) continue;
     captionOf.add(best);
-    const unit: FigureEl = { kind: 'figure', x0: Math.min(e.x0, best.x0), y0: Math.min(e.y0, best.y0), x1: Math.max(e.x1, best.x1), y1: Math.max(e.y1, best.y1) };
+    const unit: FigureEl = {
+      kind: 'figure',
+      x0: Math.min(e.x0, best.x0),
+      y0: Math.min(e.y0, best.y0),
+      x1: Math.max(e.x1, best.x1),
+      y1: Math.max(e.y1, best.y1),
+    };
     units.set(unit, e.y0 < best.y0 ? [e, best] : [best, e]);
   }
   const grouped = new Set([...units.values()].flat());
-  let body = order([...bodyList.filter((e) => !grouped.has(e)), ...units.keys()], rtlPage).flatMap((e) => units.get(e) ?? [e]);
+  let body = order([...bodyList.filter((e) => !grouped.has(e)), ...units.keys()], rtlPage).flatMap(
+    (e) => units.get(e) ?? [e],
+  );
   // Footnotes at the foot of a column (smaller face, opening with a raised number or a note sign)
   // are read after the text of the page, not between the columns.
-  const notes = new Set(body.filter((e) => e.kind === 'text' && isFootnote(e, pageBody, H) && !body.some((o) => o !== e && o.kind === 'text' && o.size > e.size * 1.1 && hOverlap(o, e) > 0 && o.y0 >= e.y1 - 1)));
+  const notes = new Set(
+    body.filter(
+      (e) =>
+        e.kind === 'text' &&
+        isFootnote(e, pageBody, H) &&
+        !body.some(
+          (o) => o !== e && o.kind === 'text' && o.size > e.size * 1.1 && hOverlap(o, e) > 0 && o.y0 >= e.y1 - 1,
+        ),
+    ),
+  );
   if (notes.size) body = [...body.filter((e) => !notes.has(e)), ...body.filter((e) => notes.has(e))];
   // A note set low enough to count as margin text is a note as well (not a list item, not a footer).
   for (const e of bottom) if (e.kind === 'text' && isFootnote(e, pageBody, H)) notes.add(e);
@@ -1420,7 +1873,9 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const out: LaidOutBlock[] = [];
   const hintsBase = (e: El, lines: Line[]): BlockHints => {
     // Median size over characters (at most 50 a line).
-    const medianSize = lines.length ? weightedMedian(lines.map((l) => [l.size, Math.max(1, Math.min(50, l.text.length))])) : 0;
+    const medianSize = lines.length
+      ? weightedMedian(lines.map((l) => [l.size, Math.max(1, Math.min(50, l.text.length))]))
+      : 0;
     const text = plain(lines);
     const sec = SECTION_NUM_RE.exec(text);
     return {
@@ -1432,7 +1887,14 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       headingCandidate: false,
       numbering: sec ? sec[1]! : '',
       zone: zoneOf(e),
-      band: e.kind === 'text' && e.lines.length <= 3 ? (e.y1 <= H * 0.13 ? 'top' : e.y0 >= H * 0.87 ? 'bottom' : 'body') : 'body',
+      band:
+        e.kind === 'text' && e.lines.length <= 3
+          ? e.y1 <= H * 0.13
+            ? 'top'
+            : e.y0 >= H * 0.87
+              ? 'bottom'
+              : 'body'
+          : 'body',
       ...(zoneOf(e) !== 'body' ? { isolated: isolated(e, zoneOf(e) as 'top' | 'bottom') } : {}),
     };
   };
@@ -1458,10 +1920,25 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       const hints = hintsBase(top.el, top.lines);
       const first = top.el.lines[0]!.text;
       // A short, numbered line in a larger or bold font may be a section heading: the document pass decides.
-      hints.headingCandidate = top.node.items.length === 1 && !top.node.items[0]!.children && top.lines.length <= 2 && first.length < 120
-        && top.el.marker?.kind === 'number' && !/[.;,]$/.test(first);
+      hints.headingCandidate =
+        top.node.items.length === 1 &&
+        !top.node.items[0]!.children &&
+        top.lines.length <= 2 &&
+        first.length < 120 &&
+        top.el.marker?.kind === 'number' &&
+        !/[.;,]$/.test(first);
       if (hints.headingCandidate && !hints.numbering) hints.numbering = top.el.marker!.text.trim();
-      out.push({ block: { node: top.node, type: 'list_item', label: 'list', bbox: norm(top.box, W, H), source, confidence: { layout: 0.85, ocr: null } }, hints });
+      out.push({
+        block: {
+          node: top.node,
+          type: 'list_item',
+          label: 'list',
+          bbox: norm(top.box, W, H),
+          source,
+          confidence: { layout: 0.85, ocr: null },
+        },
+        hints,
+      });
       top = null;
     };
     const stacks: ListNode[] = [];
@@ -1478,7 +1955,10 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
         const node: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
         if (r.ordered && r.start !== 1) node.start = r.start;
         top = { node, el: r.el, box: { x0: r.el.x0, y0: r.el.y0, x1: r.el.x1, y1: r.el.y1 }, lines: [...r.el.lines] };
-        for (const m of r.more ?? []) { grow(top.box, m); top.lines.push(...m.lines); }
+        for (const m of r.more ?? []) {
+          grow(top.box, m);
+          top.lines.push(...m.lines);
+        }
         stacks.length = 0;
         stacks.push(node);
         continue;
@@ -1486,12 +1966,16 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
       const t = top as { node: ListNode; el: TextBlock; box: Box; lines: Line[] };
       grow(t.box, r.el);
       t.lines.push(...r.el.lines);
-      for (const m of r.more ?? []) { grow(t.box, m); t.lines.push(...m.lines); }
+      for (const m of r.more ?? []) {
+        grow(t.box, m);
+        t.lines.push(...m.lines);
+      }
       stacks.length = Math.min(stacks.length, lv + 1);
       const parentList = stacks[Math.min(lv, stacks.length) - 1]!;
       const parentItem = parentList.items[parentList.items.length - 1]!;
       const existing = stacks.length > lv ? stacks[lv] : undefined;
-      if (existing && existing.ordered === r.ordered && (parentItem.children ?? []).includes(existing)) existing.items.push(r.item);
+      if (existing && existing.ordered === r.ordered && (parentItem.children ?? []).includes(existing))
+        existing.items.push(r.item);
       else {
         const sub: ListNode = { kind: 'list', ordered: r.ordered, items: [r.item] };
         if (r.ordered && r.start !== 1) sub.start = r.start;
@@ -1509,7 +1993,8 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // left one of the pair ends with a colon.
   const oneLiners = ordered.filter((o): o is TextBlock => o.kind === 'text' && o.lines.length === 1);
   const levelWith = (a: TextBlock, b: TextBlock): boolean => {
-    const ma = (a.y0 + a.y1) / 2, mb = (b.y0 + b.y1) / 2;
+    const ma = (a.y0 + a.y1) / 2,
+      mb = (b.y0 + b.y1) / 2;
     return ma > b.y0 && ma < b.y1 && mb > a.y0 && mb < a.y1;
   };
   const inFieldRow = (e: TextBlock): boolean => {
@@ -1526,14 +2011,22 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const captionNear = (e: TextBlock): boolean => {
     const text = e.lines[0]?.text ?? '';
     if (!CAPTION_RE.test(text)) return false;
-    return els.some((o) => o.kind !== 'text' && hOverlap(o, e) > 0 && (Math.abs(e.y0 - o.y1) < e.size * 4 || Math.abs(o.y0 - e.y1) < e.size * 4));
+    return els.some(
+      (o) =>
+        o.kind !== 'text' &&
+        hOverlap(o, e) > 0 &&
+        (Math.abs(e.y0 - o.y1) < e.size * 4 || Math.abs(o.y0 - e.y1) < e.size * 4),
+    );
   };
 
   for (const e of ordered) {
     if (e.kind === 'text' && e.marker && !e.lines.every((l) => l.mono)) {
       const ordered = e.marker.kind === 'number';
       const content = blockInlines(e.lines, e.marker.kind === 'letter' ? '' : e.marker.text);
-      if (content.length) { listRun.push({ el: e, item: { content }, ordered, start: e.marker.value || 1 }); continue; }
+      if (content.length) {
+        listRun.push({ el: e, item: { content }, ordered, start: e.marker.value || 1 });
+        continue;
+      }
     }
     // A paragraph set at the text indent of the item above it, right under it, goes on with that item
     // ("If the filter is missing, ..." under its bullet): a paragraph of the item, and the list goes on.
@@ -1541,7 +2034,13 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     if (prev && e.kind === 'text' && !e.marker && !e.lines.some((l) => l.mono) && !e.lines.every((l) => l.bold)) {
       const last = prev.more?.[prev.more.length - 1] ?? prev.el;
       const size = prev.el.size;
-      if (Math.abs(e.x0 - prev.el.textX0) < size * 0.6 && e.x0 > prev.el.x0 + size * 0.5 && e.y0 > last.y1 - size * 0.3 && e.y0 - last.y1 < size * 2.5 && Math.abs(e.size - size) < 0.6) {
+      if (
+        Math.abs(e.x0 - prev.el.textX0) < size * 0.6 &&
+        e.x0 > prev.el.x0 + size * 0.5 &&
+        e.y0 > last.y1 - size * 0.3 &&
+        e.y0 - last.y1 < size * 2.5 &&
+        Math.abs(e.size - size) < 0.6
+      ) {
         prev.item.children = [...(prev.item.children ?? []), { kind: 'paragraph', content: blockInlines(e.lines, '') }];
         (prev.more ??= []).push(e);
         continue;
@@ -1550,50 +2049,117 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
     flushList();
     if (e.kind === 'table') {
       out.push({
-        block: { node: { kind: 'table', rows: e.table.rows }, type: 'table', label: e.table.ruled ? 'table_ruled' : 'table_aligned', bbox: norm(e, W, H), source, confidence: { layout: e.table.confidence, ocr: null } },
-        hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
+        block: {
+          node: { kind: 'table', rows: e.table.rows },
+          type: 'table',
+          label: e.table.ruled ? 'table_ruled' : 'table_aligned',
+          bbox: norm(e, W, H),
+          source,
+          confidence: { layout: e.table.confidence, ocr: null },
+        },
+        hints: {
+          fontSize: 0,
+          bold: false,
+          italic: false,
+          lineCount: 0,
+          text: '',
+          headingCandidate: false,
+          numbering: '',
+          zone: 'body',
+        },
       });
       continue;
     }
     if (e.kind === 'figure') {
       out.push({
         // No address and no description: the block (with its box) is listed, the markdown gets nothing.
-        block: { node: { kind: 'figure', alt: '' }, type: 'figure', label: 'image', bbox: norm(e, W, H), source, confidence: { layout: 0.7, ocr: null } },
-        hints: { fontSize: 0, bold: false, italic: false, lineCount: 0, text: '', headingCandidate: false, numbering: '', zone: 'body' },
+        block: {
+          node: { kind: 'figure', alt: '' },
+          type: 'figure',
+          label: 'image',
+          bbox: norm(e, W, H),
+          source,
+          confidence: { layout: 0.7, ocr: null },
+        },
+        hints: {
+          fontSize: 0,
+          bold: false,
+          italic: false,
+          lineCount: 0,
+          text: '',
+          headingCandidate: false,
+          numbering: '',
+          zone: 'body',
+        },
       });
       continue;
     }
     const hints = hintsBase(e, e.lines);
     if (lineNumberEls.has(e)) {
       hints.lineNumbers = true;
-      out.push({ block: { node: { kind: 'paragraph', content: blockInlines(e.lines, '') }, type: 'page_number', label: 'line_numbers', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+      out.push({
+        block: {
+          node: { kind: 'paragraph', content: blockInlines(e.lines, '') },
+          type: 'page_number',
+          label: 'line_numbers',
+          bbox: norm(e, W, H),
+          source,
+          confidence: { layout: textConf, ocr: null },
+        },
+        hints,
+      });
       continue;
     }
     let node: Node;
     let type: DocBlock['type'] = 'text';
     if (e.rule) {
-      out.push({ block: { node: { kind: 'rule' }, type, label: 'rule', bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+      out.push({
+        block: {
+          node: { kind: 'rule' },
+          type,
+          label: 'rule',
+          bbox: norm(e, W, H),
+          source,
+          confidence: { layout: textConf, ocr: null },
+        },
+        hints,
+      });
       continue;
     }
     if (e.lines.length >= 2 && looksLikeCode(e.lines)) {
       const charW = e.size * 0.6;
       const minX = Math.min(...e.lines.map((l) => l.x0));
-      node = { kind: 'code', text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n') };
+      node = {
+        kind: 'code',
+        text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n'),
+      };
       type = 'code';
     } else {
       node = { kind: 'paragraph', content: blockInlines(e.lines, '') };
       const t = hints.text;
-      hints.headingCandidate = e.lines.length <= 3 && t.length <= 200 && t.length >= 2 && !/^[\p{Ll}]/u.test(t) && !/[,;]$/.test(t)
-        && !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) && /\p{L}/u.test(t) && readsAsWords(t) && !FIELD_LINE.test(t)
+      hints.headingCandidate =
+        e.lines.length <= 3 &&
+        t.length <= 200 &&
+        t.length >= 2 &&
+        !/^[\p{Ll}]/u.test(t) &&
+        !/[,;]$/.test(t) &&
+        !(/\.$/.test(t) && !/^(?:\d+\.)+$/.test(t.split(' ')[0] ?? '') && t.split(' ').length > 8) &&
+        /\p{L}/u.test(t) &&
+        readsAsWords(t) &&
+        !FIELD_LINE.test(t) &&
         // Two sentences in a row are text, not a title ("Sales rose. Costs fell.").
-        && !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
-      if (captionNear(e)) { type = 'caption'; hints.headingCandidate = false; }
-      else if (hints.headingCandidate && inFieldRow(e)) hints.headingCandidate = false;
+        !/\p{Ll}{2,}[.!?]\S{0,3}\s+\p{Lu}\p{Ll}+\s+\p{Ll}+.*[.!?]$/u.test(t);
+      if (captionNear(e)) {
+        type = 'caption';
+        hints.headingCandidate = false;
+      } else if (hints.headingCandidate && inFieldRow(e)) hints.headingCandidate = false;
     }
     const label = type === 'code' ? 'code' : type === 'caption' ? 'caption' : notes.has(e) ? 'footnote' : 'paragraph';
-    out.push({ block: { node, type, label, bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } }, hints });
+    out.push({
+      block: { node, type, label, bbox: norm(e, W, H), source, confidence: { layout: textConf, ocr: null } },
+      hints,
+    });
   }
   flushList();
   return { pageNumber: page.pageNumber, width: W, height: H, status: 'ok', blocks: out, stats: { fontChars, chars } };
 }
-

@@ -9,7 +9,12 @@ import type { Line, Word } from './lines.js';
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
 
-function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: boolean; italic: boolean }): TextInline[] {
+function wordRuns(
+  words: Word[],
+  lineSize: number,
+  rtl: boolean,
+  marks: { bold: boolean; italic: boolean },
+): TextInline[] {
   const runs: TextInline[] = [];
   const baselineMid = words.filter((w) => w.size >= lineSize * 0.9).map((w) => (w.y0 + w.y1) / 2);
   const mid = baselineMid.length ? baselineMid.reduce((a, b) => a + b, 0) / baselineMid.length : 0;
@@ -21,10 +26,21 @@ function wordRuns(words: Word[], lineSize: number, rtl: boolean, marks: { bold: 
       const gap = rtl ? p.x0 - w.x1 : w.x0 - p.x1;
       if (gap > Math.min(p.size, w.size) * 0.12 && !p.text.endsWith(' ') && !w.text.startsWith(' ')) sep = ' ';
     }
-    const sup = w.size < lineSize * 0.8 && baselineMid.length > 0 && (w.y0 + w.y1) / 2 < mid - lineSize * 0.15 && /^[\w*†‡§,]{1,6}$/u.test(w.text.trim());
+    const sup =
+      w.size < lineSize * 0.8 &&
+      baselineMid.length > 0 &&
+      (w.y0 + w.y1) / 2 < mid - lineSize * 0.15 &&
+      /^[\w*†‡§,]{1,6}$/u.test(w.text.trim());
     // Lowered small runs (chemical formulas, indices) are subscripts.
-    const sub = !sup && w.size < lineSize * 0.8 && baselineMid.length > 0 && (w.y0 + w.y1) / 2 > mid + lineSize * 0.12 && /^[\w*+\-−,]{1,6}$/u.test(w.text.trim())
-      && i > 0 && words[i - 1]!.size >= lineSize * 0.9 && w.x0 - words[i - 1]!.x1 < lineSize * 0.3;
+    const sub =
+      !sup &&
+      w.size < lineSize * 0.8 &&
+      baselineMid.length > 0 &&
+      (w.y0 + w.y1) / 2 > mid + lineSize * 0.12 &&
+      /^[\w*+\-−,]{1,6}$/u.test(w.text.trim()) &&
+      i > 0 &&
+      words[i - 1]!.size >= lineSize * 0.9 &&
+      w.x0 - words[i - 1]!.x1 < lineSize * 0.3;
     const run: TextInline = { type: 'text', text: w.text };
     // Emphasis on a script run only splits the emphasis around it ("*d**<sub>i</sub>*").
     if (w.bold && !marks.bold && !sup && !sub) run.bold = true;
@@ -73,13 +89,23 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
       let need = stripPrefix.replace(/\s+/g, '').length;
       const rest: Word[] = [];
       for (const w of words) {
-        if (need <= 0) { rest.push(w); continue; }
+        if (need <= 0) {
+          rest.push(w);
+          continue;
+        }
         const t = w.text.replace(/^\s+/, '');
         const compact = t.replace(/\s+/g, '');
-        if (compact.length <= need) { need -= compact.length; continue; }
+        if (compact.length <= need) {
+          need -= compact.length;
+          continue;
+        }
         // Cut inside the word.
-        let k = 0, seen = 0;
-        while (k < t.length && seen < need) { if (!/\s/.test(t[k]!)) seen++; k++; }
+        let k = 0,
+          seen = 0;
+        while (k < t.length && seen < need) {
+          if (!/\s/.test(t[k]!)) seen++;
+          k++;
+        }
         rest.push({ ...w, text: t.slice(k).replace(/^\s+/, '') });
         need = 0;
       }
@@ -107,11 +133,19 @@ export function blockInlines(lines: Line[], stripPrefix: string): Inline[] {
     out.push(...runs);
   });
   // Whole-block emphasis; superscripts stay outside it (markers between emphasis runs read badly).
-  if (allBold || allItalic) for (const r of out) { if (r.superscript || r.subscript) continue; if (allBold) r.bold = true; if (allItalic) r.italic = true; }
+  if (allBold || allItalic)
+    for (const r of out) {
+      if (r.superscript || r.subscript) continue;
+      if (allBold) r.bold = true;
+      if (allItalic) r.italic = true;
+    }
   // Trim the whole paragraph.
   while (out.length && !out[0]!.text.trim()) out.shift();
   while (out.length && !out[out.length - 1]!.text.trim()) out.pop();
-  if (out.length) { out[0]!.text = out[0]!.text.replace(/^\s+/, ''); out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, ''); }
+  if (out.length) {
+    out[0]!.text = out[0]!.text.replace(/^\s+/, '');
+    out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, '');
+  }
   return out;
 }
 
@@ -134,7 +168,9 @@ function wordOnItsOwn(word: string): boolean {
     return false;
   };
   if (known(word) || compound(word)) return true;
-  const stems = [/s$/, /es$/, /e?d$/, /ing$/, /e?rs?$/].map((re) => word.replace(re, '')).filter((w) => w !== word && w.length >= 3);
+  const stems = [/s$/, /es$/, /e?d$/, /ing$/, /e?rs?$/]
+    .map((re) => word.replace(re, ''))
+    .filter((w) => w !== word && w.length >= 3);
   return stems.some((w) => known(w) || known(`${w}e`) || compound(w));
 }
 
@@ -143,7 +179,8 @@ function wordOnItsOwn(word: string): boolean {
  * "dual-encoder", "self-attention", "co-occurrence"): before a word on its own the hyphen is kept
  * unless the closed form is a known word ("multiple", "cooperation").
  */
-const HYPHEN_PREFIX = /^(?:anti|auto|bi|co|counter|cross|dual|extra|hyper|inter|intra|macro|meta|micro|mid|mini|multi|non|post|pre|pseudo|quasi|semi|self|sub|super|tri|ultra)$/;
+const HYPHEN_PREFIX =
+  /^(?:anti|auto|bi|co|counter|cross|dual|extra|hyper|inter|intra|macro|meta|micro|mid|mini|multi|non|post|pre|pseudo|quasi|semi|self|sub|super|tri|ultra)$/;
 
 /**
  * A hyphen ending a line either splits a word for the line break (joined: "con-" + "sider") or is
@@ -225,12 +262,17 @@ export function settleLineEndHyphens(content: Inline[], spellings: Spellings): v
     if (inline.type === 'text' && t.includes(BREAK_MARK)) {
       let out = '';
       for (let i = 0; i < t.length; i++) {
-        if (t[i] !== BREAK_MARK) { out += t[i]; continue; }
+        if (t[i] !== BREAK_MARK) {
+          out += t[i];
+          continue;
+        }
         const before = BEFORE_MARK.exec(out);
         const after = AFTER_MARK.exec(all.slice(offset + i + 1))?.[0] ?? '';
         if (!before || !after) continue;
-        const head = before[1]!.toLowerCase(), tail = after.toLowerCase();
-        const closed = spellings.words.has(head + tail), hyphened = spellings.pairs.has(`${head}-${tail}`);
+        const head = before[1]!.toLowerCase(),
+          tail = after.toLowerCase();
+        const closed = spellings.words.has(head + tail),
+          hyphened = spellings.pairs.has(`${head}-${tail}`);
         const kept = before[2] === '-';
         if (kept && closed && !hyphened) out = out.slice(0, -1);
         else if (!kept && hyphened && !closed) out += '-';

@@ -35,13 +35,24 @@ const DROP = /[\u00AD\u200B-\u200D\u2060\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u
 
 const SPACING_ACCENT = /[\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD]\s?\p{L}|\u00B4[aeiouyAEIOUY]/u;
 const ACCENTS: Record<string, string> = {
-  '\u02D8': '\u0306', '\u00B4': '\u0301', '\u0060': '\u0300', '\u00A8': '\u0308', '\u02C6': '\u0302', '\u02DC': '\u0303',
-  '\u02C7': '\u030C', '\u00B8': '\u0327', '\u02DA': '\u030A', '\u02DD': '\u030B', '\u00AF': '\u0304',
+  '\u02D8': '\u0306',
+  '\u00B4': '\u0301',
+  '\u0060': '\u0300',
+  '\u00A8': '\u0308',
+  '\u02C6': '\u0302',
+  '\u02DC': '\u0303',
+  '\u02C7': '\u030C',
+  '\u00B8': '\u0327',
+  '\u02DA': '\u030A',
+  '\u02DD': '\u030B',
+  '\u00AF': '\u0304',
 };
 
 export function normaliseText(s: string): string {
   let out = s.replace(DROP, '');
-  out = out.replace(COMPAT_RANGES, (ch) => (ch === '\u00A0' || ch === '\u3000' || (ch >= '\u2000' && ch <= '\u200A') ? ' ' : ch.normalize('NFKC')));
+  out = out.replace(COMPAT_RANGES, (ch) =>
+    ch === '\u00A0' || ch === '\u3000' || (ch >= '\u2000' && ch <= '\u200A') ? ' ' : ch.normalize('NFKC'),
+  );
   // TeX's "ff" ligature in fonts without a usable encoding decodes as U+21B5 (↵): inside or at the end
   // of a word it can only be that.
   out = out.replace(/(?<=\p{L})\u21B5|\u21B5(?=\p{L})|^\u21B5$/gu, 'ff');
@@ -49,7 +60,12 @@ export function normaliseText(s: string): string {
   out = out.replace(/[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06E\uF0A8]/g, '•');
   // Spacing accents placed before their letter (TeX output): combine them.
   if (SPACING_ACCENT.test(out)) {
-    out = out.replace(/([\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD])\s?(\p{L})|(\u00B4)([aeiouyAEIOUY])/gu, (_m, a1?: string, l1?: string, a2?: string, l2?: string) => (l1 ?? l2 ?? '') + (ACCENTS[a1 ?? a2 ?? ''] ?? '')).normalize('NFC');
+    out = out
+      .replace(
+        /([\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD])\s?(\p{L})|(\u00B4)([aeiouyAEIOUY])/gu,
+        (_m, a1?: string, l1?: string, a2?: string, l2?: string) => (l1 ?? l2 ?? '') + (ACCENTS[a1 ?? a2 ?? ''] ?? ''),
+      )
+      .normalize('NFC');
   }
   // Quotes and dashes are kept as the author typed them; only odd spaces were flattened above.
   return out;
@@ -59,7 +75,13 @@ export function normaliseText(s: string): string {
 function splitItem(it: TextItem): Word[] {
   const text = normaliseText(it.text);
   const base: Omit<Word, 'text' | 'x0' | 'x1'> = {
-    y0: it.y0, y1: it.y1, size: it.fontSize, bold: it.bold, italic: it.italic, mono: !!it.monospace, rtl: it.dir === 'rtl',
+    y0: it.y0,
+    y1: it.y1,
+    size: it.fontSize,
+    bold: it.bold,
+    italic: it.italic,
+    mono: !!it.monospace,
+    rtl: it.dir === 'rtl',
     ...(it.confidence !== undefined ? { confidence: it.confidence } : {}),
     ...(it.href ? { href: it.href } : {}),
     ...(it.strike ? { strike: true } : {}),
@@ -73,12 +95,18 @@ function splitItem(it: TextItem): Word[] {
   const out: Word[] = [];
   const re = /\S+(?:\s{1,2}\S+)*/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.push({ ...base, text: m[0].replace(/\s+/g, ' '), x0: it.x0 + m.index * w, x1: it.x0 + (m.index + m[0].length) * w });
+    out.push({
+      ...base,
+      text: m[0].replace(/\s+/g, ' '),
+      x0: it.x0 + m.index * w,
+      x1: it.x0 + (m.index + m[0].length) * w,
+    });
   }
   return out;
 }
 
-const MARKER_ONLY = /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?|\.\d{1,2})$/;
+const MARKER_ONLY =
+  /^(?:[•●▪■◦○◆◇►▶‣⁃∙·\-–—*✓✔➢➤❖□☐❑]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})+\.?|\.\d{1,2})$/;
 
 /** A number with a decimal point ("4.6"), which a list's section numbers look like too. */
 const DECIMAL = /^\d{1,3}\.\d{1,3}$/;
@@ -127,7 +155,12 @@ export function buildRows(items: TextItem[]): Word[][] {
   words.sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
   // A row is anchored on the centre line of its main text; a word joins when its centre is close to
   // it. (Growing a band by every word would chain the offset baselines of two columns together.)
-  interface Row { cy: number; h: number; words: Word[]; size: number }
+  interface Row {
+    cy: number;
+    h: number;
+    words: Word[];
+    size: number;
+  }
   const rows: Row[] = [];
   for (const w of words) {
     const h = Math.max(0.5, w.y1 - w.y0);
@@ -139,7 +172,10 @@ export function buildRows(items: TextItem[]): Word[][] {
       const d = Math.abs(cy - r.cy);
       const small = w.size < r.size * 0.85 || r.size < w.size * 0.85;
       const limit = Math.min(h, r.h) * (small ? 0.75 : 0.35);
-      if (d <= limit && d < bestD) { best = r; bestD = d; }
+      if (d <= limit && d < bestD) {
+        best = r;
+        bestD = d;
+      }
     }
     if (best) {
       // The anchor stays put: moving it towards a big word would let the next line join too.
@@ -178,7 +214,8 @@ function placeDropCaps(rows: Array<{ cy: number; h: number; words: Word[]; size:
         if (r.cy < cap.y0 || r.cy > cap.y1) continue;
         let first: Word | null = null;
         for (const w of r.words) {
-          if (w === cap || w.size * 2 > cap.size || w.x0 < cap.x1 - w.size * 0.2 || w.x0 - cap.x1 > w.size * 1.5) continue;
+          if (w === cap || w.size * 2 > cap.size || w.x0 < cap.x1 - w.size * 0.2 || w.x0 - cap.x1 > w.size * 1.5)
+            continue;
           if (!first || w.x0 < first.x0) first = w;
         }
         if (!first || first.y0 < cap.y0 - first.size * 0.3 || first.y1 > cap.y1 + first.size * 0.3) continue;
@@ -228,7 +265,11 @@ function joinAccents(words: Word[]): Word[] {
       if (o === w || o.x0 > cx || o.x1 < cx || !o.text.trim() || o.text.trim().length === 1) continue;
       const k = Math.min(o.text.length - 1, Math.floor(((cx - o.x0) / Math.max(0.01, o.x1 - o.x0)) * o.text.length));
       const c = compose(o.text[k]!, accent);
-      if (c) { o.text = o.text.slice(0, k) + c + o.text.slice(k + 1); w.text = ''; changed = true; }
+      if (c) {
+        o.text = o.text.slice(0, k) + c + o.text.slice(k + 1);
+        w.text = '';
+        changed = true;
+      }
       break;
     }
   }
@@ -238,9 +279,19 @@ function joinAccents(words: Word[]): Word[] {
     if (!w.text) continue;
     const last = prev?.text[prev.text.length - 1];
     // An acute before a consonant is more often an apostrophe typed as one ("Norway´s") than ś or ń.
-    if (prev && last && last in ACCENTS && w.x0 < prev.x1 - 0.1 && (last !== '\u00B4' || /^[aeiouyAEIOUY]/.test(w.text))) {
+    if (
+      prev &&
+      last &&
+      last in ACCENTS &&
+      w.x0 < prev.x1 - 0.1 &&
+      (last !== '\u00B4' || /^[aeiouyAEIOUY]/.test(w.text))
+    ) {
       const c = compose(w.text[0]!, last);
-      if (c) { prev.text = prev.text.slice(0, -1); w.text = c + w.text.slice(1); changed = true; }
+      if (c) {
+        prev.text = prev.text.slice(0, -1);
+        w.text = c + w.text.slice(1);
+        changed = true;
+      }
     }
     prev = w;
   }
@@ -273,7 +324,12 @@ function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; siz
         if (!o || !o.words.length || o.words.length > 400) continue;
         const oSize = mainSize(o.words);
         if (w.size >= oSize * 0.85) continue;
-        const host = o.words.find((m) => m.size >= oSize * 0.85 && touches(w, m, oSize) && Math.min(w.y1, m.y1) - Math.max(w.y0, m.y0) >= (w.y1 - w.y0) * 0.3);
+        const host = o.words.find(
+          (m) =>
+            m.size >= oSize * 0.85 &&
+            touches(w, m, oSize) &&
+            Math.min(w.y1, m.y1) - Math.max(w.y0, m.y0) >= (w.y1 - w.y0) * 0.3,
+        );
         if (!host) continue;
         o.words.push(w);
         moved.add(w);
@@ -293,7 +349,8 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (!r.words.length || r.words.length > 12 || !r.words.every((w) => w.text.trim().length <= 8)) continue;
-    const top = Math.min(...r.words.map((w) => w.y0)), bottom = Math.max(...r.words.map((w) => w.y1));
+    const top = Math.min(...r.words.map((w) => w.y0)),
+      bottom = Math.max(...r.words.map((w) => w.y1));
     let target: (typeof rows)[number] | null = null;
     for (let j = Math.max(0, i - 3); j < Math.min(rows.length, i + 4); j++) {
       const o = rows[j]!;
@@ -302,16 +359,26 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
       let oSize = 0;
       for (const w of o.words) oSize = Math.max(oSize, w.size);
       if (!r.words.every((w) => w.size < oSize * 0.85)) continue;
-      let oTop = Infinity, oBottom = -Infinity;
-      for (const w of o.words) if (w.size >= oSize * 0.85) { oTop = Math.min(oTop, w.y0); oBottom = Math.max(oBottom, w.y1); }
+      let oTop = Infinity,
+        oBottom = -Infinity;
+      for (const w of o.words)
+        if (w.size >= oSize * 0.85) {
+          oTop = Math.min(oTop, w.y0);
+          oBottom = Math.max(oBottom, w.y1);
+        }
       if (Math.min(bottom, oBottom) - Math.max(top, oTop) < (bottom - top) * 0.3) continue;
-      const attached = r.words.every((w) => o.words.some((m) => {
-        const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
-        return gap <= oSize * 0.35 && gap >= -oSize * 0.1;
-      }));
+      const attached = r.words.every((w) =>
+        o.words.some((m) => {
+          const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
+          return gap <= oSize * 0.35 && gap >= -oSize * 0.1;
+        }),
+      );
       if (attached && (!target || Math.abs(o.cy - r.cy) < Math.abs(target.cy - r.cy))) target = o;
     }
-    if (target) { target.words.push(...r.words); r.words = []; }
+    if (target) {
+      target.words.push(...r.words);
+      r.words = [];
+    }
   }
 }
 
@@ -343,13 +410,24 @@ function mergeFenceRows(rows: Array<{ cy: number; h: number; words: Word[]; size
         if (o === r || !o.words.length || o.words.length > 400) continue;
         let oSize = 0;
         for (const m of o.words) oSize = Math.max(oSize, m.size);
-        let oTop = Infinity, oBottom = -Infinity;
-        for (const m of o.words) if (m.size >= oSize * 0.85) { oTop = Math.min(oTop, m.y0); oBottom = Math.max(oBottom, m.y1); }
+        let oTop = Infinity,
+          oBottom = -Infinity;
+        for (const m of o.words)
+          if (m.size >= oSize * 0.85) {
+            oTop = Math.min(oTop, m.y0);
+            oBottom = Math.max(oBottom, m.y1);
+          }
         const overlap = Math.min(w.y1, oBottom) - Math.max(w.y0, oTop);
         if (overlap < Math.min(w.y1 - w.y0, oBottom - oTop) * 0.15 || overlap <= best) continue;
-        if (o.words.some((m) => !FENCE_ONLY.test(m.text) && against(w, m, oSize))) { target = o; best = overlap; }
+        if (o.words.some((m) => !FENCE_ONLY.test(m.text) && against(w, m, oSize))) {
+          target = o;
+          best = overlap;
+        }
       }
-      if (target) { target.words.push(w); moved.add(w); }
+      if (target) {
+        target.words.push(w);
+        moved.add(w);
+      }
     }
     if (moved.size) r.words = r.words.filter((w) => !moved.has(w));
   }
@@ -363,7 +441,14 @@ function dedupe(words: Word[]): Word[] {
     let dup = false;
     for (let k = out.length - 1; k >= 0 && k >= out.length - 6; k--) {
       const o = out[k]!;
-      if (o.text === w.text && Math.abs(o.x0 - w.x0) < Math.max(1.5, w.size * 0.2) && Math.abs(o.y0 - w.y0) < w.size * 0.3) { dup = true; break; }
+      if (
+        o.text === w.text &&
+        Math.abs(o.x0 - w.x0) < Math.max(1.5, w.size * 0.2) &&
+        Math.abs(o.y0 - w.y0) < w.size * 0.3
+      ) {
+        dup = true;
+        break;
+      }
     }
     if (!dup) out.push(w);
   }
@@ -394,7 +479,8 @@ export function endsOpen(text: string): boolean {
  */
 export function isNumberedEquation(line: Line): boolean {
   const ws = line.words;
-  const last = ws[ws.length - 1], before = ws[ws.length - 2];
+  const last = ws[ws.length - 1],
+    before = ws[ws.length - 2];
   if (!last || !before || !EQUATION_NUMBER.test(last.text)) return false;
   return last.x0 - before.x1 >= line.size * 2 && ws.some((w) => w !== last && RELATION_IN.test(w.text));
 }
@@ -406,16 +492,28 @@ export function isNumberedEquation(line: Line): boolean {
  * Asked only of gaps wide enough to split, so ordinary word spaces cost no test.
  */
 function equationGap(row: Word[], i: number, cur: Word[], gap: number, size: number): boolean {
-  const w = row[i]!, prev = cur[cur.length - 1]!, next = row[i + 1];
+  const w = row[i]!,
+    prev = cur[cur.length - 1]!,
+    next = row[i + 1];
   if (gap < size * 1.3 && (RELATION.test(prev.text) || RELATION.test(w.text))) return true;
-  return gap < size * 20 && EQUATION_NUMBER.test(w.text) && (!next || next.x0 - w.x1 > size) && cur.some((x) => RELATION_IN.test(x.text));
+  return (
+    gap < size * 20 &&
+    EQUATION_NUMBER.test(w.text) &&
+    (!next || next.x0 - w.x1 > size) &&
+    cur.some((x) => RELATION_IN.test(x.text))
+  );
 }
 
 /**
  * Splits one row into lines at gaps wider than a column gutter, and assembles each line's text.
  * `gutter` says where a narrower gap is a column gutter all the same (see narrowGutters).
  */
-export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1: number, size: number) => boolean, gutter?: (left: Word, right: Word) => boolean): Line[] {
+export function splitRow(
+  row: Word[],
+  gapFactor = 1.0,
+  spanned?: (x0: number, x1: number, size: number) => boolean,
+  gutter?: (left: Word, right: Word) => boolean,
+): Line[] {
   if (!row.length) return [];
   const rtlChars = row.reduce((n, w) => n + (w.rtl ? w.text.length : 0), 0);
   const total = row.reduce((n, w) => n + w.text.length, 0);
@@ -434,15 +532,34 @@ export function splitRow(row: Word[], gapFactor = 1.0, spanned?: (x0: number, x1
       // after it, or a figure alone before it in the row, it is a value in a table's column, and
       // the wide space after it is a gutter.)
       const before = groups[groups.length - 1];
-      const value = DECIMAL.test(prev.text.trim()) && (FIGURE_FIRST.test(w.text.trim()) || (!!before && FIGURE_ONLY.test(before.map((b) => b.text).join(' ').trim())));
-      const markerLead = cur.length === 1 && (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) && gap < size * 8 && !value;
+      const value =
+        DECIMAL.test(prev.text.trim()) &&
+        (FIGURE_FIRST.test(w.text.trim()) ||
+          (!!before &&
+            FIGURE_ONLY.test(
+              before
+                .map((b) => b.text)
+                .join(' ')
+                .trim(),
+            )));
+      const markerLead =
+        cur.length === 1 &&
+        (isMarkerOnly(prev.text) || (prev.text.trim() === 'o' && prev.mono && !w.mono)) &&
+        gap < size * 8 &&
+        !value;
       // A section number set larger before its heading on the same baseline (a numbered badge): one line.
       const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of
       // justified text, not a gutter.
-      if ((gap > size * gapFactor || styleBreak || (gutter && gutter(prev, w))) && !markerLead && !badge && !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) && !equationGap(row, i, cur, gap, size)) {
+      if (
+        (gap > size * gapFactor || styleBreak || (gutter && gutter(prev, w))) &&
+        !markerLead &&
+        !badge &&
+        !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) &&
+        !equationGap(row, i, cur, gap, size)
+      ) {
         groups.push(cur);
         cur = [];
       }
@@ -465,13 +582,22 @@ export function makeLine(words: Word[], rtl: boolean): Line {
     }
     text += w.text;
   }
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  let boldChars = 0, italicChars = 0, monoChars = 0, chars = 0;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  let boldChars = 0,
+    italicChars = 0,
+    monoChars = 0,
+    chars = 0;
   // The dominant size: the median over characters, each word counting for at most 50 of them.
   const weights: Array<[size: number, weight: number]> = [];
   let oneSize = true;
   for (const w of words) {
-    x0 = Math.min(x0, w.x0); y0 = Math.min(y0, w.y0); x1 = Math.max(x1, w.x1); y1 = Math.max(y1, w.y1);
+    x0 = Math.min(x0, w.x0);
+    y0 = Math.min(y0, w.y0);
+    x1 = Math.max(x1, w.x1);
+    y1 = Math.max(y1, w.y1);
     const n = visibleLength(w.text);
     chars += n;
     if (w.bold) boldChars += n;
@@ -485,8 +611,17 @@ export function makeLine(words: Word[], rtl: boolean): Line {
   const c = Math.max(1, chars);
   const size = !weights.length ? 0 : oneSize ? weights[0]![0] : weightedMedian(weights);
   return {
-    words, x0, y0, x1, y1, text: text.replace(/\s+/g, ' ').trim(), size: size || words[0]!.size,
-    bold: boldChars / c > 0.6, italic: italicChars / c > 0.8, mono: monoChars / c > 0.8, rtl,
+    words,
+    x0,
+    y0,
+    x1,
+    y1,
+    text: text.replace(/\s+/g, ' ').trim(),
+    size: size || words[0]!.size,
+    bold: boldChars / c > 0.6,
+    italic: italicChars / c > 0.8,
+    mono: monoChars / c > 0.8,
+    rtl,
   };
 }
 
@@ -510,12 +645,17 @@ export interface NarrowGutter {
  * a form's values, which line up too, out of it.
  */
 export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
-  interface Hit { x: number; row: number; size: number }
+  interface Hit {
+    x: number;
+    row: number;
+    size: number;
+  }
   const hits: Hit[] = [];
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!;
     for (let i = 1; i < r.length; i++) {
-      const p = r[i - 1]!, w = r[i]!;
+      const p = r[i - 1]!,
+        w = r[i]!;
       const size = Math.max(4, Math.min(p.size, w.size));
       const gap = w.x0 - p.x1;
       if (gap < size * 0.3 || gap > size * 4) continue;
@@ -541,18 +681,28 @@ export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
         // hit (a paragraph's last line in the right column, "board.") are parted at the gutter too,
         // while no word crosses it.
         const size = run[0]!.size;
-        const startsAtX = (k: number): boolean => rows[k]!.some((w, i) => i > 0 && Math.abs(w.x0 - x) <= 0.8 && w.x0 - rows[k]![i - 1]!.x1 >= size * 0.3);
+        const startsAtX = (k: number): boolean =>
+          rows[k]!.some((w, i) => i > 0 && Math.abs(w.x0 - x) <= 0.8 && w.x0 - rows[k]![i - 1]!.x1 >= size * 0.3);
         const crosses = (k: number): boolean => rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - size * 0.15);
-        let from = run[0]!.row, to = run[run.length - 1]!.row;
+        let from = run[0]!.row,
+          to = run[run.length - 1]!.row;
         while (to + 1 < rows.length && !crosses(to + 1) && startsAtX(to + 1)) to++;
         while (from > 0 && !crosses(from - 1) && startsAtX(from - 1)) from--;
         out.push({ x, from, to });
       };
       for (let g = 1; g < group.length; g++) {
-        const a = run[run.length - 1]!, b = group[g]!;
+        const a = run[run.length - 1]!,
+          b = group[g]!;
         let crossed = false;
-        for (let k = a.row + 1; k < b.row && !crossed; k++) crossed = rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - b.size * 0.15);
-        if (crossed || b.row === a.row) { if (b.row !== a.row) { flush(); run = [b]; } continue; }
+        for (let k = a.row + 1; k < b.row && !crossed; k++)
+          crossed = rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - b.size * 0.15);
+        if (crossed || b.row === a.row) {
+          if (b.row !== a.row) {
+            flush();
+            run = [b];
+          }
+          continue;
+        }
         run.push(b);
       }
       flush();
@@ -566,7 +716,8 @@ export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
 function runLength(r: readonly Word[], i: number, dir: 1 | -1): number {
   let j = i;
   while (j + dir >= 0 && j + dir < r.length) {
-    const a = dir === 1 ? r[j]! : r[j + dir]!, b = dir === 1 ? r[j + dir]! : r[j]!;
+    const a = dir === 1 ? r[j]! : r[j + dir]!,
+      b = dir === 1 ? r[j + dir]! : r[j]!;
     if (b.x0 - a.x1 > Math.max(4, Math.min(a.size, b.size))) break;
     j += dir;
   }

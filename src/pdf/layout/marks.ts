@@ -36,7 +36,10 @@ export function markRuns(page: PageInput): TextItem[] {
   for (const item of page.items) {
     const areas = links ? linksOver(links, item) : [];
     const lines = strikes ? strikes.over(item) : [];
-    if (!areas.length && !lines.length) { out.push(item); continue; }
+    if (!areas.length && !lines.length) {
+      out.push(item);
+      continue;
+    }
     out.push(...cutAtMarks(item, areas, lines));
   }
   return out;
@@ -144,7 +147,9 @@ function strikeLines(page: PageInput): StrikeLines | null {
     }
   }
   if (!spans.size) return null;
-  const verticals = page.lines.filter((s) => Math.abs(s.x1 - s.x0) <= 0.5 && s.y1 - s.y0 >= 1).sort((a, b) => a.x0 - b.x0);
+  const verticals = page.lines
+    .filter((s) => Math.abs(s.x1 - s.x0) <= 0.5 && s.y1 - s.y0 >= 1)
+    .sort((a, b) => a.x0 - b.x0);
   const vx = verticals.map((s) => s.x0);
   const valid = new Set<number>();
   for (const [k, { over, size }] of spans) {
@@ -152,7 +157,12 @@ function strikeLines(page: PageInput): StrikeLines | null {
     if (runsOverText(s, over, size) && !meetsVertical(s, verticals, vx)) valid.add(k);
   }
   if (!valid.size) return null;
-  return { over: (item) => crossing(item).filter((k) => valid.has(k)).map((k) => level[k]!) };
+  return {
+    over: (item) =>
+      crossing(item)
+        .filter((k) => valid.has(k))
+        .map((k) => level[k]!),
+  };
 }
 
 /**
@@ -184,7 +194,8 @@ function meetsVertical(s: Segment, verticals: readonly Segment[], vx: readonly n
 
 /** The first index of an ascending array whose value is at least `v`. */
 function lowerBound(sorted: readonly number[], v: number): number {
-  let lo = 0, hi = sorted.length;
+  let lo = 0,
+    hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid]! < v) lo = mid + 1;
@@ -208,7 +219,8 @@ function edgesOf(item: TextItem): { edges: number[]; exact: boolean } {
   const widths = Array.from({ length: n }, (_, i) => (item.monospace ? 1 : typicalWidth(text[i]!)));
   const total = widths.reduce((a, b) => a + b, 0) || 1;
   const rtl = item.dir === 'rtl';
-  const at = (share: number): number => (rtl ? item.x1 - share * (item.x1 - item.x0) : item.x0 + share * (item.x1 - item.x0));
+  const at = (share: number): number =>
+    rtl ? item.x1 - share * (item.x1 - item.x0) : item.x0 + share * (item.x1 - item.x0);
   const edges = [at(0)];
   let acc = 0;
   for (let i = 0; i < n; i++) {
@@ -241,14 +253,24 @@ const JOINS_PREVIOUS = /[\uDC00-\uDFFF\p{M}]/u;
  * way to the smaller. White space takes the marks only between two characters that share them, so a
  * mark never starts or ends on a space.
  */
-function charMarks(item: TextItem, edges: readonly number[], exact: boolean, areas: readonly LinkArea[], lines: readonly Segment[]): { link: Int32Array; strike: Uint8Array } {
+function charMarks(
+  item: TextItem,
+  edges: readonly number[],
+  exact: boolean,
+  areas: readonly LinkArea[],
+  lines: readonly Segment[],
+): { link: Int32Array; strike: Uint8Array } {
   const text = item.text;
   const n = text.length;
   const link = new Int32Array(n).fill(-1);
   const strike = new Uint8Array(n);
   const size = (a: LinkArea): number => (a.x1 - a.x0) * (a.y1 - a.y0);
   for (let i = 0; i < n; i++) {
-    if (i > 0 && JOINS_PREVIOUS.test(text[i]!)) { link[i] = link[i - 1]!; strike[i] = strike[i - 1]!; continue; }
+    if (i > 0 && JOINS_PREVIOUS.test(text[i]!)) {
+      link[i] = link[i - 1]!;
+      strike[i] = strike[i - 1]!;
+      continue;
+    }
     const c = (edges[i]! + edges[i + 1]!) / 2;
     let best = -1;
     areas.forEach((a, k) => {
@@ -261,7 +283,8 @@ function charMarks(item: TextItem, edges: readonly number[], exact: boolean, are
   // its characters have, as producers mark whole words (the punctuation around it keeps its own).
   if (!exact) {
     for (const m of text.matchAll(/\S+/g)) {
-      let from = m.index, to = m.index + m[0].length;
+      let from = m.index,
+        to = m.index + m[0].length;
       while (to - from > 1 && TRAILING.test(text[to - 1]!)) to--;
       while (to - from > 1 && LEADING.test(text[from]!)) from++;
       wholeWord(link, from, to);
@@ -270,7 +293,8 @@ function charMarks(item: TextItem, edges: readonly number[], exact: boolean, are
   }
   trimPunctuation(link, areas, edges, text, exact);
   for (const m of text.matchAll(/\s+/g)) {
-    const before = m.index - 1, after = m.index + m[0].length;
+    const before = m.index - 1,
+      after = m.index + m[0].length;
     const keepLink = before >= 0 && after < n && link[before] === link[after] ? link[before]! : -1;
     const keepStrike = before >= 0 && after < n && strike[before] === 1 && strike[after] === 1 ? 1 : 0;
     link.fill(keepLink, m.index, after);
@@ -289,7 +313,13 @@ const LEADING = /[(\["'‘“«]/;
  * ends of a link that reaches out of its rectangle is the sentence's, not the link's; where the
  * positions are estimated, so is punctuation that ends a word at a link's end.
  */
-function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: readonly number[], text: string, exact: boolean): void {
+function trimPunctuation(
+  link: Int32Array,
+  areas: readonly LinkArea[],
+  edges: readonly number[],
+  text: string,
+  exact: boolean,
+): void {
   const n = text.length;
   for (let i = 0; i < n;) {
     const k = link[i]!;
@@ -297,10 +327,16 @@ function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: re
     while (j < n && link[j] === k) j++;
     if (k >= 0) {
       const a = areas[k]!;
-      let from = i, to = j;
+      let from = i,
+        to = j;
       const endsWord = to === n || /\s/.test(text[to]!);
       while (to > from && TRAILING.test(text[to - 1]!) && (exact ? edges[to]! > a.x1 + 0.1 : endsWord)) link[--to] = -1;
-      while (from < to && LEADING.test(text[from]!) && (exact ? edges[from]! < a.x0 - 0.1 : from === 0 || /\s/.test(text[from - 1]!))) link[from++] = -1;
+      while (
+        from < to &&
+        LEADING.test(text[from]!) &&
+        (exact ? edges[from]! < a.x0 - 0.1 : from === 0 || /\s/.test(text[from - 1]!))
+      )
+        link[from++] = -1;
     }
     i = j;
   }
@@ -309,12 +345,16 @@ function trimPunctuation(link: Int32Array, areas: readonly LinkArea[], edges: re
 /** Gives a word's characters the value most of them have (the first such value on a tie). */
 function wholeWord(values: Int32Array | Uint8Array, from: number, to: number): void {
   const counts = new Map<number, number>();
-  let best = values[from]!, most = 0;
+  let best = values[from]!,
+    most = 0;
   for (let i = from; i < to; i++) {
     const v = values[i]!;
     const c = (counts.get(v) ?? 0) + 1;
     counts.set(v, c);
-    if (c > most) { most = c; best = v; }
+    if (c > most) {
+      most = c;
+      best = v;
+    }
   }
   values.fill(best, from, to);
 }
@@ -327,7 +367,14 @@ function cutAtMarks(item: TextItem, areas: readonly LinkArea[], lines: readonly 
   const piece = (from: number, to: number): TextItem => {
     const { edges: _edges, ...rest } = item;
     const whole = from === 0 && to === text.length;
-    const out: TextItem = whole ? { ...rest } : { ...rest, text: text.slice(from, to), x0: Math.min(edges[from]!, edges[to]!), x1: Math.max(edges[from]!, edges[to]!) };
+    const out: TextItem = whole
+      ? { ...rest }
+      : {
+          ...rest,
+          text: text.slice(from, to),
+          x0: Math.min(edges[from]!, edges[to]!),
+          x1: Math.max(edges[from]!, edges[to]!),
+        };
     const k = link[from]!;
     if (k >= 0) out.href = areas[k]!.url;
     if (strike[from]) out.strike = true;

@@ -79,7 +79,13 @@ function plainOf(content: TableCell['content']): string {
 
 // ---------------------------------------------------------------- ruled tables
 
-interface Seg { x0: number; y0: number; x1: number; y1: number; h: boolean }
+interface Seg {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  h: boolean;
+}
 
 function mergeCollinear(segs: Seg[], tol: number): Seg[] {
   const out: Seg[] = [];
@@ -87,13 +93,19 @@ function mergeCollinear(segs: Seg[], tol: number): Seg[] {
   const vs = segs.filter((s) => !s.h).sort((a, b) => a.x0 - b.x0 || a.y0 - b.y0);
   for (const s of hs) {
     const last = out.find((o) => o.h && Math.abs(o.y0 - s.y0) <= tol && s.x0 <= o.x1 + tol && s.x1 >= o.x0 - tol);
-    if (last) { last.x0 = Math.min(last.x0, s.x0); last.x1 = Math.max(last.x1, s.x1); last.y0 = last.y1 = (last.y0 + s.y0) / 2; }
-    else out.push({ ...s });
+    if (last) {
+      last.x0 = Math.min(last.x0, s.x0);
+      last.x1 = Math.max(last.x1, s.x1);
+      last.y0 = last.y1 = (last.y0 + s.y0) / 2;
+    } else out.push({ ...s });
   }
   for (const s of vs) {
     const last = out.find((o) => !o.h && Math.abs(o.x0 - s.x0) <= tol && s.y0 <= o.y1 + tol && s.y1 >= o.y0 - tol);
-    if (last) { last.y0 = Math.min(last.y0, s.y0); last.y1 = Math.max(last.y1, s.y1); last.x0 = last.x1 = (last.x0 + s.x0) / 2; }
-    else out.push({ ...s });
+    if (last) {
+      last.y0 = Math.min(last.y0, s.y0);
+      last.y1 = Math.max(last.y1, s.y1);
+      last.x0 = last.x1 = (last.x0 + s.x0) / 2;
+    } else out.push({ ...s });
   }
   return out;
 }
@@ -115,18 +127,28 @@ function connectedGroups(segs: Seg[], tol: number): Seg[][] {
     for (let j = i + 1; j < segs.length; j++) if (touches(segs[i]!, segs[j]!, tol)) parent[find(i)] = find(j);
   }
   const groups = new Map<number, Seg[]>();
-  segs.forEach((s, i) => { const r = find(i); (groups.get(r) ?? groups.set(r, []).get(r)!).push(s); });
+  segs.forEach((s, i) => {
+    const r = find(i);
+    (groups.get(r) ?? groups.set(r, []).get(r)!).push(s);
+  });
   return [...groups.values()];
 }
 
-export function findRuledTables(segments: Segment[], words: Word[], pageW: number, pageH: number): { tables: FoundTable[]; hRuleGroups: Box[] } {
+export function findRuledTables(
+  segments: Segment[],
+  words: Word[],
+  pageW: number,
+  pageH: number,
+): { tables: FoundTable[]; hRuleGroups: Box[] } {
   const tol = 2;
   let segs: Seg[] = [];
   for (const s of segments) {
-    const w = s.x1 - s.x0, h = s.y1 - s.y0;
+    const w = s.x1 - s.x0,
+      h = s.y1 - s.y0;
     if (s.width > 6) continue; // thick bars are decoration, not rules
     if (h <= 1 && w >= 4) segs.push({ x0: s.x0, x1: s.x1, y0: (s.y0 + s.y1) / 2, y1: (s.y0 + s.y1) / 2, h: true });
-    else if (w <= 1 && h >= 4) segs.push({ x0: (s.x0 + s.x1) / 2, x1: (s.x0 + s.x1) / 2, y0: s.y0, y1: s.y1, h: false });
+    else if (w <= 1 && h >= 4)
+      segs.push({ x0: (s.x0 + s.x1) / 2, x1: (s.x0 + s.x1) / 2, y0: s.y0, y1: s.y1, h: false });
   }
   if (segs.length > 4000) segs = segs.slice(0, 4000);
   segs = mergeCollinear(segs, tol);
@@ -141,18 +163,31 @@ export function findRuledTables(segments: Segment[], words: Word[], pageW: numbe
     const hs = g.filter((s) => s.h);
     const vs = g.filter((s) => !s.h);
     if (vs.length < 1 || hs.length < 1 || g.length < 3) continue;
-    const box = { x0: Math.min(...g.map((s) => s.x0)), y0: Math.min(...g.map((s) => s.y0)), x1: Math.max(...g.map((s) => s.x1)), y1: Math.max(...g.map((s) => s.y1)) };
-    const pageFrame = (box.x1 - box.x0) > pageW * 0.95 && (box.y1 - box.y0) > pageH * 0.9;
+    const box = {
+      x0: Math.min(...g.map((s) => s.x0)),
+      y0: Math.min(...g.map((s) => s.y0)),
+      x1: Math.max(...g.map((s) => s.x1)),
+      y1: Math.max(...g.map((s) => s.y1)),
+    };
+    const pageFrame = box.x1 - box.x0 > pageW * 0.95 && box.y1 - box.y0 > pageH * 0.9;
     const t = !pageFrame && vs.length >= 1 && hs.length >= 2 ? gridTable(hs, vs, box, words, tol) : null;
-    if (t) { tables.push(t); continue; }
-    const inner = g.filter((s) => !(s.h
-      ? (Math.abs(s.y0 - box.y0) <= 3 || Math.abs(s.y0 - box.y1) <= 3) && s.x1 - s.x0 >= (box.x1 - box.x0) * 0.6
-      : (Math.abs(s.x0 - box.x0) <= 3 || Math.abs(s.x0 - box.x1) <= 3) && s.y1 - s.y0 >= (box.y1 - box.y0) * 0.6));
+    if (t) {
+      tables.push(t);
+      continue;
+    }
+    const inner = g.filter(
+      (s) =>
+        !(s.h
+          ? (Math.abs(s.y0 - box.y0) <= 3 || Math.abs(s.y0 - box.y1) <= 3) && s.x1 - s.x0 >= (box.x1 - box.x0) * 0.6
+          : (Math.abs(s.x0 - box.x0) <= 3 || Math.abs(s.x0 - box.x1) <= 3) && s.y1 - s.y0 >= (box.y1 - box.y0) * 0.6),
+    );
     if (inner.length && inner.length < g.length) work.push(...connectedGroups(inner, tol * 2));
   }
   // Horizontal-only rules (booktabs style): stacks of parallel full-width rules, for the aligned-text finder.
   // Rules under a running header or over a footer are not table rules.
-  const hOnly = segs.filter((s) => s.h && s.x1 - s.x0 > 40 && s.y0 > pageH * 0.1 && s.y0 < pageH * 0.9).sort((a, b) => a.y0 - b.y0);
+  const hOnly = segs
+    .filter((s) => s.h && s.x1 - s.x0 > 40 && s.y0 > pageH * 0.1 && s.y0 < pageH * 0.9)
+    .sort((a, b) => a.y0 - b.y0);
   for (let i = 0; i < hOnly.length; i++) {
     const a = hOnly[i]!;
     // Parallel rules of one width, each within a short distance of the previous one.
@@ -174,7 +209,7 @@ export function findRuledTables(segments: Segment[], words: Word[], pageW: numbe
 
 function dedupeBoxes(boxes: Box[]): Box[] {
   const out: Box[] = [];
-  for (const b of boxes.sort((p, q) => (q.y1 - q.y0) - (p.y1 - p.y0))) {
+  for (const b of boxes.sort((p, q) => q.y1 - q.y0 - (p.y1 - p.y0))) {
     if (!out.some((o) => b.y0 >= o.y0 - 1 && b.y1 <= o.y1 + 1 && b.x0 >= o.x0 - 1 && b.x1 <= o.x1 + 1)) out.push(b);
   }
   return out;
@@ -187,7 +222,11 @@ function filledCells(r: Line[][]): number {
 
 /** Words whose centres lie strictly inside a box. */
 function wordsWithin(words: Word[], x0: number, x1: number, y0: number, y1: number): Word[] {
-  return words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cx > x0 && cx < x1 && cy > y0 && cy < y1; });
+  return words.filter((w) => {
+    const cx = (w.x0 + w.x1) / 2,
+      cy = (w.y0 + w.y1) / 2;
+    return cx > x0 && cx < x1 && cy > y0 && cy < y1;
+  });
 }
 
 /** Median type size of some words. */
@@ -225,32 +264,41 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const ys = clusterValues([...hs.map((s) => s.y0), box.y0, box.y1], 3);
   if (xs.length < 2 || ys.length < 2) return null;
   /** A vertical rule at x from ya down to yb. */
-  const vReal = (x: number, ya: number, yb: number): boolean => vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ya + tol && q.y1 >= yb - tol);
+  const vReal = (x: number, ya: number, yb: number): boolean =>
+    vs.some((q) => Math.abs(q.x0 - x) <= 3 && q.y0 <= ya + tol && q.y1 >= yb - tol);
   // A frame: one rule-bounded region (slots merged where no rule separates them) covering much of
   // the box and holding many lines of text.
   {
     const total = (xs[xs.length - 1]! - xs[0]!) * (ys[ys.length - 1]! - ys[0]!);
-    const nr = ys.length - 1, nc = xs.length - 1;
+    const nr = ys.length - 1,
+      nc = xs.length - 1;
     if (nr * nc <= 5000) {
       const par = Array.from({ length: nr * nc }, (_, i) => i);
       const fd = (i: number): number => (par[i] === i ? i : (par[i] = fd(par[i]!)));
-      const hReal = (y: number, xa: number, xb: number): boolean => hs.some((q) => Math.abs(q.y0 - y) <= 3 && q.x0 <= xa + tol && q.x1 >= xb - tol);
-      for (let r = 0; r < nr; r++) for (let c = 0; c < nc; c++) {
-        const ym = (ys[r]! + ys[r + 1]!) / 2, xm = (xs[c]! + xs[c + 1]!) / 2;
-        if (c + 1 < nc && !vReal(xs[c + 1]!, ym - 1, ym + 1)) par[fd(r * nc + c)] = fd(r * nc + c + 1);
-        if (r + 1 < nr && !hReal(ys[r + 1]!, xm - 1, xm + 1)) par[fd(r * nc + c)] = fd((r + 1) * nc + c);
-      }
+      const hReal = (y: number, xa: number, xb: number): boolean =>
+        hs.some((q) => Math.abs(q.y0 - y) <= 3 && q.x0 <= xa + tol && q.x1 >= xb - tol);
+      for (let r = 0; r < nr; r++)
+        for (let c = 0; c < nc; c++) {
+          const ym = (ys[r]! + ys[r + 1]!) / 2,
+            xm = (xs[c]! + xs[c + 1]!) / 2;
+          if (c + 1 < nc && !vReal(xs[c + 1]!, ym - 1, ym + 1)) par[fd(r * nc + c)] = fd(r * nc + c + 1);
+          if (r + 1 < nr && !hReal(ys[r + 1]!, xm - 1, xm + 1)) par[fd(r * nc + c)] = fd((r + 1) * nc + c);
+        }
       const regs = new Map<number, { area: number; ws: Word[] }>();
-      for (let r = 0; r < nr; r++) for (let c = 0; c < nc; c++) {
-        const root = fd(r * nc + c);
-        const reg = regs.get(root) ?? regs.set(root, { area: 0, ws: [] }).get(root)!;
-        reg.area += (xs[c + 1]! - xs[c]!) * (ys[r + 1]! - ys[r]!);
-      }
+      for (let r = 0; r < nr; r++)
+        for (let c = 0; c < nc; c++) {
+          const root = fd(r * nc + c);
+          const reg = regs.get(root) ?? regs.set(root, { area: 0, ws: [] }).get(root)!;
+          reg.area += (xs[c + 1]! - xs[c]!) * (ys[r + 1]! - ys[r]!);
+        }
       for (const w of words) {
-        const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        const cx = (w.x0 + w.x1) / 2,
+          cy = (w.y0 + w.y1) / 2;
         if (cx < xs[0]! || cx > xs[nc]! || cy < ys[0]! || cy > ys[nr]!) continue;
-        let c = 0; while (c < nc - 1 && cx > xs[c + 1]!) c++;
-        let r = 0; while (r < nr - 1 && cy > ys[r + 1]!) r++;
+        let c = 0;
+        while (c < nc - 1 && cx > xs[c + 1]!) c++;
+        let r = 0;
+        while (r < nr - 1 && cy > ys[r + 1]!) r++;
         regs.get(fd(r * nc + c))!.ws.push(w);
       }
       // Boxes full of paragraphs (a page laid out with an invisible table) are not a data table.
@@ -258,7 +306,10 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       if (texts.length && texts.reduce((a, b) => a + b, 0) / texts.length > 250) return null;
       for (const reg of regs.values()) {
         if (reg.area < total * 0.25) continue;
-        const rowsIn = clusterValues(reg.ws.map((w) => (w.y0 + w.y1) / 2), 2).length;
+        const rowsIn = clusterValues(
+          reg.ws.map((w) => (w.y0 + w.y1) / 2),
+          2,
+        ).length;
         // Many lines in mixed sizes (a letterhead, a heading and its text) or much text: a frame.
         const sizes = new Set(reg.ws.map((w) => Math.round(w.size)));
         const chars = reg.ws.reduce((n, w) => n + w.text.length, 0);
@@ -284,7 +335,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
       const ws = wordsWithin(words, xa, xb, ys[r]!, ys[r + 1]!);
       if (ws.length < 4) continue;
       for (const v of whitespaceRivers(ws, Math.max(6, medianSize(ws) * 0.9))) {
-        if (v.left.length >= 2 && v.right.length >= 2 && linesOf(v.left) >= 2 && linesOf(v.right) >= 2) virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
+        if (v.left.length >= 2 && v.right.length >= 2 && linesOf(v.left) >= 2 && linesOf(v.right) >= 2)
+          virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
       }
     }
   }
@@ -292,14 +344,20 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   // three or more lines: sub-columns whose row groups are too short to show it alone (a label set
   // once beside a group of lines, such as "Single" beside "DPR" and "BM25 + DPR").
   // Only columns that no row group split: where some did, their splits are the column's own.
-  const splitAlone = new Set(virtualV.map((v) => baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!)));
+  const splitAlone = new Set(
+    virtualV.map((v) => baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!)),
+  );
   for (let c = 0; c + 1 < baseXs.length; c++) {
     if (splitAlone.has(c)) continue;
     const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[0]!, ys[ys.length - 1]!);
     if (ws.length < 6) continue;
     // Narrower than within one group: clear down the whole table is evidence enough.
     for (const v of whitespaceRivers(ws, Math.max(4, medianSize(ws) * 0.6))) {
-      if (linesOf(v.left) >= 3 && linesOf(v.right) >= 3 && !virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[0]! + tol && o.y1 >= ys[ys.length - 1]! - tol)) {
+      if (
+        linesOf(v.left) >= 3 &&
+        linesOf(v.right) >= 3 &&
+        !virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[0]! + tol && o.y1 >= ys[ys.length - 1]! - tol)
+      ) {
         virtualV.push({ x: v.x, y0: ys[0]!, y1: ys[ys.length - 1]! });
       }
     }
@@ -312,7 +370,8 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     for (const v of found) {
       for (let r = 0; r + 1 < ys.length; r++) {
         if (ys[r]! >= v.y0 - tol && ys[r + 1]! <= v.y1 + tol) continue;
-        if (virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[r]! + tol && o.y1 >= ys[r + 1]! - tol)) continue;
+        if (virtualV.some((o) => Math.abs(o.x - v.x) <= 3 && o.y0 <= ys[r]! + tol && o.y1 >= ys[r + 1]! - tol))
+          continue;
         const c = baseXs.findIndex((x, k) => k + 1 < baseXs.length && v.x > x && v.x < baseXs[k + 1]!);
         if (c < 0) continue;
         const ws = wordsWithin(words, baseXs[c]!, baseXs[c + 1]!, ys[r]!, ys[r + 1]!);
@@ -323,11 +382,15 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
         // "Hectares" over their columns, not a title running across them).
         if (!ws.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text))) {
           if (!bothSides) continue;
-          const gap = Math.min(...ws.filter((w) => w.x0 >= v.x).map((w) => w.x0)) - Math.max(...ws.filter((w) => w.x1 <= v.x).map((w) => w.x1));
+          const gap =
+            Math.min(...ws.filter((w) => w.x0 >= v.x).map((w) => w.x0)) -
+            Math.max(...ws.filter((w) => w.x1 <= v.x).map((w) => w.x1));
           // (Where a head word runs across another split of the column, the head has group labels
           // set over several columns, and its cells span them.)
-          const head = linesOf(ws) <= 2 && gap >= medianSize(ws) * 2
-            && !ws.some((w) => found.some((o) => o.x > baseXs[c]! && o.x < baseXs[c + 1]! && w.x0 < o.x && w.x1 > o.x));
+          const head =
+            linesOf(ws) <= 2 &&
+            gap >= medianSize(ws) * 2 &&
+            !ws.some((w) => found.some((o) => o.x > baseXs[c]! && o.x < baseXs[c + 1]! && w.x0 < o.x && w.x1 > o.x));
           if (!head) continue;
         }
         virtualV.push({ x: v.x, y0: ys[r]!, y1: ys[r + 1]! });
@@ -348,25 +411,34 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     const bands: Array<{ y0: number; y1: number; cols: Set<number> }> = [];
     for (const w of [...inRow].sort((a, b) => a.y0 - b.y0)) {
       const cx = (w.x0 + w.x1) / 2;
-      let c = 0; while (c < xs.length - 2 && cx > xs[c + 1]!) c++;
+      let c = 0;
+      while (c < xs.length - 2 && cx > xs[c + 1]!) c++;
       const last = bands[bands.length - 1];
       const h = w.y1 - w.y0;
-      if (last && w.y0 < last.y1 - h * 0.4) { last.y1 = Math.max(last.y1, w.y1); last.cols.add(c); }
-      else bands.push({ y0: w.y0, y1: w.y1, cols: new Set([c]) });
+      if (last && w.y0 < last.y1 - h * 0.4) {
+        last.y1 = Math.max(last.y1, w.y1);
+        last.cols.add(c);
+      } else bands.push({ y0: w.y0, y1: w.y1, cols: new Set([c]) });
     }
     if (bands.length < 2) continue;
     // A head of two lines where the upper one holds a group label set across several columns
     // ("Top-20" over "NQ TriviaQA WQ TREC SQuAD") and the lower one a head for each column: two
     // rows, the label a cell spanning its columns, the lower line split at every column it passes.
     if (r === 0 && bands.length === 2) {
-      const inBand = (b: { y0: number; y1: number }): Word[] => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; });
+      const inBand = (b: { y0: number; y1: number }): Word[] =>
+        inRow.filter((w) => {
+          const cy = (w.y0 + w.y1) / 2;
+          return cy >= b.y0 && cy <= b.y1;
+        });
       const inner = xs.slice(1, -1);
       const across = (w: Word): boolean => inner.some((x) => w.x0 < x - 1 && w.x1 > x + 1);
-      const upper = inBand(bands[0]!), lower = inBand(bands[1]!);
+      const upper = inBand(bands[0]!),
+        lower = inBand(bands[1]!);
       if (upper.some(across) && !lower.some(across) && bands[1]!.cols.size >= 3) {
         const y = (bands[0]!.y1 + bands[1]!.y0) / 2;
         virtualY.push(y);
-        for (const x of inner) if (lower.some((w) => w.x1 <= x) && lower.some((w) => w.x0 >= x)) virtualV.push({ x, y0: y, y1: ys[r + 1]! });
+        for (const x of inner)
+          if (lower.some((w) => w.x1 <= x) && lower.some((w) => w.x0 >= x)) virtualV.push({ x, y0: y, y1: ys[r + 1]! });
         continue;
       }
     }
@@ -380,42 +452,74 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
     if (key === undefined || cols.some((c) => c < key && colBands.get(c)! !== 1)) continue;
     if (!(multi >= Math.max(2, Math.ceil(colBands.size * 0.5)))) continue;
     // Lines of running text wrapped inside a cell are not rows.
-    const lineChars = bands.map((b) => inRow.filter((w) => { const cy = (w.y0 + w.y1) / 2; return cy >= b.y0 && cy <= b.y1; }).reduce((n, w) => n + w.text.length + 1, 0) / Math.max(1, b.cols.size));
+    const lineChars = bands.map(
+      (b) =>
+        inRow
+          .filter((w) => {
+            const cy = (w.y0 + w.y1) / 2;
+            return cy >= b.y0 && cy <= b.y1;
+          })
+          .reduce((n, w) => n + w.text.length + 1, 0) / Math.max(1, b.cols.size),
+    );
     lineChars.sort((a, b) => a - b);
     if (lineChars[Math.floor(lineChars.length / 2)]! > 30) continue;
     // A band's text in one column, left to right.
-    const textIn = (b: { y0: number; y1: number }, c: number): string => inRow
-      .filter((w) => { const cy = (w.y0 + w.y1) / 2, cx = (w.x0 + w.x1) / 2; return cy >= b.y0 && cy <= b.y1 && cx > xs[c]! && cx <= xs[c + 1]!; })
-      .sort((p, q) => p.x0 - q.x0).map((w) => w.text).join(' ');
+    const textIn = (b: { y0: number; y1: number }, c: number): string =>
+      inRow
+        .filter((w) => {
+          const cy = (w.y0 + w.y1) / 2,
+            cx = (w.x0 + w.x1) / 2;
+          return cy >= b.y0 && cy <= b.y1 && cx > xs[c]! && cx <= xs[c + 1]!;
+        })
+        .sort((p, q) => p.x0 - q.x0)
+        .map((w) => w.text)
+        .join(' ');
     for (let k = 0; k + 1 < bands.length; k++) {
       // Only between bands that start a new row in the first column (wrapped cells stay whole).
       if (!bands[k + 1]!.cols.has(key)) continue;
       // Nor where a cell's text goes on from one band into the next ("... on the loading bay and"
       // over "record the inspection ..."): a wrapped cell beside an empty first one.
-      const goesOn = !bands[k + 1]!.cols.has(cols[0]!) && [...bands[k + 1]!.cols].some((c) => {
-        if (!bands[k]!.cols.has(c)) return false;
-        const a = textIn(bands[k]!, c), b = textIn(bands[k + 1]!, c);
-        // (Words, not a dash or a figure standing for a value.)
-        return /\p{L}{2}/u.test(a) && /\p{L}{2}/u.test(b) && (/^\p{Ll}/u.test(b) || /\p{L}[-,;/&]$/u.test(a) || ENDS_ON_JOINING_WORD.test(a));
-      });
+      const goesOn =
+        !bands[k + 1]!.cols.has(cols[0]!) &&
+        [...bands[k + 1]!.cols].some((c) => {
+          if (!bands[k]!.cols.has(c)) return false;
+          const a = textIn(bands[k]!, c),
+            b = textIn(bands[k + 1]!, c);
+          // (Words, not a dash or a figure standing for a value.)
+          return (
+            /\p{L}{2}/u.test(a) &&
+            /\p{L}{2}/u.test(b) &&
+            (/^\p{Ll}/u.test(b) || /\p{L}[-,;/&]$/u.test(a) || ENDS_ON_JOINING_WORD.test(a))
+          );
+        });
       if (goesOn) continue;
       virtualY.push((bands[k]!.y1 + bands[k + 1]!.y0) / 2);
     }
   }
-  if (virtualY.length) { ys.push(...virtualY); ys.sort((a, b) => a - b); }
-  const nR = ys.length - 1, nC = xs.length - 1;
+  if (virtualY.length) {
+    ys.push(...virtualY);
+    ys.sort((a, b) => a - b);
+  }
+  const nR = ys.length - 1,
+    nC = xs.length - 1;
   if (nR * nC > 5000) return null;
   const isVirtual = (y: number): boolean => virtualY.some((v) => Math.abs(v - y) < 0.01);
-  const vAt = (x: number, ya: number, yb: number): boolean => virtualV.some((v) => Math.abs(v.x - x) <= 3 && v.y0 <= ya + tol && v.y1 >= yb - tol) || vs.some((s) => Math.abs(s.x0 - x) <= 3 && s.y0 <= ya + tol && s.y1 >= yb - tol);
-  const hAt = (y: number, xa: number, xb: number): boolean => isVirtual(y) || hs.some((s) => Math.abs(s.y0 - y) <= 3 && s.x0 <= xa + tol && s.x1 >= xb - tol);
+  const vAt = (x: number, ya: number, yb: number): boolean =>
+    virtualV.some((v) => Math.abs(v.x - x) <= 3 && v.y0 <= ya + tol && v.y1 >= yb - tol) ||
+    vs.some((s) => Math.abs(s.x0 - x) <= 3 && s.y0 <= ya + tol && s.y1 >= yb - tol);
+  const hAt = (y: number, xa: number, xb: number): boolean =>
+    isVirtual(y) || hs.some((s) => Math.abs(s.y0 - y) <= 3 && s.x0 <= xa + tol && s.x1 >= xb - tol);
   // Words by cell.
   const inCell: Word[][] = Array.from({ length: nR * nC }, () => []);
   const used = new Set<Word>();
   for (const w of words) {
-    const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+    const cx = (w.x0 + w.x1) / 2,
+      cy = (w.y0 + w.y1) / 2;
     if (cx < xs[0]! || cx > xs[nC]! || cy < ys[0]! || cy > ys[nR]!) continue;
-    let c = 0; while (c < nC - 1 && cx > xs[c + 1]!) c++;
-    let r = 0; while (r < nR - 1 && cy > ys[r + 1]!) r++;
+    let c = 0;
+    while (c < nC - 1 && cx > xs[c + 1]!) c++;
+    let r = 0;
+    while (r < nR - 1 && cy > ys[r + 1]!) r++;
     inCell[r * nC + c]!.push(w);
     used.add(w);
   }
@@ -425,38 +529,66 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let r = 0; r < nR; r++) {
     for (let c = 0; c < nC; c++) {
-      const ya = ys[r]!, yb = ys[r + 1]!, xa = xs[c]!, xb = xs[c + 1]!;
-      const ym = (ya + yb) / 2, xm = (xa + xb) / 2;
-      if (c + 1 < nC && !vAt(xs[c + 1]!, ym - (yb - ya) * 0.25, ym + (yb - ya) * 0.25)) parent[find(r * nC + c)] = find(r * nC + c + 1);
-      if (r + 1 < nR && !hAt(ys[r + 1]!, xm - (xb - xa) * 0.25, xm + (xb - xa) * 0.25)) parent[find(r * nC + c)] = find((r + 1) * nC + c);
+      const ya = ys[r]!,
+        yb = ys[r + 1]!,
+        xa = xs[c]!,
+        xb = xs[c + 1]!;
+      const ym = (ya + yb) / 2,
+        xm = (xa + xb) / 2;
+      if (c + 1 < nC && !vAt(xs[c + 1]!, ym - (yb - ya) * 0.25, ym + (yb - ya) * 0.25))
+        parent[find(r * nC + c)] = find(r * nC + c + 1);
+      if (r + 1 < nR && !hAt(ys[r + 1]!, xm - (xb - xa) * 0.25, xm + (xb - xa) * 0.25))
+        parent[find(r * nC + c)] = find((r + 1) * nC + c);
     }
   }
-  interface Region { r0: number; c0: number; r1: number; c1: number; cells: number[] }
+  interface Region {
+    r0: number;
+    c0: number;
+    r1: number;
+    c1: number;
+    cells: number[];
+  }
   const regions = new Map<number, Region>();
   for (let i = 0; i < nR * nC; i++) {
     const root = find(i);
-    const r = Math.floor(i / nC), c = i % nC;
+    const r = Math.floor(i / nC),
+      c = i % nC;
     const reg = regions.get(root);
     if (!reg) regions.set(root, { r0: r, c0: c, r1: r, c1: c, cells: [i] });
-    else { reg.r0 = Math.min(reg.r0, r); reg.c0 = Math.min(reg.c0, c); reg.r1 = Math.max(reg.r1, r); reg.c1 = Math.max(reg.c1, c); reg.cells.push(i); }
+    else {
+      reg.r0 = Math.min(reg.r0, r);
+      reg.c0 = Math.min(reg.c0, c);
+      reg.r1 = Math.max(reg.r1, r);
+      reg.c1 = Math.max(reg.c1, c);
+      reg.cells.push(i);
+    }
   }
   // Non-rectangular merges (broken rules) fall back to one cell per grid slot.
   for (const reg of [...regions.values()]) {
     if (reg.cells.length !== (reg.r1 - reg.r0 + 1) * (reg.c1 - reg.c0 + 1)) {
-      for (const i of reg.cells) regions.set(-1 - i, { r0: Math.floor(i / nC), c0: i % nC, r1: Math.floor(i / nC), c1: i % nC, cells: [i] });
+      for (const i of reg.cells)
+        regions.set(-1 - i, { r0: Math.floor(i / nC), c0: i % nC, r1: Math.floor(i / nC), c1: i % nC, cells: [i] });
       for (const [k, v] of regions) if (v === reg) regions.delete(k);
     }
   }
   const regs = [...regions.values()];
   if (regs.length === 1) return null; // one big box: a frame around text, not a table
   // Drop empty slivers (double rules make thin empty rows/columns).
-  const rowHasText = Array.from({ length: nR }, (_, r) => regs.some((g) => g.r0 === r && g.cells.some((i) => inCell[i]!.length > 0)));
-  const colHasText = Array.from({ length: nC }, (_, c) => regs.some((g) => g.c0 === c && g.cells.some((i) => inCell[i]!.length > 0)));
+  const rowHasText = Array.from({ length: nR }, (_, r) =>
+    regs.some((g) => g.r0 === r && g.cells.some((i) => inCell[i]!.length > 0)),
+  );
+  const colHasText = Array.from({ length: nC }, (_, c) =>
+    regs.some((g) => g.c0 === c && g.cells.some((i) => inCell[i]!.length > 0)),
+  );
   const keepRow = rowHasText.map((has, r) => has || ys[r + 1]! - ys[r]! > 6);
   const keepCol = colHasText.map((has, c) => has || xs[c + 1]! - xs[c]! > 6);
-  const rowIdx: number[] = []; let k = 0; for (let r = 0; r < nR; r++) rowIdx.push(keepRow[r] ? k++ : -1);
+  const rowIdx: number[] = [];
+  let k = 0;
+  for (let r = 0; r < nR; r++) rowIdx.push(keepRow[r] ? k++ : -1);
   const nRows = k;
-  const colIdx: number[] = []; k = 0; for (let c = 0; c < nC; c++) colIdx.push(keepCol[c] ? k++ : -1);
+  const colIdx: number[] = [];
+  k = 0;
+  for (let c = 0; c < nC; c++) colIdx.push(keepCol[c] ? k++ : -1);
   const nCols = k;
   if (nRows < 2 || nCols < 2) {
     if (nRows < 1 || nCols < 1) return null;
@@ -466,10 +598,13 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
   }
   const rows: TableCell[][] = Array.from({ length: nRows }, () => []);
   const ordered = regs.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
-  let totalChars = 0, filledCells = 0;
+  let totalChars = 0,
+    filledCells = 0;
   for (const g of ordered) {
-    const keptRows = [] as number[]; for (let r = g.r0; r <= g.r1; r++) if (rowIdx[r]! >= 0) keptRows.push(rowIdx[r]!);
-    const keptCols = [] as number[]; for (let c = g.c0; c <= g.c1; c++) if (colIdx[c]! >= 0) keptCols.push(colIdx[c]!);
+    const keptRows = [] as number[];
+    for (let r = g.r0; r <= g.r1; r++) if (rowIdx[r]! >= 0) keptRows.push(rowIdx[r]!);
+    const keptCols = [] as number[];
+    for (let c = g.c0; c <= g.c1; c++) if (colIdx[c]! >= 0) keptCols.push(colIdx[c]!);
     if (!keptRows.length || !keptCols.length) continue;
     const ws = g.cells.flatMap((i) => inCell[i]!);
     const content = cellInlines(ws);
@@ -499,7 +634,10 @@ function gridTable(hs: Seg[], vs: Seg[], box: Box, words: Word[], tol: number): 
 
 // ---------------------------------------------------------------- aligned-text tables
 
-export interface Interval { a: number; b: number }
+export interface Interval {
+  a: number;
+  b: number;
+}
 
 /** A figure: amount, percentage, year, signed or in brackets. */
 const NUMBER_WORD = /^[-+−(]?[$€£¥]?\d[\d.,]*%?\)?$/;
@@ -513,7 +651,8 @@ function tokens(l: Line): Word[] {
     const text = w.text;
     const per = (w.x1 - w.x0) / Math.max(1, text.length);
     const re = /\S+/g;
-    for (let m = re.exec(text); m; m = re.exec(text)) out.push({ ...w, text: m[0], x0: w.x0 + m.index * per, x1: w.x0 + (m.index + m[0].length) * per });
+    for (let m = re.exec(text); m; m = re.exec(text))
+      out.push({ ...w, text: m[0], x0: w.x0 + m.index * per, x1: w.x0 + (m.index + m[0].length) * per });
   }
   return out;
 }
@@ -521,7 +660,11 @@ function tokens(l: Line): Word[] {
 /** The tokens of a line when every one is a figure (or a mark standing for a value); null otherwise. */
 function figures(l: Line): Word[] | null {
   const t = tokens(l);
-  return t.length && t.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) && t.some((w) => NUMBER_WORD.test(w.text)) ? t : null;
+  return t.length &&
+    t.every((w) => NUMBER_WORD.test(w.text) || MARK_WORD.test(w.text)) &&
+    t.some((w) => NUMBER_WORD.test(w.text))
+    ? t
+    : null;
 }
 
 /**
@@ -541,10 +684,12 @@ function cellFigures(cell: Line[]): Word[] | null {
 
 function intersect(gaps: Interval[], other: Interval[], minW: number): Interval[] {
   const out: Interval[] = [];
-  for (const g of gaps) for (const o of other) {
-    const a = Math.max(g.a, o.a), b = Math.min(g.b, o.b);
-    if (b - a >= minW) out.push({ a, b });
-  }
+  for (const g of gaps)
+    for (const o of other) {
+      const a = Math.max(g.a, o.a),
+        b = Math.min(g.b, o.b);
+      if (b - a >= minW) out.push({ a, b });
+    }
   return out;
 }
 
@@ -564,32 +709,62 @@ function rowGaps(lines: Line[], left: number, right: number): Interval[] {
  * Rows of lines (lines sharing a baseline band, as built from the page) → tables where whitespace
  * columns run down at least three consecutive rows.
  */
-export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: number, pageH = Infinity, barriers: Box[] = [], band?: Interval, hRules: Box[] = [], restartWhereCellsGrow = false): FoundTable[] {
+export function findAlignedTables(
+  allRows: Line[][],
+  regions: Box[],
+  pageW: number,
+  pageH = Infinity,
+  barriers: Box[] = [],
+  band?: Interval,
+  hRules: Box[] = [],
+  restartWhereCellsGrow = false,
+): FoundTable[] {
   const out: FoundTable[] = [];
   // Running headers and footers sit on the page edges: they are never table rows.
   const rows = allRows.filter((r) => !r.every((l) => l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92));
-  const left = band?.a ?? 0, right = band?.b ?? pageW;
+  const left = band?.a ?? 0,
+    right = band?.b ?? pageW;
   let i = 0;
   // The page's running head, once the scan has passed over it: never the head line of a table
   // under it either.
   let head0: Line[] | null = null;
   while (i < rows.length) {
     const start = rows[i]!;
-    if (start.length < 2) { i++; continue; }
+    if (start.length < 2) {
+      i++;
+      continue;
+    }
     const size = Math.max(4, Math.min(...start.map((l) => l.size)));
     const minGap = size * 0.8;
     // Gutters: whitespace columns open in every row so far (edge gaps included: later rows may fill them).
     let gutters = rowGaps(start, left, right).filter((g) => g.b - g.a >= minGap);
-    let ex0 = Math.min(...start.map((l) => l.x0)), ex1 = Math.max(...start.map((l) => l.x1));
+    let ex0 = Math.min(...start.map((l) => l.x0)),
+      ex1 = Math.max(...start.map((l) => l.x1));
     const innerOf = (gs: Interval[], x0: number, x1: number): Interval[] => gs.filter((iv) => iv.a > x0 && iv.b < x1);
-    if (!innerOf(gutters, ex0, ex1).length) { i++; continue; }
+    if (!innerOf(gutters, ex0, ex1).length) {
+      i++;
+      continue;
+    }
     // Captions side by side (two tables, or two figures, each under its own) are no row: their
     // spaces would set the columns of the rows below.
-    if (start.every((l) => CAPTION_RE.test(l.text))) { i++; continue; }
-    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) { head0 = start; i++; continue; }
+    if (start.every((l) => CAPTION_RE.test(l.text))) {
+      i++;
+      continue;
+    }
+    if (i === 0 && runningHead(start, rows[1], rows[2], pageH)) {
+      head0 = start;
+      i++;
+      continue;
+    }
     // A row of "Label: value" pairs over rows of more columns (a form's header above a table) is no
     // row of that table: its few gutters would merge the table's columns.
-    if (start.every((l) => LABELLED_VALUE.test(l.text)) && rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)) { i++; continue; }
+    if (
+      start.every((l) => LABELLED_VALUE.test(l.text)) &&
+      rows.slice(i + 1, i + 3).some((r) => r.length >= 3 && r.length > start.length)
+    ) {
+      i++;
+      continue;
+    }
     const members: Line[][] = [start];
     // The largest type among the rows taken so far (a lone line set larger is a heading).
     let largest = Math.max(...start.map((l) => l.size));
@@ -607,7 +782,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       if (inRegion && top > inRegion.y1 + 2) break;
       // A ruled table (or its rules) between two rows ends the aligned one. (Not a table beside it, in
       // the other column.)
-      const bx0 = band ? Math.max(band.a, Math.min(ex0, ...row.map((l) => l.x0))) : -Infinity, bx1 = band ? Math.min(band.b, Math.max(ex1, ...row.map((l) => l.x1))) : Infinity;
+      const bx0 = band ? Math.max(band.a, Math.min(ex0, ...row.map((l) => l.x0))) : -Infinity,
+        bx1 = band ? Math.min(band.b, Math.max(ex1, ...row.map((l) => l.x1))) : Infinity;
       if (barriers.some((b) => b.y0 >= prevBottom - 2 && b.y0 <= top + lineH && b.x0 < bx1 && b.x1 > bx0)) break;
       const gaps = rowGaps(row, left, right);
       // The first row may be a header centred over pairs of columns: below it, the gutters follow
@@ -615,15 +791,23 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       // (Or a gap under a head cell set over two columns, "Customer Information" over its labels and
       // values, when the row after has it too.
       // Only one gap under that cell: a line of several heads run together is no such cell.)
-      const within = (h: Line): number => gaps.filter((o) => o.b - o.a >= minGap * 0.6 && h.x0 < o.a && h.x1 > o.b).length;
+      const within = (h: Line): number =>
+        gaps.filter((o) => o.b - o.a >= minGap * 0.6 && h.x0 < o.a && h.x1 > o.b).length;
       // A head whose word space stands over the gap is two heads set close ("Training Model").
-      const spaceOver = (h: Line, iv: Interval): boolean => h.words.some((w, k) => k > 0 && h.words[k - 1]!.x1 < iv.b && w.x0 > iv.a);
+      const spaceOver = (h: Line, iv: Interval): boolean =>
+        h.words.some((w, k) => k > 0 && h.words[k - 1]!.x1 < iv.b && w.x0 > iv.a);
       let nextGaps: Interval[] | undefined;
-      const underHead = (iv: Interval): boolean => start.some((h) => h.x0 < iv.a && h.x1 > iv.b && within(h) === 1 && !spaceOver(h, iv))
-        && !!rows[j + 1] && (nextGaps ??= rowGaps(rows[j + 1]!, left, right)).some((n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * 0.6);
+      const underHead = (iv: Interval): boolean =>
+        start.some((h) => h.x0 < iv.a && h.x1 > iv.b && within(h) === 1 && !spaceOver(h, iv)) &&
+        !!rows[j + 1] &&
+        (nextGaps ??= rowGaps(rows[j + 1]!, left, right)).some(
+          (n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * 0.6,
+        );
       const g: Interval[] = bodyGutters
         ? intersect(bodyGutters, gaps, minGap * 0.6)
-        : gaps.filter((iv) => iv.b - iv.a >= minGap * 0.6 && (gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)));
+        : gaps.filter(
+            (iv) => iv.b - iv.a >= minGap * 0.6 && (gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)),
+          );
       const x0 = Math.min(ex0, ...row.map((l) => l.x0));
       const x1 = Math.max(ex1, ...row.map((l) => l.x1));
       const inner = innerOf(g, x0, x1);
@@ -635,7 +819,13 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       // under the first row than a line's height, inside one of its columns, when the first row has
       // three cells or more and the row after (or the one after a one-line sub-head) takes up all of
       // its columns.
-      if (members.length === 1 && !bodyGutters && row.length === 1 && start.length >= 3 && top - prevBottom < lineH * 0.5) {
+      if (
+        members.length === 1 &&
+        !bodyGutters &&
+        row.length === 1 &&
+        start.length >= 3 &&
+        top - prevBottom < lineH * 0.5
+      ) {
         const l = row[0]!;
         const after = rows[j + 1]?.length === 1 ? rows[j + 2] : rows[j + 1];
         const inOneColumn = !before.some((gv) => l.x0 < gv.a && l.x1 > gv.b);
@@ -644,10 +834,24 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         const afterGaps = after ? rowGaps(after, left, right) : [];
         // (Not the label of a group of rows whose first cells are set in from it: "Staff costs" under
         // "Expense", over "Salaries".)
-        const labelOfGroup = !!after && Math.abs(l.x0 - Math.min(...members[0]!.map((h) => h.x0))) <= 1 && Math.min(...after.map((a) => a.x0)) >= l.x0 + l.size * 0.8;
-        if (inOneColumn && above && !labelOfGroup && above.bold === l.bold && above.italic === l.italic && after && after.length >= 3 && before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))) {
+        const labelOfGroup =
+          !!after &&
+          Math.abs(l.x0 - Math.min(...members[0]!.map((h) => h.x0))) <= 1 &&
+          Math.min(...after.map((a) => a.x0)) >= l.x0 + l.size * 0.8;
+        if (
+          inOneColumn &&
+          above &&
+          !labelOfGroup &&
+          above.bold === l.bold &&
+          above.italic === l.italic &&
+          after &&
+          after.length >= 3 &&
+          before.every((gv) => afterGaps.some((iv) => iv.a < gv.b && iv.b > gv.a))
+        ) {
           members[0] = [...members[0]!, l];
-          gutters = gutters.map((gv) => (l.x1 <= gv.a || l.x0 >= gv.b ? gv : l.x0 > gv.a ? { a: gv.a, b: l.x0 } : { a: l.x1, b: gv.b }));
+          gutters = gutters.map((gv) =>
+            l.x1 <= gv.a || l.x0 >= gv.b ? gv : l.x0 > gv.a ? { a: gv.a, b: l.x0 } : { a: l.x1, b: gv.b },
+          );
           prevBottom = Math.max(prevBottom, l.y1);
           j++;
           continue;
@@ -656,7 +860,11 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       // Two cells or more set inside one of the columns' gutters (a line of prose under the table, cut
       // at its stretched spaces, lands words all over the gutters) are no row of this table. (One is:
       // a column filled only now and then.)
-      if (members.length > 1 && before.some((gv) => row.filter((l) => l.x0 > gv.a + 0.5 && l.x1 < gv.b - 0.5).length >= 2)) break;
+      if (
+        members.length > 1 &&
+        before.some((gv) => row.filter((l) => l.x0 > gv.a + 0.5 && l.x1 < gv.b - 0.5).length >= 2)
+      )
+        break;
       if (!inner.length || (kept.length < before.length && members.length > 1)) {
         // A single note line across the columns (a remark under a row) is part of the table when the
         // row after it takes the columns up again.
@@ -664,13 +872,25 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         // line split allows. Only for the test: the row may be no row of this table.)
         const next = rows[j + 1] && resplit(rows[j + 1]!, bodyGutters ?? gutters);
         // (A line set larger than the rows is a heading over the next table, not a note.)
-        if (members.length >= 1 && row.length === 1 && row[0]!.size <= largest * 1.1 && next && next.length >= 2 && Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6) {
+        if (
+          members.length >= 1 &&
+          row.length === 1 &&
+          row[0]!.size <= largest * 1.1 &&
+          next &&
+          next.length >= 2 &&
+          Math.min(...next.map((l) => l.y0)) - row[0]!.y1 < Math.max(lineH, size) * 1.6
+        ) {
           const nextGaps = rowGaps(next, left, right);
           const gn = intersect(bodyGutters ?? gutters, nextGaps, minGap * 0.6);
           const keptNext = before.filter((gv) => gn.some((iv) => iv.a < gv.b && iv.b > gv.a));
           // The row after must not have more columns than the rows so far: then those rows belong to
           // something else (a line of labels above a heading and the table under it).
-          const moreColumns = innerOf(nextGaps.filter((iv) => iv.b - iv.a >= minGap), ex0, ex1).length > before.length;
+          const moreColumns =
+            innerOf(
+              nextGaps.filter((iv) => iv.b - iv.a >= minGap),
+              ex0,
+              ex1,
+            ).length > before.length;
           if (keptNext.length === before.length && !moreColumns) {
             notes.add(row);
             members.push(row);
@@ -692,9 +912,16 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
         // (Flush with the head row's first cell, the rows of the group set in by most of an em, the
         // label no larger than they are: a heading after the table stands apart from all of that.)
         const indented = (r: Line[]): boolean => firstOf(r).x0 >= label.x0 + label.size * 0.8;
-        const groupRow = !!next && next.length >= 2 && indented(next) && Math.abs(label.x0 - firstOf(members[0]!).x0) <= 1 && label.size <= largest + 0.2
-          && members.slice(1).some((m) => m.length >= 2 && indented(m)) && Math.min(...next.map((l) => l.y0)) - label.y1 < Math.max(lineH, size) * 1.6
-          && intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6).length >= innerOf(bodyGutters ?? gutters, ex0, ex1).length;
+        const groupRow =
+          !!next &&
+          next.length >= 2 &&
+          indented(next) &&
+          Math.abs(label.x0 - firstOf(members[0]!).x0) <= 1 &&
+          label.size <= largest + 0.2 &&
+          members.slice(1).some((m) => m.length >= 2 && indented(m)) &&
+          Math.min(...next.map((l) => l.y0)) - label.y1 < Math.max(lineH, size) * 1.6 &&
+          intersect(bodyGutters ?? gutters, rowGaps(next, left, right), minGap * 0.6).length >=
+            innerOf(bodyGutters ?? gutters, ex0, ex1).length;
         if (!groupRow) break;
         notes.add(row);
         members.push(row);
@@ -704,7 +931,8 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
       }
       if (row.length === 1 && row[0]!.size > largest * (row[0]!.bold ? 1.1 : 1.3)) break;
       bodyGutters = g;
-      ex0 = x0; ex1 = x1;
+      ex0 = x0;
+      ex1 = x1;
       members.push(row);
       for (const l of row) largest = Math.max(largest, l.size);
       prevBottom = Math.max(...row.map((l) => l.y1));
@@ -723,22 +951,42 @@ export function findAlignedTables(allRows: Line[][], regions: Box[], pageW: numb
     if (members.length >= 4) gutters = reopenUnderHead(members, gutters, notes, left, right, minGap, ex0, ex1);
     // The row above, when it is the table's column heads set as one line: it had no gutter of its own
     // to start the table with.
-    const above = members.length >= 2 && i > 0 && rows[i - 1] !== head0 ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w)))) : [];
-    const head = above.length ? headLine(above, gutters, ex0, ex1, Math.min(...start.map((l) => l.y0)), Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2)) : null;
+    const above =
+      members.length >= 2 && i > 0 && rows[i - 1] !== head0
+        ? rows[i - 1]!.filter((l) => !out.some((t) => l.words.some((w) => t.words.has(w))))
+        : [];
+    const head = above.length
+      ? headLine(
+          above,
+          gutters,
+          ex0,
+          ex1,
+          Math.min(...start.map((l) => l.y0)),
+          Math.max(size, ...start.map((l) => l.y1 - l.y0)) * (inRegion ? 3 : 2),
+        )
+      : null;
     if (head) members.unshift(head);
-    else if (above.length === 1 && members.length >= 3 && stackedHead(above[0]!, members[0]!, gutters)) members[0] = [above[0]!, ...members[0]!];
+    else if (above.length === 1 && members.length >= 3 && stackedHead(above[0]!, members[0]!, gutters))
+      members[0] = [above[0]!, ...members[0]!];
     const captions = rows[i - (head ? 2 : 1)];
-    const built = members.length >= 2
-      ? besideCaptions(members, gutters, captions, notes).map((p) => buildAligned(p.members, p.gutters, !!inRegion, p.notes, hRules)).filter((x): x is FoundTable => x !== null)
-      : [];
-    if (built.length) { out.push(...built); i = j; }
+    const built =
+      members.length >= 2
+        ? besideCaptions(members, gutters, captions, notes)
+            .map((p) => buildAligned(p.members, p.gutters, !!inRegion, p.notes, hRules))
+            .filter((x): x is FoundTable => x !== null)
+        : [];
+    if (built.length) {
+      out.push(...built);
+      i = j;
+    }
     // A long run of rows sharing gutters that is no table (columns of running text): starting again
     // inside it finds the same columns, so the scan goes on near its end. (Restarting on every row
     // made dense multi-column pages quadratic.) Where the run changes, though, a table may start:
     // on a page whose columns are not scanned one by one (`restartWhereCellsGrow`), a row of more
     // cells than the run started with, all short (a table's rows under two columns of text, their
     // gutter lined up with one of the table's), is where the scan goes on.
-    else if (members.length >= 8) i = Math.max(i + 1, Math.min(j - 2, restartWhereCellsGrow ? moreCells(rows, i, j) : j));
+    else if (members.length >= 8)
+      i = Math.max(i + 1, Math.min(j - 2, restartWhereCellsGrow ? moreCells(rows, i, j) : j));
     else i++;
   }
   return out;
@@ -762,9 +1010,11 @@ function runningHead(row: Line[], next: Line[] | undefined, after: Line[] | unde
   // Its parts stand at the page's edges, not over the table's columns: each space between them
   // spans two of the spaces between the cells of the row below or more. (Column heads set one line
   // apart over their table, over a rule, stand over their columns.)
-  const parts = [...row].sort((a, b) => a.x0 - b.x0), cells = [...next].sort((a, b) => a.x0 - b.x0);
+  const parts = [...row].sort((a, b) => a.x0 - b.x0),
+    cells = [...next].sort((a, b) => a.x0 - b.x0);
   for (let k = 1; k < parts.length; k++) {
-    const a = parts[k - 1]!.x1, b = parts[k]!.x0;
+    const a = parts[k - 1]!.x1,
+      b = parts[k]!.x0;
     let spans = 0;
     for (let c = 1; c < cells.length; c++) if (cells[c - 1]!.x1 >= a && cells[c]!.x0 <= b) spans++;
     if (spans < 2) return false;
@@ -777,7 +1027,8 @@ function runningHead(row: Line[], next: Line[] | undefined, after: Line[] | unde
  * are (j when none has).
  */
 function moreCells(rows: Line[][], i: number, j: number): number {
-  for (let k = i + 1; k < j; k++) if (rows[k]!.length > rows[i]!.length && rows[k]!.every((l) => l.text.length <= 40)) return k;
+  for (let k = i + 1; k < j; k++)
+    if (rows[k]!.length > rows[i]!.length && rows[k]!.every((l) => l.text.length <= 40)) return k;
   return j;
 }
 
@@ -794,12 +1045,20 @@ function noteLike(row: Line[], members: Line[][], notes: Set<Line[]>, prevBottom
   const seen = members.filter((r) => notes.has(r) && r.length === 1);
   if (seen.length < 2) return false;
   // Each note's distance from the row above it.
-  const gaps = seen.map((r) => { const k = members.indexOf(r); return r[0]!.y0 - Math.max(...members[k - 1]!.map((x) => x.y1)); });
+  const gaps = seen.map((r) => {
+    const k = members.indexOf(r);
+    return r[0]!.y0 - Math.max(...members[k - 1]!.map((x) => x.y1));
+  });
   const gap = l.y0 - prevBottom;
   if (gap < -1 || gap > Math.max(...gaps) + tol) return false;
   return seen.every((r) => {
     const n = r[0]!;
-    return Math.abs(n.x0 - l.x0) <= tol && Math.abs(n.size - l.size) <= l.size * 0.1 && n.bold === l.bold && n.italic === l.italic;
+    return (
+      Math.abs(n.x0 - l.x0) <= tol &&
+      Math.abs(n.size - l.size) <= l.size * 0.1 &&
+      n.bold === l.bold &&
+      n.italic === l.italic
+    );
   });
 }
 
@@ -816,7 +1075,9 @@ function stackedHead(l: Line, start: Line[], gutters: Interval[]): boolean {
     const gap = h.y0 - l.y1;
     if (gap < -1 || gap >= (h.y1 - h.y0) * 0.6 || !gutters.some((g) => g.b <= h.x0 + 1)) return false;
     if (h.bold !== l.bold || h.italic !== l.italic || Math.abs(h.size - l.size) > l.size * 0.1) return false;
-    return Math.abs(h.x0 - l.x0) <= tol || Math.abs(h.x1 - l.x1) <= tol || Math.abs(h.x0 + h.x1 - l.x0 - l.x1) <= tol * 2;
+    return (
+      Math.abs(h.x0 - l.x0) <= tol || Math.abs(h.x1 - l.x1) <= tol || Math.abs(h.x0 + h.x1 - l.x0 - l.x1) <= tol * 2
+    );
   });
 }
 
@@ -828,25 +1089,51 @@ function stackedHead(l: Line, start: Line[], gutters: Interval[]): boolean {
  * head that only reaches into the space narrows it. A space the body keeps has text on both sides in three rows or more: it is a
  * column boundary, not the ragged end of one.
  */
-function reopenUnderHead(members: Line[][], gutters: Interval[], notes: Set<Line[]>, left: number, right: number, minGap: number, ex0: number, ex1: number): Interval[] {
+function reopenUnderHead(
+  members: Line[][],
+  gutters: Interval[],
+  notes: Set<Line[]>,
+  left: number,
+  right: number,
+  minGap: number,
+  ex0: number,
+  ex1: number,
+): Interval[] {
   for (const h of [1, 2]) {
     const body = members.slice(h).filter((r) => !notes.has(r));
     if (body.length < 3) break;
     let open = rowGaps(body[0]!, left, right);
     for (const r of body.slice(1)) open = intersect(open, rowGaps(r, left, right), minGap * 0.6);
-    const fresh = open.filter((g) => g.b - g.a >= minGap && g.a > ex0 && g.b < ex1 && !gutters.some((v) => v.a < g.b && v.b > g.a)
-      && body.filter((r) => r.some((l) => l.x1 <= g.a) && r.some((l) => l.x0 >= g.b)).length >= 3);
+    const fresh = open.filter(
+      (g) =>
+        g.b - g.a >= minGap &&
+        g.a > ex0 &&
+        g.b < ex1 &&
+        !gutters.some((v) => v.a < g.b && v.b > g.a) &&
+        body.filter((r) => r.some((l) => l.x1 <= g.a) && r.some((l) => l.x0 >= g.b)).length >= 3,
+    );
     if (!fresh.length) continue;
     const cutsOf = new Map<Line, number[]>();
     const added: Interval[] = [];
     for (const g of fresh) {
-      let a = g.a, b = g.b;
+      let a = g.a,
+        b = g.b;
       for (const l of members.slice(0, h).flat()) {
         if (l.x1 <= a || l.x0 >= b) continue;
-        if (l.x0 > a) { b = l.x0; continue; }
-        if (l.x1 < b) { a = l.x1; continue; }
+        if (l.x0 > a) {
+          b = l.x0;
+          continue;
+        }
+        if (l.x1 < b) {
+          a = l.x1;
+          continue;
+        }
         // Across the space: cut at the space between two runs inside it.
-        const k = l.rtl ? -1 : l.words.findIndex((w, n) => n > 0 && l.words[n - 1]!.x1 < b && w.x0 > a && w.x0 - l.words[n - 1]!.x1 >= l.size * 0.5);
+        const k = l.rtl
+          ? -1
+          : l.words.findIndex(
+              (w, n) => n > 0 && l.words[n - 1]!.x1 < b && w.x0 > a && w.x0 - l.words[n - 1]!.x1 >= l.size * 0.5,
+            );
         // A group head in the upper of two head rows, over heads of the lower row on both sides of
         // the space ("Rainfall (mm)" over "Mean" and "Max"), spans the columns either side of it.
         if (k < 0 && h === 2 && members[0]!.includes(l) && groupHeadOver(l, members[1]!, a, b)) continue;
@@ -884,7 +1171,11 @@ function groupHeadOver(l: Line, lower: Line[], a: number, b: number): boolean {
   // (Words: the heads under it may have come as one line, to be cut at the space too, and may
   // reach into the space from either side.)
   const under = lower.flatMap((x) => x.words).filter((w) => w.x0 >= l.x0 - tol && w.x1 <= l.x1 + tol);
-  return under.some((w) => w.x0 < a && w.x1 <= b) && under.some((w) => w.x0 >= a && w.x1 > b) && !under.some((w) => w.x0 < a && w.x1 > b);
+  return (
+    under.some((w) => w.x0 < a && w.x1 <= b) &&
+    under.some((w) => w.x0 >= a && w.x1 > b) &&
+    !under.some((w) => w.x0 < a && w.x1 > b)
+  );
 }
 
 /**
@@ -893,7 +1184,12 @@ function groupHeadOver(l: Line, lower: Line[], a: number, b: number): boolean {
  * after the first starts where its table does, at the end of one of the gutters: the rows are split
  * there into one table per caption. Without such a caption row above, the rows stay one table.
  */
-function besideCaptions(members: Line[][], gutters: Interval[], captions: Line[] | undefined, notes: Set<Line[]>): Array<{ members: Line[][]; gutters: Interval[]; notes: Set<Line[]> }> {
+function besideCaptions(
+  members: Line[][],
+  gutters: Interval[],
+  captions: Line[] | undefined,
+  notes: Set<Line[]>,
+): Array<{ members: Line[][]; gutters: Interval[]; notes: Set<Line[]> }> {
   const whole = [{ members, gutters, notes }];
   if (!captions || captions.length < 2 || !captions.every((l) => CAPTION_RE.test(l.text))) return whole;
   const first = members[0]!;
@@ -902,15 +1198,21 @@ function besideCaptions(members: Line[][], gutters: Interval[], captions: Line[]
   const cuts: number[] = [];
   for (const c of [...captions].sort((a, b) => a.x0 - b.x0).slice(1)) {
     const em = c.size;
-    const g = gutters.filter((v) => c.x0 >= v.a && c.x0 <= v.b + em).sort((a, b) => Math.abs(a.b - c.x0) - Math.abs(b.b - c.x0))[0];
+    const g = gutters
+      .filter((v) => c.x0 >= v.a && c.x0 <= v.b + em)
+      .sort((a, b) => Math.abs(a.b - c.x0) - Math.abs(b.b - c.x0))[0];
     if (!g) return whole;
     cuts.push((g.a + g.b) / 2);
   }
   const edges = [-Infinity, ...cuts, Infinity];
   const parts = [];
   for (let k = 0; k + 1 < edges.length; k++) {
-    const a = edges[k]!, b = edges[k + 1]!;
-    const inside = (l: Line): boolean => { const cx = (l.x0 + l.x1) / 2; return cx > a && cx < b; };
+    const a = edges[k]!,
+      b = edges[k + 1]!;
+    const inside = (l: Line): boolean => {
+      const cx = (l.x0 + l.x1) / 2;
+      return cx > a && cx < b;
+    };
     const partNotes = new Set<Line[]>();
     const rowsOf = members.flatMap((r) => {
       const kept = r.filter(inside);
@@ -933,7 +1235,14 @@ function besideCaptions(members: Line[][], gutters: Interval[], captions: Line[]
  * or a sentence above the table has only word spaces there). A line with a head over every column may
  * stand up to half as far again from the rows as other lines. Null otherwise.
  */
-function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, top: number, maxGap: number): Line[] | null {
+function headLine(
+  above: Line[],
+  gutters: Interval[],
+  x0: number,
+  x1: number,
+  top: number,
+  maxGap: number,
+): Line[] | null {
   if (!gutters.length) return null;
   const lines = above.filter((l) => l.x1 > x0 && l.x0 < x1);
   if (!lines.length) return null;
@@ -952,7 +1261,8 @@ function headLine(above: Line[], gutters: Interval[], x0: number, x1: number, to
   }
   // Where neighbouring words fall on either side of a cut, the space between them must be wide.
   for (let k = 1; k < words.length; k++) {
-    const a = words[k - 1]!, b = words[k]!;
+    const a = words[k - 1]!,
+      b = words[k]!;
     if (cuts.some((c) => a.x1 <= c && b.x0 >= c) && b.x0 - a.x1 < size * 0.5) return null;
   }
   const filled = cells.filter((c) => c.length > 0);
@@ -981,8 +1291,15 @@ export function columnGutters(lines: Line[], pageW: number, pageH = Infinity): I
   // So does the last line of a paragraph set across the columns (an abstract's), short as it may
   // be: a line wider than half the page stands right over it, from the same left edge.
   const wide = lines.filter((l) => l.x1 - l.x0 >= pageW * 0.5);
-  const endsWide = (l: Line): boolean => wide.some((w) => Math.abs(w.x0 - l.x0) < l.size * 0.5 && l.y0 - w.y1 >= -l.size * 0.3 && l.y0 - w.y1 < l.size * 0.8);
-  const acrossColumns = (l: Line): boolean => Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 || l.y1 <= pageH * 0.08 || l.y0 >= pageH * 0.92 || endsWide(l);
+  const endsWide = (l: Line): boolean =>
+    wide.some(
+      (w) => Math.abs(w.x0 - l.x0) < l.size * 0.5 && l.y0 - w.y1 >= -l.size * 0.3 && l.y0 - w.y1 < l.size * 0.8,
+    );
+  const acrossColumns = (l: Line): boolean =>
+    Math.abs((l.x0 + l.x1) / 2 - pageW / 2) < pageW * 0.02 ||
+    l.y1 <= pageH * 0.08 ||
+    l.y0 >= pageH * 0.92 ||
+    endsWide(l);
   const crossing = Math.max(3, Math.floor(body.length * 0.05));
   // Coverage at a resolution of at most 2000 steps across the page.
   const steps = Math.min(2000, Math.ceil(pageW));
@@ -999,7 +1316,8 @@ export function columnGutters(lines: Line[], pageW: number, pageH = Infinity): I
   const sizes = body.map((l) => l.size).sort((a, b) => a - b);
   const minW = Math.max(4, sizes[sizes.length >> 1]! * 0.8);
   const out: Interval[] = [];
-  let run = 0, runAcross = 0;
+  let run = 0,
+    runAcross = 0;
   let start = -1;
   for (let i = 0; i <= steps; i++) {
     run += cover[i]!;
@@ -1034,7 +1352,10 @@ function resplit(row: Line[], gutters: Interval[]): Line[] {
       const b = l.rtl ? l.words[k - 1]!.x0 : l.words[k]!.x0;
       if (b > a && gutters.some((g) => a < g.b && b > g.a && g.a > l.x0 && g.b < l.x1)) cuts.push(k);
     }
-    if (!cuts.length) { out.push(l); continue; }
+    if (!cuts.length) {
+      out.push(l);
+      continue;
+    }
     let from = 0;
     for (const k of [...cuts, l.words.length]) {
       const part = l.words.slice(from, k);
@@ -1049,7 +1370,8 @@ function resplit(row: Line[], gutters: Interval[]): Line[] {
  * A caption's label: "Table 2.", "Figure 3:", "Fig. 4a". The label's number is digits, a roman
  * numeral or one letter ("Table of Contents" is no caption).
  */
-export const CAPTION_RE = /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
+export const CAPTION_RE =
+  /^(?:fig\.?|figure|table|tab\.|chart|exhibit|image|photo|plate|diagram|graph|listing)\s*(?:[a-z]?\d+(?:[.\-–]\d+)*[a-z]?|(?<=\s)(?:[ivxlc]+|[a-z](?:\.\d+)?))\s*[.:)\-–—]?(?:\s|$)/i;
 
 /** "Label: value" in one line (a form's field, a metadata line). */
 export const LABELLED_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
@@ -1099,21 +1421,33 @@ function joinWrappedFirstCells(grid: Line[][][], by: 'spacing' | 'text'): void {
   // The spaces between the first column's consecutive body rows (the head often stands further
   // off): two kinds (inside a cell, between rows) or one (running text, or rows as tight as lines).
   const gaps: number[] = [];
-  for (let k = 2; k < grid.length; k++) if (grid[k]![0]!.length && grid[k - 1]![0]!.length) gaps.push(top(grid[k]![0]!) - bottom(grid[k - 1]![0]!));
+  for (let k = 2; k < grid.length; k++)
+    if (grid[k]![0]!.length && grid[k - 1]![0]!.length) gaps.push(top(grid[k]![0]!) - bottom(grid[k - 1]![0]!));
   if (gaps.length < 2) return;
-  const lo = Math.min(...gaps), hi = Math.max(...gaps);
+  const lo = Math.min(...gaps),
+    hi = Math.max(...gaps);
   if (by === 'spacing' && hi < lo * 2 + 2) return;
   const split = by === 'spacing' ? (lo + hi) / 2 : -Infinity;
   // One pass, rebuilding the rows: a cell of three lines joins both to its first row.
   const out: Line[][][] = grid.slice(0, 2);
   for (let k = 2; k < grid.length; k++) {
-    const r = grid[k]!, above = out[out.length - 1]!;
-    const join = filledCells(r) === 1 && r[0]!.length > 0 && above[0]!.length > 0 && filledCells(above) >= 2 && (() => {
-      const first = r[0]![0]!, last = above[0]![above[0]!.length - 1]!;
-      if (first.bold !== last.bold) return false;
-      const gap = top(r[0]!) - bottom(above[0]!);
-      return gap < split || (by === 'text' && gap < (first.y1 - first.y0) * 0.6 && (openEnd(last.text) || GOES_ON.test(first.text)));
-    })();
+    const r = grid[k]!,
+      above = out[out.length - 1]!;
+    const join =
+      filledCells(r) === 1 &&
+      r[0]!.length > 0 &&
+      above[0]!.length > 0 &&
+      filledCells(above) >= 2 &&
+      (() => {
+        const first = r[0]![0]!,
+          last = above[0]![above[0]!.length - 1]!;
+        if (first.bold !== last.bold) return false;
+        const gap = top(r[0]!) - bottom(above[0]!);
+        return (
+          gap < split ||
+          (by === 'text' && gap < (first.y1 - first.y0) * 0.6 && (openEnd(last.text) || GOES_ON.test(first.text)))
+        );
+      })();
     if (join) above[0]!.push(...r[0]!);
     else out.push(r);
   }
@@ -1134,10 +1468,13 @@ function joinWrappedFirstCells(grid: Line[][][], by: 'spacing' | 'text'): void {
 function wrappedCellsColumn(grid: Line[][][], c: number): boolean {
   const top = (ls: Line[]): number => Math.min(...ls.map((l) => l.y0));
   const bottom = (ls: Line[]): number => Math.max(...ls.map((l) => l.y1));
-  const startGaps: number[] = [], wrapGaps: number[] = [];
-  let startsGoOn = 0, wrapsGoOn = 0;
+  const startGaps: number[] = [],
+    wrapGaps: number[] = [];
+  let startsGoOn = 0,
+    wrapsGoOn = 0;
   for (let k = 2; k < grid.length; k++) {
-    const r = grid[k]!, up = grid[k - 1]!;
+    const r = grid[k]!,
+      up = grid[k - 1]!;
     const cell = r[c]!;
     if (!cell.length) continue;
     const first = cell.reduce((m, l) => (l.y0 < m.y0 ? l : m));
@@ -1146,14 +1483,20 @@ function wrappedCellsColumn(grid: Line[][][], c: number): boolean {
       if (GOES_ON.test(first.text)) startsGoOn++;
     } else if (up[c]!.length) {
       const last = up[c]!.reduce((m, l) => (l.y1 > m.y1 ? l : m));
-      if (first.bold !== last.bold || first.italic !== last.italic || Math.abs(first.size - last.size) > first.size * 0.1) return false;
+      if (
+        first.bold !== last.bold ||
+        first.italic !== last.italic ||
+        Math.abs(first.size - last.size) > first.size * 0.1
+      )
+        return false;
       wrapGaps.push(top(cell) - bottom(up[c]!));
       if (GOES_ON.test(first.text) || openEnd(last.text)) wrapsGoOn++;
     }
   }
   if (!wrapGaps.length || startGaps.length < 2) return false;
   const lineH = Math.max(...grid.flatMap((r) => r[c]!.map((l) => l.y1 - l.y0)));
-  const spaced = Math.min(...startGaps) > Math.max(...wrapGaps) + Math.max(1, lineH * 0.15) && Math.max(...wrapGaps) < lineH * 0.6;
+  const spaced =
+    Math.min(...startGaps) > Math.max(...wrapGaps) + Math.max(1, lineH * 0.15) && Math.max(...wrapGaps) < lineH * 0.6;
   const byText = startGaps.length >= 3 && startsGoOn === 0 && wrapsGoOn > 0;
   return spaced || byText;
 }
@@ -1162,7 +1505,8 @@ function wrappedCellsColumn(grid: Line[][][], c: number): boolean {
 function spaceBeforeRows(grid: Line[][][]): number {
   let least = Infinity;
   for (let k = 2; k < grid.length; k++) {
-    const r = grid[k]!, up = grid[k - 1]!.flat();
+    const r = grid[k]!,
+      up = grid[k - 1]!.flat();
     if (!r[0]!.length || !up.length) continue;
     least = Math.min(least, Math.min(...r.flat().map((l) => l.y0)) - Math.max(...up.map((l) => l.y1)));
   }
@@ -1181,10 +1525,26 @@ function goesOnInCells(r: Line[][], prev: Line[][], grid: Line[][][], rowSpace: 
   const filled = r.flatMap((c, k) => (c.length ? [k] : []));
   if (r[0]!.length || filled.length < 2 || filled.some((k) => !prev[k]!.length)) return false;
   return filled.every((k) => {
-    const first = r[k]!.reduce((m, l) => (l.y0 < m.y0 ? l : m)), last = prev[k]!.reduce((m, l) => (l.y1 > m.y1 ? l : m));
-    const gap = first.y0 - last.y1, h = first.y1 - first.y0;
-    if (gap < -1 || gap >= h * 0.6 || first.bold !== last.bold || first.italic !== last.italic || Math.abs(first.size - last.size) > first.size * 0.1) return false;
-    if (!wrapsInto(last, first, grid.flatMap((row) => row[k]!))) return false;
+    const first = r[k]!.reduce((m, l) => (l.y0 < m.y0 ? l : m)),
+      last = prev[k]!.reduce((m, l) => (l.y1 > m.y1 ? l : m));
+    const gap = first.y0 - last.y1,
+      h = first.y1 - first.y0;
+    if (
+      gap < -1 ||
+      gap >= h * 0.6 ||
+      first.bold !== last.bold ||
+      first.italic !== last.italic ||
+      Math.abs(first.size - last.size) > first.size * 0.1
+    )
+      return false;
+    if (
+      !wrapsInto(
+        last,
+        first,
+        grid.flatMap((row) => row[k]!),
+      )
+    )
+      return false;
     return gap < rowSpace - Math.max(1, h * 0.15) || openEnd(last.text) || GOES_ON.test(first.text);
   });
 }
@@ -1195,17 +1555,24 @@ function goesOnInCells(r: Line[][], prev: Line[][], grid: Line[][][], rowSpace: 
  * goes with the first row of the group, where a spanning cell starts. Rows are changed in place.
  */
 function attachCentredLabels(grid: Line[][][]): void {
-  const cy = (r: Line[][]): number => { const ls = r.flat(); return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length; };
+  const cy = (r: Line[][]): number => {
+    const ls = r.flat();
+    return ls.reduce((n, l) => n + (l.y0 + l.y1) / 2, 0) / ls.length;
+  };
   const centres = grid.map((r) => (filledCells(r) ? cy(r) : NaN));
   const steps: number[] = [];
-  for (let k = 1; k < grid.length; k++) if (filledCells(grid[k]!) >= 2 && filledCells(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
+  for (let k = 1; k < grid.length; k++)
+    if (filledCells(grid[k]!) >= 2 && filledCells(grid[k - 1]!) >= 2) steps.push(centres[k]! - centres[k - 1]!);
   steps.sort((a, b) => a - b);
   const pitch = steps[steps.length >> 1];
   if (pitch === undefined || !(pitch > 0)) return;
   const gone = new Set<number>();
   for (let k = 2; k + 1 < grid.length; k++) {
-    const r = grid[k]!, above = grid[k - 1]!, below = grid[k + 1]!;
-    if (gone.has(k - 1) || filledCells(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0) continue;
+    const r = grid[k]!,
+      above = grid[k - 1]!,
+      below = grid[k + 1]!;
+    if (gone.has(k - 1) || filledCells(r) !== 1 || r[0]!.length === 0 || above[0]!.length > 0 || below[0]!.length > 0)
+      continue;
     if (filledCells(above) < 2 || filledCells(below) < 2) continue;
     if (centres[k]! - centres[k - 1]! > pitch * 0.7 || centres[k + 1]! - centres[k]! > pitch * 0.7) continue;
     above[0]!.push(...r[0]!);
@@ -1231,7 +1598,13 @@ function wrappedTail(l: Line, cell: Line, column: Line[], left: number, right: n
   const gap = l.y0 - cell.y1;
   if (Math.abs(cell.x0 - l.x0) > tol || gap >= (l.y1 - l.y0) * 0.6 || gap < -1) return false;
   if (cell.bold !== l.bold || cell.italic !== l.italic || Math.abs(cell.size - l.size) > l.size * 0.1) return false;
-  if (l.x0 < left || l.x1 > right || LABELLED_VALUE.test(l.text) || /^(?:notes?|sources?)\b|^(?:\(?[a-z\d]\)|[*†‡§¹²³])/iu.test(l.text)) return false;
+  if (
+    l.x0 < left ||
+    l.x1 > right ||
+    LABELLED_VALUE.test(l.text) ||
+    /^(?:notes?|sources?)\b|^(?:\(?[a-z\d]\)|[*†‡§¹²³])/iu.test(l.text)
+  )
+    return false;
   return wrapsInto(cell, l, column);
 }
 
@@ -1270,19 +1643,31 @@ function joinCentredRows(grid: Line[][][]): void {
   // Each column's lines: joining rows moves lines between rows, never between columns.
   const columns = (grid[0] ?? []).map((_, c) => grid.flatMap((r) => r[c]!));
   // Do rows a and b (a above b) hold consecutive lines of the same cells, in the columns `cols`?
-  const tight = (a: Line[][], b: Line[][], cols: number[]): boolean => cols.every((c) => {
-    const up = a[c]!, down = b[c]!;
-    if (!up.length || !down.length) return false;
-    const gap = Math.min(...down.map((l) => l.y0)) - Math.max(...up.map((l) => l.y1));
-    const last = up.reduce((m, l) => (l.y1 > m.y1 ? l : m)), first = down.reduce((m, l) => (l.y0 < m.y0 ? l : m));
-    return gap > -1 && gap < lineH([...up, ...down]) * 0.6 && wrapsInto(last, first, columns[c]!);
-  });
+  const tight = (a: Line[][], b: Line[][], cols: number[]): boolean =>
+    cols.every((c) => {
+      const up = a[c]!,
+        down = b[c]!;
+      if (!up.length || !down.length) return false;
+      const gap = Math.min(...down.map((l) => l.y0)) - Math.max(...up.map((l) => l.y1));
+      const last = up.reduce((m, l) => (l.y1 > m.y1 ? l : m)),
+        first = down.reduce((m, l) => (l.y0 < m.y0 ? l : m));
+      return gap > -1 && gap < lineH([...up, ...down]) * 0.6 && wrapsInto(last, first, columns[c]!);
+    });
   const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
   // Grows a block of rows around `mid` by pairs of rows above and below holding lines of the
   // wrapped cells (columns `cols`) and nothing else; returns its first and last row.
   const grow = (first: number, last: number, cols: number[]): [number, number] => {
-    while (first > 1 && last + 1 < grid.length && same(filled(grid[first - 1]!), cols) && same(filled(grid[last + 1]!), cols)
-      && tight(grid[first - 1]!, grid[first]!, cols) && tight(grid[last]!, grid[last + 1]!, cols)) { first--; last++; }
+    while (
+      first > 1 &&
+      last + 1 < grid.length &&
+      same(filled(grid[first - 1]!), cols) &&
+      same(filled(grid[last + 1]!), cols) &&
+      tight(grid[first - 1]!, grid[first]!, cols) &&
+      tight(grid[last]!, grid[last + 1]!, cols)
+    ) {
+      first--;
+      last++;
+    }
     return [first, last];
   };
   const merge = (first: number, last: number): void => {
@@ -1293,10 +1678,22 @@ function joinCentredRows(grid: Line[][][]): void {
   let centred = false;
   // Even line counts: the other cells' row between two rows of the wrapped cells' lines.
   for (let k = 2; k + 1 < grid.length; k++) {
-    const up = grid[k - 1]!, mid = grid[k]!, down = grid[k + 1]!;
-    const cols = filled(up), own = filled(mid);
-    if (!cols.length || !own.length || !same(cols, filled(down)) || own.some((c) => cols.includes(c)) || !tight(up, down, cols)) continue;
-    const m = cy(mid.flat()), a = cy(up.flat()), b = cy(down.flat());
+    const up = grid[k - 1]!,
+      mid = grid[k]!,
+      down = grid[k + 1]!;
+    const cols = filled(up),
+      own = filled(mid);
+    if (
+      !cols.length ||
+      !own.length ||
+      !same(cols, filled(down)) ||
+      own.some((c) => cols.includes(c)) ||
+      !tight(up, down, cols)
+    )
+      continue;
+    const m = cy(mid.flat()),
+      a = cy(up.flat()),
+      b = cy(down.flat());
     if (!(m > a && m < b) || Math.abs(m - (a + b) / 2) > lineH(mid.flat()) * 0.25) continue;
     const [first, last] = grow(k - 1, k + 1, cols);
     merge(first, last);
@@ -1306,9 +1703,19 @@ function joinCentredRows(grid: Line[][][]): void {
   if (!centred) return;
   // Odd line counts: the middle line in the row of the other cells.
   for (let k = 2; k + 1 < grid.length; k++) {
-    const up = grid[k - 1]!, mid = grid[k]!, down = grid[k + 1]!;
-    const cols = filled(up), own = filled(mid);
-    if (!cols.length || own.length < 2 || !same(cols, filled(down)) || !cols.every((c) => own.includes(c)) || cols.length === own.length) continue;
+    const up = grid[k - 1]!,
+      mid = grid[k]!,
+      down = grid[k + 1]!;
+    const cols = filled(up),
+      own = filled(mid);
+    if (
+      !cols.length ||
+      own.length < 2 ||
+      !same(cols, filled(down)) ||
+      !cols.every((c) => own.includes(c)) ||
+      cols.length === own.length
+    )
+      continue;
     if (!tight(up, mid, cols) || !tight(mid, down, cols)) continue;
     const others = own.filter((c) => !cols.includes(c)).flatMap((c) => mid[c]!);
     const block = cols.flatMap((c) => [...up[c]!, ...mid[c]!, ...down[c]!]);
@@ -1352,7 +1759,8 @@ function setApartTail(merged: Line[][][]): boolean {
   if (!last.flat().length || filledCells(last) > last.length / 2) return false;
   if (last.some((c) => c.length > 0 && cellFigures(c) !== null)) return false;
   const gaps: number[] = [];
-  for (let k = 1; k + 1 < merged.length; k++) if (merged[k]!.flat().length && merged[k - 1]!.flat().length) gaps.push(top(merged[k]!) - bottom(merged[k - 1]!));
+  for (let k = 1; k + 1 < merged.length; k++)
+    if (merged[k]!.flat().length && merged[k - 1]!.flat().length) gaps.push(top(merged[k]!) - bottom(merged[k - 1]!));
   if (gaps.length < 2) return false;
   gaps.sort((a, b) => a - b);
   const usual = Math.max(0, gaps[gaps.length >> 1]!);
@@ -1402,11 +1810,19 @@ function leadingHeads(members: Line[][], notes: Set<Line[]>): number {
   // A row of years alone ("2019 2023 2019 2023" under "Commuting", "Leisure") heads the columns
   // of figures under it: it is no row of the body.
   const years = (r: Line[]): boolean => r.every((l) => /^(?:(?:19|20)\d\d\s*)+$/.test(l.text.trim()));
-  let k = members.findIndex((r, i) => !notes.has(r) && r.some((l) => figures(l) !== null) && !(i > 0 && i < 3 && years(r) && members[i + 1] && !years(members[i + 1]!)));
+  let k = members.findIndex(
+    (r, i) =>
+      !notes.has(r) &&
+      r.some((l) => figures(l) !== null) &&
+      !(i > 0 && i < 3 && years(r) && members[i + 1] && !years(members[i + 1]!)),
+  );
   // (Under bold heads, a row with nothing bold is a sub-head row over the body, an italic
   // "Undergraduate" under "New students": a label of the rows under it, where it stands.)
   const bold = (r: Line[]): boolean => r.every((l) => l.bold);
-  if (k > 1 && bold(members[0]!)) { const sub = members.slice(1, k).findIndex((r) => !r.some((l) => l.bold)); if (sub >= 0) k = sub + 1; }
+  if (k > 1 && bold(members[0]!)) {
+    const sub = members.slice(1, k).findIndex((r) => !r.some((l) => l.bold));
+    if (sub >= 0) k = sub + 1;
+  }
   return k > 0 && k <= 3 ? k : 0;
 }
 
@@ -1426,14 +1842,21 @@ function flushRightFigures(body: Line[][], colOf: (l: Line) => number, nC: numbe
   const cells = new Array<number>(nC).fill(0);
   for (const row of body) {
     const byCol = new Map<number, Line[]>();
-    for (const l of row) { const c = colOf(l); byCol.set(c, [...(byCol.get(c) ?? []), l]); }
+    for (const l of row) {
+      const c = colOf(l);
+      byCol.set(c, [...(byCol.get(c) ?? []), l]);
+    }
     for (const [c, ls] of byCol) {
       cells[c]!++;
       if (ls.every((l) => figures(l) !== null)) ends[c]!.push(Math.max(...ls.map((l) => l.x1)));
     }
   }
   const size = medianSize(body.flat().flatMap((l) => l.words));
-  const edge = ends.map((e, c) => (e.length >= 2 && e.length >= cells[c]! * 0.6 && Math.max(...e) - Math.min(...e) <= Math.max(1.5, size * 0.15) ? Math.max(...e) : undefined));
+  const edge = ends.map((e, c) =>
+    e.length >= 2 && e.length >= cells[c]! * 0.6 && Math.max(...e) - Math.min(...e) <= Math.max(1.5, size * 0.15)
+      ? Math.max(...e)
+      : undefined,
+  );
   return edge.some((e) => e !== undefined) ? { edge, filled: cells.map((n) => n > 0) } : null;
 }
 
@@ -1448,7 +1871,11 @@ function cutHeadsAtEdges(row: Line[], edge: Array<number | undefined>): Line[] {
   const ends = edge.filter((e): e is number => e !== undefined).map((e) => e + 1);
   return row.flatMap((l) => {
     if (l.rtl) return [l];
-    const at = l.words.flatMap((w, k) => (k > 0 && w.x0 - l.words[k - 1]!.x1 >= l.size * 0.5 && ends.some((e) => l.words[k - 1]!.x1 <= e && w.x0 > e) ? [k] : []));
+    const at = l.words.flatMap((w, k) =>
+      k > 0 && w.x0 - l.words[k - 1]!.x1 >= l.size * 0.5 && ends.some((e) => l.words[k - 1]!.x1 <= e && w.x0 > e)
+        ? [k]
+        : [],
+    );
     if (!at.length) return [l];
     const edges = [0, ...at, l.words.length];
     return edges.slice(1).map((e, n) => makeLine(l.words.slice(edges[n]!, e), false));
@@ -1467,7 +1894,8 @@ function headOverFigures(l: Line, c: number, cols: FigureColumns, taken: Readonl
   // heads set flush left just after figures set flush right, "New students" just right of "110",
   // head those columns, not the next ones.)
   while (c + 1 < cols.edge.length && !taken.has(c + 1)) {
-    const e = cols.edge[c], next = cols.edge[c + 1];
+    const e = cols.edge[c],
+      next = cols.edge[c + 1];
     if (e !== undefined && l.x0 > e + 1) c++;
     else if (!cols.filled[c] && next !== undefined && l.x1 <= next + 1) c++;
     else break;
@@ -1483,7 +1911,8 @@ function headOverFigures(l: Line, c: number, cols: FigureColumns, taken: Readonl
  * a line alike, and where a few lines' spaces line up they looked like a gutter.
  */
 function justifiedRows(merged: Line[][][]): boolean {
-  let filled = 0, stretched = 0;
+  let filled = 0,
+    stretched = 0;
   for (const r of merged) {
     const cells = r.filter((c) => c.length > 0);
     if (cells.length < 2) continue;
@@ -1493,10 +1922,11 @@ function justifiedRows(merged: Line[][][]): boolean {
     if (lines.some((l, i) => i > 0 && Math.abs(l.y0 - lines[0]!.y0) > l.size * 0.3)) continue;
     const size = lines[0]!.size;
     const inside: number[] = [];
-    for (const l of lines) for (let i = 1; i < l.words.length; i++) {
-      const g = l.words[i]!.x0 - l.words[i - 1]!.x1;
-      if (g > size * 0.15) inside.push(g);
-    }
+    for (const l of lines)
+      for (let i = 1; i < l.words.length; i++) {
+        const g = l.words[i]!.x0 - l.words[i - 1]!.x1;
+        if (g > size * 0.15) inside.push(g);
+      }
     const between = lines.slice(1).map((l, i) => l.x0 - lines[i]!.x1);
     if (!inside.length || Math.min(...inside) < size * 0.5) continue;
     const all = [...inside, ...between];
@@ -1520,13 +1950,19 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, heads: number, gu
   // The words that start after the strip are cells of the body's rows (two cells or more): heads set
   // flush left just right of the figures they head (Word centres a head's cell over figures set
   // flush right in it), and a sub-head alone in its row, are no sign of a column.
-  const body = members.slice(heads).filter((r) => !notes.has(r) && r.length >= 2).flat();
+  const body = members
+    .slice(heads)
+    .filter((r) => !notes.has(r) && r.length >= 2)
+    .flat();
   // Positions shared within 0.4 pt: the group's leftmost and rightmost, how many, their smallest type.
-  const groups = (pairs: Array<[x: number, size: number]>): Array<{ lo: number; hi: number; n: number; size: number }> => {
+  const groups = (
+    pairs: Array<[x: number, size: number]>,
+  ): Array<{ lo: number; hi: number; n: number; size: number }> => {
     const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
     const out: Array<{ lo: number; hi: number; n: number; size: number }> = [];
     for (let i = 0; i < sorted.length; i++) {
-      let j = i, size = sorted[i]![1];
+      let j = i,
+        size = sorted[i]![1];
       while (j + 1 < sorted.length && sorted[j + 1]![0] - sorted[i]![0] <= 0.4) size = Math.min(size, sorted[++j]![1]);
       out.push({ lo: sorted[i]![0], hi: sorted[j]![0], n: j - i + 1, size });
       i = j;
@@ -1544,7 +1980,12 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, heads: number, gu
     const st = starts.find((g) => {
       const size = Math.min(e.size, g.size);
       const w = g.lo - r;
-      return w >= 1.5 && w < size * 0.8 && (w <= size * 0.5 || g.n >= 2) && !gutters.some((gv) => gv.a < g.lo + size && gv.b > r - size);
+      return (
+        w >= 1.5 &&
+        w < size * 0.8 &&
+        (w <= size * 0.5 || g.n >= 2) &&
+        !gutters.some((gv) => gv.a < g.lo + size && gv.b > r - size)
+      );
     });
     if (!st || lines.some((x) => x.x0 < st.lo - 0.4 && x.x1 > r + 0.4)) continue;
     out.push({ a: r, b: st.lo });
@@ -1552,23 +1993,42 @@ function alignedSlivers(members: Line[][], notes: Set<Line[]>, heads: number, gu
   return out;
 }
 
-function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, notes: Set<Line[]> = new Set(), hRules: Box[] = []): FoundTable | null {
+function buildAligned(
+  members: Line[][],
+  gutters: Interval[],
+  ruled: boolean,
+  notes: Set<Line[]> = new Set(),
+  hRules: Box[] = [],
+): FoundTable | null {
   // Head rows (leading lines over the body), counted once for the cell-padding search and the heads below.
   const heads = leadingHeads(members, notes);
   if (!ruled) gutters = [...gutters, ...alignedSlivers(members, notes, heads, gutters)];
   const cuts = gutters.map((g) => (g.a + g.b) / 2).sort((a, b) => a - b);
   const nC = cuts.length + 1;
-  const colAt = (x: number): number => { let c = 0; while (c < cuts.length && x > cuts[c]!) c++; return c; };
+  const colAt = (x: number): number => {
+    let c = 0;
+    while (c < cuts.length && x > cuts[c]!) c++;
+    return c;
+  };
   const colOf = (l: Line): number => colAt((l.x0 + l.x1) / 2);
   // A group head in the first two rows with a short rule under it across several columns (booktabs'
   // \cmidrule) spans those columns: it goes in the first of them, as a spanning cell starts there,
   // rather than wherever its centre falls.
-  const tableWidth = members.flat().reduce((m, l) => Math.max(m, l.x1), -Infinity) - members.flat().reduce((m, l) => Math.min(m, l.x0), Infinity);
+  const tableWidth =
+    members.flat().reduce((m, l) => Math.max(m, l.x1), -Infinity) -
+    members.flat().reduce((m, l) => Math.min(m, l.x0), Infinity);
   const spanStart = (l: Line, row: Line[]): number | null => {
-    const cx = (l.x0 + l.x1) / 2, h = l.y1 - l.y0;
+    const cx = (l.x0 + l.x1) / 2,
+      h = l.y1 - l.y0;
     // The head is centred over its rule, as \multicolumn{..}{c} sets it, and alone over it.
-    const rule = hRules.find((r) => r.y0 >= l.y1 - 1 && r.y0 <= l.y1 + h * 0.8 && r.x1 - r.x0 >= (l.x1 - l.x0) * 1.5 && Math.abs((r.x0 + r.x1) / 2 - cx) <= (r.x1 - r.x0) * 0.1
-      && !row.some((o) => o !== l && o.x1 > r.x0 && o.x0 < r.x1));
+    const rule = hRules.find(
+      (r) =>
+        r.y0 >= l.y1 - 1 &&
+        r.y0 <= l.y1 + h * 0.8 &&
+        r.x1 - r.x0 >= (l.x1 - l.x0) * 1.5 &&
+        Math.abs((r.x0 + r.x1) / 2 - cx) <= (r.x1 - r.x0) * 0.1 &&
+        !row.some((o) => o !== l && o.x1 > r.x0 && o.x0 < r.x1),
+    );
     if (!rule) {
       // Without a rule: a head centred over a column boundary (its middle fifth holds a cut) spans
       // the two columns around it. A head merely wider than its column reaches over a cut with an end.
@@ -1578,7 +2038,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     }
     // Over some columns only (a pair of label and value columns, or the figures right of the row
     // labels): a rule across the table, or nearly so, is the one under the head.
-    const first = colAt(rule.x0 + 1), last = colAt(rule.x1 - 1);
+    const first = colAt(rule.x0 + 1),
+      last = colAt(rule.x1 - 1);
     return first < last && rule.x1 - rule.x0 < tableWidth * 0.8 ? first : null;
   };
   const noteLines = new Set(members.filter((r) => notes.has(r)).flat());
@@ -1586,19 +2047,38 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // above, in the first; a sub-head set in a later column stays there).
   // Heads over columns of figures set flush right: where each such column ends, and the head lines
   // cut where they run on from one column's head into the next one's.
-  const overFigures = heads ? flushRightFigures(members.slice(heads).filter((r) => !notes.has(r)), colOf, nC) : null;
-  if (overFigures) members = members.map((row, r) => (r < heads && !notes.has(row) ? cutHeadsAtEdges(row, overFigures.edge) : row));
+  const overFigures = heads
+    ? flushRightFigures(
+        members.slice(heads).filter((r) => !notes.has(r)),
+        colOf,
+        nC,
+      )
+    : null;
+  if (overFigures)
+    members = members.map((row, r) => (r < heads && !notes.has(row) ? cutHeadsAtEdges(row, overFigures.edge) : row));
   let grid: Line[][][] = members.map((row, r) => {
     const cells: Line[][] = Array.from({ length: nC }, () => []);
     const one = r < 2 && !notes.has(row) ? oneHeadEach(row, cuts) : null;
-    const cols = row.map((l, k) => (one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : (r < 2 ? spanStart(l, row) : null) ?? colOf(l)));
+    const cols = row.map((l, k) =>
+      one ? one[k]! : notes.has(row) ? colAt(l.x0 + 1) : ((r < 2 ? spanStart(l, row) : null) ?? colOf(l)),
+    );
     // Heads that share a column as set must spread over the columns on their right; heads each
     // over a column of their own, with something under it, keep to those columns.
     // So must a head over a column with nothing under it. (Side by side: a head's second line
     // under it is no other head.)
     const taken = new Set(cols);
-    if (overFigures && r < heads && (cols.some((c) => !overFigures.filled[c]) || row.some((a, i) => row.some((b, j) => j > i && cols[i] === cols[j] && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0))))) taken.clear();
-    row.forEach((l, k) => cells[overFigures && r < heads ? headOverFigures(l, cols[k]!, overFigures, taken) : cols[k]!]!.push(l));
+    if (
+      overFigures &&
+      r < heads &&
+      (cols.some((c) => !overFigures.filled[c]) ||
+        row.some((a, i) =>
+          row.some((b, j) => j > i && cols[i] === cols[j] && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0)),
+        ))
+    )
+      taken.clear();
+    row.forEach((l, k) =>
+      cells[overFigures && r < heads ? headOverFigures(l, cols[k]!, overFigures, taken) : cols[k]!]!.push(l),
+    );
     return cells;
   });
   joinWrappedFirstCells(grid, 'spacing');
@@ -1615,7 +2095,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // Lines that go on from the line above: a word in lower case; in a script without case, a line
     // without the marker that the column's notes start with ("* ..." wrapped onto a second line).
     const marked = t.some((s) => NOTE_MARKER.test(s));
-    const goesOn = (s: string): boolean => /^\p{Ll}/u.test(s.replace(NOTE_MARKER, '')) || (marked && !NOTE_MARKER.test(s) && /^[\p{Lo}(]/u.test(s));
+    const goesOn = (s: string): boolean =>
+      /^\p{Ll}/u.test(s.replace(NOTE_MARKER, '')) || (marked && !NOTE_MARKER.test(s) && /^[\p{Lo}(]/u.test(s));
     const flows = t.length > 1 && t.slice(1).filter(goesOn).length >= (t.length - 1) * 0.25;
     return med > 60 || (med > 25 && wordy && flows) || (t.length <= 2 && med > 45);
   };
@@ -1624,7 +2105,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // Two or more columns of contents entries ("Title ....... 48" in each): a table of contents set in
   // columns, read column by column like any text in columns, not row by row across them.
   if (Array.from({ length: nC }, (_, c) => contentsColumn(colText(c))).filter(Boolean).length >= 2) return null;
-  let lo = 0, hi = nC - 1;
+  let lo = 0,
+    hi = nC - 1;
   // Prose columns at the edges (a text column beside a table, text beside its side heads) are not
   // part of the table.
   while (lo <= hi && isProse[lo]) lo++;
@@ -1648,7 +2130,8 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // value columns, filled in turn, are two.)
     const cellsOf = (k: number): Line[][] => body.map((r) => r[k]!).filter((x) => x.length > 0);
     const allFigures = (k: number): boolean => cellsOf(k).every((x) => x.every((l) => figures(l) !== null));
-    const shortWords = (k: number): boolean => cellsOf(k).every((x) => x.length === 1 && x[0]!.words.length <= 3 && !/:$/.test(x[0]!.text.trim()));
+    const shortWords = (k: number): boolean =>
+      cellsOf(k).every((x) => x.length === 1 && x[0]!.words.length <= 3 && !/:$/.test(x[0]!.text.trim()));
     if (!((allFigures(c) && shortWords(c + 1)) || (allFigures(c + 1) && shortWords(c)))) continue;
     grid = grid.map((r) => [...r.slice(0, c), [...r[c]!, ...r[c + 1]!], ...r.slice(c + 2)]);
     c--;
@@ -1662,7 +2145,12 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   const anchored = grid.filter((r) => filledCells(r) >= 2).length;
   // Two rows make a table only when they are short cells side by side (a header and one record),
   // not fragments of justified sentences.
-  const shortCells = grid.slice(0, 2).every((r) => r.every((c) => { const t = c.map((l) => l.text).join(' '); return t.length <= 30 && !/[.;]$/.test(t); }));
+  const shortCells = grid.slice(0, 2).every((r) =>
+    r.every((c) => {
+      const t = c.map((l) => l.text).join(' ');
+      return t.length <= 30 && !/[.;]$/.test(t);
+    }),
+  );
   const wide = cols >= 3 && grid.length >= 2 && shortCells && grid.slice(0, 2).every((r) => filledCells(r) >= 3);
   if (anchored < ((ruled && shortCells) || wide ? 2 : 3)) return null;
   joinCentredRows(grid);
@@ -1673,17 +2161,25 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // their own, a sub-head: a figure does not go on over a second line, and a head goes on in its own
   // face. Plain text does, in any face and after a paragraph's space too ("... notice" over an italic
   // "See ...").
-  const sameFace = (r: Line[][], prev: Line[][]): boolean => r.every((c, k) => {
-    const above = prev[k]![prev[k]!.length - 1];
-    // A bold line under plain text is a head of its own ("Estimate Totals" under a form's last value).
-    if (c.length && above && c[0]!.bold && !above.bold) return false;
-    if (!c.length || !above || !(figures(above) || above.bold)) return true;
-    return (c[0]!.italic === above.italic && c[0]!.bold === above.bold) || c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5;
-  });
+  const sameFace = (r: Line[][], prev: Line[][]): boolean =>
+    r.every((c, k) => {
+      const above = prev[k]![prev[k]!.length - 1];
+      // A bold line under plain text is a head of its own ("Estimate Totals" under a form's last value).
+      if (c.length && above && c[0]!.bold && !above.bold) return false;
+      if (!c.length || !above || !(figures(above) || above.bold)) return true;
+      return (
+        (c[0]!.italic === above.italic && c[0]!.bold === above.bold) ||
+        c[0]!.y0 - above.y1 < (above.y1 - above.y0) * 0.5
+      );
+    });
   const rowSpace = spaceBeforeRows(grid);
   for (const r of grid) {
     const prev = merged[merged.length - 1];
-    if (prev && ((filledCells(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) || goesOnInCells(r, prev, grid, rowSpace))) {
+    if (
+      prev &&
+      ((filledCells(r) < Math.min(2, cols) && r[0]!.length === 0 && sameFace(r, prev)) ||
+        goesOnInCells(r, prev, grid, rowSpace))
+    ) {
       r.forEach((c, k) => prev[k]!.push(...c));
     } else merged.push(r.map((c) => [...c]));
   }
@@ -1708,24 +2204,48 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // first line goes on right under itself, flush with it at one side or centred, at line spacing.
     const flush = (a: Line, b: Line): boolean => {
       const tol = Math.max(2, a.size * 0.2);
-      return Math.abs(a.x0 - b.x0) < tol || Math.abs(a.x1 - b.x1) < tol || Math.abs(a.x0 + a.x1 - b.x0 - b.x1) < tol * 2;
+      return (
+        Math.abs(a.x0 - b.x0) < tol || Math.abs(a.x1 - b.x1) < tol || Math.abs(a.x0 + a.x1 - b.x0 - b.x1) < tol * 2
+      );
     };
     // Left-aligned cells of any two rows are flush too: the heads must stand over figures, or be set
     // bold over plain rows.
     const figuresUnder = h1.every((c, k) => {
       if (!c.length || k === 0) return true;
-      const body = merged.slice(2).map((r) => r[k]!).filter((x) => x.length > 0);
+      const body = merged
+        .slice(2)
+        .map((r) => r[k]!)
+        .filter((x) => x.length > 0);
       return body.length >= 2 && body.filter(numeric).length >= body.length * 0.6;
     });
-    const wrappedHeads = !noteRow && filledCells(h1) >= 2 && (figuresUnder || boldPair) && h1.every((c, k) => {
-      const up = c[c.length - 1], down = h2[k]![0];
-      return !up || (!!down && flush(up, down) && down.y0 - up.y1 < (down.y1 - down.y0) * 0.6);
-    });
+    const wrappedHeads =
+      !noteRow &&
+      filledCells(h1) >= 2 &&
+      (figuresUnder || boldPair) &&
+      h1.every((c, k) => {
+        const up = c[c.length - 1],
+          down = h2[k]![0];
+        return !up || (!!down && flush(up, down) && down.y0 - up.y1 < (down.y1 - down.y0) * 0.6);
+      });
     // A label of the rows under it, alone in the first cell with the first cells of those rows set
     // in from it ("Staff costs" over "Salaries", "Pension contributions"), is a row of its own.
-    const groupLabel = filledCells(h2) === 1 && h2[0]!.length === 1 && h1[0]!.length > 0 && merged.length >= 3 && merged[2]![0]!.length > 0
-      && Math.abs(h2[0]![0]!.x0 - h1[0]![0]!.x0) <= 1 && merged[2]![0]![0]!.x0 >= h2[0]![0]!.x0 + h2[0]![0]!.size * 0.8;
-    if ((under || wrappedHeads) && !faceBreak && !groupLabel && (filledCells(h2) < filledCells(h1) || boldPair || wrappedHeads) && filledCells(h2) > 0 && !h1.some(numeric) && !h2.some(numeric)) {
+    const groupLabel =
+      filledCells(h2) === 1 &&
+      h2[0]!.length === 1 &&
+      h1[0]!.length > 0 &&
+      merged.length >= 3 &&
+      merged[2]![0]!.length > 0 &&
+      Math.abs(h2[0]![0]!.x0 - h1[0]![0]!.x0) <= 1 &&
+      merged[2]![0]![0]!.x0 >= h2[0]![0]!.x0 + h2[0]![0]!.size * 0.8;
+    if (
+      (under || wrappedHeads) &&
+      !faceBreak &&
+      !groupLabel &&
+      (filledCells(h2) < filledCells(h1) || boldPair || wrappedHeads) &&
+      filledCells(h2) > 0 &&
+      !h1.some(numeric) &&
+      !h2.some(numeric)
+    ) {
       h2.forEach((c, k) => h1[k]!.push(...c));
       merged.splice(1, 1);
     }
@@ -1735,14 +2255,23 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // over several columns fills fewer than the heads under it, and stays a row of its own), the lines
   // follow at line spacing, and the first column may hold a plain note ("(in thousands)").
   {
-    const boldRight = (r: Line[][]): boolean => r.slice(1).some((c) => c.length > 0) && r.slice(1).every((c) => c.every((l) => l.bold));
-    const sameCols = (a: Line[][], b: Line[][]): boolean => a.every((c, k) => k === 0 || (c.length > 0) === (b[k]!.length > 0));
+    const boldRight = (r: Line[][]): boolean =>
+      r.slice(1).some((c) => c.length > 0) && r.slice(1).every((c) => c.every((l) => l.bold));
+    const sameCols = (a: Line[][], b: Line[][]): boolean =>
+      a.every((c, k) => k === 0 || c.length > 0 === b[k]!.length > 0);
     const tightUnder = (a: Line[][], b: Line[][]): boolean => {
-      const bottom = Math.max(...a.flat().map((l) => l.y1)), top = Math.min(...b.flat().map((l) => l.y0));
+      const bottom = Math.max(...a.flat().map((l) => l.y1)),
+        top = Math.min(...b.flat().map((l) => l.y0));
       return top - bottom < Math.max(...b.flat().map((l) => l.y1 - l.y0)) * 0.6;
     };
     let k = 1;
-    while (k < merged.length - 1 && boldRight(merged[k]!) && sameCols(merged[0]!, merged[k]!) && tightUnder(merged[k - 1]!, merged[k]!)) k++;
+    while (
+      k < merged.length - 1 &&
+      boldRight(merged[k]!) &&
+      sameCols(merged[0]!, merged[k]!) &&
+      tightUnder(merged[k - 1]!, merged[k]!)
+    )
+      k++;
     if (k >= 2 && boldRight(merged[0]!) && !boldRight(merged[k]!)) {
       for (let r = 1; r < k; r++) merged[r]!.forEach((c, col) => merged[0]![col]!.push(...c));
       merged.splice(1, k - 1);
@@ -1751,7 +2280,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // A column with a single filled cell is a stray fragment next to the table, not a column.
   if (merged.length >= 4) {
     // Only a fragment in the first row (a heading or running text above the table) is stray.
-    const keep = Array.from({ length: cols }, (_, c) => merged.filter((r) => r[c]!.length > 0).length > 1 || merged[0]![c]!.length === 0);
+    const keep = Array.from(
+      { length: cols },
+      (_, c) => merged.filter((r) => r[c]!.length > 0).length > 1 || merged[0]![c]!.length === 0,
+    );
     if (keep.filter(Boolean).length >= 2 && keep.some((k) => !k)) {
       for (let k = merged.length - 1; k >= 0; k--) {
         const r = merged[k]!;
@@ -1764,7 +2296,10 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // figures is split into that many columns, figure by figure.
   const splitFrom = new Set<Line>();
   for (let c = (merged[0]?.length ?? 0) - 1; c >= 0; c--) {
-    const data = merged.slice(1).map((r) => r[c]!).filter((cell) => cell.length > 0);
+    const data = merged
+      .slice(1)
+      .map((r) => r[c]!)
+      .filter((cell) => cell.length > 0);
     if (data.length < 2) continue;
     const counts = data.map(cellFigures);
     const k = counts[0]?.length ?? 0;
@@ -1773,9 +2308,20 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // "12 500" is one figure where a space groups thousands (unless the column groups them with
     // commas or points elsewhere: "880 912 1,005" are three figures).
     const grouped = counts.some((f) => f!.some((w) => /\d[,.]\d{3}(?!\d)/.test(w.text)));
-    if (!grouped && counts.some((f) => f!.some((w, i) => i > 0 && /^\d{3}(?:[.,]\d+)?%?\)?$/.test(w.text) && /^[-+−(]?[$€£¥]?\d{1,3}$/.test(f![i - 1]!.text)))) continue;
+    if (
+      !grouped &&
+      counts.some((f) =>
+        f!.some(
+          (w, i) => i > 0 && /^\d{3}(?:[.,]\d+)?%?\)?$/.test(w.text) && /^[-+−(]?[$€£¥]?\d{1,3}$/.test(f![i - 1]!.text),
+        ),
+      )
+    )
+      continue;
     // Where each new column sits: the mean centre of its figures.
-    const centres = Array.from({ length: k }, (_, i) => counts.reduce((n, f) => n + (f![i]!.x0 + f![i]!.x1) / 2, 0) / counts.length);
+    const centres = Array.from(
+      { length: k },
+      (_, i) => counts.reduce((n, f) => n + (f![i]!.x0 + f![i]!.x1) / 2, 0) / counts.length,
+    );
     for (const r of merged) {
       const cell = r[c]!;
       for (const l of cell) splitFrom.add(l);
@@ -1808,8 +2354,16 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     // Letters or figures on both sides: a currency sign set apart from its amounts ("$  1,200")
     // belongs with them.
     const alnum = (q: Word): boolean => /[\p{L}\p{N}]/u.test(q.text);
-    const rivers = whitespaceRivers(ws, medianSize(ws) * 0.8).map((v) => v.x).filter((x) =>
-      cells.filter((cell) => cell.some((l) => l.words.some((q) => q.x1 <= x && alnum(q))) && cell.some((l) => l.words.some((q) => q.x0 >= x && alnum(q)))).length >= 3);
+    const rivers = whitespaceRivers(ws, medianSize(ws) * 0.8)
+      .map((v) => v.x)
+      .filter(
+        (x) =>
+          cells.filter(
+            (cell) =>
+              cell.some((l) => l.words.some((q) => q.x1 <= x && alnum(q))) &&
+              cell.some((l) => l.words.some((q) => q.x0 >= x && alnum(q))),
+          ).length >= 3,
+      );
     if (!rivers.length) continue;
     for (const r of merged) {
       const cell = r[c]!;
@@ -1830,13 +2384,23 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
       if (cell.length !== 1) return -1;
       const ws = cell[0]!.words;
       const k = ws.findIndex((w) => /:$/.test(w.text.trim()));
-      return k >= 0 && k < ws.length - 1 && ws.slice(0, k + 1).map((w) => w.text).join(' ').length <= 30 ? k + 1 : -1;
+      return k >= 0 &&
+        k < ws.length - 1 &&
+        ws
+          .slice(0, k + 1)
+          .map((w) => w.text)
+          .join(' ').length <= 30
+        ? k + 1
+        : -1;
     };
     if (cells.length < 2 || cells.filter((cell) => splitAt(cell) > 0).length < cells.length * 0.75) continue;
     for (const r of merged) {
       const cell = r[c]!;
       const k = splitAt(cell);
-      if (k < 0) { r.splice(c + 1, 0, []); continue; }
+      if (k < 0) {
+        r.splice(c + 1, 0, []);
+        continue;
+      }
       const l = cell[0]!;
       r.splice(c, 1, [makeLine(l.words.slice(0, k), l.rtl)], [makeLine(l.words.slice(k), l.rtl)]);
     }
@@ -1845,7 +2409,18 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   // the signs belong to the amounts beside them, not to a column of their own.
   for (let c = (merged[0]?.length ?? 0) - 2; c >= 0; c--) {
     const signs = merged.filter((r) => r[c]!.length > 0);
-    if (!signs.length || !signs.every((r) => /^[$€£¥₹]$/u.test(r[c]!.map((l) => l.text).join('').trim()) && r[c + 1]!.length > 0)) continue;
+    if (
+      !signs.length ||
+      !signs.every(
+        (r) =>
+          /^[$€£¥₹]$/u.test(
+            r[c]!.map((l) => l.text)
+              .join('')
+              .trim(),
+          ) && r[c + 1]!.length > 0,
+      )
+    )
+      continue;
     for (const r of merged) {
       r[c + 1] = [...r[c]!, ...r[c + 1]!];
       r.splice(c, 1);
@@ -1861,37 +2436,69 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
     const cell = c >= 0 && merged[k]![c]!.length === 1 ? last[c]![last[c]!.length - 1] : undefined;
     if (!cell) break;
     const column = merged.slice(0, tail).flatMap((r) => r[c]!);
-    const left = Math.max(-Infinity, ...merged.slice(0, tail).flatMap((r) => r[c - 1] ?? []).map((l) => l.x1));
-    const right = Math.min(Infinity, ...merged.slice(0, tail).flatMap((r) => r[c + 1] ?? []).map((l) => l.x0));
+    const left = Math.max(
+      -Infinity,
+      ...merged
+        .slice(0, tail)
+        .flatMap((r) => r[c - 1] ?? [])
+        .map((l) => l.x1),
+    );
+    const right = Math.min(
+      Infinity,
+      ...merged
+        .slice(0, tail)
+        .flatMap((r) => r[c + 1] ?? [])
+        .map((l) => l.x0),
+    );
     if (!wrappedTail(merged[k]![c]![0]!, cell, column, left, right)) break;
     last[c]!.push(merged[k]![c]![0]!);
   }
   merged.length = tail;
   if (merged.length >= 4 && setApartTail(merged)) merged.pop();
-  if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3)) return null;
+  if (merged.length < 2 || merged.filter((r) => filledCells(r) >= 2).length < ((ruled && shortCells) || wide ? 2 : 3))
+    return null;
   const words = new Set<Word>();
   const lines = new Set<Line>();
   // Lines cut into figures: their own words leave the text flow with the table.
-  for (const l of splitFrom) { lines.add(l); for (const w of l.words) words.add(w); }
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  const rows: TableCell[][] = merged.map((r) => r.map((cell) => {
-    for (const l of cell) {
-      lines.add(l);
-      for (const w of l.words) words.add(w);
-      x0 = Math.min(x0, l.x0); y0 = Math.min(y0, l.y0); x1 = Math.max(x1, l.x1); y1 = Math.max(y1, l.y1);
-    }
-    return { content: cellInlines(cell.flatMap((l) => l.words)) };
-  }));
+  for (const l of splitFrom) {
+    lines.add(l);
+    for (const w of l.words) words.add(w);
+  }
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  const rows: TableCell[][] = merged.map((r) =>
+    r.map((cell) => {
+      for (const l of cell) {
+        lines.add(l);
+        for (const w of l.words) words.add(w);
+        x0 = Math.min(x0, l.x0);
+        y0 = Math.min(y0, l.y0);
+        x1 = Math.max(x1, l.x1);
+        y1 = Math.max(y1, l.y1);
+      }
+      return { content: cellInlines(cell.flatMap((l) => l.words)) };
+    }),
+  );
   // Pieces of running text (justified lines whose wide spaces looked like gutters): cells that read
   // as sentence fragments, or rows whose words stand as far apart inside their cells as the cells do.
   if (justifiedRows(merged)) return null;
   {
-    const cellsText = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
-    const sentencey = cellsText.filter((t) => t.split(/\s+/).length >= 3 && (/[.;:,]$/.test(t) || /^\p{Ll}/u.test(t))).length;
+    const cellsText = rows
+      .flat()
+      .map((c) => plainOf(c.content))
+      .filter(Boolean);
+    const sentencey = cellsText.filter(
+      (t) => t.split(/\s+/).length >= 3 && (/[.;:,]$/.test(t) || /^\p{Ll}/u.test(t)),
+    ).length;
     if (cellsText.length && sentencey >= cellsText.length * 0.4) return null;
   }
   // Pieces of a displayed formula (operators, sub- and superscripts set apart) are not a table.
-  const texts = rows.flat().map((c) => plainOf(c.content)).filter(Boolean);
+  const texts = rows
+    .flat()
+    .map((c) => plainOf(c.content))
+    .filter(Boolean);
   // Tall brackets drawn as glyphs come as rows of their own ("( )") above and below each line.
   const operator = (t: string): boolean => /[∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∀∃→←⇒⇔±×÷·∞]/.test(t) || /^[\s()[\]{}|⟨⟩]+$/u.test(t);
   // A sign or a lone letter is a formula's piece (a minus, a variable set apart), except in a full
@@ -1911,7 +2518,19 @@ function buildAligned(members: Line[][], gutters: Interval[], ruled: boolean, no
   if (cellsFilled < rows.length * (rows[0]?.length ?? cols) * 0.5) return null;
   const extent = (ls: Line[], lo: (l: Line) => number, hi: (l: Line) => number): Interval =>
     ls.length ? { a: Math.min(...ls.map(lo)), b: Math.max(...ls.map(hi)) } : { a: NaN, b: NaN };
-  const columns = (merged[0] ?? []).map((_, c) => extent(merged.flatMap((r) => r[c] ?? []), (l) => l.x0, (l) => l.x1));
-  const rowBands = merged.map((r) => extent(r.flat(), (l) => l.y0, (l) => l.y1));
+  const columns = (merged[0] ?? []).map((_, c) =>
+    extent(
+      merged.flatMap((r) => r[c] ?? []),
+      (l) => l.x0,
+      (l) => l.x1,
+    ),
+  );
+  const rowBands = merged.map((r) =>
+    extent(
+      r.flat(),
+      (l) => l.y0,
+      (l) => l.y1,
+    ),
+  );
   return { x0, y0, x1, y1, rows, words, lines, ruled: false, confidence: ruled ? 0.75 : 0.6, columns, rowBands };
 }

@@ -22,9 +22,10 @@ interface TurnedCell extends Box {
  * right; read top to bottom (90), to its left.
  */
 function upright(it: TextItem): TextItem {
-  const turned = it.angle === 90
-    ? { x0: it.y0, x1: it.y1, y0: -it.x1, y1: -it.x0 }
-    : { x0: -it.y1, x1: -it.y0, y0: it.x0, y1: it.x1 };
+  const turned =
+    it.angle === 90
+      ? { x0: it.y0, x1: it.y1, y0: -it.x1, y1: -it.x0 }
+      : { x0: -it.y1, x1: -it.y0, y0: it.x0, y1: it.x1 };
   const { angle: _angle, ...rest } = it;
   return { ...rest, ...turned };
 }
@@ -40,7 +41,8 @@ function turnedCells(items: TextItem[]): TurnedCell[] {
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let i = 0; i < runs.length; i++) {
     for (let j = i + 1; j < runs.length; j++) {
-      const a = runs[i]!, b = runs[j]!;
+      const a = runs[i]!,
+        b = runs[j]!;
       if (a.angle !== b.angle) continue;
       const size = Math.min(a.fontSize, b.fontSize);
       const across = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
@@ -49,11 +51,16 @@ function turnedCells(items: TextItem[]): TurnedCell[] {
     }
   }
   const groups = new Map<number, TextItem[]>();
-  runs.forEach((r, i) => { const k = find(i); (groups.get(k) ?? groups.set(k, []).get(k)!).push(r); });
+  runs.forEach((r, i) => {
+    const k = find(i);
+    (groups.get(k) ?? groups.set(k, []).get(k)!).push(r);
+  });
   return [...groups.values()].map((g) => ({
     items: g,
-    x0: Math.min(...g.map((r) => r.x0)), y0: Math.min(...g.map((r) => r.y0)),
-    x1: Math.max(...g.map((r) => r.x1)), y1: Math.max(...g.map((r) => r.y1)),
+    x0: Math.min(...g.map((r) => r.x0)),
+    y0: Math.min(...g.map((r) => r.y0)),
+    x1: Math.max(...g.map((r) => r.x1)),
+    y1: Math.max(...g.map((r) => r.y1)),
     size: Math.max(...g.map((r) => r.fontSize)),
   }));
 }
@@ -74,7 +81,8 @@ function columnUnder(cell: Pick<TurnedCell, 'x0' | 'x1' | 'size'>, columns: Inte
     const col = columns[c]!;
     if (!Number.isFinite(col.a)) continue;
     const left = c > 0 && Number.isFinite(columns[c - 1]!.b) ? (columns[c - 1]!.b + col.a) / 2 : -Infinity;
-    const right = c + 1 < columns.length && Number.isFinite(columns[c + 1]!.a) ? (col.b + columns[c + 1]!.a) / 2 : Infinity;
+    const right =
+      c + 1 < columns.length && Number.isFinite(columns[c + 1]!.a) ? (col.b + columns[c + 1]!.a) / 2 : Infinity;
     if (mid < left || mid >= right) continue;
     return cell.x1 > col.a - cell.size && cell.x0 < col.b + cell.size ? c : -1;
   }
@@ -90,7 +98,11 @@ function columnUnder(cell: Pick<TurnedCell, 'x0' | 'x1' | 'size'>, columns: Inte
  * stacked just above them, each over one column, are the head's upper row (`rowsAbove`); their
  * words join the table's. Tables are changed in place; the runs taken are returned.
  */
-export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem[], lines: readonly Line[] = []): Set<TextItem> {
+export function attachTurnedHeads(
+  tables: FoundTable[],
+  items: readonly TextItem[],
+  lines: readonly Line[] = [],
+): Set<TextItem> {
   const taken = new Set<TextItem>();
   if (!items.length || !tables.length) return taken;
   const inTables = (l: Line): boolean => tables.some((t) => t.lines.has(l) || l.words.some((w) => t.words.has(w)));
@@ -108,7 +120,10 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
       if (row < 0) continue;
       const col = columnUnder(cell, columns);
       if (col < 0) continue;
-      if (heads.has(col)) { clash = true; break; }
+      if (heads.has(col)) {
+        clash = true;
+        break;
+      }
       heads.set(col, { cell, row });
     }
     if (clash || heads.size < 2) continue;
@@ -117,7 +132,8 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
     const row = Math.min(...[...heads.values()].map((h) => h.row));
     if ([...heads.values()].some((h) => h.row !== row)) continue;
     const lowest = [...heads.values()].reduce((m, h) => (h.cell.y1 > m.cell.y1 ? h : m)).cell;
-    if (rowBands[row]!.a - lowest.y1 > lowest.size * 2.5 || [...heads.values()].some((h) => h.cell.y1 < lowest.y0)) continue;
+    if (rowBands[row]!.a - lowest.y1 > lowest.size * 2.5 || [...heads.values()].some((h) => h.cell.y1 < lowest.y0))
+      continue;
     // A cell spanning down from above into that row would be cut by a row put in between.
     if (t.rows.slice(0, row).some((r, k) => r.some((c) => k + (c.rowSpan ?? 1) > row))) continue;
     const top = Math.min(...[...heads.values()].map((h) => h.cell.y0));
@@ -125,8 +141,13 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
     // Heads set level with the table's first row of heads ("Region" set flush with the turned heads'
     // feet) fill that row's empty cells; otherwise they are a row of their own.
     const level = row > 0 && rowBands[row - 1]!.b > top && rowBands[row - 1]!.a < foot ? t.rows[row - 1]! : null;
-    const fill = level && level.length === columns.length && level.every((c) => !c.colSpan && !c.rowSpan)
-      && [...heads.keys()].every((col) => !level[col]!.content.length) ? level : null;
+    const fill =
+      level &&
+      level.length === columns.length &&
+      level.every((c) => !c.colSpan && !c.rowSpan) &&
+      [...heads.keys()].every((col) => !level[col]!.content.length)
+        ? level
+        : null;
     const headRow: TableCell[] = fill ?? Array.from({ length: columns.length }, () => ({ content: [] }));
     for (const [col, h] of heads) {
       headRow[col] = { content: turnedContent(h.cell) };
@@ -147,12 +168,17 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
     const size = Math.max(...[...heads.values()].map((h) => h.cell.size));
     const above = row === 0 ? rowsAbove(lines, top, size, t, columns, inTables) : [];
     if (!above.length) continue;
-    const upper: TableCell[] = columns.map((_, c) => ({ content: cellInlines(above.filter((a) => a.col === c).flatMap((a) => a.line.words)) }));
+    const upper: TableCell[] = columns.map((_, c) => ({
+      content: cellInlines(above.filter((a) => a.col === c).flatMap((a) => a.line.words)),
+    }));
     t.rows.unshift(upper);
     const y0 = Math.min(...above.map((a) => a.line.y0));
     rowBands.unshift({ a: y0, b: Math.max(...above.map((a) => a.line.y1)) });
     t.y0 = Math.min(t.y0, y0);
-    for (const a of above) { t.lines.add(a.line); for (const w of a.line.words) t.words.add(w); }
+    for (const a of above) {
+      t.lines.add(a.line);
+      for (const w of a.line.words) t.words.add(w);
+    }
   }
   return taken;
 }
@@ -163,8 +189,16 @@ export function attachTurnedHeads(tables: FoundTable[], items: readonly TextItem
  * (clear of the other columns' text) and none a caption. A line across the columns (a title) means
  * the text above is no part of the head, and none is taken.
  */
-function rowsAbove(lines: readonly Line[], top: number, size: number, t: FoundTable, columns: Interval[], inTables: (l: Line) => boolean): Array<{ line: Line; col: number }> {
-  const candidates = lines.filter((l) => l.y1 <= top + l.size * 0.3 && l.x0 >= t.x0 - size * 2 && l.x1 <= t.x1 + size * 2 && !inTables(l))
+function rowsAbove(
+  lines: readonly Line[],
+  top: number,
+  size: number,
+  t: FoundTable,
+  columns: Interval[],
+  inTables: (l: Line) => boolean,
+): Array<{ line: Line; col: number }> {
+  const candidates = lines
+    .filter((l) => l.y1 <= top + l.size * 0.3 && l.x0 >= t.x0 - size * 2 && l.x1 <= t.x1 + size * 2 && !inTables(l))
     .sort((a, b) => b.y1 - a.y1);
   const stack: Line[] = [];
   let reach = top;

@@ -93,7 +93,12 @@ const parseBodySchema = {
   type: 'object',
   required: ['file'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The file bytes (at most 50 MB). Supported: .html .htm .xhtml .pdf .docx .doc .docm .odt .ods .odp .rtf .xlsx .xls .xlsm .xlsb .pptx .ppt .pptm .epub .csv' },
+    file: {
+      type: 'string',
+      format: 'binary',
+      description:
+        'The file bytes (at most 50 MB). Supported: .html .htm .xhtml .pdf .docx .doc .docm .odt .ods .odp .rtf .xlsx .xls .xlsm .xlsb .pptx .ppt .pptm .epub .csv',
+    },
     options: { type: 'string', description: 'JSON text of ParseOptions (content type application/json).' },
   },
 };
@@ -106,7 +111,8 @@ const parseResponseSchema = {
     data: {
       type: 'object',
       additionalProperties: true,
-      description: 'The response document: markdown, pages, blocks, html, rawHtml, links, images, summary, json, metadata, warning.',
+      description:
+        'The response document: markdown, pages, blocks, html, rawHtml, links, images, summary, json, metadata, warning.',
     },
   },
 };
@@ -114,116 +120,141 @@ const parseResponseSchema = {
 export async function parseRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { config, store, parser, limiter } = ctx;
 
-  app.post('/v2/parse', {
-    schema: {
-      summary: 'Parse an uploaded file',
-      consumes: ['multipart/form-data'],
-      body: parseBodySchema,
-      response: {
-        200: parseResponseSchema,
-        400: { ...errorSchemas.coded, description: 'Malformed request or invalid options (code BAD_REQUEST)' },
-        401: { ...errorSchemas.unauthorized, description: 'Missing or unknown API key' },
-        402: { ...errorSchemas.plain, description: 'The page quota of the API key is spent' },
-        408: { ...errorSchemas.coded, description: 'The parse did not finish within options.timeout (code TIMEOUT)' },
-        413: { ...errorSchemas.coded, description: 'The file is over 50 MB or a safety limit was hit (code RESOURCE_LIMIT)' },
-        415: { ...errorSchemas.coded, description: 'Not a supported file type (code UNSUPPORTED_FILE_TYPE)' },
-        422: { ...errorSchemas.coded, description: 'Encrypted or damaged file (code ENCRYPTED or MALFORMED)' },
-        429: { ...errorSchemas.plain, description: 'Concurrency limit and queue of the API key are full' },
-        500: { ...errorSchemas.coded, description: 'Unexpected failure (code UNKNOWN_ERROR)' },
-        503: { ...errorSchemas.coded, description: 'The service is shutting down (code CLOSED)' },
+  app.post(
+    '/v2/parse',
+    {
+      schema: {
+        summary: 'Parse an uploaded file',
+        consumes: ['multipart/form-data'],
+        body: parseBodySchema,
+        response: {
+          200: parseResponseSchema,
+          400: { ...errorSchemas.coded, description: 'Malformed request or invalid options (code BAD_REQUEST)' },
+          401: { ...errorSchemas.unauthorized, description: 'Missing or unknown API key' },
+          402: { ...errorSchemas.plain, description: 'The page quota of the API key is spent' },
+          408: { ...errorSchemas.coded, description: 'The parse did not finish within options.timeout (code TIMEOUT)' },
+          413: {
+            ...errorSchemas.coded,
+            description: 'The file is over 50 MB or a safety limit was hit (code RESOURCE_LIMIT)',
+          },
+          415: { ...errorSchemas.coded, description: 'Not a supported file type (code UNSUPPORTED_FILE_TYPE)' },
+          422: { ...errorSchemas.coded, description: 'Encrypted or damaged file (code ENCRYPTED or MALFORMED)' },
+          429: { ...errorSchemas.plain, description: 'Concurrency limit and queue of the API key are full' },
+          500: { ...errorSchemas.coded, description: 'Unexpected failure (code UNKNOWN_ERROR)' },
+          503: { ...errorSchemas.coded, description: 'The service is shutting down (code CLOSED)' },
+        },
       },
     },
-  }, async (request, reply) => {
-    const started = performance.now();
-    const keyId = request.keyId;
+    async (request, reply) => {
+      const started = performance.now();
+      const keyId = request.keyId;
 
-    const refused = (status: number, code: string): void => {
-      request.log.info({ audit: { event: 'parse', keyId, username: null, status, code, pages: 0, durationMs: Math.round(performance.now() - started) } }, 'audit');
-    };
-    if (config.pageQuota > 0) {
-      const used = await store.pagesUsed(keyId);
-      if (used >= config.pageQuota) {
-        refused(402, 'PAYMENT_REQUIRED');
-        throw paymentRequired(`Page quota spent: ${used} of ${config.pageQuota} pages used this month by this API key.`);
-      }
-    }
-
-    let slot: Slot;
-    try {
-      slot = limiter.acquire(keyId);
-    } catch (err) {
-      refused(429, 'RATE_LIMITED');
-      throw err;
-    }
-    const abort = new AbortController();
-    const onClose = (): void => {
-      if (!reply.raw.writableFinished) abort.abort(new ParseError('ABORTED', 'The client closed the connection.'));
-    };
-    reply.raw.on('close', onClose);
-    let options: NormalizedOptions | undefined;
-    let upload: Upload | undefined;
-    let status = 500;
-    let code: string | undefined;
-    let pages = 0;
-    try {
-      upload = await readUpload(request);
-      const parsed = parseOptionsText(upload.optionsText);
-      options = parsed.normalized;
-      request.zeroDataRetention = options.zeroDataRetention;
-
-      if (slot.waited) {
-        await Promise.race([
-          slot.ready,
-          new Promise<never>((_, reject) => {
-            if (abort.signal.aborted) reject(abort.signal.reason as Error);
-            abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true });
-          }),
-        ]);
+      const refused = (status: number, code: string): void => {
+        request.log.info(
+          {
+            audit: {
+              event: 'parse',
+              keyId,
+              username: null,
+              status,
+              code,
+              pages: 0,
+              durationMs: Math.round(performance.now() - started),
+            },
+          },
+          'audit',
+        );
+      };
+      if (config.pageQuota > 0) {
+        const used = await store.pagesUsed(keyId);
+        if (used >= config.pageQuota) {
+          refused(402, 'PAYMENT_REQUIRED');
+          throw paymentRequired(
+            `Page quota spent: ${used} of ${config.pageQuota} pages used this month by this API key.`,
+          );
+        }
       }
 
-      const data = await parser.parseFile(upload.bytes, parsed.raw, {
-        filename: upload.filename,
-        contentType: upload.mimetype,
-        signal: abort.signal,
-      });
-      data.metadata.sourceURL = upload.filename;
-      if (slot.waited) {
-        data.metadata.concurrencyLimited = true;
-        data.metadata.concurrencyQueueDurationMs = Math.round(slot.queueMs);
+      let slot: Slot;
+      try {
+        slot = limiter.acquire(keyId);
+      } catch (err) {
+        refused(429, 'RATE_LIMITED');
+        throw err;
       }
-      pages = pagesOf(data);
-      // Usage is written only where a quota needs it: one write per request is the dearest part of a small parse.
-      if (config.pageQuota > 0) await store.addPages(keyId, pages);
-      status = 200;
-      return reply.code(200).send({ success: true, data });
-    } catch (err) {
-      const mapped = toHttpError(err);
-      status = mapped.status;
-      code = mapped.code;
-      throw err;
-    } finally {
-      slot.release();
-      reply.raw.off('close', onClose);
-      const zdr = options?.zeroDataRetention ?? false;
-      // One structured audit line per parse: who (key id, never the key; the caller's username when given),
-      // what happened, how long. File content never appears; with zero data retention the file name neither.
-      request.log.info({
-        audit: {
-          event: 'parse',
-          keyId,
-          username: options?.auditMetadata?.username ?? null,
-          status,
-          code: code ?? null,
-          pages,
-          bytes: upload?.bytes.byteLength ?? null,
-          filename: zdr ? null : upload?.filename ?? null,
-          zeroDataRetention: zdr,
-          concurrencyLimited: slot.waited,
-          queueMs: Math.round(slot.queueMs),
-          durationMs: Math.round(performance.now() - started),
-        },
-      }, 'audit');
-      if (upload) upload.bytes = Buffer.alloc(0);
-    }
-  });
+      const abort = new AbortController();
+      const onClose = (): void => {
+        if (!reply.raw.writableFinished) abort.abort(new ParseError('ABORTED', 'The client closed the connection.'));
+      };
+      reply.raw.on('close', onClose);
+      let options: NormalizedOptions | undefined;
+      let upload: Upload | undefined;
+      let status = 500;
+      let code: string | undefined;
+      let pages = 0;
+      try {
+        upload = await readUpload(request);
+        const parsed = parseOptionsText(upload.optionsText);
+        options = parsed.normalized;
+        request.zeroDataRetention = options.zeroDataRetention;
+
+        if (slot.waited) {
+          await Promise.race([
+            slot.ready,
+            new Promise<never>((_, reject) => {
+              if (abort.signal.aborted) reject(abort.signal.reason as Error);
+              abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true });
+            }),
+          ]);
+        }
+
+        const data = await parser.parseFile(upload.bytes, parsed.raw, {
+          filename: upload.filename,
+          contentType: upload.mimetype,
+          signal: abort.signal,
+        });
+        data.metadata.sourceURL = upload.filename;
+        if (slot.waited) {
+          data.metadata.concurrencyLimited = true;
+          data.metadata.concurrencyQueueDurationMs = Math.round(slot.queueMs);
+        }
+        pages = pagesOf(data);
+        // Usage is written only where a quota needs it: one write per request is the dearest part of a small parse.
+        if (config.pageQuota > 0) await store.addPages(keyId, pages);
+        status = 200;
+        return reply.code(200).send({ success: true, data });
+      } catch (err) {
+        const mapped = toHttpError(err);
+        status = mapped.status;
+        code = mapped.code;
+        throw err;
+      } finally {
+        slot.release();
+        reply.raw.off('close', onClose);
+        const zdr = options?.zeroDataRetention ?? false;
+        // One structured audit line per parse: who (key id, never the key; the caller's username when given),
+        // what happened, how long. File content never appears; with zero data retention the file name neither.
+        request.log.info(
+          {
+            audit: {
+              event: 'parse',
+              keyId,
+              username: options?.auditMetadata?.username ?? null,
+              status,
+              code: code ?? null,
+              pages,
+              bytes: upload?.bytes.byteLength ?? null,
+              filename: zdr ? null : (upload?.filename ?? null),
+              zeroDataRetention: zdr,
+              concurrencyLimited: slot.waited,
+              queueMs: Math.round(slot.queueMs),
+              durationMs: Math.round(performance.now() - started),
+            },
+          },
+          'audit',
+        );
+        if (upload) upload.bytes = Buffer.alloc(0);
+      }
+    },
+  );
 }

@@ -88,7 +88,8 @@ class PostgresSql implements Sql {
     const client: PoolClient = await this.pool.connect();
     const tx: Sql = {
       dialect: 'postgres',
-      query: async <R extends Row>(text: string, params: SqlValue[] = []) => (await client.query(text, params)).rows as R[],
+      query: async <R extends Row>(text: string, params: SqlValue[] = []) =>
+        (await client.query(text, params)).rows as R[],
       transaction: (inner) => inner(tx),
       close: async () => undefined,
     };
@@ -122,7 +123,7 @@ export interface OpenOptions {
 export async function openSql(options: OpenOptions): Promise<Sql> {
   if (options.databaseUrl) {
     const pg = await import('pg');
-    const PoolCtor = (pg.default?.Pool ?? (pg as unknown as { Pool: typeof Pool }).Pool);
+    const PoolCtor = pg.default?.Pool ?? (pg as unknown as { Pool: typeof Pool }).Pool;
     const pool = new PoolCtor({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process; the next query reports the problem.
     pool.on('error', () => undefined);
@@ -138,6 +139,8 @@ export async function openSql(options: OpenOptions): Promise<Sql> {
   }
   const db = new DatabaseSync(file);
   // WAL with synchronous=NORMAL: the file cannot be corrupted by a crash; a power cut may lose the last commits.
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+  );
   return new SqliteSql(db);
 }

@@ -41,9 +41,22 @@ function toMonitor(r: Row): Monitor {
 
 function columns(m: Monitor): SqlValue[] {
   return [
-    m.name, m.status, m.schedule.cron, m.schedule.timezone, m.nextRunAt, m.lastRunAt, m.currentCheckId,
-    JSON.stringify(m.targets), m.webhook ? JSON.stringify(m.webhook) : null, m.notification ? JSON.stringify(m.notification) : null,
-    m.retentionDays, m.estimatedCreditsPerMonth, JSON.stringify(m.lastCheckSummary), m.goal, m.judgeEnabled ? 1 : 0, m.updatedAt,
+    m.name,
+    m.status,
+    m.schedule.cron,
+    m.schedule.timezone,
+    m.nextRunAt,
+    m.lastRunAt,
+    m.currentCheckId,
+    JSON.stringify(m.targets),
+    m.webhook ? JSON.stringify(m.webhook) : null,
+    m.notification ? JSON.stringify(m.notification) : null,
+    m.retentionDays,
+    m.estimatedCreditsPerMonth,
+    JSON.stringify(m.lastCheckSummary),
+    m.goal,
+    m.judgeEnabled ? 1 : 0,
+    m.updatedAt,
   ];
 }
 
@@ -113,7 +126,10 @@ export class Store {
   }
 
   async deleteMonitor(owner: string, id: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM monitors WHERE owner_key_id = $1 AND id = $2 RETURNING id', [owner, id]);
+    const rows = await this.sql.query('DELETE FROM monitors WHERE owner_key_id = $1 AND id = $2 RETURNING id', [
+      owner,
+      id,
+    ]);
     return rows.length > 0;
   }
 
