@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { REPO_ROOT } from './corpus.js';
 import { openForRender, pageImageForOcr, renderPage } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 
 export const OCR_FIXTURES = path.join(REPO_ROOT, 'fixtures', 'ocr');
 

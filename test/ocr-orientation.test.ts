@@ -13,7 +13,7 @@ import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
 import { cer } from '../src/ocr/cer.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { bulletLines } from '../src/ocr/bullets.js';
 import { layoutOcrPage } from '../src/ocr/layout.js';
-import { finishDocument } from '../src/pdf/layout/document.js';
+import { finishDocument } from '../src/layout/document.js';
 import { serialize } from '../src/markdown/serialize.js';
 import { compactTesseractPage, type OcrLine, type OcrPage, type OcrWord } from '../src/ocr/page.js';
 import { parseHocr } from '../src/ocr/hocr.js';

@@ -23,7 +23,7 @@ import {
 } from 'pdf-lib';
 import { CORPUS_SKIP_MESSAGE, REPO_ROOT, corpusAvailable, readCorpus } from '../test-support/corpus.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import { drawScanImage, findScanImage } from '../src/ocr/scan-image.js';
 
 /** 400 × 600 grey test card at 200 dpi on a 2 × 3 inch page: a gradient, a black corner block, a bar. */

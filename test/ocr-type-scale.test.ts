@@ -23,7 +23,7 @@ import {
   scaleFor,
 } from '../src/ocr/type-scale.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import { DEFAULT_PREPROCESS, otsuLevel, preprocess } from '../src/ocr/preprocess.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');

@@ -3,11 +3,11 @@
  * same on OCR words as on native text, so these tests feed it plain `PageInput`s.
  */
 import { describe, expect, it } from 'vitest';
-import { layoutPage } from '../src/pdf/layout/engine.js';
-import { findAlignedTables } from '../src/pdf/layout/tables.js';
-import { makeLine, type Line, type Word } from '../src/pdf/layout/lines.js';
-import { finishDocument } from '../src/pdf/layout/document.js';
-import type { PageInput, TextItem } from '../src/pdf/layout/types.js';
+import { layoutPage } from '../src/layout/engine.js';
+import { findAlignedTables } from '../src/layout/tables.js';
+import { makeLine, type Line, type Word } from '../src/layout/lines.js';
+import { finishDocument } from '../src/layout/document.js';
+import type { PageInput, TextItem } from '../src/layout/types.js';
 import { needsOcr } from '../src/pdf/needs-ocr.js';
 import { serialize } from '../src/markdown/serialize.js';
 import type { DocModel } from '../src/model/document.js';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createParser } from '../src/parser.js';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { linkAnnotations, linkAreas, linkUrl, MAX_LINK_AREAS, readAnnotations } from '../src/pdf/links.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import { buildPdf } from '../test-support/hostile/pdf.js';
 import type { Matrix } from '../src/pdf/matrix.js';
 import type { ParseDocument } from '../src/types.js';

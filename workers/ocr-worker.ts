@@ -8,7 +8,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { installNetworkGuard, networkAttempts } from '../src/ocr/offline.js';
 import { OcrEngine } from '../src/ocr/engine.js';
 import { openForRender, pageImageForOcr, type RenderOptions } from '../src/ocr/render.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import {
   otsuLevel,
   preprocess,
@@ -32,7 +32,7 @@ import { layoutOcrPage } from '../src/ocr/layout.js';
 import { markBold } from '../src/ocr/bold.js';
 import { rereadGridCells } from '../src/ocr/cells.js';
 import { readUnread } from '../src/ocr/unread.js';
-import type { LinkArea, PageLayout } from '../src/pdf/layout/types.js';
+import type { LinkArea, PageLayout } from '../src/layout/types.js';
 import { linkAreas, readAnnotations } from '../src/pdf/links.js';
 import type { Matrix } from '../src/pdf/matrix.js';
 

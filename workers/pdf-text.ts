@@ -4,10 +4,10 @@
  * next range of the same parse, so a worker opens each document about once per parse.
  */
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
-import { layoutPage } from '../src/pdf/layout/engine.js';
-import type { PageLayout } from '../src/pdf/layout/types.js';
+import { layoutPage } from '../src/layout/engine.js';
+import type { PageLayout } from '../src/layout/types.js';
 import { needsOcr, type OcrDecision } from '../src/pdf/needs-ocr.js';
-import { PdfObjects } from '../src/ocr/pdf-objects.js';
+import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import {
   documentInfo,
   installInertFontFaces,

@@ -3,8 +3,8 @@
  * hints), fed the recognised words; runs in the OCR pool thread, as native layout runs in the text
  * pool. Blocks then get `source: layout_ocr` and the mean confidence of their words.
  */
-import { layoutPage } from '../pdf/layout/engine.js';
-import type { LinkArea, PageLayout } from '../pdf/layout/types.js';
+import { layoutPage } from '../layout/engine.js';
+import type { LinkArea, PageLayout } from '../layout/types.js';
 import { annotateOcrBlocks, ocrLayout, toPageInput, type OcrPage } from './page.js';
 
 /** `links`: the page's link areas, in the frame of the recognised words (see workers/ocr-worker.ts). */

@@ -8,7 +8,7 @@ import { bulletLines } from './bullets.js';
 import type { Bbox } from 'tesseract.js';
 import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
-import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../pdf/layout/types.js';
+import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../layout/types.js';
 import { clusterSizes } from './sizes.js';
 import type { PixelRule } from './rules.js';
 

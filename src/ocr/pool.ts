@@ -9,7 +9,7 @@ import { Piscina } from 'piscina';
 import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
 import { ignoreIdleWorkerDeaths, workerFile } from '../runtime/worker-pool.js';
-import type { PageLayout } from '../pdf/layout/types.js';
+import type { PageLayout } from '../layout/types.js';
 import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
 import { DEFAULT_RENDER, type RenderOptions } from './render.js';
 import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.js';

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { PdfObjects } from './pdf-objects.js';
+import type { PdfObjects } from './pdf-seam.js';
 import { drawScanImage, findScanImage, placement } from './scan-image.js';
 
 const require = createRequire(import.meta.url);

@@ -24,8 +24,9 @@ import {
   PdfRef,
   PdfStream,
   type PdfValue,
-} from './pdf-objects.js';
-import { mul, type Matrix } from '../pdf/matrix.js';
+  mul,
+  type Matrix,
+} from './pdf-seam.js';
 
 /** `m` applied first, then `n`. */
 const multiply = (m: Matrix, n: Matrix): Matrix => mul(n, m);

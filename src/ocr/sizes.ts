@@ -4,7 +4,7 @@
  * over the document) would split. After all pages of a document are recognised, sizes within 10% of
  * each other are merged into one, weighted by the characters set in them.
  */
-import type { PageLayout } from '../pdf/layout/types.js';
+import type { PageLayout } from '../layout/types.js';
 
 const TOLERANCE = 0.1;
 

@@ -6,7 +6,7 @@
  * heavy with formulas) 25% and 65%, born-digital text under 8% and over 80%. Only Latin-script
  * text is judged: the vowel test means nothing elsewhere.
  */
-import type { PageLayout } from '../pdf/layout/types.js';
+import type { PageLayout } from '../layout/types.js';
 
 export interface TextLayerQuality {
   poor: boolean;

@@ -3,8 +3,8 @@
  * boxes, all in points in the upright view of the page (top-left origin). This is the only module of
  * the layout path that knows pdf.js.
  */
-import type { ImageBox, PageInput, Rect, Segment, TextItem } from './layout/types.js';
-import type { PdfObjects } from '../ocr/pdf-objects.js';
+import type { ImageBox, PageInput, Rect, Segment, TextItem } from '../layout/types.js';
+import type { PdfObjects } from './pdf-objects.js';
 import { linkAreas, readAnnotations } from './links.js';
 import { apply, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';

@@ -4,8 +4,8 @@
  * from the page dictionary where the file allows, from pdf.js otherwise. Shared by the text pass
  * (src/pdf/extract.ts) and the OCR pass, whose recognised words are in the same view of the page.
  */
-import { attempt, PdfName, PdfRef, type PdfObjects, type PdfValue } from '../ocr/pdf-objects.js';
-import type { Box, LinkArea } from './layout/types.js';
+import { attempt, PdfName, PdfRef, type PdfObjects, type PdfValue } from './pdf-objects.js';
+import type { Box, LinkArea } from '../layout/types.js';
 import { apply, type Matrix } from './matrix.js';
 
 /** What the annotation reader needs of a pdf.js page. */

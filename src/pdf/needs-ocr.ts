@@ -3,7 +3,7 @@
  * be recognised from its pixels? Runs on a page's native extraction (the same `PageInput` the layout
  * engine reads), so it costs nothing beyond the text pass.
  */
-import type { PageInput } from './layout/types.js';
+import type { PageInput } from '../layout/types.js';
 import { implausibleSpelling } from './spelling.js';
 
 export interface OcrDecision {

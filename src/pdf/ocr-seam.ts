@@ -12,10 +12,13 @@
  * are cancelled, so nothing keeps running once the caller has its answer.
  */
 import type { ReaderContext } from '../readers/reader.js';
-import type { PageLayout } from './layout/types.js';
+import type { PageLayout } from '../layout/types.js';
 // OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract.
 import { isOcrTimeout, recognizePages } from '../ocr/pool.js';
 import { deadlineMargin } from './deadline.js';
+
+// How a page's text layer is judged against what recognition read (src/ocr/text-layer.ts).
+export { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } from '../ocr/text-layer.js';
 
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
   const stopAt = ctx.deadline - deadlineMargin(ctx.options.timeout);

@@ -21,12 +21,18 @@
 import { ParseError } from '../errors.js';
 import { inlinesText, type DocModel } from '../model/document.js';
 import type { Reader } from '../readers/reader.js';
-import { finishDocument } from './layout/document.js';
-import type { PageLayout } from './layout/types.js';
+import { finishDocument } from '../layout/document.js';
+import type { PageLayout } from '../layout/types.js';
 import { deadlineMargin } from './deadline.js';
-import { ocrTimedOut, recognisePages } from './ocr-seam.js';
+import {
+  layoutText,
+  ocrTimedOut,
+  poorScanTextLayer,
+  recognisePages,
+  TEXT_LAYER_MISMATCH,
+  textAgreement,
+} from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
-import { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } from '../ocr/text-layer.js';
 import { extractText } from './text-pool.js';
 
 /** Ascending page numbers as ranges ("3, 5-9, 12"): a warning about 20,000 pages stays one short line. */

@@ -3,8 +3,8 @@
  * superscript position, and the lines of a paragraph (or of a table cell) joined, with the
  * hyphens at line ends either closed up or kept.
  */
-import type { Inline, TextInline } from '../../model/document.js';
-import { common as commonWords } from '../../redact/data/gazetteer.js';
+import type { Inline, TextInline } from '../model/document.js';
+import { common as commonWords } from '../redact/data/gazetteer.js';
 import type { Line, Word } from './lines.js';
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;

@@ -2,7 +2,7 @@
  * Tables: from ruling lines (cell grid from horizontal and vertical segments, merged cells where a
  * rule is missing) and from text alignment (columns of whitespace running down consecutive rows).
  */
-import type { TableCell, TextInline } from '../../model/document.js';
+import type { TableCell, TextInline } from '../model/document.js';
 import { blockInlines } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, makeLine, type Line, type Word } from './lines.js';
 import type { Box, Segment } from './types.js';

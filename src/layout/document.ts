@@ -12,7 +12,7 @@ import {
   type Inline,
   type Node,
   type TextInline,
-} from '../../model/document.js';
+} from '../model/document.js';
 import type { LaidOutBlock, PageLayout } from './types.js';
 import { collectSpellings, settleLineEndHyphens, type Spellings } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';

@@ -5,7 +5,7 @@
  * as spreadsheets print them) are the table's head row: each is read in its own direction, its lines
  * joined as a cell's are, and goes in the column it stands over.
  */
-import type { TableCell } from '../../model/document.js';
+import type { TableCell } from '../model/document.js';
 import { buildRows, type Line } from './lines.js';
 import { CAPTION_RE, cellInlines, type FoundTable, type Interval } from './tables.js';
 import type { Box, TextItem } from './types.js';

@@ -7,7 +7,7 @@
  *           when they share a column gutter, so that columns are read top to bottom and full-width
  *           elements stay in place) → model blocks with hints for the document-wide passes.
  */
-import type { DocBlock, ListItem, ListNode, Node } from '../../model/document.js';
+import type { DocBlock, ListItem, ListNode, Node } from '../model/document.js';
 import {
   buildRows,
   endsOpen,

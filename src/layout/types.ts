@@ -8,8 +8,8 @@
  * (heading levels, running headers and footers) need. Everything here is plain data so that it
  * crosses worker boundaries by structured clone.
  */
-import type { DocBlock } from '../../model/document.js';
-import type { PageStatus } from '../../types.js';
+import type { DocBlock } from '../model/document.js';
+import type { PageStatus } from '../types.js';
 
 /** A box in PDF points, top-left origin: x grows right, y grows down; x0 ≤ x1, y0 ≤ y1. */
 export interface Box {

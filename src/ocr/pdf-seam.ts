@@ -1,0 +1,18 @@
+/**
+ * What OCR takes from the PDF side: the object reader (to find a scan's image and its placement
+ * without pdf.js) and the matrix arithmetic of content streams. The only file under src/ocr/ that
+ * imports from src/pdf/; src/pdf/ocr-seam.ts is the seam the other way.
+ */
+export {
+  attempt,
+  filterNames,
+  isOp,
+  PdfDict,
+  PdfLexer,
+  PdfName,
+  PdfObjects,
+  PdfRef,
+  PdfStream,
+  type PdfValue,
+} from '../pdf/pdf-objects.js';
+export { mul, type Matrix } from '../pdf/matrix.js';
