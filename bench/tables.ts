@@ -188,6 +188,8 @@ function report(rs: FileResult[]): string {
     '',
     'Measure: cell adjacency relations (ICDAR 2013 table competition): each non-empty cell with its nearest non-empty neighbour to the right and below, compared as (text, text, direction) after normalising the text (NFKC, markup and leader dots removed, whitespace removed). On each page the expected and predicted tables sharing the most relations are matched first, one to one; unmatched predicted tables count against precision, except on pages where the expectation covers only part of the page (a table region, or a later table without the earlier ones). P/R/F1 pool the relations of all files; "mean F1" averages the F1 of each file. Tables: predicted / expected on the scored pages, and "recovered" = expected tables whose matched prediction has F1 ≥ 0.5. Each tool renders markdown (docmill: `mode: fast`), read as GitHub pipe tables.',
     '',
+    'Caveats: the set is small (one file moves the pooled numbers by several points) and its pages are table pages, so tables invented from prose show only as extra tables there. camelot\'s stream expectations put each line of a head set over several lines in a row of its own ("Total" / "Internal" / "Debt"), so a tool that keeps a wrapped head in one cell loses those relations (superscript.pdf, health.pdf); its lattice expectations keep such cells whole.',
+    '',
     `Split: a file is held out when the first byte of SHA-256 of its path is divisible by 3 (${held.length} of ${rs.length} files). Held-out files are not used for tuning: read their scores, not their output.`,
     '',
     '| part | tool | files | precision | recall | F1 | mean F1 | tables predicted / expected | recovered |',

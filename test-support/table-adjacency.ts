@@ -5,7 +5,8 @@
  * and a missing cell read alike); a relation is the tuple (text, neighbour text, direction).
  * Precision and recall compare the multisets of relations of the predicted and expected tables.
  *
- * Cell text is compared after normalisation: Unicode NFKC, markup removed (HTML tags such as
+ * Cell text is compared after normalisation: Unicode NFKC, a word hyphenated at a line end inside
+ * the cell joined ("Preva-\nlence" = "Prevalence"), markup removed (HTML tags such as
  * `<br>` or camelot's `<s>`, markdown backslash escapes and bold/italic markers), leader dots
  * (". . . .") dropped, and all whitespace removed (wrapped, letter-spaced and re-spaced text then
  * compare equal: spacing is not table structure). A cell holding right-to-left script is compared as
@@ -23,6 +24,7 @@ export type Grid = string[][];
 export function normaliseCell(text: string): string {
   const plain = text
     .normalize('NFKC')
+    .replace(/(\p{L})-\s*(?:\n|<br\s*\/?>)\s*(\p{Ll})/gu, '$1$2')
     .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
     .replace(/\*\*|__/g, '')

@@ -46,6 +46,8 @@ describe('cell adjacency score', () => {
   it('normalises markup, leader dots and whitespace', () => {
     expect(normaliseCell('**Total**<br>expenditure  . . . .')).toBe(normaliseCell('Total\nexpenditure'));
     expect(normaliseCell('a\\|b')).toBe('a|b');
+    expect(normaliseCell('Preva-\nlence')).toBe(normaliseCell('Prevalence'));
+    expect(normaliseCell('With-<br>drawal')).toBe('Withdrawal');
     // Right-to-left text in visual order (camelot) and in logical order (the tools) compare equal.
     expect(normaliseCell('ﺎﺒﺣﺮﻣ')).toBe(normaliseCell('مرحبا'));
   });
