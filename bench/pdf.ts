@@ -3,7 +3,7 @@
  * bench/make-pdfs.ts builds (producer families × 1, 10, 100 and 1,000+ pages), in the same run.
  *
  *   npm run build && node bench/make-pdfs.ts && node bench/pdf.ts [--runs N] [--big-runs N] [--write]
- *       [--families groff,word] [--bands 1,10] [--no-command] [--no-library] [--reuse-command]
+ *       [--families groff,word] [--bands 1,10] [--no-command] [--no-library] [--reuse-command] [--reuse-library] [--lib-bands 1,10,100]
  *
  * (a) The command, as a whole process, start to exit: `node dist/src/cli/main.js FILE --mode fast` exactly
  *     as the package's bin runs it (it starts itself again under the V8 flags of src/cli/node-flags.ts,
@@ -23,6 +23,8 @@
  *
  * Ratios: speed = pdf-inspector's time ÷ docmill's (above 1: docmill is faster); CPU and RSS = docmill's
  * ÷ pdf-inspector's (below 1: docmill uses less). `--write` replaces the "PDF" section of bench/README.md.
+ * Each run saves its numbers in bench/.cache/pdf-results.json; `--reuse-command` / `--reuse-library` take that
+ * part from there instead of measuring it (to report a command run and a library run made apart).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -46,8 +48,12 @@ const runsOf = (d: Doc): number => (d.band >= 1000 ? BIG_RUNS : RUNS);
 const FAMILIES = opt('--families')?.split(',');
 const BANDS = opt('--bands')?.split(',').map(Number);
 const COMMAND = !args.includes('--no-command');
+/** Size bands the library part measures (default: all of --bands). */
+const LIB_BANDS = opt('--lib-bands')?.split(',').map(Number);
 /** Take the command's numbers from the last run's bench/.cache/pdf-results.json instead of measuring them again. */
 const REUSE_COMMAND = args.includes('--reuse-command');
+/** The same for the library part (with its processes' peak RSS). */
+const REUSE_LIBRARY = args.includes('--reuse-library');
 const LIBRARY = !args.includes('--no-library');
 const MAIN_JS = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 /** Long enough for the largest document (the CLI's default is 20 s). */
@@ -214,6 +220,11 @@ function library(
   });
 }
 
+interface Saved {
+  rows: Array<{ family: string; band: number; cmd?: Row['cmd']; lib?: Row['lib'] }>;
+  libRss: LibRss[];
+}
+
 interface LibRss {
   set: string;
   docmill: number;
@@ -272,7 +283,7 @@ function report(rows: Row[], docs: Doc[], libRss: LibRss[]): string {
   const lines = [
     '## PDF',
     '',
-    `\`npm run build && node bench/make-pdfs.ts && node bench/pdf.ts --runs ${RUNS}${BIG_RUNS !== RUNS ? ` --big-runs ${BIG_RUNS}` : ''} --write\` — ${date}, Node ${process.version},`,
+    `\`npm run build && node bench/make-pdfs.ts && node bench/pdf.ts ${args.join(' ')}\` — ${date}, Node ${process.version},`,
     `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load.map(f1).join(' / ')} at the end. The machine is shared`,
     'with other work: the load moves the numbers, two-thread docmill more than one-thread pdf-inspector.',
     '',
@@ -352,10 +363,12 @@ async function main(): Promise<void> {
   const rows: Row[] = docs.map((doc) => ({ doc }));
 
   const saved = path.join(CACHE, 'pdf-results.json');
+  const last = (): Saved =>
+    existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Saved) : { rows: [], libRss: [] };
   if (REUSE_COMMAND) {
-    const last = JSON.parse(readFileSync(saved, 'utf8')) as Array<{ family: string; band: number; cmd?: Row['cmd'] }>;
+    const prev = last().rows;
     for (const row of rows) {
-      const cmd = last.find((r) => r.family === row.doc.family && r.band === row.doc.band)?.cmd;
+      const cmd = prev.find((r) => r.family === row.doc.family && r.band === row.doc.band)?.cmd;
       if (cmd) row.cmd = cmd;
     }
   } else if (COMMAND) {
@@ -376,11 +389,18 @@ async function main(): Promise<void> {
     }
   }
   const libRss: LibRss[] = [];
-  if (LIBRARY) {
+  if (REUSE_LIBRARY) {
+    const prev = last();
+    libRss.push(...prev.libRss);
+    for (const row of rows) {
+      const lib = prev.rows.find((r) => r.family === row.doc.family && r.band === row.doc.band)?.lib;
+      if (lib) row.lib = lib;
+    }
+  } else if (LIBRARY) {
     // Documents up to 100 pages in one pair of processes, the 1,000+ page ones in another (their peak RSS apart).
     const byFile = new Map<string, { docmill: Measure; inspector: Measure }>();
     for (const big of [false, true]) {
-      const set = docs.filter((d) => d.band >= 1000 === big);
+      const set = docs.filter((d) => d.band >= 1000 === big && (!LIB_BANDS || LIB_BANDS.includes(d.band)));
       if (set.length === 0) continue;
       const files = set.map((d) => d.file);
       const runs = big ? BIG_RUNS : RUNS;
@@ -394,7 +414,9 @@ async function main(): Promise<void> {
       for (const f of files) byFile.set(f, { docmill: dm.byFile.get(f)!, inspector: pi.byFile.get(f)! });
     }
     for (const row of rows) {
-      row.lib = byFile.get(row.doc.file)!;
+      const lib = byFile.get(row.doc.file);
+      if (!lib) continue;
+      row.lib = lib;
       console.log(
         `library ${row.doc.family} ${row.doc.pages}p: docmill ${f1(row.lib.docmill.wallMs)} ms; pdf-inspector ${f1(row.lib.inspector.wallMs)} ms; speed ${f2(speed(row.lib))}×`,
       );
