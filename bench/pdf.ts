@@ -1,50 +1,201 @@
 /**
- * PDF fast-mode benchmark: docmill (text pool, two threads by default) against `pdftotext -layout`
- * (poppler-utils) and `@firecrawl/pdf-inspector` (processPdf, markdown), on the same files in the
- * same run. Pages per second and peak RSS; each tool and file runs in its own child process so that
- * its peak RSS is its own.
+ * PDF fast mode as users see it: docmill against `@firecrawl/pdf-inspector` on the bench set that
+ * bench/make-pdfs.ts builds (producer families × 1, 10, 100 and 1,000+ pages), in the same run.
  *
- *   npm run build && node bench/pdf.ts [--write] [--threads N] [--repeat N]
+ *   npm run build && node bench/make-pdfs.ts && node bench/pdf.ts [--runs N] [--big-runs N] [--write]
+ *       [--families groff,word] [--bands 1,10] [--no-command] [--no-library] [--reuse-command] [--reuse-library] [--lib-bands 1,10,100]
  *
- * Each tool runs both in fresh processes and in a steady-state process (see DOCMILL_SERVICE).
+ * (a) The command, as a whole process, start to exit: `node dist/src/cli/main.js FILE --mode fast` exactly
+ *     as the package's bin runs it (it starts itself again under the V8 flags of src/cli/node-flags.ts,
+ *     then parses in a worker thread, which starts the text pool), against `node` running a script that
+ *     calls pdf-inspector's `extractPagesMarkdown` on the same file and prints the markdown. Each under
+ *     `/usr/bin/time`, alternating docmill / pdf-inspector, N pairs, medians of wall time, CPU (user +
+ *     system of the process and every process it waited for) and peak RSS (the largest resident set of
+ *     any one process of the tree, as wait4 reports it; the command's first process, which only waits
+ *     for the second, is not added). No warm-up in a timed process. The command's compile cache
+ *     (src/cli/main.ts) lives in bench/.cache/xdg and is filled by one untimed run first: a user's
+ *     second and later runs.
+ * (b) The library in a running process: one process per tool parses every document of the set in turn,
+ *     1 + N rounds; the first round is not counted (the JIT has seen every path, the pool is started),
+ *     each document's time is its median over the counted rounds. docmill runs under plain `node`, as an
+ *     application embedding the library does (createParser() with its defaults); CPU is the process's
+ *     (all threads) during the parse. Peak RSS is the process's, over all documents.
  *
- * Files: the text PDFs of ../shared/corpus (including the 619- and 400-page ones; skipped when the
- * corpus is absent) and a 300-page two-column PDF with tables generated here. docmill is timed after
- * a warm-up parse of 24 pages of the generated PDF (every pool thread started, as in a running service);
- * pdftotext and pdf-inspector start cold, which costs them a few milliseconds. `--write` replaces the
- * "PDF" section of bench/README.md.
+ * Ratios: speed = pdf-inspector's time ÷ docmill's (above 1: docmill is faster); CPU and RSS = docmill's
+ * ÷ pdf-inspector's (below 1: docmill uses less). `--write` replaces the "PDF" section of bench/README.md.
+ * Each run saves its numbers in bench/.cache/pdf-results.json; `--reuse-command` / `--reuse-library` take that
+ * part from there instead of measuring it (to report a command run and a library run made apart).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS = process.env['DOCMILL_CORPUS'] ?? path.resolve(ROOT, '..', 'shared', 'corpus');
+const CACHE = path.join(ROOT, 'bench', '.cache');
+const PDFS = path.join(CACHE, 'pdfs');
 const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 const WRITE = args.includes('--write');
-const THREADS = Number(args[args.indexOf('--threads') + 1]) || 2;
-const REPEAT = Number(args[args.indexOf('--repeat') + 1]) || 2;
+const RUNS = Number(opt('--runs')) || 3;
+/** Runs of the 1,000+ page documents (command pairs and counted library rounds); default RUNS. */
+const BIG_RUNS = Number(opt('--big-runs')) || RUNS;
+const runsOf = (d: Doc): number => (d.band >= 1000 ? BIG_RUNS : RUNS);
+const FAMILIES = opt('--families')?.split(',');
+const BANDS = opt('--bands')?.split(',').map(Number);
+const COMMAND = !args.includes('--no-command');
+/** Size bands the library part measures (default: all of --bands). */
+const LIB_BANDS = opt('--lib-bands')?.split(',').map(Number);
+/** Take the command's numbers from the last run's bench/.cache/pdf-results.json instead of measuring them again. */
+const REUSE_COMMAND = args.includes('--reuse-command');
+/** The same for the library part (with its processes' peak RSS). */
+const REUSE_LIBRARY = args.includes('--reuse-library');
+const LIBRARY = !args.includes('--no-library');
+const MAIN_JS = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
+/** Long enough for the largest document (the CLI's default is 20 s). */
+const CLI_OPTIONS = JSON.stringify({ timeout: 300_000 });
 
-interface Run {
-  ms: number;
+interface Doc {
+  family: string;
+  band: number;
   pages: number;
+  file: string;
+  heldOut: boolean;
+  producer: string;
+}
+
+interface Measure {
+  wallMs: number;
+  cpuMs: number;
   rssMb: number;
   chars: number;
 }
 
-// docmill is measured as its command and service start (src/cli/main.ts: the flags and why).
-const { cliNodeFlags } = (await import(
-  new URL('../dist/test-support/cli-flags.js', import.meta.url).href
-)) as typeof import('../test-support/cli-flags.js');
-const CLI_FLAGS = cliNodeFlags();
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
-/** Runs a script in a child process of its own (with the given node flags) and parses the JSON of its last line of output. */
-function child<T = Run>(script: string, argv: string[], flags: string[] = []): Promise<T> {
+function medianOf(ms: Measure[]): Measure {
+  return {
+    wallMs: median(ms.map((m) => m.wallMs)),
+    cpuMs: median(ms.map((m) => m.cpuMs)),
+    rssMb: median(ms.map((m) => m.rssMb)),
+    chars: median(ms.map((m) => m.chars)),
+  };
+}
+
+const requireUrl = pathToFileURL(path.join(ROOT, 'package.json')).href;
+
+/** pdf-inspector as a command: the file's pages as markdown on standard output. */
+const INSPECTOR_COMMAND = `
+const { createRequire } = await import('node:module');
+const pi = createRequire(${JSON.stringify(requireUrl)})('@firecrawl/pdf-inspector');
+const fs = await import('node:fs');
+const r = pi.extractPagesMarkdown(fs.readFileSync(process.argv[process.argv.length - 1]));
+process.stdout.write(r.pages.map((p) => p.markdown).join('\\n\\n'));
+`;
+
+/** Runs argv under /usr/bin/time, standard output to a file; wall from here, CPU and peak RSS from wait4. */
+function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<Measure> {
+  const tmp = path.join(CACHE, `run-${process.pid}`);
+  const out = `${tmp}.out`;
+  const times = `${tmp}.time`;
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...flags, '--input-type=module', '-e', script, '--', ...argv], {
+    const fd = openSync(out, 'w');
+    const t = performance.now();
+    const p = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', times, ...argv], {
+      stdio: ['ignore', fd, 'pipe'],
+      env,
+    });
+    let err = '';
+    p.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    p.on('error', reject);
+    p.on('exit', (code) => {
+      const wallMs = performance.now() - t;
+      closeSync(fd);
+      const chars = statSync(out).size;
+      const line = readFileSync(times, 'utf8').trim().split('\n').pop()!;
+      rmSync(out, { force: true });
+      rmSync(times, { force: true });
+      if (code !== 0) {
+        reject(new Error(`${argv.slice(0, 3).join(' ')} exited ${code}: ${err.slice(0, 400)}`));
+        return;
+      }
+      const [user, sys, rssKb] = line.split(' ').map(Number) as [number, number, number];
+      resolve({ wallMs, cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024, chars });
+    });
+  });
+}
+
+const commandEnv: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: path.join(CACHE, 'xdg') };
+delete commandEnv['NODE_COMPILE_CACHE'];
+delete commandEnv['DOCMILL_NODE_FLAGS'];
+delete commandEnv['NODE_OPTIONS'];
+
+const docmillCommand = (file: string): Promise<Measure> =>
+  timed([process.execPath, MAIN_JS, file, '--mode', 'fast', '--options', CLI_OPTIONS], commandEnv);
+const inspectorCommand = (file: string): Promise<Measure> =>
+  timed([process.execPath, '--input-type=module', '-e', INSPECTOR_COMMAND, '--', file], commandEnv);
+
+/** One process per tool: every document in turn, 1 + RUNS rounds; prints [{ file, runs: Measure[] }] and the peak RSS. */
+const DOCMILL_LIBRARY = `
+const files = process.argv.slice(1);
+const rounds = Number(files.shift());
+const { createParser } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'src', 'index.js')).href)});
+const fs = await import('node:fs');
+const parser = createParser();
+const opts = { timeout: 300000, parsers: [{ type: 'pdf', mode: 'fast' }] };
+const runs = new Map(files.map((f) => [f, []]));
+for (let r = 0; r < rounds; r++)
+  for (const file of files) {
+    const bytes = fs.readFileSync(file);
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const doc = await parser.parseFile(bytes, opts);
+    const wallMs = performance.now() - t;
+    const cpu = process.cpuUsage(c);
+    if (r > 0) runs.get(file).push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, rssMb: 0, chars: doc.markdown.length });
+  }
+await parser.close();
+console.log(JSON.stringify({ rssMb: process.resourceUsage().maxRSS / 1024, files: [...runs].map(([file, runs]) => ({ file, runs })) }));
+`;
+
+const INSPECTOR_LIBRARY = `
+const files = process.argv.slice(1);
+const rounds = Number(files.shift());
+const { createRequire } = await import('node:module');
+const pi = createRequire(${JSON.stringify(requireUrl)})('@firecrawl/pdf-inspector');
+const fs = await import('node:fs');
+const runs = new Map(files.map((f) => [f, []]));
+for (let r = 0; r < rounds; r++)
+  for (const file of files) {
+    const bytes = fs.readFileSync(file);
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const res = pi.extractPagesMarkdown(bytes);
+    const md = res.pages.map((p) => p.markdown).join('\\n\\n');
+    const wallMs = performance.now() - t;
+    const cpu = process.cpuUsage(c);
+    if (r > 0) runs.get(file).push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, rssMb: 0, chars: md.length });
+  }
+console.log(JSON.stringify({ rssMb: process.resourceUsage().maxRSS / 1024, files: [...runs].map(([file, runs]) => ({ file, runs })) }));
+`;
+
+function library(
+  script: string,
+  files: string[],
+  runs: number,
+): Promise<{ rssMb: number; byFile: Map<string, Measure> }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', script, '--', String(runs + 1), ...files], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '',
@@ -57,308 +208,233 @@ function child<T = Run>(script: string, argv: string[], flags: string[] = []): P
     });
     p.on('exit', (code) => {
       if (code !== 0) {
-        reject(new Error(`child failed (${code}): ${err.slice(0, 500)}`));
+        reject(new Error(`library process failed (${code}): ${err.slice(0, 500)}`));
         return;
       }
-      resolve(JSON.parse(out.trim().split('\n').pop()!) as T);
+      const r = JSON.parse(out.trim().split('\n').pop()!) as {
+        rssMb: number;
+        files: Array<{ file: string; runs: Measure[] }>;
+      };
+      resolve({ rssMb: r.rssMb, byFile: new Map(r.files.map((f) => [f.file, medianOf(f.runs)])) });
     });
   });
 }
 
-const DOCMILL = `
-const [file, warm, threads] = process.argv.slice(-3);
-const { createParser } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'src', 'index.js')).href)});
-const fs = await import('node:fs');
-const parser = createParser({ textThreads: Number(threads) });
-const opts = { timeout: 300000, parsers: [{ type: 'pdf', mode: 'fast' }] };
-// Warm-up: enough pages that every thread of the pool starts and loads pdf.js.
-await parser.parseFile(fs.readFileSync(warm), { ...opts, parsers: [{ type: 'pdf', mode: 'fast', maxPages: 24 }] });
-const bytes = fs.readFileSync(file);
-const t = performance.now();
-const doc = await parser.parseFile(bytes, opts);
-const ms = performance.now() - t;
-await parser.close();
-console.log(JSON.stringify({ ms, pages: doc.metadata.numPages, rssMb: process.resourceUsage().maxRSS / 1024, chars: doc.markdown.length }));
-`;
-
-const INSPECTOR = `
-const [file] = process.argv.slice(-1);
-const { createRequire } = await import('node:module');
-const require = createRequire(${JSON.stringify(pathToFileURL(path.join(ROOT, 'package.json')).href)});
-const pi = require('@firecrawl/pdf-inspector');
-const fs = await import('node:fs');
-const bytes = fs.readFileSync(file);
-const t = performance.now();
-const r = pi.processPdf(bytes);
-const ms = performance.now() - t;
-console.log(JSON.stringify({ ms, pages: r.pageCount, rssMb: process.resourceUsage().maxRSS / 1024, chars: (r.markdown ?? '').length }));
-`;
-
-/**
- * Steady state, as in a running service: one process parses every file in turn, ROUNDS times; each
- * file's time is its best after the first round, so the JIT has seen the code paths (of other documents
- * too) but nothing of the document itself is kept between parses (pdf.js keeps no cache across
- * documents, and each parse opens its own copy). Prints one line per file, then the peak RSS.
- */
-const DOCMILL_SERVICE = `
-const [rounds, threads, ...files] = process.argv.slice(1);
-const { createParser } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'src', 'index.js')).href)});
-const fs = await import('node:fs');
-const parser = createParser({ textThreads: Number(threads) });
-const opts = { timeout: 300000, parsers: [{ type: 'pdf', mode: 'fast' }] };
-const best = new Map();
-for (let r = 0; r < Number(rounds); r++) {
-  for (const file of files) {
-    const bytes = fs.readFileSync(file);
-    const t = performance.now();
-    const doc = await parser.parseFile(bytes, opts);
-    const ms = performance.now() - t;
-    if (r === 0) continue;
-    const prev = best.get(file);
-    if (!prev || ms < prev.ms) best.set(file, { ms, pages: doc.metadata.numPages, chars: doc.markdown.length });
-  }
-}
-await parser.close();
-const rssMb = process.resourceUsage().maxRSS / 1024;
-console.log(JSON.stringify(files.map((f) => ({ file: f, ...best.get(f), rssMb }))));
-`;
-
-const INSPECTOR_SERVICE = `
-const [rounds, ...files] = process.argv.slice(1);
-const { createRequire } = await import('node:module');
-const require = createRequire(${JSON.stringify(pathToFileURL(path.join(ROOT, 'package.json')).href)});
-const pi = require('@firecrawl/pdf-inspector');
-const fs = await import('node:fs');
-const best = new Map();
-for (let r = 0; r < Number(rounds); r++) {
-  for (const file of files) {
-    const bytes = fs.readFileSync(file);
-    const t = performance.now();
-    const res = pi.processPdf(bytes);
-    const ms = performance.now() - t;
-    if (r === 0) continue;
-    const prev = best.get(file);
-    if (!prev || ms < prev.ms) best.set(file, { ms, pages: res.pageCount, chars: (res.markdown ?? '').length });
-  }
-}
-const rssMb = process.resourceUsage().maxRSS / 1024;
-console.log(JSON.stringify(files.map((f) => ({ file: f, ...best.get(f), rssMb }))));
-`;
-
-async function service(script: string, argv: string[], flags: string[] = []): Promise<Map<string, Run>> {
-  const rows = await child<Array<Run & { file: string }>>(script, argv, flags);
-  return new Map(rows.map((r) => [r.file, r]));
+interface Saved {
+  rows: Array<{ family: string; band: number; cmd?: Row['cmd']; lib?: Row['lib'] }>;
+  libRss: LibRss[];
 }
 
-function pdftotext(file: string, pages: number): Run {
-  const t = performance.now();
-  const res = execFileSync('/usr/bin/time', ['-f', '%M', 'pdftotext', '-layout', file, '-'], {
-    maxBuffer: 1 << 30,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'buffer',
-  });
-  const ms = performance.now() - t;
-  void res;
-  // /usr/bin/time writes to stderr; execFileSync only gives it on failure, so run once more for RSS.
-  const rss = Number(
-    execFileSync('sh', [
-      '-c',
-      `/usr/bin/time -f '%M' pdftotext -layout '${file.replace(/'/g, "'\\''")}' /dev/null 2>&1 >/dev/null | tail -1`,
-    ])
-      .toString()
-      .trim(),
-  );
-  return { ms, pages, rssMb: rss / 1024, chars: res.length };
+interface LibRss {
+  set: string;
+  docmill: number;
+  inspector: number;
 }
 
-async function generated(dir: string, pages: number): Promise<string> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.TimesRoman);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const words =
-    'layout reading order column table header footer paragraph heading extraction document page text line word glyph font size bold italic'.split(
-      ' ',
-    );
-  let seed = 7;
-  const rnd = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  for (let p = 1; p <= pages; p++) {
-    const page = doc.addPage([612, 792]);
-    page.drawText('Generated benchmark document', { x: 56, y: 760, size: 8, font });
-    page.drawText(`Page ${p}`, { x: 290, y: 30, size: 8, font });
-    page.drawText(`Section ${p}`, { x: 56, y: 720, size: 14, font: bold });
-    for (const x of [56, 316]) {
-      let y = 690;
-      for (let l = 0; l < 42; l++) {
-        let line = '';
-        while (line.length < 48) line += `${words[Math.floor(rnd() * words.length)]} `;
-        page.drawText(line.trim(), { x, y, size: 9.5, font });
-        y -= 12;
-        if (l % 9 === 8) y -= 6;
-      }
-    }
-    // A small ruled table at the bottom of every page.
-    const ty = 130;
-    for (let r = 0; r <= 4; r++)
-      page.drawLine({ start: { x: 56, y: ty - r * 16 }, end: { x: 556, y: ty - r * 16 }, thickness: 0.5 });
-    for (const x of [56, 206, 356, 556]) page.drawLine({ start: { x, y: ty }, end: { x, y: ty - 64 }, thickness: 0.5 });
-    for (let r = 0; r < 4; r++)
-      for (let c = 0; c < 3; c++)
-        page.drawText(r === 0 ? `Col ${c + 1}` : `${p}.${r}.${c}`, {
-          x: [62, 212, 362][c]!,
-          y: ty - r * 16 - 12,
-          size: 9,
-          font,
-        });
-  }
-  const file = path.join(dir, `generated-${pages}p.pdf`);
-  writeFileSync(file, await doc.save());
-  return file;
+interface Row {
+  doc: Doc;
+  cmd?: { docmill: Measure; inspector: Measure };
+  lib?: { docmill: Measure; inspector: Measure };
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'dist', 'workers', 'pdf-text.js'))) throw new Error('run npm run build first');
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'docmill-pdf-bench-'));
-  const files: string[] = [];
-  const corpus = [
-    'unstructured/DA-619p.pdf',
-    'unstructured/pdf2image-memory-error-test-400p.pdf',
-    'unstructured/multi-column.pdf',
-    'unstructured/layout-parser-paper-with-table.pdf',
-    'unstructured/invalid-pdf-structure-pdfminer-one-page.pdf',
-    'unstructured/korean-text-with-tables.pdf',
-    'markitdown/test.pdf',
-    'officeparser/test.pdf',
+const f1 = (x: number): string => x.toFixed(1);
+const f2 = (x: number): string => x.toFixed(2);
+const s2 = (ms: number): string => (ms / 1000).toFixed(2);
+const speed = (p: { docmill: Measure; inspector: Measure }): number => p.inspector.wallMs / p.docmill.wallMs;
+const bandName = (b: number): string => (b >= 1000 ? '1000+' : String(b));
+
+function familyTable(rows: Row[], pick: (r: Row) => number | undefined, families: string[], bands: number[]): string[] {
+  const lines = [
+    `| family | ${bands.map((b) => `${bandName(b)} p`).join(' | ')} |`,
+    `|---|${bands.map(() => '---:').join('|')}|`,
   ];
-  if (existsSync(CORPUS))
-    for (const f of corpus)
-      if (existsSync(path.join(CORPUS, f))) files.push(path.join(CORPUS, f));
-      else console.warn(`corpus not found at ${CORPUS}: only the generated PDF is measured`);
-  const big = await generated(tmp, 300);
-  files.push(big);
-  const warm = big;
-
-  interface Row {
-    name: string;
-    pages: number;
-    docmill: Run;
-    inspector: Run;
-    poppler: Run;
-    docmillWarm: Run;
-    inspectorWarm: Run;
-    docmillPlain: Run;
-    docmillPlainWarm: Run;
-  }
-  // Steady state first, while nothing else of this run has loaded the machine.
-  const ROUNDS = REPEAT + 1;
-  const docmillService = await service(DOCMILL_SERVICE, [String(ROUNDS), String(THREADS), ...files], CLI_FLAGS);
-  const docmillPlainService = await service(DOCMILL_SERVICE, [String(ROUNDS), String(THREADS), ...files]);
-  const inspectorService = await service(INSPECTOR_SERVICE, [String(ROUNDS), ...files]);
-  const rows: Row[] = [];
-  for (const file of files) {
-    const best = async (f: () => Promise<Run> | Run): Promise<Run> => {
-      const runs: Run[] = [];
-      for (let i = 0; i < REPEAT; i++) runs.push(await f());
-      const fastest = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-      return { ...fastest, rssMb: Math.max(...runs.map((r) => r.rssMb)) };
-    };
-    const docmill = await best(() => child(DOCMILL, [file, warm, String(THREADS)], CLI_FLAGS));
-    const docmillPlain = await best(() => child(DOCMILL, [file, warm, String(THREADS)]));
-    const inspector = await best(() => child(INSPECTOR, [file]));
-    const poppler = await best(() => pdftotext(file, docmill.pages));
-    const name = path.relative(CORPUS, file).startsWith('..') ? path.basename(file) : path.relative(CORPUS, file);
-    const docmillWarm = docmillService.get(file)!;
-    const inspectorWarm = inspectorService.get(file)!;
-    const docmillPlainWarm = docmillPlainService.get(file)!;
-    rows.push({
-      name,
-      pages: docmill.pages,
-      docmill,
-      inspector,
-      poppler,
-      docmillWarm,
-      inspectorWarm,
-      docmillPlain,
-      docmillPlainWarm,
+  for (const fam of families) {
+    const cells = bands.map((b) => {
+      const r = rows.find((x) => x.doc.family === fam && x.doc.band === b);
+      const v = r ? pick(r) : undefined;
+      return v === undefined ? '—' : `${f2(v)}×`;
     });
-    console.log(
-      `${name}: ${docmill.pages} pages; docmill ${((docmill.pages / docmill.ms) * 1000).toFixed(1)} p/s ${docmill.rssMb.toFixed(0)} MB (steady ${((docmillWarm.pages / docmillWarm.ms) * 1000).toFixed(1)}); pdf-inspector ${((inspector.pages / inspector.ms) * 1000).toFixed(1)} p/s ${inspector.rssMb.toFixed(0)} MB (steady ${((inspectorWarm.pages / inspectorWarm.ms) * 1000).toFixed(1)}); pdftotext ${((poppler.pages / poppler.ms) * 1000).toFixed(1)} p/s ${poppler.rssMb.toFixed(0)} MB`,
-    );
+    lines.push(`| ${fam} | ${cells.join(' | ')} |`);
   }
-  rmSync(tmp, { recursive: true, force: true });
+  return lines;
+}
 
-  const pps = (r: Run): number => (r.pages / r.ms) * 1000;
-  const total = (
-    k: 'docmill' | 'inspector' | 'poppler' | 'docmillWarm' | 'inspectorWarm' | 'docmillPlain' | 'docmillPlainWarm',
-  ): number => (rows.reduce((n, r) => n + r.pages, 0) / rows.reduce((n, r) => n + r[k].ms, 0)) * 1000;
-  const ratio = (a: number, b: number): string => (a / b).toFixed(2);
-  const cold = ratio(total('docmill'), total('inspector'));
-  const steady = ratio(total('docmillWarm'), total('inspectorWarm'));
-  const coldPlain = ratio(total('docmillPlain'), total('inspector'));
-  const steadyPlain = ratio(total('docmillPlainWarm'), total('inspectorWarm'));
-  const flags = CLI_FLAGS.length ? `\`node ${CLI_FLAGS.join(' ')}\`` : 'plain `node`';
+function worst(rows: Row[], pick: (r: Row) => number | undefined): string {
+  let w: Row | undefined;
+  let wv = Infinity;
+  for (const r of rows) {
+    const v = pick(r);
+    if (v !== undefined && v < wv) [w, wv] = [r, v];
+  }
+  return w ? `${w.doc.family} ${bandName(w.doc.band)} p (${f2(wv)}×)` : '—';
+}
+
+function report(rows: Row[], docs: Doc[], libRss: LibRss[]): string {
+  const families = [...new Set(docs.map((d) => d.family))];
+  const tuned = families.filter((f) => !docs.find((d) => d.family === f)!.heldOut);
+  const held = families.filter((f) => docs.find((d) => d.family === f)!.heldOut);
+  const bands = [...new Set(docs.map((d) => d.band))].sort((a, b) => a - b);
+  const cmdSpeed = (r: Row): number | undefined => (r.cmd ? speed(r.cmd) : undefined);
+  const libSpeed = (r: Row): number | undefined => (r.lib ? speed(r.lib) : undefined);
+  const cmdRss = (r: Row): number | undefined => (r.cmd ? r.cmd.docmill.rssMb / r.cmd.inspector.rssMb : undefined);
+  const load = os.loadavg();
+  const HELD = held.join(', ') || 'none';
+  const date = new Date().toISOString().slice(0, 10);
   const lines = [
     '## PDF',
     '',
-    `Fast mode (text layer, layout analysis, markdown) against \`pdftotext -layout\` (poppler ${popplerVersion()}) and`,
-    `\`@firecrawl/pdf-inspector\` \`processPdf\` (markdown, one thread), same run, same machine (${os.cpus().length} cores, load average`,
-    `${os.loadavg()[0]!.toFixed(1)} at the end), docmill with ${THREADS} text threads, in processes started as the docmill command and`,
-    `service start (${flags}; the "plain node" columns: the same without flags, as an application embedding the library`,
-    'without choosing V8 flags runs it). Two ways of running:',
+    `\`npm run build && node bench/make-pdfs.ts && node bench/pdf.ts ${args.join(' ')}\` — ${date}, Node ${process.version},`,
+    `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load.map(f1).join(' / ')} at the end. The machine is shared`,
+    'with other work: the load moves the numbers, two-thread docmill more than one-thread pdf-inspector.',
     '',
-    `- **fresh process**: each tool and file in its own process, best of ${REPEAT}; docmill after a warm-up parse of 24 pages of`,
-    '  the generated PDF (its threads started, pdf.js loaded), as a command-line run would see it. Peak RSS is that',
-    "  process's maximum resident set (docmill's includes its worker threads and the warm-up parse).",
-    `- **steady state**: one process per tool parses all the files in turn, ${ROUNDS} rounds, best time per file after the`,
-    '  first round, as a service that has been running a while sees it (the JIT has compiled the paths other documents',
-    '  used; nothing of a document is kept between its parses). pdftotext is a command and has no such state.',
+    'Fast mode (text layer, layout, markdown) against `@firecrawl/pdf-inspector` `extractPagesMarkdown`, on documents',
+    'bench/make-pdfs.ts makes into bench/.cache/pdfs (outside git) from Debian tools and the corpus: 1, 10, 100 and',
+    '1,000+ pages of each family (the first pages of a ~100-page document; 1,000+ by qpdf concatenation). Debian',
+    'packages: `groff ghostscript man-db manpages manpages-dev qpdf libreoffice-writer-nogui chromium texlive-latex-base',
+    "pandoc fonts-dejavu-core fonts-liberation`. pandoc's LaTeX template needs more than texlive-latex-base, so the pdfTeX",
+    'family is typeset from plain LaTeX (article class); pandoc has no other PDF engine here and makes no family of its own.',
+    `The held-out family (${HELD}) is never tuned on and is reported apart.`,
     '',
-    '| file | pages | docmill p/s | pdf-inspector p/s | ratio | docmill steady p/s | pdf-inspector steady p/s | steady ratio | plain node: ratio / steady ratio | pdftotext p/s | docmill RSS MB | pdf-inspector RSS MB | pdftotext RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${r.pages} | ${pps(r.docmill).toFixed(1)} | ${pps(r.inspector).toFixed(1)} | ${ratio(pps(r.docmill), pps(r.inspector))} | ${pps(r.docmillWarm).toFixed(1)} | ${pps(r.inspectorWarm).toFixed(1)} | ${ratio(pps(r.docmillWarm), pps(r.inspectorWarm))} | ${ratio(pps(r.docmillPlain), pps(r.inspector))} / ${ratio(pps(r.docmillPlainWarm), pps(r.inspectorWarm))} | ${pps(r.poppler).toFixed(1)} | ${r.docmill.rssMb.toFixed(0)} | ${r.inspector.rssMb.toFixed(0)} | ${r.poppler.rssMb.toFixed(0)} |`,
-    ),
-    `| **all files** | ${rows.reduce((n, r) => n + r.pages, 0)} | ${total('docmill').toFixed(1)} | ${total('inspector').toFixed(1)} | **${cold}** | ${total('docmillWarm').toFixed(1)} | ${total('inspectorWarm').toFixed(1)} | **${steady}** | ${coldPlain} / ${steadyPlain} | ${total('poppler').toFixed(1)} | | | |`,
+    `- **command**: \`node dist/src/cli/main.js FILE --mode fast\` as the bin runs it (it restarts itself under`,
+    '  `--max-opt=2`, parses in a worker thread, which starts the text pool) against a `node` process calling',
+    `  pdf-inspector and printing the markdown; whole processes, start to exit, alternating, median of ${RUNS} pairs`,
+    `  (${BIG_RUNS} at 1,000+ pages);`,
+    "  CPU = user + system of the tree; peak RSS = the largest process of the tree (wait4's maxrss; the command's",
+    '  first process, which waits for the second, is not added); compile cache filled by one untimed run.',
+    `- **library**: one process per tool parses every document in turn, ${RUNS + 1} rounds (${BIG_RUNS + 1} for the 1,000+ page`,
+    '  documents, in processes of their own), the first not counted, median per document; docmill under plain `node`',
+    '  with `createParser()` defaults.',
     '',
-    `Reading: over all files (pages ÷ summed time) docmill ran at ${cold}× pdf-inspector's pages per second in fresh processes and`,
-    `${steady}× in the steady state (plain node: ${coldPlain}× and ${steadyPlain}×); the target is at least 1×${Number(cold) >= 1 && Number(steady) >= 1 ? ' (met)' : ''}. Against pdftotext docmill ran at ${ratio(total('docmill'), total('poppler'))}×.`,
-    'Short documents are where docmill is furthest behind: a one- or two-page file costs it 15-60 ms even in the steady',
-    'state (pdf.js set-up and embedded fonts, per document), against 4-15 ms for pdf-inspector; long ones decide the total.',
-    "Most of docmill's time is pdf.js reading each page's content stream once, into the operator list (rules, images, font",
-    "names and every glyph shown); the text runs are built from that list (src/pdf/operator-text.ts) instead of from pdf.js's",
-    'text content, a second reading of the stream that cost two thirds of the pdf.js time of a text page (it is still asked',
-    'for pages with vertical writing, Type3 fonts or right-to-left scripts). Every embedded font is parsed once per document',
-    'and thread. The layout analysis adds about 0.5 ms per page. Also in place (each measured on the corpus): content streams',
-    'inflated synchronously with native zlib; the operator-list chunks pdf.js passes to itself shared instead of deep-copied;',
-    'font faces enabled against an inert font set, so no glyph outlines are compiled; image pixels never decoded (placements',
-    'only); short documents (up to 12 pages) read by one thread; standard fonts and CMaps read once per thread; the command',
-    "and service under `--max-opt=2` (src/cli/node-flags.ts says why). The ratios move with the machine's load: other work on",
-    'these two cores costs two-thread docmill more than the single-threaded tools.',
-    '',
-    'Reproduce: `npm run build && node bench/pdf.ts --write` (needs `apt-get install poppler-utils`).',
+    'Speed ratio = pdf-inspector time ÷ docmill time (above 1: docmill faster). Targets (#23): command ≥ 1.0× at 100+',
+    'pages and ≥ 0.7× at one page; library ≥ 1.2× everywhere; peak RSS ≤ 2× pdf-inspector, flat as pages grow.',
     '',
   ];
-  const section = lines.join('\n');
+  const groups: Array<[string, string[]]> = [['Families tuned on', tuned]];
+  if (held.length) groups.push([`Held out (never tuned on: ${held.join(', ')})`, held]);
+  for (const [title, fams] of groups) {
+    const rs = rows.filter((r) => fams.includes(r.doc.family));
+    lines.push(`### ${title}`, '');
+    if (rs.some((r) => r.cmd)) {
+      lines.push('Command, speed ratio:', '', ...familyTable(rs, cmdSpeed, fams, bands), '');
+      lines.push('Command, peak RSS ratio (docmill ÷ pdf-inspector):', '', ...familyTable(rs, cmdRss, fams, bands), '');
+    }
+    if (rs.some((r) => r.lib)) lines.push('Library, speed ratio:', '', ...familyTable(rs, libSpeed, fams, bands), '');
+    lines.push(`Worst: command ${worst(rs, cmdSpeed)}; library ${worst(rs, libSpeed)}.`, '');
+  }
+  lines.push(
+    '### Every document',
+    '',
+    '| family | pages | command wall s docmill / pdf-inspector | speed | CPU s docmill / pdf-inspector | CPU ratio | peak RSS MiB docmill / pdf-inspector | library ms docmill / pdf-inspector | library speed | library CPU ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const r of rows) {
+    const c = r.cmd;
+    const l = r.lib;
+    lines.push(
+      `| ${r.doc.family}${r.doc.heldOut ? ' (held out)' : ''} | ${r.doc.pages} | ` +
+        (c
+          ? `${s2(c.docmill.wallMs)} / ${s2(c.inspector.wallMs)} | ${f2(speed(c))}× | ${s2(c.docmill.cpuMs)} / ${s2(c.inspector.cpuMs)} | ${f2(c.docmill.cpuMs / c.inspector.cpuMs)}× | ${c.docmill.rssMb.toFixed(0)} / ${c.inspector.rssMb.toFixed(0)} | `
+          : '— | — | — | — | — | ') +
+        (l
+          ? `${f1(l.docmill.wallMs)} / ${f1(l.inspector.wallMs)} | ${f2(speed(l))}× | ${f2(l.docmill.cpuMs / l.inspector.cpuMs)}× |`
+          : '— | — | — |'),
+    );
+  }
+  lines.push('');
+  for (const r of libRss)
+    lines.push(
+      `Library processes' peak RSS over the ${r.set}: docmill ${r.docmill.toFixed(0)} MiB, pdf-inspector ${r.inspector.toFixed(0)} MiB.`,
+      '',
+    );
+  lines.push('Producers:', '');
+  for (const fam of families) lines.push(`- ${fam}: ${docs.find((d) => d.family === fam)!.producer}`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(MAIN_JS)) throw new Error('run npm run build first');
+  const manifest = path.join(PDFS, 'manifest.json');
+  if (!existsSync(manifest)) throw new Error(`no bench set: run node bench/make-pdfs.ts first (${manifest})`);
+  const docs = (JSON.parse(readFileSync(manifest, 'utf8')) as Doc[])
+    .map((d) => ({ ...d, file: path.join(PDFS, d.file) }))
+    .filter((d) => (!FAMILIES || FAMILIES.includes(d.family)) && (!BANDS || BANDS.includes(d.band)));
+  mkdirSync(path.join(CACHE, 'xdg'), { recursive: true });
+  const rows: Row[] = docs.map((doc) => ({ doc }));
+
+  const saved = path.join(CACHE, 'pdf-results.json');
+  const last = (): Saved =>
+    existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Saved) : { rows: [], libRss: [] };
+  if (REUSE_COMMAND) {
+    const prev = last().rows;
+    for (const row of rows) {
+      const cmd = prev.find((r) => r.family === row.doc.family && r.band === row.doc.band)?.cmd;
+      if (cmd) row.cmd = cmd;
+    }
+  } else if (COMMAND) {
+    // The compile cache of a user's second run (and a check that the command works at all).
+    await docmillCommand(docs[0]!.file);
+    for (const row of rows) {
+      const d: Measure[] = [];
+      const p: Measure[] = [];
+      for (let i = 0; i < runsOf(row.doc); i++) {
+        d.push(await docmillCommand(row.doc.file));
+        p.push(await inspectorCommand(row.doc.file));
+      }
+      row.cmd = { docmill: medianOf(d), inspector: medianOf(p) };
+      const c = row.cmd;
+      console.log(
+        `command ${row.doc.family} ${row.doc.pages}p: docmill ${s2(c.docmill.wallMs)} s ${s2(c.docmill.cpuMs)} cpu ${c.docmill.rssMb.toFixed(0)} MiB; pdf-inspector ${s2(c.inspector.wallMs)} s ${s2(c.inspector.cpuMs)} cpu ${c.inspector.rssMb.toFixed(0)} MiB; speed ${f2(speed(c))}×`,
+      );
+    }
+  }
+  const libRss: LibRss[] = [];
+  if (REUSE_LIBRARY) {
+    const prev = last();
+    libRss.push(...prev.libRss);
+    for (const row of rows) {
+      const lib = prev.rows.find((r) => r.family === row.doc.family && r.band === row.doc.band)?.lib;
+      if (lib) row.lib = lib;
+    }
+  } else if (LIBRARY) {
+    // Documents up to 100 pages in one pair of processes, the 1,000+ page ones in another (their peak RSS apart).
+    const byFile = new Map<string, { docmill: Measure; inspector: Measure }>();
+    for (const big of [false, true]) {
+      const set = docs.filter((d) => d.band >= 1000 === big && (!LIB_BANDS || LIB_BANDS.includes(d.band)));
+      if (set.length === 0) continue;
+      const files = set.map((d) => d.file);
+      const runs = big ? BIG_RUNS : RUNS;
+      const dm = await library(DOCMILL_LIBRARY, files, runs);
+      const pi = await library(INSPECTOR_LIBRARY, files, runs);
+      libRss.push({
+        set: big ? '1,000+ page documents' : 'documents of 1-100 pages',
+        docmill: dm.rssMb,
+        inspector: pi.rssMb,
+      });
+      for (const f of files) byFile.set(f, { docmill: dm.byFile.get(f)!, inspector: pi.byFile.get(f)! });
+    }
+    for (const row of rows) {
+      const lib = byFile.get(row.doc.file);
+      if (!lib) continue;
+      row.lib = lib;
+      console.log(
+        `library ${row.doc.family} ${row.doc.pages}p: docmill ${f1(row.lib.docmill.wallMs)} ms; pdf-inspector ${f1(row.lib.inspector.wallMs)} ms; speed ${f2(speed(row.lib))}×`,
+      );
+    }
+  }
+  writeFileSync(
+    saved,
+    JSON.stringify(rows.map((r) => ({ family: r.doc.family, band: r.doc.band, cmd: r.cmd, lib: r.lib }))),
+  );
+  const section = report(rows, docs, libRss);
   console.log(`\n${section}`);
   if (WRITE) {
     const readme = path.join(ROOT, 'bench', 'README.md');
-    let text = existsSync(readme) ? readFileSync(readme, 'utf8') : '# Benchmarks\n\n';
+    let text = readFileSync(readme, 'utf8');
     const re = /## PDF\n[\s\S]*?(?=\n## |$)/;
     text = re.test(text) ? text.replace(re, section.trimEnd() + '\n') : `${text.trimEnd()}\n\n${section}`;
     writeFileSync(readme, text);
     console.log(`written to ${readme}`);
-  }
-}
-
-function popplerVersion(): string {
-  try {
-    const out = execFileSync('sh', ['-c', 'pdftotext -v 2>&1']).toString();
-    return /version ([\d.]+)/.exec(out)?.[1] ?? '?';
-  } catch {
-    return '?';
   }
 }
 
