@@ -8,13 +8,13 @@
  * footnotes and endnotes are GFM notes, comments are notes after them. Inline and floating PNG and
  * JPEG pictures are extracted (floating ones through `doc-drawings.ts`); metafiles are not.
  */
-import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { OleFile } from '../ole.js';
+import { cfbStream, readCfb, type CfbContainer } from '../../containers/compound.js';
+import { OleFile } from '../../containers/ole.js';
 import { floatingShapes, type FloatingShape } from './doc-drawings.js';
 import {
   BlockSink,
@@ -1303,28 +1303,21 @@ function summaryInformation(bytes: Uint8Array | undefined): Record<string, strin
   return out;
 }
 
-function streamOf(container: CFB.CFB$Container, name: string): Uint8Array | undefined {
-  const entry = CFB.find(container, name);
-  if (!entry || !entry.content) return undefined;
-  const c = entry.content as Uint8Array | number[];
-  return c instanceof Uint8Array ? c : Uint8Array.from(c);
-}
-
 /** Root-level streams of the compound file: the small lazy reader first, `cfb` when it gives up. */
 function openStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined {
   try {
     const ole = new OleFile(bytes);
     return (name) => ole.stream(name);
   } catch {
-    let container: CFB.CFB$Container;
+    let container: CfbContainer;
     try {
-      container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+      container = readCfb(bytes);
     } catch (err) {
       throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, {
         cause: err,
       });
     }
-    return (name) => streamOf(container, name);
+    return (name) => cfbStream(container, name);
   }
 }
 

@@ -9,7 +9,7 @@ import { ParseError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import { inlinesText, type DocBlock, type DocModel, type Inline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
 import { imageSrc, mimeOf } from './common.js';
 import { xhtmlToNodes, type ClassStyle } from './xhtml.js';

@@ -1,5 +1,5 @@
 /** Open Packaging Conventions helpers: relationship parts and part-name resolution. */
-import type { ZipPackage } from '../zip.js';
+import type { ZipPackage } from '../../containers/zip.js';
 import { attr, elements, parseXml, type XmlElement } from './xml.js';
 
 export interface Relationship {

@@ -19,9 +19,9 @@
  * When the persist directory is damaged, the reader falls back to the text atoms of the slide list
  * in stream order and says so in a warning.
  */
-import CFB from 'cfb';
 import { ParseError } from '../../errors.js';
-import { OleFile } from '../ole.js';
+import { cfbStream, readCfb, type CfbContainer } from '../../containers/compound.js';
+import { OleFile } from '../../containers/ole.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
@@ -890,9 +890,9 @@ export function readPpt(ctx: ReaderContext): DocModel {
 }
 
 function cfbStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined {
-  let container: CFB.CFB$Container;
+  let container: CfbContainer;
   try {
-    container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+    container = readCfb(bytes);
   } catch (err) {
     throw new ParseError(
       'MALFORMED',
@@ -900,10 +900,5 @@ function cfbStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined
       { cause: err },
     );
   }
-  return (name) => {
-    const entry = CFB.find(container, name);
-    const content = entry?.content as Uint8Array | number[] | undefined;
-    if (!content) return undefined;
-    return content instanceof Uint8Array ? content : Uint8Array.from(content);
-  };
+  return (name) => cfbStream(container, name);
 }

@@ -13,7 +13,7 @@
 import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TableNode, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 import { readRels, relOfType, resolvePart, type Relationship } from './opc.js';
 import { attr, child, childrenNamed, descendants, elements, parseXml, path, textOf, type XmlElement } from './xml.js';

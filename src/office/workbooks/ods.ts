@@ -8,7 +8,7 @@
  * link (text:a) links to its address, as a spreadsheet hyperlink does.
  */
 import { ParseError } from '../../errors.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { attr, child, elements, parseXml, type XmlElement } from '../presentations/xml.js';
 import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
 

@@ -8,7 +8,7 @@
  */
 import * as XLSX from '@e965/xlsx';
 import { ParseError } from '../../errors.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 
 export interface FastCell {
   t: 's';
