@@ -15,7 +15,17 @@ import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '..
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { child, children, decodeXml, find, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { decodeUriSafe, relsPathOf, resolvePart } from '../package/part-path.js';
+import {
+  child,
+  children,
+  decodeXml,
+  find,
+  OFFICE_NAMESPACES,
+  parseXml,
+  textContent,
+  type XmlElement,
+} from '../package/xml.js';
 import {
   BlockSink,
   blocksToCellInlines,
@@ -161,22 +171,6 @@ interface Rel {
   external: boolean;
 }
 
-function dirOf(part: string): string {
-  const i = part.lastIndexOf('/');
-  return i < 0 ? '' : part.slice(0, i + 1);
-}
-
-function resolvePart(base: string, target: string): string {
-  if (target.startsWith('/')) return target.slice(1);
-  const parts = (dirOf(base) + target).split('/');
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === '..') out.pop();
-    else if (p !== '.' && p !== '') out.push(p);
-  }
-  return out.join('/');
-}
-
 /** Damaged optional parts are skipped with a warning: the rest of the document is still read. */
 let partWarnings: string[] | null = null;
 
@@ -193,7 +187,7 @@ function tolerantText(zip: ZipPackage, name: string): string | undefined {
 }
 
 function readRels(zip: ZipPackage, part: string): Map<string, Rel> {
-  const relsName = `${dirOf(part)}_rels/${part.slice(dirOf(part).length)}.rels`;
+  const relsName = relsPathOf(part);
   const map = new Map<string, Rel>();
   const text = tolerantText(zip, relsName);
   if (!text) return map;
@@ -205,19 +199,11 @@ function readRels(zip: ZipPackage, part: string): Map<string, Rel> {
     const external = r.attrs['TargetMode'] === 'External';
     map.set(id, {
       type: r.attrs['Type'] ?? '',
-      target: external ? target : resolvePart(part, decodeURIComponentSafe(target)),
+      target: external ? target : resolvePart(part, decodeUriSafe(target)),
       external,
     });
   }
   return map;
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function relOfType(rels: Map<string, Rel>, suffix: string): Rel | undefined {

@@ -11,7 +11,7 @@ import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '..
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../package/xml.js';
 import {
   BlockSink,
   blocksToCellInlines,

@@ -9,6 +9,7 @@
 import * as XLSX from '@e965/xlsx';
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../../containers/zip.js';
+import { resolvePart } from '../package/part-path.js';
 
 export interface FastCell {
   t: 's';
@@ -170,17 +171,6 @@ function refToRC(ref: string): { r: number; c: number } | null {
   return digits ? { r: r - 1, c: c - 1 } : null;
 }
 
-function resolve(from: string, target: string): string {
-  if (target.startsWith('/')) return target.slice(1);
-  const parts = (from.slice(0, from.lastIndexOf('/') + 1) + target).split('/');
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === '..') out.pop();
-    else if (p && p !== '.') out.push(p);
-  }
-  return out.join('/');
-}
-
 function rels(
   zip: ZipPackage,
   part: string,
@@ -194,7 +184,7 @@ function rels(
     const target = attr(m[0], 'Target');
     if (!id || target === undefined) continue;
     const external = attr(m[0], 'TargetMode') === 'External';
-    map.set(id, { target: external ? target : resolve(part, target), external, type: attr(m[0], 'Type') ?? '' });
+    map.set(id, { target: external ? target : resolvePart(part, target), external, type: attr(m[0], 'Type') ?? '' });
   }
   void zip;
   return map;

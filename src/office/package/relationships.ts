@@ -1,6 +1,7 @@
-/** Open Packaging Conventions helpers: relationship parts and part-name resolution. */
+/** Open Packaging Conventions: a part's relationships (`_rels/*.rels`), by id, with their targets resolved. */
 import type { ZipPackage } from '../../containers/zip.js';
-import { attr, elements, parseXml, type XmlElement } from './xml.js';
+import { attr, elements, parseXml, type XmlElement } from './local-xml.js';
+import { decodeUriSafe, normalizePartPath, relsPathOf, resolvePart } from './part-path.js';
 
 export interface Relationship {
   id: string;
@@ -9,30 +10,12 @@ export interface Relationship {
   external: boolean;
 }
 
-export function dirOf(part: string): string {
-  const i = part.lastIndexOf('/');
-  return i < 0 ? '' : part.slice(0, i + 1);
-}
-
-/** Resolves a relationship target against the directory of the part that holds it. */
-export function resolvePart(fromPart: string, target: string): string {
-  let t = target;
-  try {
-    t = decodeURIComponent(target);
-  } catch {
-    // keep the raw target
-  }
-  const segments = (t.startsWith('/') ? t.slice(1) : dirOf(fromPart) + t).split('/');
-  const out: string[] = [];
-  for (const s of segments) {
-    if (s === '..') out.pop();
-    else if (s !== '.' && s !== '') out.push(s);
-  }
-  return out.join('/');
-}
-
-export function relsPathOf(part: string): string {
-  return `${dirOf(part)}_rels/${part.slice(dirOf(part).length)}.rels`;
+/**
+ * A relationship target resolved against the part holding it, percent-decoded; a target from the
+ * package root is normalized too.
+ */
+function resolveTarget(fromPart: string, target: string): string {
+  return normalizePartPath(resolvePart(fromPart, decodeUriSafe(target)));
 }
 
 /** Reads a part's relationships; an absent or unreadable rels part yields none. */
@@ -51,7 +34,12 @@ export function readRels(zip: ZipPackage, part: string): Map<string, Relationshi
     const target = attr(rel, 'Target');
     if (!id || target === undefined) continue;
     const external = attr(rel, 'TargetMode') === 'External';
-    map.set(id, { id, type: attr(rel, 'Type') ?? '', target: external ? target : resolvePart(part, target), external });
+    map.set(id, {
+      id,
+      type: attr(rel, 'Type') ?? '',
+      target: external ? target : resolveTarget(part, target),
+      external,
+    });
   }
   return map;
 }

@@ -1,6 +1,7 @@
 /**
  * A small, strict-enough XML parser for the parts of office packages (OOXML, OpenDocument, EPUB
- * OPF/NCX). Shared by the document, workbook and presentation readers: `src/office/xml.ts`.
+ * OPF/NCX), with names resolved through their namespaces: the text-document readers (docx, odt, epub,
+ * OMML, XHTML) use it. `local-xml.ts` is its light sibling that matches names by local name only.
  *
  * Safety: no entity declared in a DTD is ever expanded (a DOCTYPE that declares entities is refused
  * with RESOURCE_LIMIT, the "billion laughs" and external-entity attacks), only the five predefined
@@ -11,7 +12,7 @@
  * `canonical:local` whatever prefix the file used, so that readers match `w:p` in Transitional and
  * Strict OOXML alike (they use different namespace URIs) and in files written with odd prefixes.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../errors.js';
 
 export interface XmlElement {
   name: string;
