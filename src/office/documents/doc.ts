@@ -10,29 +10,13 @@
  */
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
-import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { DocBlock, DocModel, Inline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
 import { cfbStream, readCfb, type CfbContainer } from '../../containers/compound.js';
 import { OleFile } from '../../containers/ole.js';
 import { floatingShapes, type FloatingShape } from './doc-drawings.js';
-import {
-  BlockSink,
-  blocksToCellInlines,
-  boundTable,
-  buildTable,
-  cell,
-  CODE_STYLE,
-  collapseSpaces,
-  compactSpans,
-  dropPageNumbers,
-  headingLevelOfStyleName,
-  isBlank,
-  QUOTE_STYLE,
-  trimInlines,
-  withAuthor,
-  type RawRow,
-} from './common.js';
+import { BlockSink, cell, CODE_STYLE, headingLevelOfStyleName, QUOTE_STYLE, withAuthor } from './common.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
 import {
   type Piece,
@@ -48,25 +32,8 @@ import {
   parseChpx,
 } from './doc/properties.js';
 import { type ParaStyle, ISTD_NIL, readStyleSheet } from './doc/styles.js';
+import { StoryWalker, type NoteRef, type Story } from './doc/story.js';
 import { summaryInformation } from './doc/summary.js';
-
-/** A note or comment reference: its story's CP range, and for a comment its author when known. */
-interface NoteRef {
-  kind: 'footnote' | 'endnote' | 'comment';
-  start: number;
-  end: number;
-  author?: string;
-}
-
-interface Story {
-  text: string;
-  /** Character properties per character (index into `charProps`). */
-  chars: Uint32Array;
-  /** FC of each character, for paragraph property lookups. */
-  fcs: Float64Array;
-  /** Bytes of each character in the WordDocument stream: 1 (compressed piece) or 2. */
-  widths: Uint8Array;
-}
 
 class DocReader {
   private readonly view: DataView;
@@ -74,29 +41,29 @@ class DocReader {
   private readonly pieces: Piece[] = [];
   private readonly papx: Run<ParaProps>[];
   private readonly chpx: Run<CharProps>[];
-  private readonly charProps: CharProps[] = [{}];
+  readonly charProps: CharProps[] = [{}];
   private readonly rgLw: number;
   private readonly rgFcLcb: number;
   private readonly cbRgFcLcb: number;
   readonly links: string[] = [];
   private noteCounter = 0;
   private commentCounter = 0;
-  private readonly usedRefs = new Set<number>();
+  readonly usedRefs = new Set<number>();
   /** Paragraph styles of contents entries, whose tab and page number at the end are dropped. */
-  private readonly tocStyles = new Set<number>();
+  readonly tocStyles = new Set<number>();
   private readonly paraStyles: Map<number, ParaStyle>;
   private readonly headingCache = new Map<number, number>();
-  private readonly textboxes: { start: number; end: number }[] = [];
+  readonly textboxes: { start: number; end: number }[] = [];
   /** Drawn objects anchored in the main text, by the CP of their anchor. */
-  private floating = new Map<number, FloatingShape>();
-  private nextTextbox = 0;
+  floating = new Map<number, FloatingShape>();
+  nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
   constructor(
     private readonly wordDoc: Uint8Array,
     tableStream: Uint8Array | undefined,
-    private readonly deadline: number,
+    readonly deadline: number,
     private readonly data?: Uint8Array,
     private readonly removeBase64 = true,
   ) {
@@ -405,255 +372,15 @@ class DocReader {
     return { body, headers, footers, notes: [...this.notes, ...this.comments] };
   }
 
-  private blocks(cpStart: number, cpEnd: number, refs: Map<number, NoteRef>, type?: BlockType): DocBlock[] {
-    const story = this.story(cpStart, cpEnd);
-    const { text, chars, fcs, widths } = story;
-    const sink = new BlockSink();
-    const extra = type ? { type } : undefined;
-    let para: Inline[] = [];
-    // Fields: each entry says whether we are past its separator and which link it carries.
-    const fields: { result: boolean; instr: string; href?: string; hidden?: boolean }[] = [];
-    // Tables being read, outermost first (a table nested in a cell is one level deeper).
-    const tables: TableLevel[] = [];
-    /** Closes the tables nested deeper than `depth`: each becomes part of its cell, the outermost a block. */
-    const closeTables = (depth: number): void => {
-      while (tables.length > depth) {
-        const t = tables.pop()!;
-        if (!t.cell.blocks.length && t.row.length) t.raw.push({ cells: t.row });
-        else if (t.cell.blocks.length) t.raw.push({ cells: [...t.row, cell(blocksToCellInlines(t.cell.nodes()))] });
-        const nodes = tableNodes(t.raw);
-        const outer = tables[tables.length - 1];
-        for (const n of nodes) outer ? outer.cell.add(n) : sink.add(n, extra);
-      }
-    };
-    const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
-    const href = (): string | undefined => {
-      for (let i = fields.length - 1; i >= 0; i--) if (fields[i]!.href) return fields[i]!.href;
-      return undefined;
-    };
-    let buf = '';
-    let bufProps: CharProps | undefined;
-    let dropCap: Inline[] = [];
-    // Drawn-object anchors seen in the current paragraph (main text only).
-    let anchors = 0;
-    const placeTextboxes = (): void => {
-      for (; anchors > 0; anchors--) {
-        const box = this.textboxes[this.nextTextbox];
-        if (!box) break;
-        this.nextTextbox++;
-        for (const b of this.blocks(box.start, box.end, refs)) sink.add(b.node, extra);
-      }
-      anchors = 0;
-    };
-    const flushText = (): void => {
-      if (!buf) return;
-      const p = bufProps ?? {};
-      const t: TextInline = { type: 'text', text: buf };
-      if (p.bold) t.bold = true;
-      if (p.italic) t.italic = true;
-      if (p.strike) t.strike = true;
-      if (p.iss === 1) t.superscript = true;
-      if (p.iss === 2) t.subscript = true;
-      const h = href();
-      if (h) t.href = h;
-      para.push(t);
-      buf = '';
-    };
-    const endParagraph = (mark: number, isCellMark: boolean): void => {
-      flushText();
-      const props = this.paraAt(fcs[mark] ?? 0);
-      let content = trimInlines(collapseSpaces(dropPageNumbers(para, this.tocStyles.has(props.istd))));
-      if (props.dropCap && !props.inTable) {
-        dropCap.push(...content);
-        para = [];
-        return;
-      }
-      if (dropCap.length && !isBlank(content)) {
-        content = [...dropCap, ...content];
-        dropCap = [];
-      }
-      para = [];
-      if (props.inTable || isCellMark) {
-        // Cell and row ends: the outermost table's are cell marks (0x07, the row's with fTtp); a
-        // nested table's are paragraph marks flagged fInnerTableCell / fInnerTtp.
-        const depth = Math.max(1, props.itap);
-        closeTables(depth);
-        while (tables.length < depth) tables.push({ cell: new BlockSink(), row: [], raw: [] });
-        const t = tables[depth - 1]!;
-        if (depth === 1 ? isCellMark && props.ttp : props.innerTtp) {
-          if (t.cell.blocks.length) {
-            t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
-            t.cell = new BlockSink();
-          }
-          if (t.row.length) t.raw.push(rowOf(t.row, props));
-          t.row = [];
-          return;
-        }
-        if (!isBlank(content)) this.addParagraph(t.cell, content, props);
-        if (depth === 1 ? isCellMark : props.innerCell) {
-          t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
-          t.cell = new BlockSink();
-        }
-        return;
-      }
-      closeTables(0);
-      if (isBlank(content)) {
-        placeTextboxes();
-        return;
-      }
-      const heading =
-        props.istd >= 1 && props.istd <= 9
-          ? props.istd
-          : props.outline < 9
-            ? props.outline + 1
-            : this.styleHeading(props.istd);
-      if (heading && !type)
-        sink.add(
-          {
-            kind: 'heading',
-            level: Math.min(6, heading) as 1,
-            content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
-          },
-          extra,
-        );
-      else if (type) sink.add({ kind: 'paragraph', content }, extra);
-      else this.addParagraph(sink, content, props);
-      placeTextboxes();
-    };
-
-    const len = text.length;
-    for (let i = 0; i < len; i++) {
-      if ((i & 8191) === 0 && Date.now() > this.deadline)
-        throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
-      const cp = this.charProps[chars[i]!] ?? {};
-      const code = text.charCodeAt(i);
-      // Fast path: a run of ordinary characters with the same properties is taken as one slice.
-      if (code >= 0x20 && code !== 0xa0 && !cp.special) {
-        const pi = chars[i]!;
-        let j = i + 1;
-        while (j < len && chars[j] === pi) {
-          const c = text.charCodeAt(j);
-          if (c < 0x20 || c === 0xa0) break;
-          j++;
-        }
-        const slice = text.slice(i, j);
-        i = j - 1;
-        const top = fields[fields.length - 1];
-        if (top && !top.result) {
-          top.instr += slice;
-          continue;
-        }
-        if (!visible() || cp.deleted || cp.hidden) continue;
-        if (bufProps !== cp && buf) flushText();
-        bufProps = cp;
-        let shown = cp.ftcAscii !== undefined || cp.ftcOther !== undefined ? this.fontText(cp, slice) : slice;
-        // A soft hyphen typed as the character (not Word's 0x1F): shown only where a line breaks.
-        if (shown.includes('\u00ad')) shown = shown.replace(/\u00ad/g, '');
-        buf += shown;
-        continue;
-      }
-      const ch = text[i]!;
-      if (code === 0x13) {
-        flushText();
-        fields.push({ result: false, instr: '' });
-        continue;
-      }
-      if (code === 0x14) {
-        flushText();
-        const f = fields[fields.length - 1];
-        if (f) {
-          f.result = true;
-          const m = /^\s*HYPERLINK\s+(?:"([^"]*)"|(\S+))/i.exec(f.instr);
-          const target = m?.[1] ?? m?.[2];
-          if (target && !/\\l/.test(f.instr.slice(0, 20))) {
-            f.href = target;
-            if (!this.links.includes(target)) this.links.push(target);
-          }
-          if (/^\s*(PAGE|NUMPAGES|SECTIONPAGES|PAGEREF)\b/i.test(f.instr)) f.hidden = true;
-        }
-        continue;
-      }
-      if (code === 0x15) {
-        flushText();
-        fields.pop();
-        continue;
-      }
-      const f = fields[fields.length - 1];
-      if (f && !f.result) {
-        f.instr += ch;
-        continue;
-      }
-      if (!visible()) continue;
-      // A paragraph ends at its mark, a cell or row end mark, or an end-of-section mark (0x0C where a
-      // paragraph's properties end; elsewhere 0x0C is a page break).
-      if (code === 0x0d || code === 0x07 || (code === 0x0c && this.endsParagraph(fcs[i]!, widths[i]!))) {
-        endParagraph(i, code === 0x07);
-        continue;
-      }
-      if (cp.deleted || cp.hidden) continue;
-      let out = ch;
-      if (code === 0x0b || code === 0x0c || code === 0x0e) {
-        // A line break, or a page or column break inside a paragraph: the text after it starts a new line.
-        flushText();
-        para.push({ type: 'break' });
-        continue;
-      }
-      if (cp.special || code < 0x20) {
-        // Special characters: note references, pictures, drawn objects.
-        const ref = refs.get(cpStart + i);
-        if (ref && !this.usedRefs.has(cpStart + i) && (code === 0x02 || code === 0x05 || cp.special)) {
-          // Each reference is read once: a damaged file whose note points back into itself cannot loop.
-          this.usedRefs.add(cpStart + i);
-          flushText();
-          const label = this.note(ref, refs);
-          para.push({ type: 'noteRef', label });
-          continue;
-        }
-        if (code === 0x01 && cp.pic !== undefined) {
-          const img = this.picture(cp.pic);
-          if (img) {
-            flushText();
-            para.push(img);
-          }
-          continue;
-        }
-        if (code === 0x08 && cpStart === 0 && !type) {
-          // A floating picture shows where it is anchored; other drawn objects (text boxes) are
-          // placed after the paragraph.
-          const shape = this.floating.get(i);
-          if (shape?.kind === 'picture') {
-            const img = this.imageIn(shape.blip);
-            if (img) {
-              flushText();
-              para.push(img);
-            }
-          } else anchors++;
-          continue;
-        }
-        if (code === 0x09) out = '\u0000';
-        else if (code === 0x1e) out = '-';
-        else if (code < 0x20) continue;
-        else if (code === 0x28 && cp.symChar !== undefined) {
-          // An inserted symbol: the special character stands for the character of sprmCSymbol.
-          out = this.symbol(cp.symFtc ?? 0, cp.symChar);
-          if (!out) continue;
-        } else if (cp.special) continue;
-      }
-      if (code === 0xa0) out = '\u00a0';
-      if (bufProps !== cp && buf) flushText();
-      bufProps = cp;
-      buf += out;
-    }
-    if (buf || para.length) endParagraph(text.length - 1, false);
-    closeTables(0);
-    return sink.blocks;
+  blocks(cpStart: number, cpEnd: number, refs: Map<number, NoteRef>, type?: BlockType): DocBlock[] {
+    return new StoryWalker(this, cpStart, cpEnd, refs, type).walk();
   }
 
   /**
    * A paragraph of the body or of a table cell: a list item when it is numbered or bulleted, code or
    * a quotation when its style's name says so.
    */
-  private addParagraph(sink: BlockSink, content: Inline[], props: ParaProps): void {
+  addParagraph(sink: BlockSink, content: Inline[], props: ParaProps): void {
     const styleName = (this.paraStyles.get(props.istd)?.name ?? '').trim().toLowerCase();
     if (props.ilfo > 0) {
       const level = Math.min(8, props.ilvl);
@@ -668,7 +395,7 @@ class DocReader {
    * An inline picture: the PICF record in the Data stream holds the image itself (inside OfficeArt
    * records); PNG and JPEG data are found by their signatures. Other kinds (metafiles) are left out.
    */
-  private picture(offset: number): Inline | undefined {
+  picture(offset: number): Inline | undefined {
     const d = this.data;
     if (!d || offset + 4 > d.length) return undefined;
     const lcb = new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(offset, true);
@@ -677,7 +404,7 @@ class DocReader {
   }
 
   /** The PNG or JPEG image inside a picture record or blip, found by its signature. */
-  private imageIn(region: Uint8Array): Inline | undefined {
+  imageIn(region: Uint8Array): Inline | undefined {
     const find = (sig: number[], from = 0): number => {
       outer: for (let k = from; k + sig.length <= region.length; k++) {
         for (let q = 0; q < sig.length; q++) if (region[k + q] !== sig[q]) continue outer;
@@ -811,7 +538,7 @@ class DocReader {
     return this.lists;
   }
 
-  private note(ref: NoteRef, refs: Map<number, NoteRef>): string {
+  note(ref: NoteRef, refs: Map<number, NoteRef>): string {
     const label = ref.kind === 'comment' ? `comment-${++this.commentCounter}` : String(++this.noteCounter);
     const blocks = ref.end > ref.start ? this.blocks(ref.start, ref.end, refs) : [];
     const nodes = blocks.map((b) => b.node);
@@ -827,43 +554,6 @@ class DocReader {
 function lvlEnd(t: Uint8Array, p: number): number {
   const end = p + 28 + t[p + 25]! + t[p + 24]!;
   return end + 2 + (t[end]! | (t[end + 1]! << 8)) * 2;
-}
-
-/** A table being read: the blocks of its open cell, the cells of its open row, its finished rows. */
-interface TableLevel {
-  cell: BlockSink;
-  row: TableCell[];
-  raw: RawRow[];
-}
-
-/**
- * The blocks a finished table becomes: the table, or the content of its one cell (a frame, not
- * data), or nothing when every cell is empty.
- */
-function tableNodes(raw: RawRow[]): Node[] {
-  const rows = buildTable(raw);
-  compactSpans(rows);
-  if (!rows.length || rows.every((r) => r.every((c) => isBlank(c.content)))) return [];
-  if (rows.length === 1 && rows[0]!.length === 1) return [{ kind: 'paragraph', content: rows[0]![0]!.content }];
-  return [{ kind: 'table', rows: boundTable(rows) }];
-}
-
-/** A finished row with its edges; horizontally merged (old-style) cells widen the cell before them. */
-function rowOf(cells: TableCell[], props: ParaProps): RawRow {
-  if (!props.bounds || props.bounds.length !== cells.length + 1) return { cells };
-  const out: TableCell[] = [];
-  const bounds: number[] = [props.bounds[0]!];
-  const vmerge: RawRow['vmerge'] = [];
-  cells.forEach((c, k) => {
-    if (props.hmerged?.[k] && out.length) {
-      bounds[bounds.length - 1] = props.bounds![k + 1]!;
-      return;
-    }
-    out.push(c);
-    bounds.push(props.bounds![k + 1]!);
-    vmerge.push(props.vmerge?.[k] ?? 'none');
-  });
-  return { cells: out, bounds, vmerge };
 }
 
 /** Root-level streams of the compound file: the small lazy reader first, `cfb` when it gives up. */
