@@ -9,7 +9,7 @@
 import * as XLSX from '@e965/xlsx';
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { resolvePart } from '../package/part-path.js';
+import { relsPathOf, resolvePart } from '../package/part-path.js';
 
 export interface FastCell {
   t: 's';
@@ -176,8 +176,7 @@ function rels(
   part: string,
   text: (p: string) => string | undefined,
 ): Map<string, { target: string; external: boolean; type: string }> {
-  const i = part.lastIndexOf('/');
-  const xml = text(`${part.slice(0, i + 1)}_rels/${part.slice(i + 1)}.rels`) ?? '';
+  const xml = text(relsPathOf(part)) ?? '';
   const map = new Map<string, { target: string; external: boolean; type: string }>();
   for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
     const id = attr(m[0], 'Id');
