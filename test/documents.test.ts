@@ -9,7 +9,7 @@ import CFB from 'cfb';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../src/errors.js';
-import { parseXml, textContent, OFFICE_NAMESPACES } from '../src/office/xml.js';
+import { parseXml, textContent, OFFICE_NAMESPACES } from '../src/office/package/xml.js';
 import { createParser } from '../src/parser.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
 

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ZipPackage } from '../src/office/zip.js';
+import { ZipPackage } from '../src/containers/zip.js';
 import { errorCodeOfSync } from '../test-support/errors.js';
 
 /** Offsets of central directory records, to forge headers the way hostile files do. */

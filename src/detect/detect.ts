@@ -3,11 +3,11 @@
  * the declared content type only as hints for what content cannot tell (CSV, HTML without markup
  * at its start).
  */
-import CFB from 'cfb';
 import { unzipSync } from 'fflate';
 import { ParseError } from '../errors.js';
-import { OleFile } from '../office/ole.js';
-import { ole2DirectoryProblem } from './ole2-directory.js';
+import { cfbRootNames, readCfb } from '../containers/compound.js';
+import { OleFile } from '../containers/ole.js';
+import { ole2DirectoryProblem } from '../containers/ole2-directory.js';
 
 export const FILE_KINDS = [
   'pdf',
@@ -207,10 +207,7 @@ function detectOle2(bytes: Uint8Array): FileKind | 'encrypted-ooxml' {
     names = new OleFile(bytes).streamNames();
   } catch {
     try {
-      const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
-      names = container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter(
-        (p) => p && !p.slice(0, -1).includes('/'),
-      );
+      names = cfbRootNames(readCfb(bytes));
     } catch (err) {
       throw new ParseError(
         'MALFORMED',

@@ -292,49 +292,17 @@ function renderGrid(grid: string[][]): string {
 
 // ---------------------------------------------------------------- the service
 
-function createService(opts: HtmlToMarkdownOptions): TurndownService {
-  const service = new TurndownService({
-    headingStyle: 'atx',
-    hr: '---',
-    br: '\\',
-    bulletListMarker: '-',
-    codeBlockStyle: 'fenced',
-    fence: '```',
-    emDelimiter: '*',
-    strongDelimiter: '**',
-    linkStyle: 'inlined',
-  });
-  service.escape = escapeMarkdownText;
-  const add = (key: string, filter: (node: DomNode) => boolean, replacement: Replacement): void => {
-    service.addRule(key, {
-      filter: filter as unknown as TurndownService.FilterFunction,
-      replacement: replacement as unknown as TurndownService.ReplacementFunction,
-    });
-  };
-  const is =
-    (...names: string[]) =>
-    (node: DomNode): boolean =>
-      names.includes(node.nodeName);
+/** Adds a rule; rules added later take precedence (turndown tries the newest first). */
+type AddRule = (key: string, filter: (node: DomNode) => boolean, replacement: Replacement) => void;
 
-  service.remove([
-    'script',
-    'style',
-    'noscript',
-    'template',
-    'head',
-    'title',
-    'meta',
-    'link',
-    'svg',
-    'canvas',
-    'iframe',
-    'object',
-    'embed',
-    'select',
-    'input',
-    'textarea',
-    'dialog',
-  ] as TurndownService.TagName[]);
+/** A filter matching elements by tag name. */
+const is =
+  (...names: string[]) =>
+  (node: DomNode): boolean =>
+    names.includes(node.nodeName);
+
+/** Strike-through, raised and lowered text, headings, preformatted text, links and images. */
+function addTextRules(add: AddRule, opts: HtmlToMarkdownOptions): void {
   add('strike', is('DEL', 'S', 'STRIKE'), (content) => (content.trim() ? wrapInline(content, '~~') : content));
   add('sup', is('SUP'), (content) => (content.trim() ? `<sup>${content.trim()}</sup>` : ''));
   add('sub', is('SUB'), (content) => (content.trim() ? `<sub>${content.trim()}</sub>` : ''));
@@ -405,7 +373,9 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
     }
     return `![${alt}](${markdownDestination(resolveUrl(src, opts.baseUrl))}${titlePart(node)})`;
   });
+}
 
+function addTableRules(add: AddRule): void {
   // Tables: cells and rows are marked with sentinels, the table rule assembles the grid.
   add('tableCell', is('TD', 'TH'), (content, node) => {
     const table = closest(node, 'TABLE');
@@ -430,7 +400,10 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
     const table = renderGrid(gridOf(parseRows(content)));
     return `\n\n${caption ? `${caption}\n\n` : ''}${table}\n\n`;
   });
+}
 
+/** Task list items, list items, code-like inline elements and MathML. */
+function addListAndCodeRules(add: AddRule): void {
   // Task list items: `- [x] ` like GitHub.
   add(
     'checkbox',
@@ -479,6 +452,49 @@ function createService(opts: HtmlToMarkdownOptions): TurndownService {
       return node.getAttribute('display') === 'block' ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
     },
   );
+}
+
+function createService(opts: HtmlToMarkdownOptions): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    br: '\\',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    emDelimiter: '*',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+  });
+  service.escape = escapeMarkdownText;
+  const add: AddRule = (key, filter, replacement) => {
+    service.addRule(key, {
+      filter: filter as unknown as TurndownService.FilterFunction,
+      replacement: replacement as unknown as TurndownService.ReplacementFunction,
+    });
+  };
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'head',
+    'title',
+    'meta',
+    'link',
+    'svg',
+    'canvas',
+    'iframe',
+    'object',
+    'embed',
+    'select',
+    'input',
+    'textarea',
+    'dialog',
+  ] as TurndownService.TagName[]);
+  addTextRules(add, opts);
+  addTableRules(add);
+  addListAndCodeRules(add);
 
   // Last, so that it wins over every rule above.
   add(

@@ -3,7 +3,6 @@
  * only ever sees HTML never loads pdf.js or the Office stack.
  */
 import type { FileKind } from '../detect/detect.js';
-import { ParseError } from '../errors.js';
 import type { Reader } from './reader.js';
 
 type Loader = () => Promise<Reader>;
@@ -35,12 +34,4 @@ const LOADERS: Record<FileKind, Loader> = {
 
 export function readerFor(kind: FileKind): Promise<Reader> {
   return LOADERS[kind]();
-}
-
-/** For readers of formats whose support has not landed yet. */
-export function notYetSupported(kind: FileKind): ParseError {
-  return new ParseError(
-    'UNSUPPORTED_FILE_TYPE',
-    `Reading .${kind} files is not yet supported by this version of docmill.`,
-  );
 }

@@ -8,464 +8,32 @@
  * footnotes and endnotes are GFM notes, comments are notes after them. Inline and floating PNG and
  * JPEG pictures are extracted (floating ones through `doc-drawings.ts`); metafiles are not.
  */
-import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { ParseError } from '../../errors.js';
-import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
+import type { DocBlock, DocModel, Inline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { OleFile } from '../ole.js';
+import { cfbStream, readCfb, type CfbContainer } from '../../containers/compound.js';
+import { OleFile } from '../../containers/ole.js';
 import { floatingShapes, type FloatingShape } from './doc-drawings.js';
-import {
-  BlockSink,
-  blocksToCellInlines,
-  boundTable,
-  buildTable,
-  cell,
-  CODE_STYLE,
-  collapseSpaces,
-  compactSpans,
-  dropPageNumbers,
-  headingLevelOfStyleName,
-  isBlank,
-  QUOTE_STYLE,
-  trimInlines,
-  withAuthor,
-  type RawRow,
-} from './common.js';
+import { BlockSink, cell, CODE_STYLE, headingLevelOfStyleName, QUOTE_STYLE, withAuthor } from './common.js';
 import { symbolChar, symbolFontOf, symbolRunText, type SymbolFont } from './symbol-fonts.js';
-
-interface Piece {
-  cpStart: number;
-  cpEnd: number;
-  fc: number;
-  compressed: boolean;
-}
-
-interface ParaProps {
-  istd: number;
-  inTable: boolean;
-  ttp: boolean;
-  itap: number;
-  innerCell: boolean;
-  innerTtp: boolean;
-  outline: number;
-  ilfo: number;
-  ilvl: number;
-  /** A drop cap: its text belongs to the start of the next paragraph. */
-  dropCap?: boolean;
-  /** Row end marks: cell edges and merge flags of the row (sprmTDefTable). */
-  bounds?: number[];
-  vmerge?: ('none' | 'start' | 'cont')[];
-  hmerged?: boolean[];
-}
-
-interface CharProps {
-  bold?: boolean;
-  italic?: boolean;
-  strike?: boolean;
-  iss?: number;
-  hidden?: boolean;
-  deleted?: boolean;
-  special?: boolean;
-  /** Offset of the picture (PICF) in the Data stream. */
-  pic?: number;
-  /** Fonts (indexes into the font table) of ASCII text and of other text (sprmCRgFtc0/2). */
-  ftcAscii?: number;
-  ftcOther?: number;
-  /** An inserted symbol (sprmCSymbol): its font and character, shown in place of the special character. */
-  symFtc?: number;
-  symChar?: number;
-}
-
-interface Run<T> {
-  fcStart: number;
-  fcEnd: number;
-  props: T;
-}
-
-const UTF16 = new TextDecoder('utf-16le');
-
-function malformed(msg: string): ParseError {
-  return new ParseError('MALFORMED', `The Word 97–2003 document is damaged: ${msg}.`);
-}
-
-/** Size of a sprm's operand, or -1 for a variable one whose size byte follows. */
-function operandSize(sprm: number): number {
-  switch (sprm >> 13) {
-    case 0:
-    case 1:
-      return 1;
-    case 2:
-    case 4:
-    case 5:
-      return 2;
-    case 3:
-      return 4;
-    case 7:
-      return 3;
-    default:
-      return -1;
-  }
-}
-
-/** Iterates the sprms of a grpprl: callback(sprm, operandOffset, operandSize). */
-function eachSprm(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  fn: (sprm: number, at: number, size: number) => void,
-): void {
-  let p = start;
-  while (p + 2 <= end) {
-    const sprm = buf[p]! | (buf[p + 1]! << 8);
-    p += 2;
-    let size = operandSize(sprm);
-    if (size < 0) {
-      if (sprm === 0xd608 || sprm === 0xd606) {
-        // sprmTDefTable / sprmTDefTable10: a two-byte size that counts itself.
-        if (p + 2 > end) break;
-        size = (buf[p]! | (buf[p + 1]! << 8)) - 1;
-        p += 2;
-      } else if (sprm === 0xc615) {
-        // sprmPChgTabs: a size byte, 255 meaning "compute from content".
-        size = buf[p] ?? 0;
-        p += 1;
-        if (size === 255) {
-          const del = buf[p] ?? 0;
-          const add = buf[p + 1 + del * 4] ?? 0;
-          size = 1 + del * 4 + 1 + add * 3;
-        }
-      } else {
-        size = buf[p] ?? 0;
-        p += 1;
-      }
-    }
-    if (p + size > end) break;
-    fn(sprm, p, size);
-    p += size;
-  }
-}
-
-function readFkpRuns<T>(
-  wordDoc: Uint8Array,
-  table: Uint8Array,
-  fc: number,
-  lcb: number,
-  parse: (page: Uint8Array, i: number, crun: number) => T,
-): Run<T>[] {
-  const runs: Run<T>[] = [];
-  if (lcb < 8 || fc + lcb > table.length) return runs;
-  const tv = new DataView(table.buffer, table.byteOffset, table.byteLength);
-  const n = (lcb - 4) / 8;
-  for (let k = 0; k < n; k++) {
-    const pn = tv.getUint32(fc + (n + 1) * 4 + k * 4, true) & 0x3fffff;
-    const off = pn * 512;
-    if (off + 512 > wordDoc.length) continue;
-    const page = wordDoc.subarray(off, off + 512);
-    const pv = new DataView(page.buffer, page.byteOffset, 512);
-    const crun = page[511]!;
-    for (let i = 0; i < crun; i++) {
-      const fcStart = pv.getUint32(i * 4, true);
-      const fcEnd = pv.getUint32((i + 1) * 4, true);
-      runs.push({ fcStart, fcEnd, props: parse(page, i, crun) });
-    }
-  }
-  runs.sort((a, b) => a.fcStart - b.fcStart);
-  return runs;
-}
-
-function findRun<T>(runs: Run<T>[], fc: number): Run<T> | undefined {
-  let lo = 0;
-  let hi = runs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = runs[mid]!;
-    if (fc < r.fcStart) hi = mid - 1;
-    else if (fc >= r.fcEnd) lo = mid + 1;
-    else return r;
-  }
-  return undefined;
-}
-
-const DEFAULT_PARA: ParaProps = {
-  istd: 0,
-  inTable: false,
-  ttp: false,
-  itap: 0,
-  innerCell: false,
-  innerTtp: false,
-  outline: 9,
-  ilfo: 0,
-  ilvl: 0,
-};
-
-function parsePapx(page: Uint8Array, i: number, crun: number, data?: Uint8Array): ParaProps {
-  const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
-  const props: ParaProps = { ...DEFAULT_PARA };
-  if (bOffset === 0 || bOffset >= 511) return props;
-  let cb = page[bOffset]!;
-  let start = bOffset + 1;
-  let len: number;
-  if (cb === 0) {
-    cb = page[bOffset + 1]!;
-    start = bOffset + 2;
-    len = cb * 2;
-  } else len = cb * 2 - 1;
-  const end = Math.min(511, start + len);
-  if (start + 2 > end) return props;
-  props.istd = page[start]! | (page[start + 1]! << 8);
-  applyPapSprms(page, start + 2, end, props, data);
-  return props;
-}
-
-function applyPapSprms(
-  page: Uint8Array,
-  start: number,
-  end: number,
-  props: ParaProps,
-  data: Uint8Array | undefined,
-  depth = 0,
-): void {
-  eachSprm(page, start, end, (sprm, at, size) => {
-    const b = page[at]!;
-    switch (sprm) {
-      case 0x6646: {
-        // sprmPHugePapx: properties too large for the FKP page live in the Data stream.
-        if (!data || depth > 0) break;
-        const off = (page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16)) + page[at + 3]! * 0x1000000;
-        if (off + 2 > data.length) break;
-        const cb = data[off]! | (data[off + 1]! << 8);
-        applyPapSprms(data, off + 2, Math.min(data.length, off + 2 + cb), props, data, depth + 1);
-        break;
-      }
-      case 0x2416:
-        props.inTable = b !== 0;
-        break;
-      case 0x2417:
-        props.ttp = b !== 0;
-        break;
-      case 0x6649:
-        props.itap = size >= 4 ? page[at]! | (page[at + 1]! << 8) : b;
-        if (props.itap > 0) props.inTable = true;
-        break;
-      case 0x244b:
-        props.innerCell = b !== 0;
-        break;
-      case 0x244c:
-        props.innerTtp = b !== 0;
-        break;
-      case 0x2640:
-        props.outline = b;
-        break;
-      case 0x460b:
-        props.ilfo = page[at]! | (page[at + 1]! << 8);
-        break;
-      case 0x260a:
-        props.ilvl = b;
-        break;
-      case 0x442c:
-        props.dropCap = (b & 0x07) !== 0;
-        break;
-      case 0xd608: {
-        const itc = page[at]!;
-        const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
-        if (at + 1 + (itc + 1) * 2 > at + size) break;
-        props.bounds = [];
-        for (let k = 0; k <= itc; k++) props.bounds.push(dv.getInt16(at + 1 + k * 2, true));
-        props.vmerge = [];
-        props.hmerged = [];
-        const tcAt = at + 1 + (itc + 1) * 2;
-        for (let k = 0; k < itc; k++) {
-          const o = tcAt + k * 20;
-          const grf = o + 2 <= at + size ? dv.getUint16(o, true) : 0;
-          props.hmerged.push((grf & 0x0002) !== 0);
-          props.vmerge.push(grf & 0x0020 ? (grf & 0x0040 ? 'start' : 'cont') : 'none');
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  });
-}
-
-function parseChpx(page: Uint8Array, i: number, crun: number, charStyles?: () => Map<number, CharProps>): CharProps {
-  const off = page[(crun + 1) * 4 + i]! * 2;
-  const props: CharProps = {};
-  if (off === 0) return props;
-  const cb = page[off]!;
-  applyChpSprms(page, off + 1, Math.min(511, off + 1 + cb), props, charStyles);
-  return props;
-}
-
-function applyChpSprms(
-  page: Uint8Array,
-  start: number,
-  end: number,
-  props: CharProps,
-  charStyles?: () => Map<number, CharProps>,
-): void {
-  eachSprm(page, start, end, (sprm, at) => {
-    const b = page[at]!;
-    const flag = b === 1 || b === 0x81;
-    switch (sprm) {
-      case 0x4a30: {
-        // sprmCIstd: a character style; its emphasis applies unless the run says otherwise.
-        const style = charStyles?.().get(page[at]! | (page[at + 1]! << 8));
-        if (style) {
-          if (style.bold !== undefined && props.bold === undefined) props.bold = style.bold;
-          if (style.italic !== undefined && props.italic === undefined) props.italic = style.italic;
-          if (style.strike !== undefined && props.strike === undefined) props.strike = style.strike;
-        }
-        break;
-      }
-      case 0x0835:
-        props.bold = flag;
-        break;
-      case 0x0836:
-        props.italic = flag;
-        break;
-      case 0x0837:
-      case 0x2a53:
-        props.strike = flag;
-        break;
-      case 0x2a48:
-        props.iss = b;
-        break;
-      case 0x083c:
-        props.hidden = flag;
-        break;
-      case 0x0800:
-        props.deleted = flag;
-        break;
-      case 0x0855:
-        props.special = b !== 0;
-        break;
-      case 0x6a03:
-        props.pic = page[at]! | (page[at + 1]! << 8) | (page[at + 2]! << 16) | (page[at + 3]! * 0x1000000);
-        break;
-      case 0x4a4f:
-        props.ftcAscii = page[at]! | (page[at + 1]! << 8);
-        break;
-      case 0x4a51:
-        props.ftcOther = page[at]! | (page[at + 1]! << 8);
-        break;
-      case 0x6a09:
-        props.symFtc = page[at]! | (page[at + 1]! << 8);
-        props.symChar = page[at + 2]! | (page[at + 3]! << 8);
-        break;
-      default:
-        break;
-    }
-  });
-}
-
-/** A paragraph style of the style sheet: its name, the style it is based on and its outline level. */
-interface ParaStyle {
-  name: string;
-  base: number;
-  outline?: number;
-}
-
-/** What the reader takes from the style sheet (STSH). */
-interface StyleSheet {
-  /** Character styles: istd → emphasis, following istdBase (only bold, italic, strike are kept). */
-  chars: Map<number, CharProps>;
-  paras: Map<number, ParaStyle>;
-}
-
-/** Base of no style (istdBase 0x0FFF). */
-const ISTD_NIL = 0x0fff;
-
-/**
- * Reads the style sheet: each STD's name (xstzName), kind and base, a character style's CHPX and a
- * paragraph style's outline level (sprmPOutLvl in its PAPX). Built-in "toc 1" … "toc 9" (sti 19–27)
- * and styles named "TOC n" or "Contents n" (LibreOffice's) go into `tocStyles`.
- */
-function readStyleSheet(table: Uint8Array, fc: number, lcb: number, tocStyles?: Set<number>): StyleSheet {
-  const chars = new Map<number, CharProps>();
-  const paras = new Map<number, ParaStyle>();
-  if (lcb < 4 || fc + lcb > table.length) return { chars, paras };
-  const v = new DataView(table.buffer, table.byteOffset, table.byteLength);
-  const end = fc + lcb;
-  const cbStshi = v.getUint16(fc, true);
-  const cstd = v.getUint16(fc + 2, true);
-  const cbBase = v.getUint16(fc + 4, true);
-  const raw = new Map<number, { base: number; props: CharProps }>();
-  let p = fc + 2 + cbStshi;
-  for (let istd = 0; istd < cstd && p + 2 <= end; istd++) {
-    const cbStd = v.getUint16(p, true);
-    const std = p + 2;
-    p = std + cbStd;
-    if (cbStd === 0 || p > end) continue;
-    const sti = v.getUint16(std, true) & 0x0fff;
-    const stk = v.getUint16(std + 2, true) & 0x000f;
-    const base = v.getUint16(std + 2, true) >> 4;
-    let q = std + cbBase;
-    if (q + 2 > p) continue;
-    const cch = v.getUint16(q, true);
-    let name = '';
-    for (let k = 0; k < cch && q + 4 + k * 2 <= p; k++) name += String.fromCharCode(v.getUint16(q + 2 + k * 2, true));
-    q += 2 + cch * 2 + 2;
-    // Word keeps a style's aliases after its name: "heading 1,h1".
-    name = name.split(',')[0]!.trim();
-    if ((sti >= 19 && sti <= 27) || /^(toc|contents)\s*\d$/i.test(name)) tocStyles?.add(istd);
-    if (stk === 1) {
-      // A paragraph style: its first UPX is the PAPX (istd, then the grpprl).
-      const style: ParaStyle = { name, base };
-      if (q + 4 <= p) {
-        const cbUpx = v.getUint16(q, true);
-        const props: ParaProps = { ...DEFAULT_PARA };
-        applyPapSprms(table, q + 4, Math.min(p, q + 2 + cbUpx), props, undefined);
-        if (props.outline < 9) style.outline = props.outline;
-      }
-      paras.set(istd, style);
-      continue;
-    }
-    if (stk !== 2) continue;
-    // A character style has one UPX: its CHPX grpprl.
-    if (q + 2 > p) continue;
-    const cbUpx = v.getUint16(q, true);
-    const props: CharProps = {};
-    applyChpSprms(table, q + 2, Math.min(p, q + 2 + cbUpx), props);
-    raw.set(istd, { base, props });
-  }
-  for (const [istd] of raw) {
-    const merged: CharProps = {};
-    const seen = new Set<number>();
-    for (
-      let cur: number | undefined = istd;
-      cur !== undefined && raw.has(cur) && !seen.has(cur);
-      cur = raw.get(cur)!.base
-    ) {
-      seen.add(cur);
-      const pr = raw.get(cur)!.props;
-      for (const k of ['bold', 'italic', 'strike'] as const)
-        if (merged[k] === undefined && pr[k] !== undefined) merged[k] = pr[k];
-    }
-    chars.set(istd, merged);
-  }
-  return { chars, paras };
-}
-
-/** A note or comment reference: its story's CP range, and for a comment its author when known. */
-interface NoteRef {
-  kind: 'footnote' | 'endnote' | 'comment';
-  start: number;
-  end: number;
-  author?: string;
-}
-
-interface Story {
-  text: string;
-  /** Character properties per character (index into `charProps`). */
-  chars: Uint32Array;
-  /** FC of each character, for paragraph property lookups. */
-  fcs: Float64Array;
-  /** Bytes of each character in the WordDocument stream: 1 (compressed piece) or 2. */
-  widths: Uint8Array;
-}
+import {
+  type Piece,
+  type ParaProps,
+  type CharProps,
+  type Run,
+  UTF16,
+  malformed,
+  readFkpRuns,
+  findRun,
+  DEFAULT_PARA,
+  parsePapx,
+  parseChpx,
+} from './doc/properties.js';
+import { type ParaStyle, ISTD_NIL, readStyleSheet } from './doc/styles.js';
+import { StoryWalker, type NoteRef, type Story } from './doc/story.js';
+import { summaryInformation } from './doc/summary.js';
 
 class DocReader {
   private readonly view: DataView;
@@ -473,29 +41,29 @@ class DocReader {
   private readonly pieces: Piece[] = [];
   private readonly papx: Run<ParaProps>[];
   private readonly chpx: Run<CharProps>[];
-  private readonly charProps: CharProps[] = [{}];
+  readonly charProps: CharProps[] = [{}];
   private readonly rgLw: number;
   private readonly rgFcLcb: number;
   private readonly cbRgFcLcb: number;
   readonly links: string[] = [];
   private noteCounter = 0;
   private commentCounter = 0;
-  private readonly usedRefs = new Set<number>();
+  readonly usedRefs = new Set<number>();
   /** Paragraph styles of contents entries, whose tab and page number at the end are dropped. */
-  private readonly tocStyles = new Set<number>();
+  readonly tocStyles = new Set<number>();
   private readonly paraStyles: Map<number, ParaStyle>;
   private readonly headingCache = new Map<number, number>();
-  private readonly textboxes: { start: number; end: number }[] = [];
+  readonly textboxes: { start: number; end: number }[] = [];
   /** Drawn objects anchored in the main text, by the CP of their anchor. */
-  private floating = new Map<number, FloatingShape>();
-  private nextTextbox = 0;
+  floating = new Map<number, FloatingShape>();
+  nextTextbox = 0;
   private readonly notes: DocBlock[] = [];
   private readonly comments: DocBlock[] = [];
 
   constructor(
     private readonly wordDoc: Uint8Array,
     tableStream: Uint8Array | undefined,
-    private readonly deadline: number,
+    readonly deadline: number,
     private readonly data?: Uint8Array,
     private readonly removeBase64 = true,
   ) {
@@ -804,255 +372,15 @@ class DocReader {
     return { body, headers, footers, notes: [...this.notes, ...this.comments] };
   }
 
-  private blocks(cpStart: number, cpEnd: number, refs: Map<number, NoteRef>, type?: BlockType): DocBlock[] {
-    const story = this.story(cpStart, cpEnd);
-    const { text, chars, fcs, widths } = story;
-    const sink = new BlockSink();
-    const extra = type ? { type } : undefined;
-    let para: Inline[] = [];
-    // Fields: each entry says whether we are past its separator and which link it carries.
-    const fields: { result: boolean; instr: string; href?: string; hidden?: boolean }[] = [];
-    // Tables being read, outermost first (a table nested in a cell is one level deeper).
-    const tables: TableLevel[] = [];
-    /** Closes the tables nested deeper than `depth`: each becomes part of its cell, the outermost a block. */
-    const closeTables = (depth: number): void => {
-      while (tables.length > depth) {
-        const t = tables.pop()!;
-        if (!t.cell.blocks.length && t.row.length) t.raw.push({ cells: t.row });
-        else if (t.cell.blocks.length) t.raw.push({ cells: [...t.row, cell(blocksToCellInlines(t.cell.nodes()))] });
-        const nodes = tableNodes(t.raw);
-        const outer = tables[tables.length - 1];
-        for (const n of nodes) outer ? outer.cell.add(n) : sink.add(n, extra);
-      }
-    };
-    const visible = (): boolean => fields.every((f) => f.result && !f.hidden);
-    const href = (): string | undefined => {
-      for (let i = fields.length - 1; i >= 0; i--) if (fields[i]!.href) return fields[i]!.href;
-      return undefined;
-    };
-    let buf = '';
-    let bufProps: CharProps | undefined;
-    let dropCap: Inline[] = [];
-    // Drawn-object anchors seen in the current paragraph (main text only).
-    let anchors = 0;
-    const placeTextboxes = (): void => {
-      for (; anchors > 0; anchors--) {
-        const box = this.textboxes[this.nextTextbox];
-        if (!box) break;
-        this.nextTextbox++;
-        for (const b of this.blocks(box.start, box.end, refs)) sink.add(b.node, extra);
-      }
-      anchors = 0;
-    };
-    const flushText = (): void => {
-      if (!buf) return;
-      const p = bufProps ?? {};
-      const t: TextInline = { type: 'text', text: buf };
-      if (p.bold) t.bold = true;
-      if (p.italic) t.italic = true;
-      if (p.strike) t.strike = true;
-      if (p.iss === 1) t.superscript = true;
-      if (p.iss === 2) t.subscript = true;
-      const h = href();
-      if (h) t.href = h;
-      para.push(t);
-      buf = '';
-    };
-    const endParagraph = (mark: number, isCellMark: boolean): void => {
-      flushText();
-      const props = this.paraAt(fcs[mark] ?? 0);
-      let content = trimInlines(collapseSpaces(dropPageNumbers(para, this.tocStyles.has(props.istd))));
-      if (props.dropCap && !props.inTable) {
-        dropCap.push(...content);
-        para = [];
-        return;
-      }
-      if (dropCap.length && !isBlank(content)) {
-        content = [...dropCap, ...content];
-        dropCap = [];
-      }
-      para = [];
-      if (props.inTable || isCellMark) {
-        // Cell and row ends: the outermost table's are cell marks (0x07, the row's with fTtp); a
-        // nested table's are paragraph marks flagged fInnerTableCell / fInnerTtp.
-        const depth = Math.max(1, props.itap);
-        closeTables(depth);
-        while (tables.length < depth) tables.push({ cell: new BlockSink(), row: [], raw: [] });
-        const t = tables[depth - 1]!;
-        if (depth === 1 ? isCellMark && props.ttp : props.innerTtp) {
-          if (t.cell.blocks.length) {
-            t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
-            t.cell = new BlockSink();
-          }
-          if (t.row.length) t.raw.push(rowOf(t.row, props));
-          t.row = [];
-          return;
-        }
-        if (!isBlank(content)) this.addParagraph(t.cell, content, props);
-        if (depth === 1 ? isCellMark : props.innerCell) {
-          t.row.push(cell(blocksToCellInlines(t.cell.nodes())));
-          t.cell = new BlockSink();
-        }
-        return;
-      }
-      closeTables(0);
-      if (isBlank(content)) {
-        placeTextboxes();
-        return;
-      }
-      const heading =
-        props.istd >= 1 && props.istd <= 9
-          ? props.istd
-          : props.outline < 9
-            ? props.outline + 1
-            : this.styleHeading(props.istd);
-      if (heading && !type)
-        sink.add(
-          {
-            kind: 'heading',
-            level: Math.min(6, heading) as 1,
-            content: content.map((i) => (i.type === 'text' && i.bold ? { ...i, bold: false } : i)),
-          },
-          extra,
-        );
-      else if (type) sink.add({ kind: 'paragraph', content }, extra);
-      else this.addParagraph(sink, content, props);
-      placeTextboxes();
-    };
-
-    const len = text.length;
-    for (let i = 0; i < len; i++) {
-      if ((i & 8191) === 0 && Date.now() > this.deadline)
-        throw new ParseError('TIMEOUT', 'The document could not be converted within the time limit.');
-      const cp = this.charProps[chars[i]!] ?? {};
-      const code = text.charCodeAt(i);
-      // Fast path: a run of ordinary characters with the same properties is taken as one slice.
-      if (code >= 0x20 && code !== 0xa0 && !cp.special) {
-        const pi = chars[i]!;
-        let j = i + 1;
-        while (j < len && chars[j] === pi) {
-          const c = text.charCodeAt(j);
-          if (c < 0x20 || c === 0xa0) break;
-          j++;
-        }
-        const slice = text.slice(i, j);
-        i = j - 1;
-        const top = fields[fields.length - 1];
-        if (top && !top.result) {
-          top.instr += slice;
-          continue;
-        }
-        if (!visible() || cp.deleted || cp.hidden) continue;
-        if (bufProps !== cp && buf) flushText();
-        bufProps = cp;
-        let shown = cp.ftcAscii !== undefined || cp.ftcOther !== undefined ? this.fontText(cp, slice) : slice;
-        // A soft hyphen typed as the character (not Word's 0x1F): shown only where a line breaks.
-        if (shown.includes('\u00ad')) shown = shown.replace(/\u00ad/g, '');
-        buf += shown;
-        continue;
-      }
-      const ch = text[i]!;
-      if (code === 0x13) {
-        flushText();
-        fields.push({ result: false, instr: '' });
-        continue;
-      }
-      if (code === 0x14) {
-        flushText();
-        const f = fields[fields.length - 1];
-        if (f) {
-          f.result = true;
-          const m = /^\s*HYPERLINK\s+(?:"([^"]*)"|(\S+))/i.exec(f.instr);
-          const target = m?.[1] ?? m?.[2];
-          if (target && !/\\l/.test(f.instr.slice(0, 20))) {
-            f.href = target;
-            if (!this.links.includes(target)) this.links.push(target);
-          }
-          if (/^\s*(PAGE|NUMPAGES|SECTIONPAGES|PAGEREF)\b/i.test(f.instr)) f.hidden = true;
-        }
-        continue;
-      }
-      if (code === 0x15) {
-        flushText();
-        fields.pop();
-        continue;
-      }
-      const f = fields[fields.length - 1];
-      if (f && !f.result) {
-        f.instr += ch;
-        continue;
-      }
-      if (!visible()) continue;
-      // A paragraph ends at its mark, a cell or row end mark, or an end-of-section mark (0x0C where a
-      // paragraph's properties end; elsewhere 0x0C is a page break).
-      if (code === 0x0d || code === 0x07 || (code === 0x0c && this.endsParagraph(fcs[i]!, widths[i]!))) {
-        endParagraph(i, code === 0x07);
-        continue;
-      }
-      if (cp.deleted || cp.hidden) continue;
-      let out = ch;
-      if (code === 0x0b || code === 0x0c || code === 0x0e) {
-        // A line break, or a page or column break inside a paragraph: the text after it starts a new line.
-        flushText();
-        para.push({ type: 'break' });
-        continue;
-      }
-      if (cp.special || code < 0x20) {
-        // Special characters: note references, pictures, drawn objects.
-        const ref = refs.get(cpStart + i);
-        if (ref && !this.usedRefs.has(cpStart + i) && (code === 0x02 || code === 0x05 || cp.special)) {
-          // Each reference is read once: a damaged file whose note points back into itself cannot loop.
-          this.usedRefs.add(cpStart + i);
-          flushText();
-          const label = this.note(ref, refs);
-          para.push({ type: 'noteRef', label });
-          continue;
-        }
-        if (code === 0x01 && cp.pic !== undefined) {
-          const img = this.picture(cp.pic);
-          if (img) {
-            flushText();
-            para.push(img);
-          }
-          continue;
-        }
-        if (code === 0x08 && cpStart === 0 && !type) {
-          // A floating picture shows where it is anchored; other drawn objects (text boxes) are
-          // placed after the paragraph.
-          const shape = this.floating.get(i);
-          if (shape?.kind === 'picture') {
-            const img = this.imageIn(shape.blip);
-            if (img) {
-              flushText();
-              para.push(img);
-            }
-          } else anchors++;
-          continue;
-        }
-        if (code === 0x09) out = '\u0000';
-        else if (code === 0x1e) out = '-';
-        else if (code < 0x20) continue;
-        else if (code === 0x28 && cp.symChar !== undefined) {
-          // An inserted symbol: the special character stands for the character of sprmCSymbol.
-          out = this.symbol(cp.symFtc ?? 0, cp.symChar);
-          if (!out) continue;
-        } else if (cp.special) continue;
-      }
-      if (code === 0xa0) out = '\u00a0';
-      if (bufProps !== cp && buf) flushText();
-      bufProps = cp;
-      buf += out;
-    }
-    if (buf || para.length) endParagraph(text.length - 1, false);
-    closeTables(0);
-    return sink.blocks;
+  blocks(cpStart: number, cpEnd: number, refs: Map<number, NoteRef>, type?: BlockType): DocBlock[] {
+    return new StoryWalker(this, cpStart, cpEnd, refs, type).walk();
   }
 
   /**
    * A paragraph of the body or of a table cell: a list item when it is numbered or bulleted, code or
    * a quotation when its style's name says so.
    */
-  private addParagraph(sink: BlockSink, content: Inline[], props: ParaProps): void {
+  addParagraph(sink: BlockSink, content: Inline[], props: ParaProps): void {
     const styleName = (this.paraStyles.get(props.istd)?.name ?? '').trim().toLowerCase();
     if (props.ilfo > 0) {
       const level = Math.min(8, props.ilvl);
@@ -1067,7 +395,7 @@ class DocReader {
    * An inline picture: the PICF record in the Data stream holds the image itself (inside OfficeArt
    * records); PNG and JPEG data are found by their signatures. Other kinds (metafiles) are left out.
    */
-  private picture(offset: number): Inline | undefined {
+  picture(offset: number): Inline | undefined {
     const d = this.data;
     if (!d || offset + 4 > d.length) return undefined;
     const lcb = new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(offset, true);
@@ -1076,7 +404,7 @@ class DocReader {
   }
 
   /** The PNG or JPEG image inside a picture record or blip, found by its signature. */
-  private imageIn(region: Uint8Array): Inline | undefined {
+  imageIn(region: Uint8Array): Inline | undefined {
     const find = (sig: number[], from = 0): number => {
       outer: for (let k = from; k + sig.length <= region.length; k++) {
         for (let q = 0; q < sig.length; q++) if (region[k + q] !== sig[q]) continue outer;
@@ -1210,7 +538,7 @@ class DocReader {
     return this.lists;
   }
 
-  private note(ref: NoteRef, refs: Map<number, NoteRef>): string {
+  note(ref: NoteRef, refs: Map<number, NoteRef>): string {
     const label = ref.kind === 'comment' ? `comment-${++this.commentCounter}` : String(++this.noteCounter);
     const blocks = ref.end > ref.start ? this.blocks(ref.start, ref.end, refs) : [];
     const nodes = blocks.map((b) => b.node);
@@ -1228,103 +556,21 @@ function lvlEnd(t: Uint8Array, p: number): number {
   return end + 2 + (t[end]! | (t[end + 1]! << 8)) * 2;
 }
 
-/** A table being read: the blocks of its open cell, the cells of its open row, its finished rows. */
-interface TableLevel {
-  cell: BlockSink;
-  row: TableCell[];
-  raw: RawRow[];
-}
-
-/**
- * The blocks a finished table becomes: the table, or the content of its one cell (a frame, not
- * data), or nothing when every cell is empty.
- */
-function tableNodes(raw: RawRow[]): Node[] {
-  const rows = buildTable(raw);
-  compactSpans(rows);
-  if (!rows.length || rows.every((r) => r.every((c) => isBlank(c.content)))) return [];
-  if (rows.length === 1 && rows[0]!.length === 1) return [{ kind: 'paragraph', content: rows[0]![0]!.content }];
-  return [{ kind: 'table', rows: boundTable(rows) }];
-}
-
-/** A finished row with its edges; horizontally merged (old-style) cells widen the cell before them. */
-function rowOf(cells: TableCell[], props: ParaProps): RawRow {
-  if (!props.bounds || props.bounds.length !== cells.length + 1) return { cells };
-  const out: TableCell[] = [];
-  const bounds: number[] = [props.bounds[0]!];
-  const vmerge: RawRow['vmerge'] = [];
-  cells.forEach((c, k) => {
-    if (props.hmerged?.[k] && out.length) {
-      bounds[bounds.length - 1] = props.bounds![k + 1]!;
-      return;
-    }
-    out.push(c);
-    bounds.push(props.bounds![k + 1]!);
-    vmerge.push(props.vmerge?.[k] ?? 'none');
-  });
-  return { cells: out, bounds, vmerge };
-}
-
-/** Title, subject, author, keywords and comments from the OLE SummaryInformation property set. */
-function summaryInformation(bytes: Uint8Array | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!bytes || bytes.length < 48) return out;
-  try {
-    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const section = v.getUint32(44, true);
-    const count = v.getUint32(section + 4, true);
-    const names: Record<number, string> = { 2: 'title', 3: 'subject', 4: 'author', 5: 'keywords', 6: 'description' };
-    let codepage = 1252;
-    const entries: [number, number][] = [];
-    for (let k = 0; k < Math.min(count, 256); k++) {
-      const id = v.getUint32(section + 8 + k * 8, true);
-      const off = section + v.getUint32(section + 12 + k * 8, true);
-      if (id === 1 && v.getUint16(off, true) === 2) codepage = v.getUint16(off + 4, true);
-      else if (names[id]) entries.push([id, off]);
-    }
-    for (const [id, off] of entries) {
-      const type = v.getUint16(off, true);
-      const len = v.getUint32(off + 4, true);
-      if (len === 0 || off + 8 + len > bytes.length) continue;
-      let text: string;
-      if (type === 0x1e) {
-        const raw = Buffer.from(bytes.subarray(off + 8, off + 8 + len));
-        const cp = codepage === 65001 ? 'utf8' : codepage === 1200 ? 'utf16le' : `cp${codepage}`;
-        text = iconv.encodingExists(cp) ? iconv.decode(raw, cp) : raw.toString('latin1');
-      } else if (type === 0x1f) {
-        text = new TextDecoder('utf-16le').decode(bytes.subarray(off + 8, off + 8 + len * 2));
-      } else continue;
-      text = text.replace(/\u0000+$/g, '').trim();
-      if (text) out[names[id]!] = text;
-    }
-  } catch {
-    // A damaged property set only costs the metadata.
-  }
-  return out;
-}
-
-function streamOf(container: CFB.CFB$Container, name: string): Uint8Array | undefined {
-  const entry = CFB.find(container, name);
-  if (!entry || !entry.content) return undefined;
-  const c = entry.content as Uint8Array | number[];
-  return c instanceof Uint8Array ? c : Uint8Array.from(c);
-}
-
 /** Root-level streams of the compound file: the small lazy reader first, `cfb` when it gives up. */
 function openStreams(bytes: Uint8Array): (name: string) => Uint8Array | undefined {
   try {
     const ole = new OleFile(bytes);
     return (name) => ole.stream(name);
   } catch {
-    let container: CFB.CFB$Container;
+    let container: CfbContainer;
     try {
-      container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+      container = readCfb(bytes);
     } catch (err) {
       throw new ParseError('MALFORMED', `The Word 97–2003 container cannot be read: ${(err as Error).message}`, {
         cause: err,
       });
     }
-    return (name) => streamOf(container, name);
+    return (name) => cfbStream(container, name);
   }
 }
 

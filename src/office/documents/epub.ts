@@ -9,8 +9,9 @@ import { ParseError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import { inlinesText, type DocBlock, type DocModel, type Inline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { ZipPackage } from '../zip.js';
-import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { ZipPackage } from '../../containers/zip.js';
+import { decodeUriSafe, dirOf, resolvePart } from '../package/part-path.js';
+import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../package/xml.js';
 import { imageSrc, mimeOf } from './common.js';
 import { xhtmlToNodes, type ClassStyle } from './xhtml.js';
 
@@ -18,28 +19,9 @@ function parse(text: string): XmlElement {
   return parseXml(text, { namespaces: OFFICE_NAMESPACES });
 }
 
+/** An href (its fragment dropped, percent-decoded) resolved against the directory `baseDir`. */
 function resolveHref(baseDir: string, href: string): string {
-  const clean = decodeSafe(href.split('#')[0]!);
-  if (clean.startsWith('/')) return clean.slice(1);
-  const out: string[] = [];
-  for (const p of (baseDir + clean).split('/')) {
-    if (p === '..') out.pop();
-    else if (p !== '.' && p !== '') out.push(p);
-  }
-  return out.join('/');
-}
-
-function decodeSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-function dirOf(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i < 0 ? '' : p.slice(0, i + 1);
+  return resolvePart(baseDir, decodeUriSafe(href.split('#')[0]!));
 }
 
 /** Local name of an element whatever its namespace prefix (OPF files use several conventions). */

@@ -10,8 +10,8 @@ import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import type { BlockType } from '../../types.js';
-import { ZipPackage } from '../zip.js';
-import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../xml.js';
+import { ZipPackage } from '../../containers/zip.js';
+import { child, children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } from '../package/xml.js';
 import {
   BlockSink,
   blocksToCellInlines,

@@ -4,7 +4,7 @@
  * accents, bars, limits, matrices, equation arrays, boxes and pre-scripts. Unknown elements fall back
  * to their content, so that no text is lost.
  */
-import { child, children, type XmlElement } from '../xml.js';
+import { child, children, type XmlElement } from '../package/xml.js';
 
 const SYMBOLS: Record<string, string> = {
   α: '\\alpha',

@@ -3,7 +3,7 @@
  * (.odt), RTF and EPUB. Each format has its own module; all produce the shared document model.
  */
 import type { Reader } from '../../readers/reader.js';
-import { notYetSupported } from '../../readers/registry.js';
+import { ParseError } from '../../errors.js';
 import { readDoc } from './doc.js';
 import { readDocx } from './docx.js';
 import { readEpub } from './epub.js';
@@ -24,6 +24,7 @@ export const read: Reader = async (ctx) => {
     case 'rtf':
       return readRtf(ctx);
     default:
-      throw notYetSupported(ctx.kind);
+      // The registry sends only the kinds above here.
+      throw new ParseError('UNSUPPORTED_FILE_TYPE', `The document reader does not read .${ctx.kind} files.`);
   }
 };

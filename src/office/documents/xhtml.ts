@@ -7,7 +7,7 @@
  */
 import { decodeHTML } from 'entities';
 import type { Inline, ListItem, Node, TableCell, TextInline } from '../../model/document.js';
-import type { XmlElement, XmlNode } from '../xml.js';
+import type { XmlElement, XmlNode } from '../package/xml.js';
 import { blocksToCellInlines, boundTable, cell, compactSpans, isBlank, trimInlines } from './common.js';
 
 export interface XhtmlContext {

@@ -8,10 +8,19 @@
 import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { odfCellValue } from '../workbooks/ods.js';
-import { ZipPackage } from '../zip.js';
+import { odfCellValue } from '../odf/cell-value.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
-import { attr, child, childrenNamed, descendants, elements, parseXml, textOf, type XmlElement } from './xml.js';
+import {
+  attr,
+  child,
+  childrenNamed,
+  descendants,
+  elements,
+  parseXml,
+  textOf,
+  type XmlElement,
+} from '../package/local-xml.js';
 
 interface TextStyle {
   bold?: boolean;

@@ -13,10 +13,20 @@
 import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TableNode, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
-import { readRels, relOfType, resolvePart, type Relationship } from './opc.js';
-import { attr, child, childrenNamed, descendants, elements, parseXml, path, textOf, type XmlElement } from './xml.js';
+import { readRels, relOfType, type Relationship } from '../package/relationships.js';
+import {
+  attr,
+  child,
+  childrenNamed,
+  descendants,
+  elements,
+  parseXml,
+  path,
+  textOf,
+  type XmlElement,
+} from '../package/local-xml.js';
 
 interface Box {
   x: number;

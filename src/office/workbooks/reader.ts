@@ -34,7 +34,7 @@ import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model
 import type { Reader } from '../../readers/reader.js';
 import { abortReason, readerPool, workerFile } from '../../runtime/worker-pool.js';
 import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
 import { readOds } from './ods.js';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber, readXlsxFast, type FastWorkbook } from './xlsx.js';
 

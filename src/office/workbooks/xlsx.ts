@@ -8,7 +8,8 @@
  */
 import * as XLSX from '@e965/xlsx';
 import { ParseError } from '../../errors.js';
-import { ZipPackage } from '../zip.js';
+import { ZipPackage } from '../../containers/zip.js';
+import { relsPathOf, resolvePart } from '../package/part-path.js';
 
 export interface FastCell {
   t: 's';
@@ -170,31 +171,19 @@ function refToRC(ref: string): { r: number; c: number } | null {
   return digits ? { r: r - 1, c: c - 1 } : null;
 }
 
-function resolve(from: string, target: string): string {
-  if (target.startsWith('/')) return target.slice(1);
-  const parts = (from.slice(0, from.lastIndexOf('/') + 1) + target).split('/');
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === '..') out.pop();
-    else if (p && p !== '.') out.push(p);
-  }
-  return out.join('/');
-}
-
 function rels(
   zip: ZipPackage,
   part: string,
   text: (p: string) => string | undefined,
 ): Map<string, { target: string; external: boolean; type: string }> {
-  const i = part.lastIndexOf('/');
-  const xml = text(`${part.slice(0, i + 1)}_rels/${part.slice(i + 1)}.rels`) ?? '';
+  const xml = text(relsPathOf(part)) ?? '';
   const map = new Map<string, { target: string; external: boolean; type: string }>();
   for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
     const id = attr(m[0], 'Id');
     const target = attr(m[0], 'Target');
     if (!id || target === undefined) continue;
     const external = attr(m[0], 'TargetMode') === 'External';
-    map.set(id, { target: external ? target : resolve(part, target), external, type: attr(m[0], 'Type') ?? '' });
+    map.set(id, { target: external ? target : resolvePart(part, target), external, type: attr(m[0], 'Type') ?? '' });
   }
   void zip;
   return map;

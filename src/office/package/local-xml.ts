@@ -3,6 +3,10 @@
  * tree and deliberately knows nothing of DTDs: a part that declares entities is refused with
  * RESOURCE_LIMIT (entity expansion is the classic "billion laughs" bomb, and no Office or ODF
  * writer declares entities), and nesting deeper than a fixed bound is refused too.
+ *
+ * Names are matched by local name whatever the prefix (`attr(el, 'href')`), which is all the
+ * presentation and spreadsheet readers and the relationship parts need; `xml.ts` is the reader that
+ * resolves namespaces, for the text documents.
  */
 import { ParseError } from '../../errors.js';
 

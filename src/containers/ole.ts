@@ -1,5 +1,5 @@
 /**
- * A small reader for OLE2 compound files (`src/office/ole.ts`, shared by detection and the legacy
+ * A small reader for OLE2 compound files (shared by format detection and the legacy
  * Office readers) that reads only the root-level streams asked for, without copying every stream of
  * the file first (the `cfb` package does, which dominates the cost of small documents). Chains are
  * bounded by the sector count, so a damaged or looping file fails (throws) instead of hanging;

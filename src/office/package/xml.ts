@@ -1,6 +1,7 @@
 /**
  * A small, strict-enough XML parser for the parts of office packages (OOXML, OpenDocument, EPUB
- * OPF/NCX). Shared by the document, workbook and presentation readers: `src/office/xml.ts`.
+ * OPF/NCX), with names resolved through their namespaces: the text-document readers (docx, odt, epub,
+ * OMML, XHTML) use it. `local-xml.ts` is its light sibling that matches names by local name only.
  *
  * Safety: no entity declared in a DTD is ever expanded (a DOCTYPE that declares entities is refused
  * with RESOURCE_LIMIT, the "billion laughs" and external-entity attacks), only the five predefined
@@ -11,7 +12,7 @@
  * `canonical:local` whatever prefix the file used, so that readers match `w:p` in Transitional and
  * Strict OOXML alike (they use different namespace URIs) and in files written with odd prefixes.
  */
-import { ParseError } from '../errors.js';
+import { ParseError } from '../../errors.js';
 
 export interface XmlElement {
   name: string;
@@ -164,6 +165,63 @@ class Element implements XmlElement {
   }
 }
 
+/**
+ * The end of a `<!DOCTYPE ...>` (or other `<!` declaration) starting at `lt`: the index of its `>`,
+ * an internal subset in brackets included. Entity declarations are refused outright.
+ */
+function doctypeEnd(xml: string, lt: number): number {
+  const n = xml.length;
+  let e = lt + 2;
+  let depth = 0;
+  for (; e < n; e++) {
+    const ch = xml.charCodeAt(e);
+    if (ch === 91) depth++;
+    else if (ch === 93) depth--;
+    else if (ch === 62 && depth <= 0) break;
+  }
+  const decl = xml.slice(lt, e);
+  if (/<!ENTITY/i.test(decl))
+    throw limitError('the document type declaration declares entities, which are never expanded');
+  return e;
+}
+
+/** Positions of the next double and single quote at or after the scan point (-1: not looked up yet). */
+interface QuoteCache {
+  dq: number;
+  sq: number;
+}
+
+/**
+ * The index of the `>` that ends a start tag whose attribute text begins at `from`, or the text's
+ * length. The tag ends at the first '>' outside quotes. The next quote positions are cached (the scan
+ * only moves forward), so finding the end costs a few indexOf calls instead of a loop per character.
+ */
+function startTagEnd(xml: string, from: number, quotes: QuoteCache): number {
+  const n = xml.length;
+  let j = from;
+  let gt = xml.indexOf('>', j);
+  if (gt < 0) gt = n;
+  for (;;) {
+    if (quotes.dq < j) {
+      quotes.dq = xml.indexOf('"', j);
+      if (quotes.dq < 0) quotes.dq = n;
+    }
+    if (quotes.sq < j) {
+      quotes.sq = xml.indexOf("'", j);
+      if (quotes.sq < 0) quotes.sq = n;
+    }
+    const q = quotes.dq < quotes.sq ? quotes.dq : quotes.sq;
+    if (q >= gt) break;
+    const close = xml.indexOf(q === quotes.dq ? '"' : "'", q + 1);
+    j = close < 0 ? n : close + 1;
+    if (gt < j) {
+      gt = xml.indexOf('>', j);
+      if (gt < 0) gt = n;
+    }
+  }
+  return gt;
+}
+
 /** Parses XML text into a tree and returns the root element (a synthetic `#document` holding it). */
 export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   const maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
@@ -182,8 +240,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
   let scope: Scope = newScope(new Map());
   const scopeStack: Scope[] = [scope];
   let elements = 0;
-  let nextDq = -1;
-  let nextSq = -1;
+  const quotes: QuoteCache = { dq: -1, sq: -1 };
   let i = 0;
   const n = xml.length;
 
@@ -211,19 +268,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
         i = e < 0 ? n : e + 3;
         continue;
       }
-      // DOCTYPE: refuse entity declarations outright; skip the rest (internal subset included).
-      let e = lt + 2;
-      let depth = 0;
-      for (; e < n; e++) {
-        const ch = xml.charCodeAt(e);
-        if (ch === 91) depth++;
-        else if (ch === 93) depth--;
-        else if (ch === 62 && depth <= 0) break;
-      }
-      const decl = xml.slice(lt, e);
-      if (/<!ENTITY/i.test(decl))
-        throw limitError('the document type declaration declares entities, which are never expanded');
-      i = e + 1;
+      i = doctypeEnd(xml, lt) + 1;
       continue;
     }
     if (c1 === 63 /* ? */) {
@@ -270,29 +315,7 @@ export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
     }
     const qname = xml.slice(lt + 1, j);
     const attrStart = j;
-    // The tag ends at the first '>' outside quotes. The next quote positions are cached (the scan
-    // only moves forward), so finding the end costs a few indexOf calls instead of a loop per character.
-    let gt = xml.indexOf('>', j);
-    if (gt < 0) gt = n;
-    for (;;) {
-      if (nextDq < j) {
-        nextDq = xml.indexOf('"', j);
-        if (nextDq < 0) nextDq = n;
-      }
-      if (nextSq < j) {
-        nextSq = xml.indexOf("'", j);
-        if (nextSq < 0) nextSq = n;
-      }
-      const q = nextDq < nextSq ? nextDq : nextSq;
-      if (q >= gt) break;
-      const close = xml.indexOf(q === nextDq ? '"' : "'", q + 1);
-      j = close < 0 ? n : close + 1;
-      if (gt < j) {
-        gt = xml.indexOf('>', j);
-        if (gt < 0) gt = n;
-      }
-    }
-    j = gt;
+    j = startTagEnd(xml, j, quotes);
     const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
     const rawAttrs = xml.slice(attrStart, selfClose ? j - 1 : j);
     i = j + 1;

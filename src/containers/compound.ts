@@ -1,0 +1,26 @@
+/**
+ * The `cfb` package as the fallback reader of OLE2 compound files: it reads what the small lazy reader
+ * (`ole.ts`) gives up on, at the cost of copying every stream first. Callers check the directory with
+ * `ole2DirectoryProblem` where a cyclic directory could reach `cfb`, and word their own errors.
+ */
+import CFB from 'cfb';
+
+export type CfbContainer = CFB.CFB$Container;
+
+/** Reads the whole compound file; throws `cfb`'s own error when it cannot. */
+export function readCfb(bytes: Uint8Array): CfbContainer {
+  return CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { type: 'buffer' });
+}
+
+/** The content of the stream at `name` (a path or a bare name, as `CFB.find` takes it). */
+export function cfbStream(container: CfbContainer, name: string): Uint8Array | undefined {
+  const entry = CFB.find(container, name);
+  const content = entry?.content as Uint8Array | number[] | undefined;
+  if (!content) return undefined;
+  return content instanceof Uint8Array ? content : Uint8Array.from(content);
+}
+
+/** Names of the entries directly below the root storage. */
+export function cfbRootNames(container: CfbContainer): string[] {
+  return container.FullPaths.map((p) => p.replace(/^[^/]*\//, '')).filter((p) => p && !p.slice(0, -1).includes('/'));
+}
