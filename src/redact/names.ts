@@ -4,12 +4,29 @@
  * ("Mr.", "my name is", "lives in", "'s", "said"). Street addresses and postal codes are found in
  * addresses.ts.
  */
-import { AMBIGUOUS, getLexicon, type Lexicon } from './lexicon.js';
+import { getLexicon, type Lexicon } from './lexicon.js';
 import { digitRuns } from './patterns.js';
 import { CAPITAL_SET } from './secrets.js';
 import type { Detection, DetectMode } from './types.js';
-import { wordPattern, wordSet } from './word-lists.js';
+import { wordSet } from './word-lists.js';
 import { findAddresses } from './addresses.js';
+import {
+  afterTrigger,
+  contextTrigger,
+  contextTriggerAt,
+  ORG_WORDS,
+  PERSON_AFTER,
+  PERSON_AFTER_STRONG,
+  PERSON_BEFORE,
+  PERSON_BEFORE_STRONG,
+  PERSON_BEFORE_VERY_STRONG,
+  PLACE_BEFORE,
+  PLACE_STRONG,
+  signOffBefore,
+  TITLE_BEFORE,
+  TITLES,
+} from './name-context.js';
+import { coordinated, lowerCaseNames } from './name-mentions.js';
 import {
   classes,
   clearFlagCache,
@@ -152,30 +169,10 @@ function capitalisedRunsFlat(text: string, capitals?: number[]): number[] {
   return out;
 }
 
-const TITLES = (): ReadonlySet<string> => wordSet('titles');
-
-const ORG_WORDS = (): ReadonlySet<string> => wordSet('orgWords');
-
-const PLACE_BEFORE = (): RegExp => wordPattern('placeBefore');
-const PERSON_BEFORE = (): RegExp => wordPattern('personBefore');
 /** A postal code right after a place's name: five digits (ZIP+4), four, or Portugal's and Poland's forms. */
 const POSTAL_AFTER = /^,?[ \t]+(?:\d{5}(?:-\d{4})?|\d{4}-\d{3}|\d{2}-\d{3}|\d{4})(?![\d\p{L}])/u;
 /** Labels of letter, memo and mail headers ("Attn:", "Cc:"): a line starting so is no speaker's. */
 const HEADER_LABELS = (): ReadonlySet<string> => wordSet('headerLabels');
-const PERSON_BEFORE_STRONG = (): RegExp => wordPattern('personBeforeStrong');
-const TITLE_BEFORE =
-  /\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|lord|lady|rev|capt|mister|mme|mlle|herr|frau|sr|sra|srta)\.?\s+$/;
-/** Labels at a line's start after which what follows is a name. */
-const NAME_LABELS = 'name|full name|first name|last name|surname|patient|employee|attn|attendee';
-// (Or a relative or friend of the writer's or someone's, named right after: "my kid Dzhambek".)
-const PERSON_BEFORE_VERY_STRONG = (): RegExp => wordPattern('personBeforeVeryStrong');
-const PERSON_AFTER_STRONG =
-  /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|lives|lived|works|worked|spent|began|joined|flew|had given|is a very|is very|is so|will be talking|is from|from (?:the )?\p{Lu}|speak|, can [iI]|, the \w+, said|\(born))/u;
-const PERSON_AFTER =
-  /^(?:'s\b|’s\b|\s*(?:said|says|told|asked|shouted|replied|wrote|explained|added|noted|lives|lived|works|worked|is a|is an|was a|was an|is very|is so|has|had|will|would|and (?:his|her) |who\b|himself|herself|spent|began|joined|left|flew|arrived|moved|is from|from\b|\(born|, who|, the|, a |:\s*["“]|:\s*\S))/;
-
-/** Contexts that announce a place more surely than a bare "in" or "from" (which also precede products and firms). */
-const PLACE_STRONG = (): RegExp => wordPattern('placeStrong');
 
 const POSSESSIVE_HUMAN =
   /^['’]s\s+(?:new\s+|old\s+|own\s+)?(?:address|kids?|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|family|friends?|boss|phone|number|e-?mail|birthday|house|home|car|account|name|song|novel|book|killers?|death|life|office|desk|team|parents?|partner|girlfriend|boyfriend)\b/;
@@ -261,64 +258,6 @@ function tokens(lex: Lexicon, chunk: string, base: number): Tok[] {
 
 /** "White, Willis and Hoffman", "Jones, Smith and Davis": the shape of a firm's name, not three people. */
 const FIRM = /\b(\p{Lu}\p{Ll}+), (\p{Lu}\p{Ll}+),? and (\p{Lu}\p{Ll}+)\b/gu;
-
-/** Share of capitalised words around a position: headings and titles ("Supposed To Hate") capitalise everything. */
-/** Last words of the context patterns (PERSON_BEFORE*, PLACE_BEFORE, TITLE_BEFORE). */
-const TRIGGER_WORDS = (): ReadonlySet<string> => wordSet('triggerWords');
-
-const AFTER_WORDS = (): ReadonlySet<string> => wordSet('afterWords');
-
-/** Whether the text after a name can match PERSON_AFTER*: a possessive, a colon, a comma, a bracket or a known verb. */
-function afterTrigger(text: string, e: number): boolean {
-  const c = text.charCodeAt(e);
-  if (c === 39 || c === 0x2019 || c === 58 || c === 44 || c === 40) return true;
-  if (c !== 32) return false;
-  if (text.charCodeAt(e + 1) === 40) return true;
-  let j = e + 1;
-  while (j < text.length && j - e < 12) {
-    const ch = text.charCodeAt(j);
-    if (ch < 97 || ch > 122) break;
-    j++;
-  }
-  return j > e + 1 && AFTER_WORDS().has(text.slice(e + 1, j));
-}
-
-/** Whether the end of a context can match a context pattern: its last word is a trigger, or it ends a line or a field. */
-function contextTrigger(ctx: string): boolean {
-  return contextTriggerAt(ctx, ctx.length);
-}
-
-const SIGN_OFF =
-  /(?:^|\n)[ \t>]*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:regards|wishes|thanks|thank you|sincerely|yours(?: (?:truly|sincerely|faithfully))?|cheers|respectfully|cordially|best|love|signed|sent by|from)[ \t]*[,.!:]?[ \t]*\n(?:[ \t]*\n)?$/i;
-
-/** A letter's closing line ("Best Regards,") right before: the next line is the writer's name. */
-function signOffBefore(text: string, at: number): boolean {
-  // The pattern ends with a line break: most names are not at the start of a line, and go without it.
-  return text.charCodeAt(at - 1) === 10 && SIGN_OFF.test(text.slice(Math.max(0, at - 40), at));
-}
-
-/** contextTrigger for the text before offset `at`, without copying it. */
-function contextTriggerAt(text: string, at: number): boolean {
-  const cls = classes();
-  let j = at;
-  while (j > 0 && (text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) j--;
-  // The start of a text or a line is no context by itself (a speaker line is seen from the colon after).
-  if (j === 0) return false;
-  const last = text.charCodeAt(j - 1);
-  // , : & ? >  — lists, labels, questions, quoted lines
-  if (last === 44 || last === 58 || last === 38 || last === 63 || last === 62) return true;
-  if (last === 10) return signOffBefore(text, j);
-  if (last === 46) {
-    // "Mr. X": a title's dot; any other dot ends a sentence, and a sentence opening is no context.
-    let k = j - 1;
-    while (k > 0 && j - 1 - k < 6 && cls[text.charCodeAt(k - 1)]! !== 0) k--;
-    return TITLES().has(text.slice(k, j - 1).toLowerCase());
-  }
-  let k = j;
-  while (k > 0 && j - k < 20 && (cls[text.charCodeAt(k - 1)]! !== 0 || text.charCodeAt(k - 1) === 39)) k--;
-  if (k === j) return false;
-  return TRIGGER_WORDS().has(text.slice(k, j).toLowerCase());
-}
 
 function titleCased(text: string, s: number, e: number, lex: Lexicon): boolean {
   const lineStart = text.lastIndexOf('\n', s - 1) + 1;
@@ -924,170 +863,4 @@ export function findNamesAndPlaces(text: string, opts: NameOptions, out: Detecti
     if (opts.mode !== 'fast') lowerCaseNames(text, lex, people, opts.mode);
   }
   out.push(...found, ...people);
-}
-
-const COORD_BEFORE = /(?<![\p{L}\p{M}])(\p{Lu}[\p{L}\p{M}'’-]+)(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)$/u;
-const COORD_AFTER = /^(?:,[ \t]*|[ \t]+(?:and|or|&|und|et|y|e)[ \t]+)(\p{Lu}[\p{L}\p{M}'’-]+)(?![\p{L}\p{M}])/u;
-
-const CONJUNCTIONS = ['and', 'or', '&', 'und', 'et', 'y', 'e'];
-
-/**
- * Whether text[from, at) ends the way COORD_BEFORE needs: a comma and blanks, or a conjunction between
- * blanks. The pattern is anchored at the end, so it would be tried at every position of the window;
- * most names have neither before them.
- */
-function coordinationBefore(text: string, from: number, at: number): boolean {
-  let k = at;
-  while (k > from && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
-  if (k > from && text.charCodeAt(k - 1) === 44) return true;
-  if (k === at) return false;
-  for (const w of CONJUNCTIONS) {
-    const s = k - w.length;
-    if (s - 1 >= from && text.startsWith(w, s) && (text.charCodeAt(s - 1) === 32 || text.charCodeAt(s - 1) === 9))
-      return true;
-  }
-  return false;
-}
-
-/** Names listed with a name ("Muslija and Brown", "Rudi, Jackson and Campos") are names, repeatedly. */
-function coordinated(text: string, lex: Lexicon, people: Detection[], taken: (s: number, e: number) => boolean): void {
-  const queue = people.filter((p) => p.score >= 0.6);
-  let guard = 0;
-  while (queue.length && guard++ < 200) {
-    const p = queue.shift()!;
-    const ws = Math.max(0, p.start - 40);
-    const b = coordinationBefore(text, ws, p.start) ? COORD_BEFORE.exec(text.slice(ws, p.start)) : null;
-    const a = COORD_AFTER.exec(text.slice(p.end, p.end + 40));
-    const cands: Array<[number, number]> = [];
-    if (b) cands.push([ws + b.index, ws + b.index + b[1]!.length]);
-    if (a) {
-      const s = p.end + a[0].length - a[1]!.length;
-      cands.push([s, s + a[1]!.length]);
-    }
-    for (const [s, e] of cands) {
-      const low = lower(text.slice(s, e));
-      const f = flags(lex, low);
-      if (f & COMMON && !(f & (FIRST | LAST))) continue;
-      if (f & PLACE && !(f & (FIRST | LAST))) continue;
-      if (ORG_WORDS().has(low) || TITLES().has(low) || low.length < 2 || /['’]/.test(low) || AMBIGUOUS().has(low))
-        continue;
-      if (people.some((q) => q.start < e && s < q.end) || taken(s, e)) continue;
-      const d: Detection = { start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-list' };
-      people.push(d);
-      queue.push(d);
-    }
-  }
-}
-
-const LOWER_WORD = /(?<![\p{L}\p{M}\p{N}])\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
-/** A very strong name context followed by lower-case words (group 1: the words, up to the line's end). */
-const NAMED_LOWER = new RegExp(
-  `(?:\\b(?:my name is|my name's|call me)|(?:^|\\n)[ \\t]*>?[ \\t]*(?:${NAME_LABELS})[ \\t]*:)[ \\t]*(\\p{Ll}[\\p{Ll}\\p{M}'’. -]*)`,
-  'gu',
-);
-/** One word of such a name, or an initial between its words (group 1). */
-const NAMED_WORD = /(\p{Ll}\.?)(?=\s|$)|\p{Ll}[\p{Ll}\p{M}'’-]+/uy;
-
-/**
- * Names written in lower case ("follow up with patricia desrosiers"): a first and a last name from
- * the lists, neither ordinary vocabulary, with name context on one side; or one listed name right
- * after "my name is" and the like.
- */
-function lowerCaseNames(text: string, lex: Lexicon, people: Detection[], mode: DetectMode): void {
-  LOWER_WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  let prev: { s: number; e: number; f: number } | null = null;
-  while ((m = LOWER_WORD.exec(text)) !== null) {
-    const s = m.index;
-    const e = s + m[0].length;
-    const f = flags(lex, m[0].replace(/['’]s$/, ''));
-    const cur = { s, e, f };
-    const ctxOf = (at: number): string => text.slice(Math.max(0, at - 30), at).toLowerCase();
-    if (
-      prev &&
-      text.slice(prev.e, s) === ' ' &&
-      prev.f & FIRST &&
-      !(prev.f & COMMON) &&
-      !(f & COMMON) &&
-      (f & LAST || (mode === 'aggressive' && !(f & (PLACE | FIRST))))
-    ) {
-      const ctx = ctxOf(prev.s);
-      const end = text.slice(e - 2, e) === "'s" ? e - 2 : e;
-      if (
-        (contextTrigger(ctx) && PERSON_BEFORE().test(ctx)) ||
-        afterTrigger(text, end) ||
-        PERSON_AFTER.test(text.slice(end, end + 28))
-      ) {
-        if (!people.some((q) => q.start < end && prev!.s < q.end))
-          people.push({ start: prev.s, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
-      }
-    } else if (f & (FIRST | LAST) && !(f & COMMON) && PERSON_BEFORE_VERY_STRONG().test(ctxOf(s))) {
-      if (!people.some((q) => q.start < e && s < q.end))
-        people.push({ start: s, end: e, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
-    }
-    prev = cur;
-  }
-  // Right after "my name is", "name:" and the like, a name in lower case need not be in the lists
-  // ("my name is vitoria", "name: hyuuma t. maida"): up to three words that are not ordinary vocabulary,
-  // initials allowed between them.
-  NAMED_LOWER.lastIndex = 0;
-  while ((m = NAMED_LOWER.exec(text)) !== null) {
-    const words = m[1]!;
-    const start = m.index + m[0].length - words.length;
-    let end = start;
-    let count = 0;
-    let at = 0;
-    while (count < 3) {
-      while (words[at] === ' ') at++;
-      NAMED_WORD.lastIndex = at;
-      const w = NAMED_WORD.exec(words);
-      if (!w) break;
-      const initial = w[1] !== undefined;
-      if (!initial && flags(lex, w[0]) & COMMON) break;
-      if (initial && count === 0) break;
-      at = NAMED_WORD.lastIndex;
-      if (!initial) {
-        end = start + at;
-        count++;
-      }
-    }
-    if (count > 0 && !people.some((q) => q.start < end && start < q.end))
-      people.push({ start, end, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
-  }
-  // A dialogue written in lower case ("mika: \"who are you?\"" over "tracy: \"i'm ...\""): speakers at
-  // the starts of two lines or more, a colon and a quotation after them; those in the lists of first
-  // names that are not ordinary words are names.
-  const SPEAKER = /(?:^|\n)[ \t]*(\p{Ll}[\p{Ll}\p{M}'’-]{1,20})[ \t]*:[ \t]*["“]/gu;
-  const speakers: Array<[number, number]> = [];
-  SPEAKER.lastIndex = 0;
-  while ((m = SPEAKER.exec(text)) !== null) {
-    const start = m.index + m[0].indexOf(m[1]!);
-    speakers.push([start, start + m[1]!.length]);
-  }
-  if (speakers.length >= 2) {
-    for (const [a, b] of speakers) {
-      const f = flags(lex, text.slice(a, b));
-      if (f & FIRST && !(f & COMMON) && !people.some((q) => q.start < b && a < q.end))
-        people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
-    }
-  }
-  // Lists of lower-case first names ("silvana, adam, christopher and caleb"): three or more items, most of
-  // them first names that are not ordinary words.
-  const LIST = /(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}'’-]+(?:(?:,\s*|\s+and\s+|,\s*and\s+)\p{Ll}[\p{Ll}\p{M}'’-]+){2,}/gu;
-  LIST.lastIndex = 0;
-  while ((m = LIST.exec(text)) !== null) {
-    const items: Array<[number, number]> = [];
-    const ITEM = /\p{Ll}[\p{Ll}\p{M}'’-]+/gu;
-    let it: RegExpExecArray | null;
-    while ((it = ITEM.exec(m[0])) !== null)
-      if (it[0] !== 'and') items.push([m.index + it.index, m.index + it.index + it[0].length]);
-    const names = items.filter(([a, b]) => {
-      const f = flags(lex, text.slice(a, b));
-      return f & FIRST && !(f & COMMON);
-    });
-    if (items.length < 3 || names.length < Math.max(3, Math.ceil(items.length * 0.6))) continue;
-    for (const [a, b] of names)
-      if (!people.some((q) => q.start < b && a < q.end))
-        people.push({ start: a, end: b, entity: 'PERSON', score: 0.65, kind: 'person-lower' });
-  }
 }
