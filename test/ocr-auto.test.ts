@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../test-support/corpus.js';
 import { createParser } from '../src/parser.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import type { ParseDocument } from '../src/types.js';
 
 const FIX = path.join(REPO_ROOT, 'fixtures', 'ocr');

@@ -13,7 +13,7 @@ import { DEFAULT_PREPROCESS, preprocess } from '../src/ocr/preprocess.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText, toPageInput, type OcrLine, type OcrPage, type OcrWord } from '../src/ocr/page.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import { createParser } from '../src/parser.js';
 
 const PAPER = 240;

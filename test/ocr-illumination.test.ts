@@ -13,7 +13,7 @@ import { DEFAULT_PREPROCESS, otsuLevel } from '../src/ocr/preprocess.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 
 describe('uneven light', () => {
   it('leaves evenly lit pages alone, a shaded table head included', async () => {

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../test-support/corpus.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import { openForRender, pageImageForOcr } from '../src/ocr/render.js';
 import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import sharp from 'sharp';

@@ -12,7 +12,7 @@ import { DEFAULT_PREPROCESS, otsuLevel } from '../src/ocr/preprocess.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 
 /** `share` of the pixels turned black and as many white (seeded), then JPEG-compressed as a scan would be. */
 async function pepper(page: GreyPage, share: number): Promise<GreyPage> {

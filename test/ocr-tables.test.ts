@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus, REPO_ROOT } from '../test-support/corpus.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import { removeRules } from '../src/ocr/rules.js';
 import { fillLevels, greyHistogram, shadeIsArea } from '../src/ocr/fills.js';
 import { otsuLevel, DEFAULT_PREPROCESS } from '../src/ocr/preprocess.js';

@@ -13,7 +13,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../test-support/corpus.js';
 import { createParser } from '../src/parser.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import { ocrPool } from '../src/ocr/pool.js';
 import { textAgreement } from '../src/ocr/text-layer.js';
 import { normalizeOptions } from '../src/options/schema.js';

@@ -10,7 +10,7 @@ import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus, REPO_ROOT } from '../
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
-import { cer } from '../src/ocr/cer.js';
+import { cer } from '../test-support/cer.js';
 import { createParser } from '../src/parser.js';
 import type { HocrBlock, HocrLine } from '../src/ocr/hocr.js';
 import {

@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../test-support/corpus.js';
 import { ParserRuntime } from '../src/runtime/runtime.js';
 import { recognizePages } from '../src/ocr/pool.js';
 import { ocrPlainText } from '../src/ocr/page.js';
-import { cer, editDistance } from '../src/ocr/cer.js';
+import { cer, editDistance } from '../test-support/cer.js';
 import { bundledEnglishDir, resolveLanguages } from '../src/ocr/engine.js';
 import { ParseError } from '../src/errors.js';
 import { judgeTextLayer } from '../src/ocr/text-layer.js';

@@ -11,7 +11,8 @@ import { PII_ENTITIES, normalizeOptions, type PiiEntity, type RedactMode } from 
 import { redactDocument } from '../src/redact/apply.js';
 import { abaValid, ibanValid, luhnValid, ssnValid } from '../src/redact/checksums.js';
 import { detect, resolve, segments } from '../src/redact/detect.js';
-import { findNamesAndPlaces, mentionsPostal } from '../src/redact/names.js';
+import { findNamesAndPlaces } from '../src/redact/names.js';
+import { mentionsPostal } from '../src/redact/addresses.js';
 import type { Detection } from '../src/redact/types.js';
 import { project, redactMarkdown } from '../src/redact/markdown.js';
 import type { ParseDocument } from '../src/types.js';

@@ -3,18 +3,9 @@
  * megabytes neither blocks the event loop (the HTTP service keeps answering) nor outlives its
  * timeout (aborting the task ends the thread).
  */
-import { ParseError, type ParseErrorCode, type ParseErrorDetails } from '../src/errors.js';
-import { convertHtml, type HtmlConvertOptions, type HtmlSource } from '../src/html/convert.js';
-import type { DocModel } from '../src/model/document.js';
-
-export interface HtmlTask {
-  bytes: Uint8Array;
-  source: HtmlSource;
-  options: HtmlConvertOptions;
-}
-
-export type HtmlTaskResult =
-  { ok: true; doc: DocModel } | { ok: false; code: ParseErrorCode; message: string; details?: ParseErrorDetails };
+import { ParseError } from '../src/errors.js';
+import { convertHtml } from '../src/html/convert.js';
+import type { HtmlTask, HtmlTaskResult } from '../src/html/protocol.js';
 
 export default function convert(task: HtmlTask): HtmlTaskResult {
   try {

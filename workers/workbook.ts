@@ -3,22 +3,10 @@
  * workbook neither blocks the event loop nor outlives its timeout (aborting the task ends the thread),
  * and a memory blow-up ends this thread under its resource limit, not the process.
  */
-import type { FileKind } from '../src/detect/detect.js';
-import { ParseError, type ParseErrorCode } from '../src/errors.js';
+import { ParseError } from '../src/errors.js';
 import type { DocModel } from '../src/model/document.js';
 import { convertWorkbook } from '../src/office/workbooks/reader.js';
-
-export interface WorkbookTask {
-  bytes: Uint8Array;
-  kind: FileKind;
-  contentType: string;
-}
-
-/**
- * The document comes back as JSON text: one flat string crosses the thread boundary several times
- * faster than a structured clone of a model with a million small objects.
- */
-export type WorkbookTaskResult = { ok: true; json: string } | { ok: false; code: ParseErrorCode; message: string };
+import type { WorkbookTask, WorkbookTaskResult } from '../src/office/workbooks/protocol.js';
 
 export default function convert(task: WorkbookTask): WorkbookTaskResult {
   try {

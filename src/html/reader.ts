@@ -6,7 +6,7 @@
 import { ParseError } from '../errors.js';
 import type { Reader } from '../readers/reader.js';
 import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
-import type { HtmlTask, HtmlTaskResult } from '../../workers/html.js';
+import type { HtmlTask, HtmlTaskResult } from './protocol.js';
 import { convertHtml, type HtmlConvertOptions } from './convert.js';
 
 export { baseHref, loadHtml, pageImages, pageLinks } from './convert.js';

@@ -4,7 +4,7 @@
  * hyphens at line ends either closed up or kept.
  */
 import type { Inline, TextInline } from '../model/document.js';
-import { common as commonWords } from '../redact/data/gazetteer.js';
+import { commonWordList } from '../redact/gazetteer.js';
 import type { Line, Word } from './lines.js';
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
@@ -153,7 +153,7 @@ let dictionary: Set<string> | null = null;
 function known(word: string): boolean {
   // SCOWL's common English vocabulary (sizes 10-35, with inflections), shipped with the library for
   // redaction; built into a set on the first hyphen that needs it.
-  dictionary ??= new Set(commonWords.split('\n'));
+  dictionary ??= new Set(commonWordList().split('\n'));
   return dictionary.has(word);
 }
 

@@ -166,11 +166,6 @@ export function writeTokens(toks: readonly Tok[], options: WriteOptions): string
   return out + str.slice(from);
 }
 
-/** Escapes characters that would otherwise start markdown syntax inside running text. */
-export function escapeText(s: string): string {
-  return writeTokens([{ t: 'text', s, label: false }], { pipes: false, lineStarts: false });
-}
-
 /** Escapes text going between the brackets of a link or an image. */
 export function escapeLabel(s: string, inTable = false): string {
   return writeTokens(

@@ -6,7 +6,7 @@
  * 0.14-0.16; a line is called bold at 1.25 times the page's character-weighted median.
  */
 import type { OcrPage } from './page.js';
-import type { RawImage } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
 import { otsuLevel } from './preprocess.js';
 
 const RATIO = 1.25;

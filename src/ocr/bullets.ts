@@ -14,7 +14,7 @@
  * of the list (the same level) or indented past the item before it (a nested item, its marker right of
  * the marker above and near that item's text: a slide's sub-bullets).
  */
-import type { OcrLine, OcrPage } from './page.js';
+import type { OcrLine, OcrPage } from './ocr-page.js';
 
 /** What tesseract makes of bullets and boxes (and the bullets it does read). */
 const MARKERS = new Set([

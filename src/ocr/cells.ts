@@ -10,10 +10,10 @@
  */
 import type { HocrBlock } from './hocr.js';
 import { compactTesseractPage, type OcrLine, type OcrPage, type OcrWord } from './page.js';
-import type { RawImage } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
 
 /** Words below this confidence (0..1) make their cell worth a second reading. */
-export const DOUBTFUL = 0.75;
+const DOUBTFUL = 0.75;
 /** Cells with more text than this are sentences, not values: left as read. */
 const MAX_CHARS = 16;
 /** At most this many cells a page are read again. */

@@ -3,14 +3,11 @@
  * configured languages) read from local files, reused page after page, and replaced after a number of
  * pages because WASM memory only ever grows.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import { parseHocr, parseSeparators, type Box, type HocrBlock } from './hocr.js';
-
-const require = createRequire(import.meta.url);
 
 export interface EngineConfig {
   /** Tesseract language codes joined with `+`. */
@@ -30,12 +27,6 @@ export interface EngineConfig {
  */
 export function bundledEnglishDir(): string {
   return path.join(PACKAGE_ROOT, 'models', 'tessdata_fast');
-}
-
-/** The larger "best" integer English model from `@tesseract.js-data/eng`, for use through ocrLangPath. */
-export function bestEnglishDir(): string {
-  const pkg = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
-  return path.join(pkg, '4.0.0_best_int');
 }
 
 /**
@@ -81,7 +72,7 @@ export function resolveLanguages(
 }
 
 /** Longest a single page may take in the recogniser before it is given up and the engine replaced. */
-export const PAGE_LIMIT_MS = 120_000;
+const PAGE_LIMIT_MS = 120_000;
 
 export class OcrEngine {
   private worker: Promise<TesseractWorker> | null = null;

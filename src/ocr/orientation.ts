@@ -17,16 +17,16 @@
  */
 import sharp from 'sharp';
 import type { OcrPage } from './page.js';
-import type { RawImage } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
 
 /** Below this mean word confidence a page is read again turned by 180 degrees. */
-export const LOW_CONFIDENCE = 0.6;
+const LOW_CONFIDENCE = 0.6;
 /** A turned reading must beat the first by this much (confidence is noisy on poor scans). */
 export const BETTER_BY = 0.1;
 /** Fewer words than this: a blank or near-blank page, not worth a second reading. */
 export const MIN_WORDS = 10;
 
-export function wordCount(page: OcrPage): number {
+function wordCount(page: OcrPage): number {
   let n = 0;
   for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) n += l.words.length;
   return n;

@@ -10,64 +10,10 @@ import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
 import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../layout/types.js';
 import { clusterSizes } from './sizes.js';
+import type { OcrBlock, OcrLine, OcrPage, OcrParagraph, OcrWord } from './ocr-page.js';
 import type { PixelRule } from './rules.js';
 
-export interface OcrWord {
-  text: string;
-  /** Box in image pixels. */
-  bbox: Bbox;
-  /** 0..1 */
-  confidence: number;
-  /** Strokes clearly heavier than the page's usual text (see bold.ts). */
-  bold?: boolean;
-}
-
-export interface OcrLine {
-  words: OcrWord[];
-  bbox: Bbox;
-  confidence: number;
-  /** Height of the line's letters from descender to ascender, image pixels (tesseract's row height). */
-  rowHeight: number;
-  /** x-height of the line, image pixels: row height less ascender rise and descender drop. */
-  xHeight: number;
-  /** The baseline from its left to its right end, image pixels (absent when tesseract gave none). */
-  baseline?: Bbox;
-}
-
-export interface OcrParagraph {
-  lines: OcrLine[];
-  bbox: Bbox;
-  confidence: number;
-}
-
-export interface OcrBlock {
-  paragraphs: OcrParagraph[];
-  bbox: Bbox;
-  confidence: number;
-}
-
-/** The compact result one page's recognition sends back across threads. */
-export interface OcrPage {
-  pageNumber: number;
-  /** Upright page size, points. */
-  width: number;
-  height: number;
-  rotation: number;
-  /** Pixels per point of the recognised image. */
-  scale: number;
-  /** Degrees of skew undone before recognition. */
-  skew: number;
-  /** Ruling lines found in the image and taken out of it before recognition, image pixels (src/ocr/rules.ts). */
-  rules?: PixelRule[];
-  /**
-   * Degrees the page image was turned clockwise before recognition because it was fed sideways or
-   * upside down (absent when read as it is); width, height and boxes are then in the turned frame.
-   */
-  turned?: number;
-  blocks: OcrBlock[];
-  /** Mean word confidence, 0..1 (0 when no words). */
-  confidence: number;
-}
+export type { OcrBlock, OcrLine, OcrPage, OcrParagraph, OcrWord } from './ocr-page.js';
 
 const conf = (c: number | undefined) => Math.max(0, Math.min(1, (c ?? 0) / 100));
 
@@ -203,7 +149,7 @@ export function lineChars(l: OcrLine): number {
  * A line taller than wide: text running up or down the page. Single short words are square-ish either
  * way; only lines of some length say which way they run.
  */
-export function isVerticalLine(l: OcrLine): boolean {
+function isVerticalLine(l: OcrLine): boolean {
   return l.bbox.y1 - l.bbox.y0 > 1.5 * (l.bbox.x1 - l.bbox.x0);
 }
 
@@ -258,17 +204,20 @@ function restIsOneRun(l: OcrLine, scale: number, fontSize: number): boolean {
   return true;
 }
 
-/**
- * The page as the layout engine reads it: the words of each recognised line joined into runs, as a
- * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
- * of word gaps over a few short lines (a list) for a column gutter.
- */
-export function toPageInput(page: OcrPage): PageInput {
+/** The font sizes of the page's recognised text (see `pageFontSizes`). */
+interface OcrFontSizes {
+  /** Each paragraph's size (the median of its lines). */
+  paraSize: Map<OcrParagraph, number>;
+  /** Lines that keep a size of their own (a heading run into the paragraph under it). */
+  ownSize: Map<OcrLine, number>;
+  /** Sizes within 10% merged: each size to the size it is read as. */
+  merged: Map<number, number>;
+  /** The page's text size: the merged size that carries the most characters. */
+  pageBody: number;
+}
+
+function pageFontSizes(page: OcrPage): OcrFontSizes {
   const s = page.scale;
-  // A vertical rule between two words of a line (the border of two table cells) ends the run there:
-  // the rule was taken out of the image, and tesseract reads the cells' texts as one line.
-  const vertical = (page.rules ?? []).filter((r) => r.x0 === r.x1);
-  const items: TextItem[] = [];
   // One size per recognised paragraph (the median of its lines), then sizes within 10% merged over the
   // page: line-to-line wobble of a pixel would otherwise read as a change of font and split paragraphs.
   // A first line set a quarter larger than the rest of its paragraph keeps its own size: tesseract
@@ -309,6 +258,11 @@ export function toPageInput(page: OcrPage): PageInput {
       most = n;
       pageBody = v;
     }
+  return { paraSize, ownSize, merged, pageBody };
+}
+
+/** Whether a box lies where rules were found (a ruled table or form). */
+function ruledAreaTest(page: OcrPage): (b: Bbox) => boolean {
   // Where rules were found (a ruled table or form), a doubtful figure may be a cell's only content.
   const ruled = page.rules?.length
     ? page.rules.reduce(
@@ -323,10 +277,14 @@ export function toPageInput(page: OcrPage): PageInput {
     : null;
   const inRuledArea = (b: Bbox): boolean =>
     ruled !== null && b.x0 >= ruled.x0 && b.x1 <= ruled.x1 && b.y0 >= ruled.y0 && b.y1 <= ruled.y1;
-  // Misread bullets are given back as bullets (the page's words keep what was read).
-  const bullets = bulletLines(page);
-  const strokes = ruleStrokes(page);
-  const upright = verticalShare(page) < 0.5;
+  return inRuledArea;
+}
+
+/** Tests for text running up or down the page, and for the short level lines read over it. */
+function sidewaysTests(page: OcrPage): {
+  runsSideways: (l: OcrLine) => boolean;
+  sidewaysScrap: (l: OcrLine) => boolean;
+} {
   // Lines of four characters or more: a lone figure ("1", "7") is taller than wide too.
   const runsSideways = (l: OcrLine): boolean => isVerticalLine(l) && lineChars(l) >= 4;
   const sideways: Bbox[] = [];
@@ -343,6 +301,94 @@ export function toPageInput(page: OcrPage): PageInput {
         l.bbox.y1 > v.y0 - 3 * (v.x1 - v.x0),
     );
   };
+  return { runsSideways, sidewaysScrap };
+}
+
+/** What turning a recognised line into runs needs of its page. */
+interface RunContext {
+  scale: number;
+  /** Vertical rules of the page (a run ends at one). */
+  vertical: PixelRule[];
+  /** Lines whose first word is a misread bullet. */
+  bullets: Set<OcrLine>;
+  /** Words that are a rule read as a stroke. */
+  strokes: Set<OcrWord>;
+  pageBody: number;
+}
+
+/** The runs of words of one recognised line, as text items in points, appended to `items`. */
+function lineRuns(l: OcrLine, fontSize: number, ctx: RunContext, items: TextItem[]): void {
+  const { scale: s, vertical, bullets, strokes, pageBody } = ctx;
+  let run: OcrWord[] = [];
+  const flush = () => {
+    if (!run.length) return;
+    const chars = run.reduce((n, w) => n + w.text.length, 0);
+    const x0 = Math.min(...run.map((w) => w.bbox.x0));
+    const x1 = Math.max(...run.map((w) => w.bbox.x1));
+    // Boxes from the baseline and the font size, as a text layer gives them: ink boxes differ
+    // with the letters (a line without descenders looks farther from the next one).
+    const base = baselineAt(l, (x0 + x1) / 2);
+    const em = fontSize * s;
+    const y0 = base !== null ? base - 0.78 * em : Math.min(...run.map((w) => w.bbox.y0));
+    const y1 = base !== null ? base + 0.22 * em : Math.max(...run.map((w) => w.bbox.y1));
+    const marker = run[0] === l.words[0] && bullets.has(l);
+    items.push({
+      text: run.map((w, k) => (k === 0 && marker ? '•' : w.text)).join(' '),
+      x0: x0 / s,
+      y0: y0 / s,
+      x1: x1 / s,
+      y1: y1 / s,
+      fontSize,
+      fontName: '',
+      bold: run.every((w) => w.bold === true),
+      italic: false,
+      dir: 'ltr',
+      confidence: run.reduce((n, w) => n + w.confidence * w.text.length, 0) / Math.max(1, chars),
+    });
+    run = [];
+  };
+  for (const [k, w] of l.words.entries()) {
+    // A rule read as a stroke ends the run it stood in, and is no text.
+    if (strokes.has(w)) {
+      flush();
+      continue;
+    }
+    const prev = run[run.length - 1];
+    const gap = prev ? (w.bbox.x0 - prev.bbox.x1) / s : 0;
+    // A section number set apart from its heading ("1   Introduction") stays on the heading's run
+    // when the line is a heading's: larger than the page's text or bold, and one run after the number.
+    const numbered =
+      k === 1 &&
+      SECTION_NUMBER.test(prev?.text ?? '') &&
+      /^\p{Lu}/u.test(w.text) &&
+      gap <= 2.5 * fontSize &&
+      (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) &&
+      restIsOneRun(l, s, fontSize);
+    if (prev && !numbered && (gap > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
+    run.push(w);
+  }
+  flush();
+}
+
+/**
+ * The page as the layout engine reads it: the words of each recognised line joined into runs, as a
+ * PDF's text layer has them. Feeding single words instead made the engine take the chance alignment
+ * of word gaps over a few short lines (a list) for a column gutter.
+ */
+export function toPageInput(page: OcrPage): PageInput {
+  const s = page.scale;
+  // A vertical rule between two words of a line (the border of two table cells) ends the run there:
+  // the rule was taken out of the image, and tesseract reads the cells' texts as one line.
+  const vertical = (page.rules ?? []).filter((r) => r.x0 === r.x1);
+  const items: TextItem[] = [];
+  const { paraSize, ownSize, merged, pageBody } = pageFontSizes(page);
+  const inRuledArea = ruledAreaTest(page);
+  // Misread bullets are given back as bullets (the page's words keep what was read).
+  const bullets = bulletLines(page);
+  const strokes = ruleStrokes(page);
+  const upright = verticalShare(page) < 0.5;
+  const { runsSideways, sidewaysScrap } = sidewaysTests(page);
+  const ctx: RunContext = { scale: s, vertical, bullets, strokes, pageBody };
   for (const b of page.blocks) {
     for (const p of b.paragraphs) {
       const paraFont = merged.get(paraSize.get(p)!) ?? paraSize.get(p)!;
@@ -354,55 +400,7 @@ export function toPageInput(page: OcrPage): PageInput {
         if (doubtfulMarks(l) && !inRuledArea(l.bbox)) continue;
         const own = ownSize.get(l);
         const fontSize = own !== undefined ? (merged.get(own) ?? own) : paraFont;
-        let run: OcrWord[] = [];
-        const flush = () => {
-          if (!run.length) return;
-          const chars = run.reduce((n, w) => n + w.text.length, 0);
-          const x0 = Math.min(...run.map((w) => w.bbox.x0));
-          const x1 = Math.max(...run.map((w) => w.bbox.x1));
-          // Boxes from the baseline and the font size, as a text layer gives them: ink boxes differ
-          // with the letters (a line without descenders looks farther from the next one).
-          const base = baselineAt(l, (x0 + x1) / 2);
-          const em = fontSize * s;
-          const y0 = base !== null ? base - 0.78 * em : Math.min(...run.map((w) => w.bbox.y0));
-          const y1 = base !== null ? base + 0.22 * em : Math.max(...run.map((w) => w.bbox.y1));
-          const marker = run[0] === l.words[0] && bullets.has(l);
-          items.push({
-            text: run.map((w, k) => (k === 0 && marker ? '•' : w.text)).join(' '),
-            x0: x0 / s,
-            y0: y0 / s,
-            x1: x1 / s,
-            y1: y1 / s,
-            fontSize,
-            fontName: '',
-            bold: run.every((w) => w.bold === true),
-            italic: false,
-            dir: 'ltr',
-            confidence: run.reduce((n, w) => n + w.confidence * w.text.length, 0) / Math.max(1, chars),
-          });
-          run = [];
-        };
-        for (const [k, w] of l.words.entries()) {
-          // A rule read as a stroke ends the run it stood in, and is no text.
-          if (strokes.has(w)) {
-            flush();
-            continue;
-          }
-          const prev = run[run.length - 1];
-          const gap = prev ? (w.bbox.x0 - prev.bbox.x1) / s : 0;
-          // A section number set apart from its heading ("1   Introduction") stays on the heading's run
-          // when the line is a heading's: larger than the page's text or bold, and one run after the number.
-          const numbered =
-            k === 1 &&
-            SECTION_NUMBER.test(prev?.text ?? '') &&
-            /^\p{Lu}/u.test(w.text) &&
-            gap <= 2.5 * fontSize &&
-            (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) &&
-            restIsOneRun(l, s, fontSize);
-          if (prev && !numbered && (gap > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
-          run.push(w);
-        }
-        flush();
+        lineRuns(l, fontSize, ctx, items);
       }
     }
   }
@@ -487,7 +485,7 @@ export function annotateOcrBlocks(blocks: DocBlock[], input: PageInput, source =
 }
 
 /** Joins the lines of a paragraph, undoing hyphenation at line ends. */
-export function joinLines(lines: string[]): string {
+function joinLines(lines: string[]): string {
   let out = '';
   for (const raw of lines) {
     const line = raw.trim();

@@ -10,16 +10,16 @@ import { ParseError } from '../errors.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
 import { ignoreIdleWorkerDeaths, workerFile } from '../runtime/worker-pool.js';
 import type { PageLayout } from '../layout/types.js';
-import type { OcrTask, OcrTaskResult } from '../../workers/ocr-worker.js';
+import type { OcrTask, OcrTaskResult } from './protocol.js';
 import { DEFAULT_RENDER, type RenderOptions } from './render.js';
 import { DEFAULT_PREPROCESS, type PreprocessOptions } from './preprocess.js';
 import type { OcrPage } from './page.js';
 import { harmonizeFontSizes } from './sizes.js';
 
 /** Pages a recogniser reads before it is replaced (WASM memory never shrinks). */
-export const DEFAULT_RECYCLE_AFTER = 50;
+const DEFAULT_RECYCLE_AFTER = 50;
 
-export const OCR_WORKER_FILE = workerFile('ocr-worker');
+const OCR_WORKER_FILE = workerFile('ocr-worker');
 
 export function ocrPool(runtime: ParserRuntime): Piscina<OcrTask, OcrTaskResult> {
   return runtime.resource('pdf.ocr-pool', () => {
@@ -219,7 +219,7 @@ export function isOcrTimeout(layout: PageLayout): boolean {
   return timedOut.has(layout);
 }
 
-export function failedLayout(pageNumber: number, error: string): PageLayout {
+function failedLayout(pageNumber: number, error: string): PageLayout {
   return {
     pageNumber,
     width: 0,

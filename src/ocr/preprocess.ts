@@ -8,6 +8,7 @@ import { applyMap, fillLevels, flattenMap, greyHistogram, shadeIsArea } from './
 import { removeRules, type PixelRule } from './rules.js';
 import { evenLight, isNegative } from './illumination.js';
 import { speckled } from './specks.js';
+import type { RawImage } from './raw-image.js';
 import { barReach, findBars, invertBars, rulesThroughBars, type Bar } from './bars.js';
 
 export interface PreprocessOptions {
@@ -34,7 +35,6 @@ export interface PreprocessOptions {
   removeRules?: boolean;
 }
 
-export const NO_PREPROCESS: PreprocessOptions = { grayscale: false, normalize: false, threshold: false, deskew: false };
 export const DEFAULT_PREPROCESS: PreprocessOptions = {
   grayscale: true,
   normalize: false,
@@ -47,18 +47,11 @@ export const DEFAULT_PREPROCESS: PreprocessOptions = {
   removeRules: true,
 };
 
-export interface RawImage {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: 1 | 3 | 4;
-}
-
 /**
  * Skew angle in degrees (positive: the text rises to the right as drawn, so rotating by the negative
  * straightens it), from the sharpest horizontal projection profile of dark pixels on a reduced copy.
  */
-export async function estimateSkew(img: RawImage): Promise<number> {
+async function estimateSkew(img: RawImage): Promise<number> {
   const targetW = Math.min(1000, img.width);
   let pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
   if (img.channels !== 1) pipeline = pipeline.removeAlpha().grayscale();
@@ -134,7 +127,7 @@ export function otsuLevel(grey: Uint8Array): number {
 }
 
 /** Otsu's threshold from a grey-level histogram. */
-export function otsuOfHistogram(hist: Float64Array): number {
+function otsuOfHistogram(hist: Float64Array): number {
   let total = 0;
   for (let i = 0; i < 256; i++) total += hist[i]!;
   let sumAll = 0;

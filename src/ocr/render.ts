@@ -29,7 +29,7 @@ type PdfPage = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
  * Resolution of the scan that fills the page, when the page is essentially one image whose shape is
  * the page's; null otherwise.
  */
-export async function scanDpi(page: PdfPage): Promise<number | null> {
+async function scanDpi(page: PdfPage): Promise<number | null> {
   const pdfjs = await loadPdfjs();
   const ops = await page.getOperatorList();
   const vp = page.getViewport({ scale: 1 });
@@ -60,7 +60,7 @@ export async function scanDpi(page: PdfPage): Promise<number | null> {
 }
 
 /** The resolution a page is rendered at for OCR. */
-export async function chooseDpi(page: PdfPage, dpi: RenderOptions['dpi']): Promise<number> {
+async function chooseDpi(page: PdfPage, dpi: RenderOptions['dpi']): Promise<number> {
   if (dpi !== 'auto') return dpi;
   const native = await scanDpi(page).catch(() => null);
   if (native !== null && native >= 190) return Math.min(400, native);

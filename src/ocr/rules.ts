@@ -19,7 +19,7 @@
  * its grid is framed (its top and bottom rules end on its leftmost and rightmost vertical ones), as a
  * table's border is; tall letters standing between two underlined lines are not framed so.
  */
-import type { RawImage } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
 
 /** A rule in image pixels: a horizontal one runs x0..x1 at y0 = y1, a vertical one y0..y1 at x0 = x1. */
 export interface PixelRule {
@@ -96,24 +96,14 @@ function longRunsBothWays(
   return false;
 }
 
+/** Past this many rules one way a page is hatched or filled with fine lines (a texture, a halftone), no table. */
+const MAX_RULES = 2000;
+
 /**
- * Finds the rules of a grey page image, ink being grey levels up to `level` (the page's Otsu
- * threshold), and returns them with a copy of the image in which their pixels (and their edges)
- * are the paper's grey level `paper` (a stripe of pure white on greyish paper reads as a dash). Images that are not one grey channel come back
- * unchanged, without rules.
- *
- * Thinness is judged at each pixel, not over a whole run: a horizontal rule is a long row of ink
- * pixels each of which is thin vertically (its column's ink run there is at most `maxThickness`),
- * so a rule that runs into a filled area (the shaded head row of a table) still counts up to it.
+ * Which ink pixels are thin: bit 1 where the pixel's vertical ink run is at most `maxThickness` (it may
+ * belong to a horizontal rule), bit 2 where its horizontal run is (a vertical rule).
  */
-export function removeRules(img: RawImage, level: number, paper = 255): { image: RawImage; rules: PixelRule[] } {
-  if (img.channels !== 1) return { image: img, rules: [] };
-  const { width: W, height: H, data } = img;
-  const minLength = Math.max(40, Math.round(Math.min(W, H) / 10));
-  const maxThickness = Math.max(3, Math.round(Math.min(W, H) / 250));
-  // The shortest vertical rule of a framed grid (see the file comment).
-  const minShort = Math.max(20, Math.round(Math.min(W, H) / 60));
-  if (!longRunsBothWays(data, W, H, level, minLength, minShort)) return { image: img, rules: [] };
+function thinInk(data: Buffer, W: number, H: number, level: number, maxThickness: number): Uint8Array {
   // thin & 1: ink thin across the rows (its vertical run is short): may belong to a horizontal rule.
   // thin & 2: ink thin across the columns: may belong to a vertical rule.
   const thin = new Uint8Array(W * H);
@@ -137,13 +127,26 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
       }
     }
   }
+  return thin;
+}
+
+/** Runs of thin ink at least `minLength` long along each row and at least `minShort` down each column. */
+function thinRuns(
+  data: Buffer,
+  thin: Uint8Array,
+  W: number,
+  H: number,
+  level: number,
+  bridge: number,
+  minLength: number,
+  minShort: number,
+): { rows: Array<Array<[number, number]>>; cols: Array<Array<[number, number]>> } {
   // Long runs of thin ink: along the rows for horizontal rules, down the columns for vertical ones.
   // Where two rules cross, the ink is thick both ways: a run goes on over up to `bridge` pixels of
   // ink that is not thin, so the rules of a grid are not cut into cells too short to count.
-  const bridge = maxThickness + 2;
   const rows: Array<Array<[number, number]>> = new Array(H);
   const cols: Array<Array<[number, number]>> = Array.from({ length: W }, () => []);
-  colRun.fill(0);
+  const colRun = new Int32Array(W);
   const colGap = new Int32Array(W);
   for (let y = 0; y <= H; y++) {
     const base = y * W;
@@ -176,14 +179,16 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
     }
     if (y < H) rows[y] = row;
   }
-  const hBands: Band[] = [];
-  const vAll: Band[] = [];
-  thinBands(rows, maxThickness + 2, hBands);
-  // Vertical runs as lines of columns: a band groups neighbouring columns.
-  thinBands(cols, maxThickness + 2, vAll);
-  // A page hatched or filled with fine lines (a texture, a halftone) is no table; past this many
-  // rules pairing them up would cost more than it could bring.
-  if (!hBands.length || !vAll.length || hBands.length > 2000) return { image: img, rules: [] };
+  return { rows, cols };
+}
+
+/** The bands that are rules of a grid, horizontal and vertical, or null when there is no grid. */
+function gridRules(
+  hBands: Band[],
+  vAll: Band[],
+  bridge: number,
+  minLength: number,
+): { hGrid: Band[]; vGrid: Band[] } | null {
   // Only the rules of a grid are taken: they are what trips the page segmentation. A lone rule (a
   // heading's underline, a separator) stays in the image, where it has always been read well, and is
   // not reported.
@@ -195,7 +200,7 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   const short = (v: Band): boolean => v.b - v.a < minLength;
   // A short vertical run is a rule only between two horizontal ones.
   const vBands = vAll.filter((v) => !short(v) || (endsOn(v, v.a) && endsOn(v, v.b - 1)));
-  if (!vBands.length || vBands.length > 2000) return { image: img, rules: [] };
+  if (!vBands.length || vBands.length > MAX_RULES) return null;
   // Rules that meet form groups; a group is a grid when it has two rules each way and three one way
   // (a plain box around a paragraph is not one: it was always read well as it is).
   const all = [...hBands, ...vBands];
@@ -254,7 +259,18 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
   };
   const hGrid = hBands.filter((_, i) => grid(i));
   const vGrid = vBands.filter((_, j) => grid(hBands.length + j));
-  if (!hGrid.length || !vGrid.length) return { image: img, rules: [] };
+  if (!hGrid.length || !vGrid.length) return null;
+  return { hGrid, vGrid };
+}
+
+/** The image with the grid's rules (and their edges) painted over with `paper`, and the rules. */
+function eraseRules(
+  img: RawImage,
+  hGrid: Band[],
+  vGrid: Band[],
+  paper: number,
+): { image: RawImage; rules: PixelRule[] } {
+  const { width: W, height: H, data } = img;
   const out = Buffer.from(data);
   const rules: PixelRule[] = [];
   // The anti-aliased edge of a rule is lighter than ink but still a line to the recogniser, which
@@ -274,4 +290,40 @@ export function removeRules(img: RawImage, level: number, paper = 255): { image:
     rules.push({ x0: x, x1: x, y0: b.a, y1: b.b, thickness: b.to - b.from + 1 });
   }
   return { image: { data: out, width: W, height: H, channels: 1 }, rules };
+}
+
+/**
+ * Finds the rules of a grey page image, ink being grey levels up to `level` (the page's Otsu
+ * threshold), and returns them with a copy of the image in which their pixels (and their edges)
+ * are the paper's grey level `paper` (a stripe of pure white on greyish paper reads as a dash). Images that are not one grey channel come back
+ * unchanged, without rules.
+ *
+ * Thinness is judged at each pixel, not over a whole run: a horizontal rule is a long row of ink
+ * pixels each of which is thin vertically (its column's ink run there is at most `maxThickness`),
+ * so a rule that runs into a filled area (the shaded head row of a table) still counts up to it.
+ */
+export function removeRules(img: RawImage, level: number, paper = 255): { image: RawImage; rules: PixelRule[] } {
+  if (img.channels !== 1) return { image: img, rules: [] };
+  const { width: W, height: H, data } = img;
+  const minLength = Math.max(40, Math.round(Math.min(W, H) / 10));
+  const maxThickness = Math.max(3, Math.round(Math.min(W, H) / 250));
+  // The shortest vertical rule of a framed grid (see the file comment).
+  const minShort = Math.max(20, Math.round(Math.min(W, H) / 60));
+  if (!longRunsBothWays(data, W, H, level, minLength, minShort)) return { image: img, rules: [] };
+  const thin = thinInk(data, W, H, level, maxThickness);
+  // Where two rules cross, the ink is thick both ways: a run goes on over up to `bridge` pixels of
+  // ink that is not thin, so the rules of a grid are not cut into cells too short to count.
+  const bridge = maxThickness + 2;
+  const { rows, cols } = thinRuns(data, thin, W, H, level, bridge, minLength, minShort);
+  const hBands: Band[] = [];
+  const vAll: Band[] = [];
+  thinBands(rows, maxThickness + 2, hBands);
+  // Vertical runs as lines of columns: a band groups neighbouring columns.
+  thinBands(cols, maxThickness + 2, vAll);
+  // A page hatched or filled with fine lines (a texture, a halftone) is no table; past this many
+  // rules pairing them up would cost more than it could bring.
+  if (!hBands.length || !vAll.length || hBands.length > MAX_RULES) return { image: img, rules: [] };
+  const grid = gridRules(hBands, vAll, bridge, minLength);
+  if (!grid) return { image: img, rules: [] };
+  return eraseRules(img, grid.hGrid, grid.vGrid, paper);
 }

@@ -138,6 +138,218 @@ function components(objs: PdfObjects, cs: PdfValue | undefined, resources: PdfDi
   return 0;
 }
 
+/** What the content of a page that may be a bare scan can use: its resources. */
+interface ScanPage {
+  page: PdfDict;
+  resources: PdfDict | undefined;
+  xobjects: PdfDict;
+  gstates: PdfDict | undefined;
+}
+
+/** The image a page's content paints, with the matrix it is painted with. */
+interface PaintedImage {
+  stream: PdfStream;
+  ctm: Matrix;
+}
+
+/** The page's dictionary and resources, when it is the page pdf.js found and it has no annotations; else null. */
+function scanPage(
+  objs: PdfObjects,
+  pageRef: { num: number; gen: number },
+  pdfjsView: number[],
+  pdfjsRotate: number,
+): ScanPage | null {
+  const page = objs.dict(new PdfRef(pageRef.num, pageRef.gen));
+  if (!page) return null;
+  const type = page.get('Type');
+  if (type instanceof PdfName && type.name !== 'Page') return null;
+  // The page pdf.js found must be the one read here: same box and rotation.
+  const media = nums(inherited(objs, page, 'MediaBox'), objs);
+  if (!media || media.length !== 4) return null;
+  const rot = inherited(objs, page, 'Rotate');
+  const rotate = typeof rot === 'number' ? ((rot % 360) + 360) % 360 : 0;
+  if (rotate !== pdfjsRotate) return null;
+  const crop = nums(inherited(objs, page, 'CropBox'), objs);
+  const box = crop && crop.length === 4 ? crop : media;
+  const w = Math.abs(box[2]! - box[0]!);
+  const h = Math.abs(box[3]! - box[1]!);
+  const vw = pdfjsView[2]! - pdfjsView[0]!;
+  const vh = pdfjsView[3]! - pdfjsView[1]!;
+  if (Math.abs(w - vw) > 1 || Math.abs(h - vh) > 1) return null;
+  // Annotations are painted by the render; a page with any is left to it.
+  const annots = objs.resolve(page.get('Annots'));
+  if (Array.isArray(annots) && annots.length > 0) return null;
+  const resources = objs.dict(inherited(objs, page, 'Resources'));
+  const xobjects = objs.dict(resources?.get('XObject'));
+  const gstates = objs.dict(resources?.get('ExtGState'));
+  if (!xobjects) return null;
+  return { page, resources, xobjects, gstates };
+}
+
+/** The page's content, decoded (Flate or none) and joined; null when a part cannot be read or it is too long. */
+function pageContent(objs: PdfObjects, page: PdfDict): Buffer | null {
+  let contents = objs.resolve(page.get('Contents'));
+  if (!Array.isArray(contents)) contents = contents === undefined ? [] : [contents];
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const c of contents) {
+    const s = objs.resolve(c);
+    if (!(s instanceof PdfStream)) return null;
+    const data = objs.decodeStream(s, MAX_CONTENT);
+    if (!data) return null;
+    total += data.length + 1;
+    if (total > MAX_CONTENT) return null;
+    parts.push(data, new Uint8Array([0x0a]));
+  }
+  const content = Buffer.concat(parts);
+  return content;
+}
+
+/**
+ * The one image the content paints, when it paints nothing else visible (an invisible OCR text layer
+ * may sit over it) and no graphics state could change how it shows; else null.
+ */
+function lonePicture(
+  objs: PdfObjects,
+  content: Buffer,
+  xobjects: PdfDict,
+  gstates: PdfDict | undefined,
+): PaintedImage | null {
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let textMode = 0;
+  const stack: { ctm: Matrix; textMode: number }[] = [];
+  let found: { stream: PdfStream; ctm: Matrix } | null = null;
+  const lex = new PdfLexer(content);
+  const operands: PdfValue[] = [];
+  const items = { n: 0 };
+  for (;;) {
+    const v = lex.next(0, items);
+    if (v === undefined) break;
+    if (!isOp(v)) {
+      operands.push(v);
+      if (operands.length > 64) return null;
+      continue;
+    }
+    const op = v.op;
+    if (op === 'q') {
+      if (stack.length > 64) return null;
+      stack.push({ ctm, textMode });
+    } else if (op === 'Q') {
+      const s = stack.pop();
+      if (s) ({ ctm, textMode } = s);
+    } else if (op === 'cm') {
+      if (operands.length !== 6 || !operands.every((x) => typeof x === 'number')) return null;
+      ctm = multiply(operands as Matrix, ctm);
+    } else if (op === 'Tr') {
+      textMode = typeof operands[0] === 'number' ? operands[0] : 0;
+    } else if (SHOW_TEXT.has(op)) {
+      // Only invisible text (an OCR layer) may sit over the scan.
+      if (textMode !== 3) return null;
+    } else if (op === 'gs') {
+      const g = objs.dict(gstates?.get(operands[0] instanceof PdfName ? operands[0].name : ''));
+      if (!g) return null;
+      for (const [k, raw] of g.map) {
+        const val = objs.resolve(raw);
+        if ((k === 'CA' || k === 'ca') && val !== 1) return null;
+        if (k === 'SMask' && !(val instanceof PdfName && val.name === 'None')) return null;
+        if (k === 'BM' && !(val instanceof PdfName && (val.name === 'Normal' || val.name === 'Compatible')))
+          return null;
+        if (k === 'TR' || k === 'TR2' || k === 'Font') return null;
+      }
+    } else if (op === 'BDC') {
+      // Optional content may hide what it encloses.
+      if (operands[0] instanceof PdfName && operands[0].name === 'OC') return null;
+    } else if (op === 'Do') {
+      if (found) return null;
+      const name = operands[0];
+      if (!(name instanceof PdfName)) return null;
+      const xo = objs.resolve(xobjects.get(name.name));
+      if (!(xo instanceof PdfStream)) return null;
+      const sub = xo.dict.get('Subtype');
+      if (!(sub instanceof PdfName) || sub.name !== 'Image') return null;
+      found = { stream: xo, ctm };
+    } else if (!HARMLESS.has(op)) {
+      // Painting (f, S, B, sh, inline images), clipping (W), forms, unknown operators: not a bare scan.
+      return null;
+    }
+    operands.length = 0;
+  }
+  if (!found) return null;
+  return found;
+}
+
+/** The painted image's encoded bytes in a form the native decoder reads, or null (the render decodes it). */
+function encodedImage(objs: PdfObjects, found: PaintedImage, resources: PdfDict | undefined): ScanImage | null {
+  const d = found.stream.dict;
+  const get = (k: string) => objs.resolve(d.get(k));
+  const width = get('Width');
+  const height = get('Height');
+  if (typeof width !== 'number' || typeof height !== 'number' || !Number.isInteger(width) || !Number.isInteger(height))
+    return null;
+  if (width < 16 || height < 16 || width * height > MAX_IMAGE_PIXELS) return null;
+  const imageMask = get('ImageMask');
+  if (imageMask === true || get('SMask') !== undefined || get('Mask') !== undefined || get('OC') !== undefined)
+    return null;
+  const decode = get('Decode');
+  if (decode !== undefined && decode !== null) {
+    const dv = nums(decode, objs);
+    if (!dv || dv.some((x, i) => x !== (i % 2 === 0 ? 0 : 1))) return null;
+  }
+  const bpc = get('BitsPerComponent');
+  const filters = filterNames(get('Filter'));
+  if (!filters) return null;
+  const comps = components(objs, d.get('ColorSpace'), resources);
+  if (filters.length === 1 && (filters[0] === 'DCTDecode' || filters[0] === 'DCT')) {
+    if (bpc !== undefined && bpc !== 8) return null;
+    const parms = objs.dict(d.get('DecodeParms'));
+    if (parms && parms.get('ColorTransform') !== undefined) return null;
+    // A JPEG may omit its colour space only if the bytes say it; CMYK and others are refused below.
+    if (comps === 0 && d.get('ColorSpace') !== undefined) return null;
+    return {
+      encoding: 'jpeg',
+      data: objs.raw(found.stream),
+      width,
+      height,
+      components: comps,
+      ctm: found.ctm,
+    } satisfies ScanImage;
+  }
+  if (filters.length === 1 && (filters[0] === 'CCITTFaxDecode' || filters[0] === 'CCF')) {
+    if ((bpc !== undefined && bpc !== 1) || comps !== 1) return null;
+    const tiff = g4Tiff(objs, d, width, height, objs.raw(found.stream));
+    return tiff
+      ? ({ encoding: 'tiff', data: tiff, width, height, components: 1, ctm: found.ctm } satisfies ScanImage)
+      : null;
+  }
+  if (filters.length <= 1 && bpc === 8 && comps !== 0) {
+    const data =
+      filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, width * height * comps + 1);
+    if (!data || data.length < width * height * comps) return null;
+    return {
+      encoding: 'raw',
+      data: data.subarray(0, width * height * comps),
+      width,
+      height,
+      components: comps,
+      ctm: found.ctm,
+    } satisfies ScanImage;
+  }
+  if (filters.length <= 1 && bpc === 1 && comps === 1) {
+    // Black-and-white scans: one bit a pixel, rows padded to whole bytes, 0 black and 1 white.
+    const rowBytes = Math.ceil(width / 8);
+    const data = filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, rowBytes * height + 1);
+    if (!data || data.length < rowBytes * height) return null;
+    const grey = Buffer.alloc(width * height);
+    for (let y = 0; y < height; y++) {
+      const row = y * rowBytes;
+      const o = y * width;
+      for (let x = 0; x < width; x++) grey[o + x] = (data[row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
+    return { encoding: 'raw', data: grey, width, height, components: 1, ctm: found.ctm } satisfies ScanImage;
+  }
+  return null;
+}
+
 /** The encoded image of a page that is one full-page picture, or null (see the file comment). */
 export function findScanImage(
   objs: PdfObjects,
@@ -146,182 +358,13 @@ export function findScanImage(
   pdfjsRotate: number,
 ): ScanImage | null {
   return attempt(() => {
-    const page = objs.dict(new PdfRef(pageRef.num, pageRef.gen));
-    if (!page) return null;
-    const type = page.get('Type');
-    if (type instanceof PdfName && type.name !== 'Page') return null;
-    // The page pdf.js found must be the one read here: same box and rotation.
-    const media = nums(inherited(objs, page, 'MediaBox'), objs);
-    if (!media || media.length !== 4) return null;
-    const rot = inherited(objs, page, 'Rotate');
-    const rotate = typeof rot === 'number' ? ((rot % 360) + 360) % 360 : 0;
-    if (rotate !== pdfjsRotate) return null;
-    const crop = nums(inherited(objs, page, 'CropBox'), objs);
-    const box = crop && crop.length === 4 ? crop : media;
-    const w = Math.abs(box[2]! - box[0]!);
-    const h = Math.abs(box[3]! - box[1]!);
-    const vw = pdfjsView[2]! - pdfjsView[0]!;
-    const vh = pdfjsView[3]! - pdfjsView[1]!;
-    if (Math.abs(w - vw) > 1 || Math.abs(h - vh) > 1) return null;
-    // Annotations are painted by the render; a page with any is left to it.
-    const annots = objs.resolve(page.get('Annots'));
-    if (Array.isArray(annots) && annots.length > 0) return null;
-    const resources = objs.dict(inherited(objs, page, 'Resources'));
-    const xobjects = objs.dict(resources?.get('XObject'));
-    const gstates = objs.dict(resources?.get('ExtGState'));
-    if (!xobjects) return null;
-
-    // The page's content, decoded (Flate or none) and joined.
-    let contents = objs.resolve(page.get('Contents'));
-    if (!Array.isArray(contents)) contents = contents === undefined ? [] : [contents];
-    const parts: Uint8Array[] = [];
-    let total = 0;
-    for (const c of contents) {
-      const s = objs.resolve(c);
-      if (!(s instanceof PdfStream)) return null;
-      const data = objs.decodeStream(s, MAX_CONTENT);
-      if (!data) return null;
-      total += data.length + 1;
-      if (total > MAX_CONTENT) return null;
-      parts.push(data, new Uint8Array([0x0a]));
-    }
-    const content = Buffer.concat(parts);
-
-    let ctm: Matrix = [1, 0, 0, 1, 0, 0];
-    let textMode = 0;
-    const stack: { ctm: Matrix; textMode: number }[] = [];
-    let found: { stream: PdfStream; ctm: Matrix } | null = null;
-    const lex = new PdfLexer(content);
-    const operands: PdfValue[] = [];
-    const items = { n: 0 };
-    for (;;) {
-      const v = lex.next(0, items);
-      if (v === undefined) break;
-      if (!isOp(v)) {
-        operands.push(v);
-        if (operands.length > 64) return null;
-        continue;
-      }
-      const op = v.op;
-      if (op === 'q') {
-        if (stack.length > 64) return null;
-        stack.push({ ctm, textMode });
-      } else if (op === 'Q') {
-        const s = stack.pop();
-        if (s) ({ ctm, textMode } = s);
-      } else if (op === 'cm') {
-        if (operands.length !== 6 || !operands.every((x) => typeof x === 'number')) return null;
-        ctm = multiply(operands as Matrix, ctm);
-      } else if (op === 'Tr') {
-        textMode = typeof operands[0] === 'number' ? operands[0] : 0;
-      } else if (SHOW_TEXT.has(op)) {
-        // Only invisible text (an OCR layer) may sit over the scan.
-        if (textMode !== 3) return null;
-      } else if (op === 'gs') {
-        const g = objs.dict(gstates?.get(operands[0] instanceof PdfName ? operands[0].name : ''));
-        if (!g) return null;
-        for (const [k, raw] of g.map) {
-          const val = objs.resolve(raw);
-          if ((k === 'CA' || k === 'ca') && val !== 1) return null;
-          if (k === 'SMask' && !(val instanceof PdfName && val.name === 'None')) return null;
-          if (k === 'BM' && !(val instanceof PdfName && (val.name === 'Normal' || val.name === 'Compatible')))
-            return null;
-          if (k === 'TR' || k === 'TR2' || k === 'Font') return null;
-        }
-      } else if (op === 'BDC') {
-        // Optional content may hide what it encloses.
-        if (operands[0] instanceof PdfName && operands[0].name === 'OC') return null;
-      } else if (op === 'Do') {
-        if (found) return null;
-        const name = operands[0];
-        if (!(name instanceof PdfName)) return null;
-        const xo = objs.resolve(xobjects.get(name.name));
-        if (!(xo instanceof PdfStream)) return null;
-        const sub = xo.dict.get('Subtype');
-        if (!(sub instanceof PdfName) || sub.name !== 'Image') return null;
-        found = { stream: xo, ctm };
-      } else if (!HARMLESS.has(op)) {
-        // Painting (f, S, B, sh, inline images), clipping (W), forms, unknown operators: not a bare scan.
-        return null;
-      }
-      operands.length = 0;
-    }
+    const scan = scanPage(objs, pageRef, pdfjsView, pdfjsRotate);
+    if (!scan) return null;
+    const content = pageContent(objs, scan.page);
+    if (!content) return null;
+    const found = lonePicture(objs, content, scan.xobjects, scan.gstates);
     if (!found) return null;
-
-    const d = found.stream.dict;
-    const get = (k: string) => objs.resolve(d.get(k));
-    const width = get('Width');
-    const height = get('Height');
-    if (
-      typeof width !== 'number' ||
-      typeof height !== 'number' ||
-      !Number.isInteger(width) ||
-      !Number.isInteger(height)
-    )
-      return null;
-    if (width < 16 || height < 16 || width * height > MAX_IMAGE_PIXELS) return null;
-    const imageMask = get('ImageMask');
-    if (imageMask === true || get('SMask') !== undefined || get('Mask') !== undefined || get('OC') !== undefined)
-      return null;
-    const decode = get('Decode');
-    if (decode !== undefined && decode !== null) {
-      const dv = nums(decode, objs);
-      if (!dv || dv.some((x, i) => x !== (i % 2 === 0 ? 0 : 1))) return null;
-    }
-    const bpc = get('BitsPerComponent');
-    const filters = filterNames(get('Filter'));
-    if (!filters) return null;
-    const comps = components(objs, d.get('ColorSpace'), resources);
-    if (filters.length === 1 && (filters[0] === 'DCTDecode' || filters[0] === 'DCT')) {
-      if (bpc !== undefined && bpc !== 8) return null;
-      const parms = objs.dict(d.get('DecodeParms'));
-      if (parms && parms.get('ColorTransform') !== undefined) return null;
-      // A JPEG may omit its colour space only if the bytes say it; CMYK and others are refused below.
-      if (comps === 0 && d.get('ColorSpace') !== undefined) return null;
-      return {
-        encoding: 'jpeg',
-        data: objs.raw(found.stream),
-        width,
-        height,
-        components: comps,
-        ctm: found.ctm,
-      } satisfies ScanImage;
-    }
-    if (filters.length === 1 && (filters[0] === 'CCITTFaxDecode' || filters[0] === 'CCF')) {
-      if ((bpc !== undefined && bpc !== 1) || comps !== 1) return null;
-      const tiff = g4Tiff(objs, d, width, height, objs.raw(found.stream));
-      return tiff
-        ? ({ encoding: 'tiff', data: tiff, width, height, components: 1, ctm: found.ctm } satisfies ScanImage)
-        : null;
-    }
-    if (filters.length <= 1 && bpc === 8 && comps !== 0) {
-      const data =
-        filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, width * height * comps + 1);
-      if (!data || data.length < width * height * comps) return null;
-      return {
-        encoding: 'raw',
-        data: data.subarray(0, width * height * comps),
-        width,
-        height,
-        components: comps,
-        ctm: found.ctm,
-      } satisfies ScanImage;
-    }
-    if (filters.length <= 1 && bpc === 1 && comps === 1) {
-      // Black-and-white scans: one bit a pixel, rows padded to whole bytes, 0 black and 1 white.
-      const rowBytes = Math.ceil(width / 8);
-      const data =
-        filters.length === 0 ? objs.raw(found.stream) : objs.decodeStream(found.stream, rowBytes * height + 1);
-      if (!data || data.length < rowBytes * height) return null;
-      const grey = Buffer.alloc(width * height);
-      for (let y = 0; y < height; y++) {
-        const row = y * rowBytes;
-        const o = y * width;
-        for (let x = 0; x < width; x++) grey[o + x] = (data[row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
-      }
-      return { encoding: 'raw', data: grey, width, height, components: 1, ctm: found.ctm } satisfies ScanImage;
-    }
-    return null;
+    return encodedImage(objs, found, scan.resources);
   });
 }
 
@@ -504,9 +547,4 @@ export async function drawScanImage(
   data = out;
   info = { ...info, width, height };
   return data;
-}
-
-/** Per-document reader state, kept while the OCR thread works on the document. */
-export function pdfObjectsFor(bytes: Uint8Array): PdfObjects {
-  return new PdfObjects(bytes);
 }

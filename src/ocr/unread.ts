@@ -17,7 +17,7 @@
  */
 import type { Box, HocrBlock } from './hocr.js';
 import { compactTesseractPage, type OcrLine, type OcrPage } from './page.js';
-import type { RawImage } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
 import { letterComponents, type Letters } from './type-scale.js';
 import { histMedian } from './fills.js';
 

@@ -20,7 +20,7 @@ import type { ParserRuntime } from '../runtime/runtime.js';
 import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
 import { pageTimeLimit } from './deadline.js';
 import type { PdfInfo } from './pdfjs.js';
-import type { TextPageResult, TextTask, TextTaskResult } from '../../workers/pdf-text.js';
+import type { TextPageResult, TextTask, TextTaskResult } from './protocol.js';
 
 export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResult> {
   // A hostile page that balloons memory kills its own thread (its pages fail), not the process.

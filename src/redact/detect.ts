@@ -11,8 +11,10 @@
 import { ParseError } from '../errors.js';
 import type { PiiEntity } from '../options/schema.js';
 import { modelOracle } from './model.js';
-import { findNamesAndPlaces, mentionsPostal } from './names.js';
-import { capitalSetAt, findEmails, findIbans, findNumbers, findSecrets, type NameLiterals } from './patterns.js';
+import { findNamesAndPlaces } from './names.js';
+import { mentionsPostal } from './addresses.js';
+import { findEmails, findIbans, findNumbers } from './patterns.js';
+import { capitalSetAt, findSecrets, type NameLiterals } from './secrets.js';
 import type { Detection, DetectMode } from './types.js';
 
 export interface DetectOptions {

@@ -335,7 +335,7 @@ export function replacement(entity: PiiEntity, original: string, style: ReplaceS
  * are kept where the next line starts with syntax (a list item, a quote, a table row), so the structure
  * of the document does not change.
  */
-export function redactionEdits(md: string, options: DetectOptions, style: ReplaceStyle): Edit[] {
+function redactionEdits(md: string, options: DetectOptions, style: ReplaceStyle): Edit[] {
   const proj = project(md);
   const dets = detect(proj.text, options);
   const edits: Edit[] = [];

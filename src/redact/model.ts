@@ -13,7 +13,7 @@ interface OffsetJson {
 /** Texts past this size are tagged piecewise: the tagger's cost grows with sentence count, not more. */
 const PIECE = 20000;
 
-export function modelHints(text: string): ModelHints {
+function modelHints(text: string): ModelHints {
   const person: Array<[number, number]> = [];
   const place: Array<[number, number]> = [];
   for (let base = 0; base < text.length;) {

@@ -25,7 +25,7 @@ export interface ResolvedParserConfig {
   ocrLanguages: string;
 }
 
-export function resolveConfig(config: ParserConfig = {}): ResolvedParserConfig {
+function resolveConfig(config: ParserConfig = {}): ResolvedParserConfig {
   const cores = Math.max(1, os.availableParallelism());
   const byMemory = Math.max(1, Math.floor((os.totalmem() * 0.5) / (350 * 1024 * 1024)));
   return {

@@ -32,8 +32,8 @@ import type { FileKind } from '../../detect/detect.js';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
 import type { Reader } from '../../readers/reader.js';
-import { abortReason, readerPool, workerFile } from '../../runtime/worker-pool.js';
-import type { WorkbookTask, WorkbookTaskResult } from '../../../workers/workbook.js';
+import { abortReason, readerPool } from '../../runtime/worker-pool.js';
+import type { WorkbookTask, WorkbookTaskResult } from './protocol.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { readOds } from './ods.js';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber, readXlsxFast, type FastWorkbook } from './xlsx.js';
@@ -443,8 +443,6 @@ export function convertWorkbook(ctx: WorkbookInput): DocModel {
 
 /** Inputs from this size on are converted on the workbook pool. */
 export const WORKBOOK_WORKER_MIN_BYTES = 512 * 1024;
-
-export const WORKBOOK_WORKER_FILE = workerFile('workbook');
 
 /**
  * Small workbooks convert on the calling thread (a hand-off would cost more than the work); large

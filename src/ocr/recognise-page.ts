@@ -1,0 +1,269 @@
+/**
+ * One page of a document recognised and laid out: rendered (or its scan image decoded), cleaned up,
+ * read by tesseract (at the resolution its type needs, turned the right way up), with the doubtful cells
+ * of a scanned grid and the areas the reading left out read again, bold marked and the words laid out.
+ * Runs in an OCR pool thread (workers/ocr-worker.ts), but needs none: given an opened document and an
+ * engine, it is a plain async function.
+ */
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import type { OcrEngine } from './engine.js';
+import { pageImageForOcr, type OcrImage } from './render.js';
+import type { PdfObjects } from '../pdf/pdf-objects.js';
+import { otsuLevel, preprocess, scalePreprocessed } from './preprocess.js';
+import type { RawImage } from './raw-image.js';
+import {
+  bodyXHeight,
+  erasedText,
+  firstDpi,
+  letterComponents,
+  readingWeight,
+  rereadDpi,
+  scaleFor,
+  xHeightOf,
+} from './type-scale.js';
+import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from './orientation.js';
+import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from './page.js';
+import { layoutOcrPage } from './layout.js';
+import { markBold } from './bold.js';
+import { rereadGridCells } from './cells.js';
+import { readUnread } from './unread.js';
+import { networkAttempts } from './offline.js';
+import type { LinkArea } from '../layout/types.js';
+import { linkAreas, readAnnotations } from '../pdf/links.js';
+import type { Matrix } from '../pdf/matrix.js';
+import type { OcrTask, OcrTaskResult } from './protocol.js';
+
+/** A page read counts as mostly vertical text (so read sideways) when more than this share of it is. */
+const VERTICAL_SHARE = 0.5;
+
+/** An opened document: pdf.js's view for rendering and the directly read objects (scan images, links). */
+export interface OpenedForOcr {
+  doc: PDFDocumentProxy;
+  objects: PdfObjects;
+}
+
+/** The page being recognised: its image as rendered, the task, the engine, and what the readings cost. */
+interface PageRun {
+  task: OcrTask;
+  eng: OcrEngine;
+  rendered: OcrImage;
+  base: RawImage;
+  preprocessMs: number;
+  recognizeMs: number;
+  /** Recognitions run for this page: 1, plus the orientation check's probe and re-readings. */
+  readings: number;
+}
+
+type Reading = Awaited<ReturnType<typeof readTurned>>;
+
+/** The page's URL link areas in its upright view at 72 dpi, the frame the recognised words are given in. */
+async function pageLinks(doc: PDFDocumentProxy, objects: PdfObjects, pageNumber: number): Promise<LinkArea[]> {
+  try {
+    const page = await doc.getPage(pageNumber);
+    const viewport = page.getViewport({ scale: 1 });
+    return linkAreas(
+      await readAnnotations(page, objects),
+      viewport.transform as Matrix,
+      viewport.width,
+      viewport.height,
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** One reading of the page turned clockwise by `turn` degrees (0 for the page as it is). */
+async function readTurned(run: PageRun, turn: number) {
+  const { task, eng, rendered } = run;
+  const a = performance.now();
+  let pre = await preprocess(await turnImage(run.base, turn), task.preprocess);
+  // What the image shows of its type before any reading (src/ocr/type-scale.ts): large type is
+  // scaled down to the size tesseract reads best.
+  const px = pre.pixels;
+  let level = px.channels === 1 ? otsuLevel(px.data) : null;
+  // The page's letters: their heights tell the type's size, and after the reading, the letters no
+  // word covers tell what it left out (src/ocr/unread.ts).
+  let letters = level !== null ? letterComponents(px.data, px.width, px.height, level) : null;
+  const guess = letters ? xHeightOf(letters) : null;
+  const factor = scaleFor(guess);
+  if (factor !== 1) {
+    pre = await scalePreprocessed(pre, factor);
+    level = pre.pixels.channels === 1 ? otsuLevel(pre.pixels.data) : null;
+    letters = level !== null ? letterComponents(pre.pixels.data, pre.pixels.width, pre.pixels.height, level) : null;
+  }
+  const scale = rendered.scale * (pre.width / px.width);
+  const b = performance.now();
+  // Type small for the resolution the page declares: tesseract may erase lines of it as rules.
+  // Where the image shows such type, the page is read at a resolution that keeps it; where
+  // tesseract then measures type of ordinary size, or erased type that the image did not show,
+  // the page is read again at the other resolution and the better reading kept.
+  const told = scale * 72;
+  const first = factor !== 1 ? told : firstDpi(told, guess);
+  let dpi = first;
+  let result = await eng.recognize(pre.image, first);
+  run.readings++;
+  const xHeight = bodyXHeight(result.blocks);
+  const safe = rereadDpi(told, xHeight);
+  const again =
+    first !== told
+      ? safe === null
+        ? told
+        : null
+      : safe !== null && erasedText(result.separators, xHeight)
+        ? safe
+        : null;
+  if (again !== null) {
+    const second = await eng.recognize(pre.image, again);
+    run.readings++;
+    if (readingWeight(second.blocks) >= readingWeight(result.blocks)) {
+      result = second;
+      dpi = again;
+    }
+  }
+  run.recognizeMs += performance.now() - b;
+  run.preprocessMs += b - a;
+  const sideways = turn % 180 !== 0;
+  const page = compactTesseractPage(result, {
+    pageNumber: task.pageNumber,
+    // A page turned on its side is laid out in its reading frame: width and height swap.
+    width: sideways ? rendered.pageHeight : rendered.pageWidth,
+    height: sideways ? rendered.pageWidth : rendered.pageHeight,
+    rotation: rendered.rotation,
+    scale,
+    skew: pre.skew,
+  });
+  if (turn) page.turned = turn;
+  if (pre.rules.length) page.rules = pre.rules;
+  // The ink threshold of these pixels, for the bold test.
+  return { page, pixels: pre.pixels, level, letters, turn, paper: pre.paper, dpi, scale };
+}
+
+/**
+ * Whether the page, read as `best`, reads better turned by 180 degrees: the middle third is probed turned
+ * before the whole page is read again (true when the band holds too few words to judge).
+ */
+async function upsideDownWorthReading(run: PageRun, best: Reading): Promise<boolean> {
+  const top = Math.floor(best.pixels.height / 3);
+  const height = Math.floor(best.pixels.height / 3);
+  const band = bandConfidence(best.page, top, top + height);
+  if (band.words < MIN_WORDS) return true;
+  const t = performance.now();
+  let pre = await preprocess(await turnImage(run.base, (best.turn + 180) % 360), run.task.preprocess);
+  // At the scale the page was read at (large type scaled down).
+  if (pre.width !== best.pixels.width) pre = await scalePreprocessed(pre, best.pixels.width / pre.width);
+  const u = performance.now();
+  // The band's rows, as an image of their own (a grey page's rows are contiguous). tesseract's
+  // own rectangle option read the band as noise here.
+  const px = pre.pixels;
+  const ch = px.channels;
+  const rows = px.data.subarray(top * px.width * ch, (top + height) * px.width * ch);
+  const header = Buffer.from(`${ch === 1 ? 'P5' : 'P6'}\n${px.width} ${height}\n255\n`, 'ascii');
+  const probe = compactTesseractPage(await run.eng.recognize(Buffer.concat([header, rows]), best.scale * 72), {
+    pageNumber: run.task.pageNumber,
+    width: 1,
+    height: 1,
+    rotation: 0,
+    scale: 1,
+    skew: pre.skew,
+  });
+  run.readings++;
+  run.preprocessMs += u - t;
+  run.recognizeMs += performance.now() - u;
+  return probe.confidence > band.confidence + BETTER_BY;
+}
+
+/** The reading of the page the right way up: `best` itself, or the page read again turned. */
+async function rightWayUp(run: PageRun, first: Reading): Promise<Reading> {
+  let best = first;
+  // See src/ocr/orientation.ts for the measurements behind each step.
+  if (maybeUpsideDown(best.page) && (await upsideDownWorthReading(run, best))) {
+    const r = await readTurned(run, (best.turn + 180) % 360);
+    if (r.page.confidence > best.page.confidence + BETTER_BY) best = r;
+  }
+  if (verticalShare(best.page) > VERTICAL_SHARE) {
+    for (const turn of [270, 90]) {
+      const r = await readTurned(run, (best.turn + turn) % 360);
+      if (verticalShare(r.page) < VERTICAL_SHARE && r.page.confidence > best.page.confidence - BETTER_BY / 2) {
+        best = r;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/** The doubtful cells of a scanned grid and the text the reading left out, read again into `best.page`. */
+async function readAgainWhereDoubtful(run: PageRun, best: Reading): Promise<void> {
+  const page = best.page;
+  if (page.rules?.length) {
+    // Doubtful cells of a scanned grid, read again one by one (src/ocr/cells.ts).
+    const t = performance.now();
+    run.readings += await rereadGridCells(
+      page,
+      best.pixels,
+      best.paper,
+      async (image) => (await run.eng.recognize(image, best.scale * 72, { tessedit_pageseg_mode: '7' })).blocks,
+    );
+    run.recognizeMs += performance.now() - t;
+    page.confidence = meanConfidence(page);
+  }
+  // Text the reading left out, read again area by area as blocks of text (src/ocr/unread.ts).
+  const t = performance.now();
+  const areas = await readUnread(
+    page,
+    best.pixels,
+    best.letters,
+    best.level,
+    async (image) => (await run.eng.recognize(image, best.dpi, { tessedit_pageseg_mode: '6' })).blocks,
+  );
+  if (areas) {
+    run.readings += areas;
+    run.recognizeMs += performance.now() - t;
+    page.confidence = meanConfidence(page);
+  }
+}
+
+/**
+ * The page `task.pageNumber` of the opened document recognised and laid out, with the engine `engineFor`
+ * gives once the page's image is ready; `t0` is when the task started (its render time counts from it).
+ */
+export async function recognisePage(
+  task: OcrTask,
+  opened: OpenedForOcr,
+  engineFor: (task: OcrTask) => OcrEngine,
+  t0: number,
+): Promise<OcrTaskResult & { ok: true }> {
+  const { doc, objects } = opened;
+  const rendered = await pageImageForOcr(doc, task.nativeScan === false ? null : objects, task.pageNumber, task.render);
+  const t1 = performance.now();
+  const eng = engineFor(task);
+  const run: PageRun = {
+    task,
+    eng,
+    rendered,
+    base: { data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels },
+    preprocessMs: 0,
+    recognizeMs: 0,
+    readings: 0,
+  };
+  let best = await readTurned(run, 0);
+  if (task.orientation !== false) best = await rightWayUp(run, best);
+  await readAgainWhereDoubtful(run, best);
+  const page: OcrPage = best.page;
+  markBold(page, best.pixels, best.level ?? undefined);
+  // Links apply to the recognised words only where those are in the page's own upright view: a
+  // page read turned, or straightened by a skew, has its words in another frame.
+  const links = best.turn === 0 && page.skew === 0 ? await pageLinks(doc, objects, task.pageNumber) : [];
+  return {
+    ok: true,
+    pageNumber: task.pageNumber,
+    page,
+    layout: layoutOcrPage(page, links),
+    timings: { render: t1 - t0, preprocess: run.preprocessMs, recognize: run.recognizeMs },
+    readings: run.readings,
+    dpi: best.dpi,
+    via: rendered.via,
+    networkAttempts: networkAttempts(),
+    engineGeneration: eng.generation,
+  };
+}
