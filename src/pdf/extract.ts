@@ -9,50 +9,14 @@ import { linkAreas, readAnnotations } from './links.js';
 import { apply, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
+import type { PdfOperatorList, PdfPage, PdfTextItem } from './pdfjs-types.js';
 import { pdfjsNormalizeUnicode } from './pdfjs.js';
 
 // Operator codes of pdf.js's path encoding (DrawOPS); stable across pdf.js 4–6.
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 
-/** Minimal structural types of the pdf.js objects used, so that this module type-checks without DOM libs. */
-export interface PdfTextItem {
-  str: string;
-  dir: string;
-  transform: number[];
-  width: number;
-  height: number;
-  fontName: string;
-  hasEOL?: boolean;
-  /** Where each character starts along the baseline, and the last one ends, in the units of `width` (operator-text.ts). */
-  glyphEdges?: () => number[] | null;
-}
-export interface PdfTextContent {
-  items: Array<PdfTextItem | { type: string }>;
-  styles: Record<string, { fontFamily?: string; ascent?: number; descent?: number; vertical?: boolean }>;
-}
-export interface PdfOperatorList {
-  fnArray: number[];
-  argsArray: unknown[];
-}
-export interface PdfViewport {
-  width: number;
-  height: number;
-  transform: number[];
-}
-export interface PdfPage {
-  rotate: number;
-  /** The page's visible box in user space: [x0, y0, x1, y1]. */
-  view?: number[];
-  getViewport(p: { scale: number }): PdfViewport;
-  getTextContent(p?: Record<string, unknown>): Promise<PdfTextContent>;
-  getOperatorList(p?: Record<string, unknown>): Promise<PdfOperatorList>;
-  /** The page's annotations as pdf.js describes them (links: `subtype`, `rect`, `url`, `quadPoints`). */
-  getAnnotations?(p?: Record<string, unknown>): Promise<unknown[]>;
-  /** The page dictionary's reference. */
-  ref?: { num: number; gen: number } | null;
-  commonObjs: { get(name: string): unknown; has?(name: string): boolean };
-  cleanup(): boolean | void;
-}
+// (The page's type is imported from here by the text worker and tests.)
+export type { PdfPage } from './pdfjs-types.js';
 
 const BOLD_NAME =
   /(bold|black|heavy|semibold|demi|extrabold|ultrabold|CMBX|CMB\d|-Bd|Bd$|,B\b|-Medi(?:Ital)?$|Semibd|Sb$)/i;

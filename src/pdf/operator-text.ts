@@ -20,7 +20,7 @@
 import { dingbatText, isDingbatsFont } from './dingbats.js';
 import { mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
-import type { PdfOperatorList, PdfTextContent, PdfTextItem } from './extract.js';
+import type { PdfOperatorList, PdfTextContent, PdfTextItem } from './pdfjs-types.js';
 
 /** What the runs need of a font; pdf.js's font object as the operator list's `setFont` names it. */
 export interface FontFacts {
@@ -194,16 +194,165 @@ function charEdges(
   return edges;
 }
 
+/** What the text pass of one page keeps: the items written, the run being built, the fonts met. */
+interface PageText {
+  items: PdfTextItem[];
+  styles: PdfTextContent['styles'];
+  facts: Map<string, FontFacts | null>;
+  fontOf: (id: string) => FontFacts | null;
+  normalize: (s: string) => string;
+  run: Run | null;
+  /** The page's visible box. */
+  vx0: number;
+  vy0: number;
+  vx1: number;
+  vy1: number;
+}
+
+/** The run being built, written out as an item (when it holds more than white space). */
+function flushRun(page: PageText): void {
+  const run = page.run;
+  if (!run) return;
+  const joined = run.parts.join('');
+  const str = page.normalize(joined);
+  if (str.trim()) {
+    const width = Math.max(0, along(run, run.ex, run.ey));
+    const r = run;
+    // Worked out only for the runs of pages that have links or lines to cut them at.
+    const glyphEdges = (): number[] | null => charEdges(r, joined, str, width, page.normalize);
+    page.items.push({
+      str,
+      dir: 'ltr',
+      transform: run.transform,
+      width,
+      height: run.height,
+      fontName: run.font,
+      hasEOL: false,
+      glyphEdges,
+    });
+  }
+  page.run = null;
+}
+
+/**
+ * The glyphs of one showText, added to the page's runs, and the text position moved past them.
+ * False where this does not follow pdf.js (the caller then answers null).
+ */
+function showGlyphs(glyphs: Array<GlyphLike | number>, st: State, page: PageText): boolean {
+  // pdf.js shows no text without a font: one not seen here is one this did not follow.
+  if (!st.font) return false;
+  if (st.size === 0) return true;
+  let f = page.facts.get(st.font);
+  if (f === undefined) {
+    f = page.fontOf(st.font);
+    page.facts.set(st.font, f);
+  }
+  if (!f || f.vertical || f.isType3Font) return false;
+  if (!(st.font in page.styles))
+    page.styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
+  const dingbats = isDingbatsFont(f.name);
+  const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : FONT_IDENTITY;
+  const widthScale = st.size * fm[0]!;
+  const b = mul(st.ctm, st.tm);
+  const sx = Math.hypot(b[0], b[1]);
+  const sy = Math.hypot(b[2], b[3]);
+  if (!(sx > 0) || !(sy > 0)) {
+    return true;
+  }
+  const ux = b[0] / sx,
+    uy = b[1] / sx;
+  const em = st.size * sx;
+  const height = st.size * sy;
+  const hs = st.hScale;
+  // Mirrored text (negative horizontal scaling) runs backwards along its baseline.
+  if (!(hs > 0)) return false;
+  const spaceMin = SPACE_MIN + tracking(glyphs, st);
+  let adv = 0;
+  for (const g of glyphs) {
+    if (typeof g === 'number') {
+      adv -= (g * st.size) / 1000;
+      continue;
+    }
+    const w = (Number(g.width) || 0) * widthScale;
+    const spacing = st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
+    const px = st.x + adv * hs;
+    const py = st.y + st.rise;
+    adv += w + spacing;
+    const u = dingbats ? dingbatText(g.unicode ?? '', g.originalCharCode) : (g.unicode ?? '');
+    const plain = plainLatin(u);
+    if (!plain && u && RTL.test(u)) return false;
+    const ox = b[0] * px + b[2] * py + b[4];
+    const oy = b[1] * px + b[3] * py + b[5];
+    const gw = w * hs * sx;
+    // Glyphs outside the page's box are not page text (pdf.js leaves them out too).
+    if (ox + gw < page.vx0 || ox > page.vx1 || oy < page.vy0 || oy > page.vy1) continue;
+    if (u && isWhite(u)) {
+      if (page.run) page.run.pendingSpace = true;
+      continue;
+    }
+    if (!plain && u && FORMAT.test(u)) continue;
+    if (!plain && page.run && u && MARK.test(u) && page.run.font === st.font) {
+      addPart(page.run, u, along(page.run, page.run.ex, page.run.ey));
+      continue;
+    }
+    let cont = false;
+    let space = false;
+    const run = page.run;
+    if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
+      const dx = ox - run.ex,
+        dy = oy - run.ey;
+      const ahead = (dx * ux + dy * uy) / em;
+      const across = Math.abs(dy * ux - dx * uy);
+      if (across <= run.height * VERTICAL_SHIFT && ahead >= BACK_MAX && ahead <= SPACE_MAX) {
+        cont = true;
+        space = ahead > spaceMin || run.pendingSpace;
+      }
+    }
+    if (!cont) {
+      flushRun(page);
+      page.run = {
+        font: st.font,
+        size: st.size,
+        ux,
+        uy,
+        ox,
+        oy,
+        ex: ox,
+        ey: oy,
+        em,
+        height,
+        transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
+        parts: [],
+        starts: [],
+        pendingSpace: false,
+        endsWithSpace: false,
+      };
+    } else if (space && !run!.endsWithSpace && run!.parts.length) {
+      // The space written for a gap spans the gap.
+      addPart(run!, ' ', along(run!, run!.ex, run!.ey));
+      run!.endsWithSpace = true;
+    }
+    const r = page.run!;
+    if (u) {
+      addPart(r, u, along(r, ox, oy));
+      r.endsWithSpace = false;
+    }
+    r.pendingSpace = false;
+    r.ex = ox + gw * ux;
+    r.ey = oy + gw * uy;
+  }
+  st.x += adv * hs;
+  return true;
+}
+
 export function textFromOperators(
   ops: PdfOperatorList,
   fontOf: (id: string) => FontFacts | null,
   view: readonly number[],
   normalize: (s: string) => string,
 ): PdfTextContent | null {
-  const items: PdfTextItem[] = [];
-  const styles: PdfTextContent['styles'] = {};
-  const facts = new Map<string, FontFacts | null>();
   const [vx0 = -Infinity, vy0 = -Infinity, vx1 = Infinity, vy1 = Infinity] = view;
+  const page: PageText = { items: [], styles: {}, facts: new Map(), fontOf, normalize, run: null, vx0, vy0, vx1, vy1 };
   let st: State = {
     ctm: IDENTITY,
     font: null,
@@ -220,30 +369,7 @@ export function textFromOperators(
     lineY: 0,
   };
   const stack: State[] = [];
-  let run: Run | null = null;
 
-  const flush = (): void => {
-    if (!run) return;
-    const joined = run.parts.join('');
-    const str = normalize(joined);
-    if (str.trim()) {
-      const width = Math.max(0, along(run, run.ex, run.ey));
-      const r = run;
-      // Worked out only for the runs of pages that have links or lines to cut them at.
-      const glyphEdges = (): number[] | null => charEdges(r, joined, str, width, normalize);
-      items.push({
-        str,
-        dir: 'ltr',
-        transform: run.transform,
-        width,
-        height: run.height,
-        fontName: run.font,
-        hasEOL: false,
-        glyphEdges,
-      });
-    }
-    run = null;
-  };
   const moveText = (x: number, y: number): void => {
     st.lineX += x;
     st.lineY += y;
@@ -271,10 +397,10 @@ export function textFromOperators(
       case OP.beginMarkedContentProps:
       case OP.endMarkedContent:
         // pdf.js ends a run at every marked-content boundary (the spans of tagged PDFs), and so at form XObjects.
-        flush();
+        flushRun(page);
         break;
       case OP.paintFormXObjectBegin: {
-        flush();
+        flushRun(page);
         stack.push(st);
         st = { ...st };
         const m = args?.[0] as ArrayLike<number> | null;
@@ -282,7 +408,7 @@ export function textFromOperators(
         break;
       }
       case OP.paintFormXObjectEnd:
-        flush();
+        flushRun(page);
         st = stack.pop() ?? st;
         break;
       case OP.beginText:
@@ -352,113 +478,12 @@ export function textFromOperators(
       case OP.showText: {
         const glyphs = args?.[0] as Array<GlyphLike | number> | undefined;
         if (!glyphs) break;
-        // pdf.js shows no text without a font: one not seen here is one this did not follow.
-        if (!st.font) return null;
-        if (st.size === 0) break;
-        let f = facts.get(st.font);
-        if (f === undefined) {
-          f = fontOf(st.font);
-          facts.set(st.font, f);
-        }
-        if (!f || f.vertical || f.isType3Font) return null;
-        if (!(st.font in styles))
-          styles[st.font] = { fontFamily: f.fallbackName, ascent: f.ascent, descent: f.descent, vertical: false };
-        const dingbats = isDingbatsFont(f.name);
-        const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : FONT_IDENTITY;
-        const widthScale = st.size * fm[0]!;
-        const b = mul(st.ctm, st.tm);
-        const sx = Math.hypot(b[0], b[1]);
-        const sy = Math.hypot(b[2], b[3]);
-        if (!(sx > 0) || !(sy > 0)) {
-          break;
-        }
-        const ux = b[0] / sx,
-          uy = b[1] / sx;
-        const em = st.size * sx;
-        const height = st.size * sy;
-        const hs = st.hScale;
-        // Mirrored text (negative horizontal scaling) runs backwards along its baseline.
-        if (!(hs > 0)) return null;
-        const spaceMin = SPACE_MIN + tracking(glyphs, st);
-        let adv = 0;
-        for (const g of glyphs) {
-          if (typeof g === 'number') {
-            adv -= (g * st.size) / 1000;
-            continue;
-          }
-          const w = (Number(g.width) || 0) * widthScale;
-          const spacing = st.charSpacing + (g.isSpace ? st.wordSpacing : 0);
-          const px = st.x + adv * hs;
-          const py = st.y + st.rise;
-          adv += w + spacing;
-          const u = dingbats ? dingbatText(g.unicode ?? '', g.originalCharCode) : (g.unicode ?? '');
-          const plain = plainLatin(u);
-          if (!plain && u && RTL.test(u)) return null;
-          const ox = b[0] * px + b[2] * py + b[4];
-          const oy = b[1] * px + b[3] * py + b[5];
-          const gw = w * hs * sx;
-          // Glyphs outside the page's box are not page text (pdf.js leaves them out too).
-          if (ox + gw < vx0 || ox > vx1 || oy < vy0 || oy > vy1) continue;
-          if (u && isWhite(u)) {
-            if (run) run.pendingSpace = true;
-            continue;
-          }
-          if (!plain && u && FORMAT.test(u)) continue;
-          if (!plain && run && u && MARK.test(u) && run.font === st.font) {
-            addPart(run, u, along(run, run.ex, run.ey));
-            continue;
-          }
-          let cont = false;
-          let space = false;
-          if (run && run.font === st.font && run.size === st.size && Math.abs(run.ux * ux + run.uy * uy - 1) < 1e-3) {
-            const dx = ox - run.ex,
-              dy = oy - run.ey;
-            const along = (dx * ux + dy * uy) / em;
-            const across = Math.abs(dy * ux - dx * uy);
-            if (across <= run.height * VERTICAL_SHIFT && along >= BACK_MAX && along <= SPACE_MAX) {
-              cont = true;
-              space = along > spaceMin || run.pendingSpace;
-            }
-          }
-          if (!cont) {
-            flush();
-            run = {
-              font: st.font,
-              size: st.size,
-              ux,
-              uy,
-              ox,
-              oy,
-              ex: ox,
-              ey: oy,
-              em,
-              height,
-              transform: [b[0] * st.size * hs, b[1] * st.size * hs, b[2] * st.size, b[3] * st.size, ox, oy],
-              parts: [],
-              starts: [],
-              pendingSpace: false,
-              endsWithSpace: false,
-            };
-          } else if (space && !run!.endsWithSpace && run!.parts.length) {
-            // The space written for a gap spans the gap.
-            addPart(run!, ' ', along(run!, run!.ex, run!.ey));
-            run!.endsWithSpace = true;
-          }
-          const r = run!;
-          if (u) {
-            addPart(r, u, along(r, ox, oy));
-            r.endsWithSpace = false;
-          }
-          r.pendingSpace = false;
-          r.ex = ox + gw * ux;
-          r.ey = oy + gw * uy;
-        }
-        st.x += adv * hs;
+        if (!showGlyphs(glyphs, st, page)) return null;
         break;
       }
       default:
     }
   }
-  flush();
-  return { items, styles };
+  flushRun(page);
+  return { items: page.items, styles: page.styles };
 }

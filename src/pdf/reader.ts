@@ -20,7 +20,7 @@
  */
 import { ParseError } from '../errors.js';
 import { inlinesText, type DocModel } from '../model/document.js';
-import type { Reader } from '../readers/reader.js';
+import type { Reader, ReaderContext } from '../readers/reader.js';
 import { finishDocument } from '../layout/document.js';
 import type { PageLayout } from '../layout/types.js';
 import { deadlineMargin } from './deadline.js';
@@ -33,7 +33,7 @@ import {
   textAgreement,
 } from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
-import { extractText } from './text-pool.js';
+import { extractText, type TextExtraction } from './text-pool.js';
 
 /** Ascending page numbers as ranges ("3, 5-9, 12"): a warning about 20,000 pages stays one short line. */
 export function pageRanges(pages: readonly number[]): string {
@@ -60,141 +60,125 @@ function textLayerMismatch(native: PageLayout, ocr: PageLayout): boolean {
   return sure && textAgreement(layoutText(native), layoutText(ocr)) < TEXT_LAYER_MISMATCH;
 }
 
-export const read: Reader = async (ctx) => {
-  const pdf = ctx.options.pdf;
-  const mode = pdf?.mode ?? 'auto';
-  const maxPages = pdf?.maxPages;
-  const timeout = ctx.options.timeout;
-  const { info, pages, unread } = await extractText(ctx.runtime, ctx.bytes, {
-    maxPages,
-    signal: ctx.signal,
-    stopAt: ctx.deadline - deadlineMargin(timeout),
-    timeoutMs: timeout,
-    spelling: mode === 'auto',
-  });
-  const layouts: PageLayout[] = pages.map((p) => p.layout);
-  const warnings: string[] = [];
-  const unreadSet = new Set(unread);
-  if (unread.length) {
-    const limit = Math.min(info.numPages, maxPages ?? Infinity);
-    warnings.push(
-      `The parse ran out of time (options.timeout ${timeout} ms) before page${unread.length > 1 ? 's' : ''} ${pageRanges(unread)} could be read; ${pages.length} of ${limit} pages are returned`,
-    );
-  }
+type TextPage = TextExtraction['pages'][number];
 
-  if (mode !== 'fast') {
-    const readable = pages
-      .filter((p) => !unreadSet.has(p.layout.pageNumber) && !p.overTime)
-      .filter((p) => p.layout.status !== 'failed' || p.ocr === null);
-    const wanted = readable
-      .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
-      .map((p) => p.layout.pageNumber);
-    // Pages whose text spells like no language are recognised too, and keep their text layer when
-    // the recognition reads the same text. The first few settle it for the document: when none of
-    // them differs, the flag is taken as the document's style (codes, abbreviations) and the other
-    // flagged pages are not recognised.
-    const wantedSet = new Set(wanted);
-    const suspects =
-      mode === 'auto'
-        ? readable.filter((p) => p.ocr?.verify && !wantedSet.has(p.layout.pageNumber)).map((p) => p.layout.pageNumber)
-        : [];
-    const suspectSet = new Set(suspects);
-    const verifyFirst = suspects.slice(0, VERIFY_FIRST);
-    for (const n of verifyFirst) wantedSet.add(n);
-    if (wantedSet.size) {
-      const recognised = await recognisePages(
-        ctx,
-        [...wantedSet].sort((a, b) => a - b),
+/**
+ * What a page handed to OCR ends as: the recognised layout where recognition read it; otherwise its
+ * native layout, with the status and the error saying why recognition did not replace it.
+ */
+function afterOcr(native: PageLayout, ocr: PageLayout | undefined, mode: string, page: TextPage): PageLayout {
+  if (ocr && ocr.status !== 'failed') return ocr;
+  if (ocrTimedOut(ocr)) {
+    // Out of time: auto keeps the page's text layer; in ocr mode the page was not read.
+    return mode === 'auto' && native.blocks.length
+      ? { ...native, status: 'partial', error: `${ocr!.error}; the page's text layer was kept` }
+      : { ...native, blocks: [], status: 'failed', error: ocr!.error };
+  }
+  const why = ocr?.error ?? 'OCR is not available in this build';
+  if (mode === 'ocr' && ocr === undefined && native.blocks.length) {
+    // Without OCR, `ocr` mode falls back to the text layer where there is one.
+    return { ...native, status: 'partial', error: `${why}; the page's text layer was used instead` };
+  } else if (native.blocks.length) {
+    return {
+      ...native,
+      status: 'partial',
+      error: `the page needs OCR (${page.ocr?.reason ?? 'unreadable text'}) but ${why}`,
+    };
+  } else {
+    return {
+      ...native,
+      status: 'failed',
+      error: native.error ?? `the page has no usable text layer and ${why}`,
+    };
+  }
+}
+
+/**
+ * Modes `auto` and `ocr`: the pages that need recognition (and, in `auto`, pages whose text layer is
+ * suspect) recognised, and their layouts in `layouts` replaced; warnings about them added.
+ */
+async function applyOcr(
+  ctx: ReaderContext,
+  mode: string,
+  timeout: number | undefined,
+  pages: TextPage[],
+  layouts: PageLayout[],
+  unreadSet: ReadonlySet<number>,
+  warnings: string[],
+): Promise<void> {
+  const readable = pages
+    .filter((p) => !unreadSet.has(p.layout.pageNumber) && !p.overTime)
+    .filter((p) => p.layout.status !== 'failed' || p.ocr === null);
+  const wanted = readable
+    .filter((p) => mode === 'ocr' || p.ocr === null || p.ocr.needed || poorScanTextLayer(p.layout, p.ocr))
+    .map((p) => p.layout.pageNumber);
+  // Pages whose text spells like no language are recognised too, and keep their text layer when
+  // the recognition reads the same text. The first few settle it for the document: when none of
+  // them differs, the flag is taken as the document's style (codes, abbreviations) and the other
+  // flagged pages are not recognised.
+  const wantedSet = new Set(wanted);
+  const suspects =
+    mode === 'auto'
+      ? readable.filter((p) => p.ocr?.verify && !wantedSet.has(p.layout.pageNumber)).map((p) => p.layout.pageNumber)
+      : [];
+  const suspectSet = new Set(suspects);
+  const verifyFirst = suspects.slice(0, VERIFY_FIRST);
+  for (const n of verifyFirst) wantedSet.add(n);
+  if (wantedSet.size) {
+    const recognised = await recognisePages(
+      ctx,
+      [...wantedSet].sort((a, b) => a - b),
+    );
+    const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
+    const nativeOf = new Map(layouts.map((l) => [l.pageNumber, l]));
+    // Judged once a page: the first flagged pages are asked twice (whether to go on, which to replace).
+    const judged = new Map<number, boolean>();
+    const mismatched = (n: number): boolean => {
+      let m = judged.get(n);
+      if (m === undefined) {
+        const ocr = byPage.get(n);
+        m = !!ocr && ocr.status !== 'failed' && textLayerMismatch(nativeOf.get(n)!, ocr);
+        judged.set(n, m);
+      }
+      return m;
+    };
+    if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
+      const rest = suspects.slice(verifyFirst.length);
+      for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
+      for (const n of rest) wantedSet.add(n);
+    }
+    // A check, not a need: a flagged page keeps its text layer unless the recognition shows it wrong.
+    const relabelled = suspects.filter((n) => wantedSet.has(n) && mismatched(n));
+    const relabelledSet = new Set(relabelled);
+    for (let i = 0; i < layouts.length; i++) {
+      const native = layouts[i]!;
+      if (!wantedSet.has(native.pageNumber)) continue;
+      const ocr = byPage.get(native.pageNumber);
+      if (suspectSet.has(native.pageNumber)) {
+        if (relabelledSet.has(native.pageNumber)) layouts[i] = ocr!;
+        continue;
+      }
+      layouts[i] = afterOcr(native, ocr, mode, pages[i]!);
+    }
+    if (relabelled.length) {
+      const many = relabelled.length > 1;
+      warnings.push(
+        `The text layer of page${many ? 's' : ''} ${pageRanges(relabelled)} does not match what ${many ? 'they show' : 'it shows'} (a font names other letters than it draws); ${many ? 'they were' : 'it was'} read by OCR instead`,
       );
-      const byPage = new Map(recognised.map((l) => [l.pageNumber, l]));
-      const nativeOf = new Map(layouts.map((l) => [l.pageNumber, l]));
-      // Judged once a page: the first flagged pages are asked twice (whether to go on, which to replace).
-      const judged = new Map<number, boolean>();
-      const mismatched = (n: number): boolean => {
-        let m = judged.get(n);
-        if (m === undefined) {
-          const ocr = byPage.get(n);
-          m = !!ocr && ocr.status !== 'failed' && textLayerMismatch(nativeOf.get(n)!, ocr);
-          judged.set(n, m);
-        }
-        return m;
-      };
-      if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
-        const rest = suspects.slice(verifyFirst.length);
-        for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
-        for (const n of rest) wantedSet.add(n);
-      }
-      // A check, not a need: a flagged page keeps its text layer unless the recognition shows it wrong.
-      const relabelled = suspects.filter((n) => wantedSet.has(n) && mismatched(n));
-      const relabelledSet = new Set(relabelled);
-      for (let i = 0; i < layouts.length; i++) {
-        const native = layouts[i]!;
-        if (!wantedSet.has(native.pageNumber)) continue;
-        const ocr = byPage.get(native.pageNumber);
-        if (suspectSet.has(native.pageNumber)) {
-          if (relabelledSet.has(native.pageNumber)) layouts[i] = ocr!;
-          continue;
-        }
-        if (ocr && ocr.status !== 'failed') {
-          layouts[i] = ocr;
-          continue;
-        }
-        if (ocrTimedOut(ocr)) {
-          // Out of time: auto keeps the page's text layer; in ocr mode the page was not read.
-          layouts[i] =
-            mode === 'auto' && native.blocks.length
-              ? { ...native, status: 'partial', error: `${ocr!.error}; the page's text layer was kept` }
-              : { ...native, blocks: [], status: 'failed', error: ocr!.error };
-          continue;
-        }
-        const why = ocr?.error ?? 'OCR is not available in this build';
-        if (mode === 'ocr' && ocr === undefined && native.blocks.length) {
-          // Without OCR, `ocr` mode falls back to the text layer where there is one.
-          layouts[i] = { ...native, status: 'partial', error: `${why}; the page's text layer was used instead` };
-        } else if (native.blocks.length) {
-          layouts[i] = {
-            ...native,
-            status: 'partial',
-            error: `the page needs OCR (${pages[i]!.ocr?.reason ?? 'unreadable text'}) but ${why}`,
-          };
-        } else {
-          layouts[i] = {
-            ...native,
-            status: 'failed',
-            error: native.error ?? `the page has no usable text layer and ${why}`,
-          };
-        }
-      }
-      if (relabelled.length) {
-        const many = relabelled.length > 1;
-        warnings.push(
-          `The text layer of page${many ? 's' : ''} ${pageRanges(relabelled)} does not match what ${many ? 'they show' : 'it shows'} (a font names other letters than it draws); ${many ? 'they were' : 'it was'} read by OCR instead`,
-        );
-      }
-      const late = [...wantedSet].filter((n) => !suspectSet.has(n) && ocrTimedOut(byPage.get(n)));
-      if (late.length) {
-        // Nothing to show for the time spent: the parse timed out, as it would have without this.
-        const nothing =
-          mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
-        if (nothing)
-          throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
-        warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${pageRanges(late)}`);
-      }
+    }
+    const late = [...wantedSet].filter((n) => !suspectSet.has(n) && ocrTimedOut(byPage.get(n)));
+    if (late.length) {
+      // Nothing to show for the time spent: the parse timed out, as it would have without this.
+      const nothing =
+        mode === 'ocr' ? recognised.every((l) => l.status === 'failed') : layouts.every((l) => l.status === 'failed');
+      if (nothing) throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+      warnings.push(`OCR did not finish within the timeout on page${late.length > 1 ? 's' : ''} ${pageRanges(late)}`);
     }
   }
+}
 
-  if (
-    pages.length > 0 &&
-    layouts.every((l) => l.status === 'failed') &&
-    info.numPages > 0 &&
-    pages.every((p) => p.ocr === null)
-  ) {
-    // The pages not reached might have read: that is a timeout, not a broken file.
-    if (unread.length)
-      throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
-    throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
-  }
-
+/** The document model of the finished pages, with the document information as metadata. */
+function documentModel(info: TextExtraction['info'], layouts: PageLayout[], warnings: string[]): DocModel {
   const docPages = finishDocument(layouts);
   // Without a title in the document information, the title the layout found on the first page.
   let title = info.title;
@@ -219,4 +203,43 @@ export const read: Reader = async (ctx) => {
     warnings,
   };
   return doc;
+}
+
+export const read: Reader = async (ctx) => {
+  const pdf = ctx.options.pdf;
+  const mode = pdf?.mode ?? 'auto';
+  const maxPages = pdf?.maxPages;
+  const timeout = ctx.options.timeout;
+  const { info, pages, unread } = await extractText(ctx.runtime, ctx.bytes, {
+    maxPages,
+    signal: ctx.signal,
+    stopAt: ctx.deadline - deadlineMargin(timeout),
+    timeoutMs: timeout,
+    spelling: mode === 'auto',
+  });
+  const layouts: PageLayout[] = pages.map((p) => p.layout);
+  const warnings: string[] = [];
+  const unreadSet = new Set(unread);
+  if (unread.length) {
+    const limit = Math.min(info.numPages, maxPages ?? Infinity);
+    warnings.push(
+      `The parse ran out of time (options.timeout ${timeout} ms) before page${unread.length > 1 ? 's' : ''} ${pageRanges(unread)} could be read; ${pages.length} of ${limit} pages are returned`,
+    );
+  }
+
+  if (mode !== 'fast') await applyOcr(ctx, mode, timeout, pages, layouts, unreadSet, warnings);
+
+  if (
+    pages.length > 0 &&
+    layouts.every((l) => l.status === 'failed') &&
+    info.numPages > 0 &&
+    pages.every((p) => p.ocr === null)
+  ) {
+    // The pages not reached might have read: that is a timeout, not a broken file.
+    if (unread.length)
+      throw new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+    throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
+  }
+
+  return documentModel(info, layouts, warnings);
 };
