@@ -15,7 +15,7 @@ export const CAPTION_RE =
 export const LABELLED_VALUE = /^[\p{Lu}\p{N}][^:.!?]{0,40}:\s+\S/u;
 
 // A contents entry: a title, dot leaders, a page number (arabic or roman).
-export const CONTENTS_ENTRY = /\S.*?(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
+const CONTENTS_ENTRY = /\S.*?(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
 /** A column most of whose cells are contents entries. */
 export function contentsColumn(cells: string[]): boolean {
@@ -34,7 +34,7 @@ export const GOES_ON = /^\p{Ll}/u;
 /** A bullet or note sign opening a line ("* ", "• "). */
 export const NOTE_MARKER = /^[•●▪■◦○\-–*※]\s*/;
 
-export const WIDE_CHAR = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uFF01-\uFF60]/gu;
+const WIDE_CHAR = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uFF01-\uFF60]/gu;
 
 /** Width of a text in Latin characters: Hangul, Han and kana are set about twice as wide. */
 export function displayLength(s: string): number {

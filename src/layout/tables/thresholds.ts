@@ -102,3 +102,49 @@ export const FRAME_FULL_WIDTH_CELL_CHARS = 300;
 export const RULED_BOX_MAX_MEAN_CELL_CHARS = 250;
 /** Confidence in a table found from its rules. */
 export const RULED_CONFIDENCE = 0.9;
+
+// ---------------------------------------------------------------- aligned-text tables: the scan
+
+/** The smallest type size the scan reckons with (a gutter is measured against it). */
+export const MIN_TYPE_SIZE = 4;
+/** A gutter is at least this many ems of the starting row's smallest type wide. */
+export const GUTTER_MIN_EM = 0.8;
+/** A gutter kept by a later row may narrow to this share of the least gutter width. */
+export const NARROW_GUTTER_SHARE = 0.6;
+/** A row stands at most this many line heights under the row above... */
+export const ROW_MAX_GAP = 2;
+/** ...or this many inside a ruled region, whose rows may stand further apart. */
+export const ROW_MAX_GAP_IN_REGION = 3;
+/** How far a row may stand outside a ruled region, or a barrier above the row above, and still count. */
+export const REGION_TOL = 2;
+/** A line set inside a gutter stands this far clear of its edges. */
+export const IN_GUTTER_MARGIN = 0.5;
+/** A head cell's second line stands closer under it than this share of a line height... */
+export const WRAPPED_HEAD_MAX_GAP = 0.5;
+/** ...under a first row of this many cells or more, over a row of as many. */
+export const WRAPPED_HEAD_MIN_CELLS = 3;
+/** The rows of a group are set in from their label by this many ems or more. */
+export const GROUP_INDENT_EM = 0.8;
+/** A label is no larger than the rows' largest type plus this. */
+export const SAME_SIZE_TOL = 0.2;
+/** A note row stands less than this many line heights over the row after it. */
+export const NOTE_ROW_MAX_GAP = 1.6;
+/** A lone bold line this many times the rows' largest type (or a note line larger) is a heading... */
+export const HEADING_SIZE_RATIO = 1.1;
+/** ...and a lone plain line this many times larger. */
+export const PLAIN_HEADING_SIZE_RATIO = 1.3;
+/** Head lines run over body gutters are looked for in tables of this many rows or more. */
+export const REOPEN_MIN_ROWS = 4;
+/** A run of rows sharing gutters this long that is no table makes the scan go on near its end. */
+export const LONG_RUN_ROWS = 8;
+
+// ---------------------------------------------------------------- aligned-text tables: the builder
+
+/** A table needs this many rows with two filled cells or more... */
+export const MIN_ANCHOR_ROWS = 3;
+/** ...or only this many when its first rows are short cells (ruled), or short cells across WIDE_MIN_COLUMNS columns. */
+export const MIN_ANCHOR_ROWS_SHORT = 2;
+/** A short cell (a head, a record's value) holds at most this many characters and ends on no full stop. */
+export const SHORT_CELL_CHARS = 30;
+/** A table of short cells this many columns wide, each of its first two rows filling as many, may have two rows. */
+export const WIDE_MIN_COLUMNS = 3;
