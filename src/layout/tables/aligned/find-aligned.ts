@@ -93,7 +93,8 @@ function tookWrappedHeadCell(
 ): boolean {
   const { rows, left, right } = scan;
   const { members, j } = run;
-  if (!(members.length === 1 && !run.bodyGutters && row.length === 1 && run.start.length >= WRAPPED_HEAD_MIN_CELLS)) return false;
+  if (!(members.length === 1 && !run.bodyGutters && row.length === 1 && run.start.length >= WRAPPED_HEAD_MIN_CELLS))
+    return false;
   if (!(top - run.prevBottom < lineH * WRAPPED_HEAD_MAX_GAP)) return false;
   const l = row[0]!;
   const after = rows[j + 1]?.length === 1 ? rows[j + 2] : rows[j + 1];
@@ -208,7 +209,8 @@ function continuedGutters(scan: Scan, run: Run, gaps: Interval[]): Interval[] {
   // (Or a gap under a head cell set over two columns, "Customer Information" over its labels and
   // values, when the row after has it too.
   // Only one gap under that cell: a line of several heads run together is no such cell.)
-  const within = (h: Line): number => gaps.filter((o) => o.b - o.a >= minGap * NARROW_GUTTER_SHARE && h.x0 < o.a && h.x1 > o.b).length;
+  const within = (h: Line): number =>
+    gaps.filter((o) => o.b - o.a >= minGap * NARROW_GUTTER_SHARE && h.x0 < o.a && h.x1 > o.b).length;
   // A head whose word space stands over the gap is two heads set close ("Training Model").
   const spaceOver = (h: Line, iv: Interval): boolean =>
     h.words.some((w, k) => k > 0 && h.words[k - 1]!.x1 < iv.b && w.x0 > iv.a);
@@ -220,7 +222,9 @@ function continuedGutters(scan: Scan, run: Run, gaps: Interval[]): Interval[] {
       (n) => Math.min(n.b, iv.b) - Math.max(n.a, iv.a) >= minGap * NARROW_GUTTER_SHARE,
     );
   return gaps.filter(
-    (iv) => iv.b - iv.a >= minGap * NARROW_GUTTER_SHARE && (run.gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)),
+    (iv) =>
+      iv.b - iv.a >= minGap * NARROW_GUTTER_SHARE &&
+      (run.gutters.some((gv) => gv.a < iv.b && gv.b > iv.a) || underHead(iv)),
   );
 }
 
@@ -240,7 +244,8 @@ function gatherRows(scan: Scan, run: Run): void {
     // the other column.)
     const bx0 = band ? Math.max(band.a, Math.min(run.ex0, ...row.map((l) => l.x0))) : -Infinity,
       bx1 = band ? Math.min(band.b, Math.max(run.ex1, ...row.map((l) => l.x1))) : Infinity;
-    if (barriers.some((b) => b.y0 >= run.prevBottom - REGION_TOL && b.y0 <= top + lineH && b.x0 < bx1 && b.x1 > bx0)) break;
+    if (barriers.some((b) => b.y0 >= run.prevBottom - REGION_TOL && b.y0 <= top + lineH && b.x0 < bx1 && b.x1 > bx0))
+      break;
     const g = continuedGutters(scan, run, rowGaps(row, left, right));
     const x0 = Math.min(run.ex0, ...row.map((l) => l.x0));
     const x1 = Math.max(run.ex1, ...row.map((l) => l.x1));
@@ -258,7 +263,9 @@ function gatherRows(scan: Scan, run: Run): void {
     // a column filled only now and then.)
     if (
       members.length > 1 &&
-      before.some((gv) => row.filter((l) => l.x0 > gv.a + IN_GUTTER_MARGIN && l.x1 < gv.b - IN_GUTTER_MARGIN).length >= 2)
+      before.some(
+        (gv) => row.filter((l) => l.x0 > gv.a + IN_GUTTER_MARGIN && l.x1 < gv.b - IN_GUTTER_MARGIN).length >= 2,
+      )
     )
       break;
     if (!inner.length || (kept.length < before.length && members.length > 1)) {
@@ -271,7 +278,8 @@ function gatherRows(scan: Scan, run: Run): void {
       run.j++;
       continue;
     }
-    if (row.length === 1 && row[0]!.size > run.largest * (row[0]!.bold ? HEADING_SIZE_RATIO : PLAIN_HEADING_SIZE_RATIO)) break;
+    if (row.length === 1 && row[0]!.size > run.largest * (row[0]!.bold ? HEADING_SIZE_RATIO : PLAIN_HEADING_SIZE_RATIO))
+      break;
     run.bodyGutters = g;
     run.ex0 = x0;
     run.ex1 = x1;

@@ -8,12 +8,7 @@
 import type { Line } from '../../lines.js';
 import type { Box } from '../../types.js';
 import { filledCells } from '../geometry.js';
-import {
-  MIN_ANCHOR_ROWS,
-  MIN_ANCHOR_ROWS_SHORT,
-  SHORT_CELL_CHARS,
-  WIDE_MIN_COLUMNS,
-} from '../thresholds.js';
+import { MIN_ANCHOR_ROWS, MIN_ANCHOR_ROWS_SHORT, SHORT_CELL_CHARS, WIDE_MIN_COLUMNS } from '../thresholds.js';
 import type { FoundTable, Interval } from '../types.js';
 import { joinCentredRows } from './centred-rows.js';
 import { emitTable } from './emit.js';
