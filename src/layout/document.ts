@@ -18,11 +18,6 @@ import { collectSpellings, settleLineEndHyphens, type Spellings } from './inline
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 import { keyOf, markFurniture, sameButPageNumber } from './furniture.js';
 
-export interface DocumentPassOptions {
-  /** Pages of the whole document (repetition thresholds); defaults to the layouts given. */
-  pageCount?: number;
-}
-
 /**
  * A heading's content without the emphasis its face gives every heading; links and strikethrough
  * say more than the face, and stay.

@@ -7,7 +7,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { networkAttempts } from './offline.js';
 import { OcrEngine } from './engine.js';
 import { openForRender } from './render.js';
-import { PdfObjects } from '../pdf/pdf-objects.js';
+import { PdfObjects } from './pdf-seam.js';
 import type { OcrTask, OcrTaskResult } from './protocol.js';
 import { recognisePage, type OpenedForOcr } from './recognise-page.js';
 

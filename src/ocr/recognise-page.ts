@@ -8,7 +8,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { OcrEngine } from './engine.js';
 import { pageImageForOcr, type OcrImage } from './render.js';
-import type { PdfObjects } from '../pdf/pdf-objects.js';
 import { otsuLevel, preprocess, scalePreprocessed } from './preprocess.js';
 import type { RawImage } from './raw-image.js';
 import {
@@ -29,8 +28,7 @@ import { rereadGridCells } from './cells.js';
 import { readUnread } from './unread.js';
 import { networkAttempts } from './offline.js';
 import type { LinkArea } from '../layout/types.js';
-import { linkAreas, readAnnotations } from '../pdf/links.js';
-import type { Matrix } from '../pdf/matrix.js';
+import { linkAreas, readAnnotations, type Matrix, type PdfObjects } from './pdf-seam.js';
 import type { OcrTask, OcrTaskResult } from './protocol.js';
 
 /** A page read counts as mostly vertical text (so read sideways) when more than this share of it is. */
