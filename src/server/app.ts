@@ -13,6 +13,7 @@ import { notFound, unauthorized } from './http-error.js';
 import { KeyLimiter } from './limiter.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { parseRoutes } from './routes/parse.js';
+import { PROBE_PATHS, probeRoutes } from './routes/probes.js';
 import { Store } from './store/store.js';
 import { MULTIPART, validatorCompiler } from './validation.js';
 
@@ -111,8 +112,9 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     },
   });
 
-  // Authentication before anything else, on every route (unknown ones too). Only the header counts.
+  // Authentication before anything else, on every route (unknown ones too) but the probes. Only the header counts.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url !== undefined && PROBE_PATHS.has(request.routeOptions.url)) return;
     const id = keys.identify(request.headers.authorization);
     if (!id) {
       throw unauthorized(
@@ -138,6 +140,7 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     void reply.code(e.status).send(e.body());
   });
 
+  await probeRoutes(app, store);
   await app.register(async (scoped) => {
     await parseRoutes(scoped, ctx);
     await monitorRoutes(scoped, ctx);
