@@ -26,7 +26,7 @@ const MULTIPART_CODES: Record<string, [number, 'BAD_REQUEST' | 'RESOURCE_LIMIT',
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof ParseError) return fromParseCode(err.code, err.message);
-  if (err instanceof QueueFullError) return tooManyRequests(err.message);
+  if (err instanceof QueueFullError) return tooManyRequests(err.message, err.retryAfterSeconds);
   const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
     return new HttpError(
