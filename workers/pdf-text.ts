@@ -3,6 +3,7 @@
  * arrive as a SharedArrayBuffer (shared, not copied per task); the opened document is kept for the
  * next range of the same parse, so a worker opens each document about once per parse.
  */
+import { layoutTurn, type LayoutTurn } from '../src/pdf/display-frame.js';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { layoutPage } from '../src/pdf/layout/engine.js';
 import type { PageLayout } from '../src/pdf/layout/types.js';
@@ -57,6 +58,8 @@ export interface TextPageResult {
    * the same drawing operators, so such a page is not recognised.
    */
   overTime?: true;
+  /** The layout's frame is the displayed page turned this much (absent when it is the displayed page). */
+  turn?: Exclude<LayoutTurn, 0>;
 }
 
 export type TextTaskResult =
@@ -136,7 +139,13 @@ async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spell
       layout.status = 'partial';
       layout.error = cut.message;
     }
-    return { layout, ocr: needsOcr(input, { spelling }), ...(cut?.overTime ? { overTime: true as const } : {}) };
+    const turn = layoutTurn(input.rotation, page.rotate ?? 0);
+    return {
+      layout,
+      ocr: needsOcr(input, { spelling }),
+      ...(cut?.overTime ? { overTime: true as const } : {}),
+      ...(turn ? { turn } : {}),
+    };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

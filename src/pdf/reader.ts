@@ -24,6 +24,7 @@ import type { Reader } from '../readers/reader.js';
 import { finishDocument } from './layout/document.js';
 import type { PageLayout } from './layout/types.js';
 import { deadlineMargin } from './deadline.js';
+import { pageInDisplayedFrame } from './display-frame.js';
 import { ocrTimedOut, recognisePages } from './ocr-seam.js';
 // OCR integration: scans whose old OCR text layer is poor are recognised again in auto mode.
 import { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } from '../ocr/text-layer.js';
@@ -189,7 +190,14 @@ export const read: Reader = async (ctx) => {
     throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
   }
 
-  const docPages = finishDocument(layouts);
+  // Geometry as the page is displayed, for pages whose layout is still the text pass's (or its size
+  // with no blocks left); OCR layouts replaced the others and come in their own frame.
+  const native = (l: PageLayout | undefined, p: (typeof pages)[number]): boolean =>
+    !!l && (l.blocks === p.layout.blocks || (l.blocks.length === 0 && l.width === p.layout.width));
+  const turns = new Map(
+    pages.flatMap((p, i) => (p.turn && native(layouts[i], p) ? [[p.layout.pageNumber, p.turn]] : [])),
+  );
+  const docPages = finishDocument(layouts).map((p) => pageInDisplayedFrame(p, turns.get(p.pageNumber) ?? 0));
   // Without a title in the document information, the title the layout found on the first page.
   let title = info.title;
   if (!title) {
