@@ -4,6 +4,7 @@
 import { detectFormat } from './detect/detect.js';
 import { ParseError, toParseError } from './errors.js';
 import { imagesFromMarkdown, linksFromMarkdown } from './formats/derived.js';
+import { removeBase64Images } from './formats/base64-images.js';
 import { htmlFromDocument } from './formats/document-html.js';
 import { extractJson } from './formats/json.js';
 import { summarize } from './formats/summary.js';
@@ -139,6 +140,7 @@ async function runParse(
 }
 
 function assemble(doc: DocModel, options: NormalizedOptions, filename: string | undefined): ParseDocument {
+  if (options.removeBase64Images) removeBase64Images(doc);
   const serialized = serialize(doc, { onlyMainContent: options.onlyMainContent });
   const warnings = [...doc.warnings];
   const metadata: ParseDocument['metadata'] = { ...doc.metadata };

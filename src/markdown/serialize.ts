@@ -2,6 +2,7 @@
  * The one serializer from the document model to markdown. It records, as it writes, the span every
  * block occupies in the document markdown, so that layout blocks can point into it exactly.
  */
+import { BASE64_IMAGE_PLACEHOLDER } from '../formats/base64-images.js';
 import { decodeHTMLStrict } from 'entities';
 import { Lexer, type Token } from 'marked';
 import type { BlockType, LayoutBlock, LayoutPage, PageMarkdown } from '../types.js';
@@ -68,6 +69,8 @@ function codeSpan(s: string, inTable: boolean): string {
 }
 
 function linkDestination(url: string): string {
+  // Written as the HTML path writes it (a pointy-bracket destination already).
+  if (url === BASE64_IMAGE_PLACEHOLDER) return url;
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
 
