@@ -3,15 +3,10 @@
  */
 import { detectFormat } from './detect/detect.js';
 import { ParseError, toParseError } from './errors.js';
-import { imagesFromMarkdown, linksFromMarkdown } from './formats/derived.js';
-import { removeBase64Images } from './formats/base64-images.js';
-import { htmlFromDocument } from './formats/document-html.js';
-import { extractJson } from './formats/json.js';
-import { summarize } from './formats/summary.js';
-import { serialize } from './markdown/serialize.js';
-import type { DocModel } from './model/document.js';
-import { normalizeOptions, wantsFormat, type NormalizedOptions, type ParseOptions } from './options/schema.js';
+import { assemble } from './assemble.js';
+import { normalizeOptions, type ParseOptions } from './options/schema.js';
 import type { ReaderContext } from './readers/reader.js';
+import { OFF_THREAD_KINDS, readOffThread } from './readers/off-thread.js';
 import { readerFor } from './readers/registry.js';
 import { redactDocument } from './redact/apply.js';
 import { ParserRuntime, type ParserConfig } from './runtime/runtime.js';
@@ -77,6 +72,17 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+function timeoutError(timeout: number): ParseError {
+  return new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+}
+
+/** Throws the parse's TIMEOUT or ABORTED when its signal fired or its deadline passed. */
+function checkStop(signal: AbortSignal, deadline: number, timeout: number): void {
+  if (signal.aborted)
+    throw signal.reason instanceof ParseError ? signal.reason : new ParseError('ABORTED', 'The parse was aborted.');
+  if (Date.now() > deadline) throw timeoutError(timeout);
+}
+
 async function runParse(
   runtime: ParserRuntime,
   input: ParseInput,
@@ -102,9 +108,7 @@ async function runParse(
 
   const timeout = new AbortController();
   const timer = setTimeout(() => {
-    timeout.abort(
-      new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${options.timeout} ms).`),
-    );
+    timeout.abort(timeoutError(options.timeout));
   }, options.timeout);
   timer.unref?.();
   const signals = [timeout.signal];
@@ -123,10 +127,25 @@ async function runParse(
       deadline: Date.now() + options.timeout,
       runtime,
     };
-    const read = await readerFor(detection.kind);
-    const doc = await raceSignal(read(ctx), signal);
-    const result = assemble(doc, options, file.filename);
-    return options.redactPII ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline }) : result;
+    // Between stages: work that ran past the deadline (or past an abort the event loop could not yet
+    // deliver) ends the parse here instead of resolving late. The PDF reader keeps its own time: it
+    // stops short of the deadline and returns what it read, which is not thrown away afterwards.
+    const deadline = detection.kind === 'pdf' ? Infinity : ctx.deadline;
+    let result: ParseDocument;
+    if (OFF_THREAD_KINDS.has(detection.kind)) {
+      // Read and assembled on the reader worker (src/readers/off-thread.ts).
+      result = await raceSignal(readOffThread(ctx), signal);
+    } else {
+      const doc = await raceSignal((await readerFor(detection.kind))(ctx), signal);
+      checkStop(signal, deadline, options.timeout);
+      result = assemble(doc, options, file.filename);
+    }
+    checkStop(signal, deadline, options.timeout);
+    const out = options.redactPII
+      ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline })
+      : result;
+    checkStop(signal, deadline, options.timeout);
+    return out;
   } catch (err) {
     if (err instanceof ParseError) throw err;
     if (signal.aborted) {
@@ -137,36 +156,4 @@ async function runParse(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function assemble(doc: DocModel, options: NormalizedOptions, filename: string | undefined): ParseDocument {
-  if (options.removeBase64Images) removeBase64Images(doc);
-  const serialized = serialize(doc, { onlyMainContent: options.onlyMainContent });
-  const warnings = [...doc.warnings];
-  const metadata: ParseDocument['metadata'] = { ...doc.metadata };
-  if (filename && metadata.sourceURL === undefined) metadata.sourceURL = filename;
-  metadata.contentType = doc.contentType;
-  const pageErrors = doc.pages.filter((p) => p.error).map((p) => `page ${p.pageNumber}: ${p.error}`);
-  if (pageErrors.length) metadata.error = [metadata.error, ...pageErrors].filter(Boolean).join('; ');
-
-  const out: ParseDocument = { metadata };
-  const md = serialized.markdown;
-  if (wantsFormat(options, 'markdown')) out.markdown = md;
-  if (options.pdf?.pages) out.pages = serialized.pages;
-  if (options.pdf?.blocks) out.blocks = serialized.layout;
-  if (wantsFormat(options, 'summary')) out.summary = summarize(md);
-  // Inputs that are not HTML: written from the model, which knows merged table cells.
-  const html = (): string => doc.html ?? htmlFromDocument(doc, { onlyMainContent: options.onlyMainContent });
-  if (wantsFormat(options, 'html')) out.html = html();
-  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? out.html ?? html();
-  if (wantsFormat(options, 'links')) out.links = doc.links ?? linksFromMarkdown(md);
-  if (wantsFormat(options, 'images')) out.images = doc.images ?? imagesFromMarkdown(md);
-  const jsonFormat = options.formats.find((f) => f.type === 'json');
-  if (jsonFormat) {
-    const extracted = extractJson(md, jsonFormat.schema);
-    out.json = extracted.json;
-    if (extracted.warning) warnings.push(extracted.warning);
-  }
-  if (warnings.length) out.warning = warnings.join('\n');
-  return out;
 }
