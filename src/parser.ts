@@ -5,6 +5,7 @@ import { detectFormat } from './detect/detect.js';
 import { ParseError, toParseError } from './errors.js';
 import { assemble } from './assemble.js';
 import { normalizeOptions, type ParseOptions } from './options/schema.js';
+import { ProgressTracker, type ProgressListener } from './progress.js';
 import type { ReaderContext } from './readers/reader.js';
 import { OFF_THREAD_KINDS, readOffThread } from './readers/off-thread.js';
 import { readerFor } from './readers/registry.js';
@@ -21,6 +22,11 @@ export interface FileInfo {
   contentType?: string;
   /** Aborts the parse; the promise rejects with ParseError `ABORTED`. */
   signal?: AbortSignal;
+  /**
+   * Called as the parse advances: phase, pages read and to read, pages sent to OCR (see ParseProgress).
+   * Called on the calling thread; an exception it throws is ignored.
+   */
+  onProgress?: ProgressListener;
 }
 
 export interface Parser {
@@ -117,6 +123,8 @@ async function runParse(
 
   try {
     if (file.signal?.aborted) throw new ParseError('ABORTED', 'The parse was aborted.');
+    const progress = new ProgressTracker(file.onProgress);
+    progress.update({ phase: 'read' });
     const ctx: ReaderContext = {
       bytes,
       kind: detection.kind,
@@ -126,6 +134,7 @@ async function runParse(
       signal,
       deadline: Date.now() + options.timeout,
       runtime,
+      ...(file.onProgress ? { progress: progress.update } : {}),
     };
     // Between stages: work that ran past the deadline (or past an abort the event loop could not yet
     // deliver) ends the parse here instead of resolving late. The PDF reader keeps its own time: it
@@ -138,13 +147,18 @@ async function runParse(
     } else {
       const doc = await raceSignal((await readerFor(detection.kind))(ctx), signal);
       checkStop(signal, deadline, options.timeout);
+      progress.update({ phase: 'assemble' });
       result = assemble(doc, options, file.filename);
     }
     checkStop(signal, deadline, options.timeout);
+    const pages = result.metadata.numPages;
+    if (typeof pages === 'number') progress.update({ pagesDone: pages, pagesTotal: pages });
+    if (options.redactPII) progress.update({ phase: 'redact' });
     const out = options.redactPII
       ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline })
       : result;
     checkStop(signal, deadline, options.timeout);
+    progress.update({ phase: 'done' });
     return out;
   } catch (err) {
     if (err instanceof ParseError) throw err;

@@ -66,6 +66,9 @@ export const read: Reader = async (ctx) => {
     stopAt: ctx.deadline - deadlineMargin(timeout),
     timeoutMs: timeout,
     spelling: mode === 'auto',
+    ...(ctx.progress
+      ? { onPages: (done: number, total: number) => ctx.progress!({ pagesDone: done, pagesTotal: total }) }
+      : {}),
   });
   const layouts: PageLayout[] = pages.map((p) => p.layout);
   const warnings: string[] = [];
@@ -97,6 +100,7 @@ export const read: Reader = async (ctx) => {
     const verifyFirst = suspects.slice(0, VERIFY_FIRST);
     for (const n of verifyFirst) wantedSet.add(n);
     if (wantedSet.size) {
+      ctx.progress?.({ phase: 'ocr', ocrPages: wantedSet.size });
       const recognised = await recognisePages(
         ctx,
         [...wantedSet].sort((a, b) => a - b),
@@ -116,8 +120,9 @@ export const read: Reader = async (ctx) => {
       };
       if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
         const rest = suspects.slice(verifyFirst.length);
-        for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
         for (const n of rest) wantedSet.add(n);
+        ctx.progress?.({ phase: 'ocr', ocrPages: wantedSet.size });
+        for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
       }
       // A check, not a need: a flagged page keeps its text layer unless the recognition shows it wrong.
       const relabelled = suspects.filter((n) => wantedSet.has(n) && mismatched(n));
@@ -197,6 +202,7 @@ export const read: Reader = async (ctx) => {
   const turns = new Map(
     pages.flatMap((p, i) => (p.turn && native(layouts[i], p) ? [[p.layout.pageNumber, p.turn]] : [])),
   );
+  ctx.progress?.({ phase: 'assemble' });
   const docPages = finishDocument(layouts).map((p) => pageInDisplayedFrame(p, turns.get(p.pageNumber) ?? 0));
   // Without a title in the document information, the title the layout found on the first page.
   let title = info.title;
