@@ -27,6 +27,11 @@ export interface FileInfo {
    * Called on the calling thread; an exception it throws is ignored.
    */
   onProgress?: ProgressListener;
+  /**
+   * Runs without the `options.timeout` deadline (a local conversion that may take as long as it takes,
+   * as the command line does unless given --timeout). The signal still stops the parse.
+   */
+  noTimeout?: boolean;
 }
 
 export interface Parser {
@@ -113,10 +118,12 @@ async function runParse(
   }
 
   const timeout = new AbortController();
-  const timer = setTimeout(() => {
-    timeout.abort(timeoutError(options.timeout));
-  }, options.timeout);
-  timer.unref?.();
+  const timer = file.noTimeout
+    ? undefined
+    : setTimeout(() => {
+        timeout.abort(timeoutError(options.timeout));
+      }, options.timeout);
+  timer?.unref?.();
   const signals = [timeout.signal];
   if (file.signal) signals.push(file.signal);
   const signal = AbortSignal.any(signals);
@@ -132,7 +139,7 @@ async function runParse(
       filename: file.filename,
       options,
       signal,
-      deadline: Date.now() + options.timeout,
+      deadline: file.noTimeout ? Infinity : Date.now() + options.timeout,
       runtime,
       ...(file.onProgress ? { progress: progress.update } : {}),
     };

@@ -63,7 +63,7 @@ export const read: Reader = async (ctx) => {
   const { info, pages, unread } = await extractText(ctx.runtime, ctx.bytes, {
     maxPages,
     signal: ctx.signal,
-    stopAt: ctx.deadline - deadlineMargin(timeout),
+    stopAt: Number.isFinite(ctx.deadline) ? ctx.deadline - deadlineMargin(timeout) : undefined,
     timeoutMs: timeout,
     spelling: mode === 'auto',
     ...(ctx.progress
