@@ -14,6 +14,7 @@ import type { ParseDocument } from './types.js';
 export { createParser, MAX_FILE_BYTES } from './parser.js';
 export type { FileInfo, ParseInput, Parser } from './parser.js';
 export type { ParserConfig } from './runtime/runtime.js';
+export type { ParsePhase, ParseProgress, ProgressListener } from './progress.js';
 export { ParseError, httpStatusOf } from './errors.js';
 export type { ParseErrorCode, ParseErrorDetails } from './errors.js';
 export { normalizeOptions, PII_ENTITIES } from './options/schema.js';

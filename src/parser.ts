@@ -3,14 +3,11 @@
  */
 import { detectFormat } from './detect/detect.js';
 import { ParseError, toParseError } from './errors.js';
-import { imagesFromMarkdown, linksFromMarkdown } from './formats/derived.js';
-import { htmlFromDocument } from './formats/document-html.js';
-import { extractJson } from './formats/json.js';
-import { summarize } from './formats/summary.js';
-import { serialize } from './markdown/serialize.js';
-import type { DocModel } from './model/document.js';
-import { normalizeOptions, wantsFormat, type NormalizedOptions, type ParseOptions } from './options/schema.js';
+import { assemble } from './assemble.js';
+import { normalizeOptions, type ParseOptions } from './options/schema.js';
+import { ProgressTracker, type ProgressListener } from './progress.js';
 import type { ReaderContext } from './readers/reader.js';
+import { OFF_THREAD_KINDS, readOffThread } from './readers/off-thread.js';
 import { readerFor } from './readers/registry.js';
 import { redactDocument } from './redact/apply.js';
 import { ParserRuntime, type ParserConfig } from './runtime/runtime.js';
@@ -25,6 +22,16 @@ export interface FileInfo {
   contentType?: string;
   /** Aborts the parse; the promise rejects with ParseError `ABORTED`. */
   signal?: AbortSignal;
+  /**
+   * Called as the parse advances: phase, pages read and to read, pages sent to OCR (see ParseProgress).
+   * Called on the calling thread; an exception it throws is ignored.
+   */
+  onProgress?: ProgressListener;
+  /**
+   * Runs without the `options.timeout` deadline (a local conversion that may take as long as it takes,
+   * as the command line does unless given --timeout). The signal still stops the parse.
+   */
+  noTimeout?: boolean;
 }
 
 export interface Parser {
@@ -76,6 +83,17 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+function timeoutError(timeout: number): ParseError {
+  return new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${timeout} ms).`);
+}
+
+/** Throws the parse's TIMEOUT or ABORTED when its signal fired or its deadline passed. */
+function checkStop(signal: AbortSignal, deadline: number, timeout: number): void {
+  if (signal.aborted)
+    throw signal.reason instanceof ParseError ? signal.reason : new ParseError('ABORTED', 'The parse was aborted.');
+  if (Date.now() > deadline) throw timeoutError(timeout);
+}
+
 async function runParse(
   runtime: ParserRuntime,
   input: ParseInput,
@@ -100,18 +118,20 @@ async function runParse(
   }
 
   const timeout = new AbortController();
-  const timer = setTimeout(() => {
-    timeout.abort(
-      new ParseError('TIMEOUT', `The parse did not finish within options.timeout (${options.timeout} ms).`),
-    );
-  }, options.timeout);
-  timer.unref?.();
+  const timer = file.noTimeout
+    ? undefined
+    : setTimeout(() => {
+        timeout.abort(timeoutError(options.timeout));
+      }, options.timeout);
+  timer?.unref?.();
   const signals = [timeout.signal];
   if (file.signal) signals.push(file.signal);
   const signal = AbortSignal.any(signals);
 
   try {
     if (file.signal?.aborted) throw new ParseError('ABORTED', 'The parse was aborted.');
+    const progress = new ProgressTracker(file.onProgress);
+    progress.update({ phase: 'read' });
     const ctx: ReaderContext = {
       bytes,
       kind: detection.kind,
@@ -119,13 +139,34 @@ async function runParse(
       filename: file.filename,
       options,
       signal,
-      deadline: Date.now() + options.timeout,
+      deadline: file.noTimeout ? Infinity : Date.now() + options.timeout,
       runtime,
+      ...(file.onProgress ? { progress: progress.update } : {}),
     };
-    const read = await readerFor(detection.kind);
-    const doc = await raceSignal(read(ctx), signal);
-    const result = assemble(doc, options, file.filename);
-    return options.redactPII ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline }) : result;
+    // Between stages: work that ran past the deadline (or past an abort the event loop could not yet
+    // deliver) ends the parse here instead of resolving late. The PDF reader keeps its own time: it
+    // stops short of the deadline and returns what it read, which is not thrown away afterwards.
+    const deadline = detection.kind === 'pdf' ? Infinity : ctx.deadline;
+    let result: ParseDocument;
+    if (OFF_THREAD_KINDS.has(detection.kind)) {
+      // Read and assembled on the reader worker (src/readers/off-thread.ts).
+      result = await raceSignal(readOffThread(ctx), signal);
+    } else {
+      const doc = await raceSignal((await readerFor(detection.kind))(ctx), signal);
+      checkStop(signal, deadline, options.timeout);
+      progress.update({ phase: 'assemble' });
+      result = assemble(doc, options, file.filename);
+    }
+    checkStop(signal, deadline, options.timeout);
+    const pages = result.metadata.numPages;
+    if (typeof pages === 'number') progress.update({ pagesDone: pages, pagesTotal: pages });
+    if (options.redactPII) progress.update({ phase: 'redact' });
+    const out = options.redactPII
+      ? await redactDocument(result, options.redactPII, { deadline: ctx.deadline })
+      : result;
+    checkStop(signal, deadline, options.timeout);
+    progress.update({ phase: 'done' });
+    return out;
   } catch (err) {
     if (err instanceof ParseError) throw err;
     if (signal.aborted) {
@@ -136,35 +177,4 @@ async function runParse(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function assemble(doc: DocModel, options: NormalizedOptions, filename: string | undefined): ParseDocument {
-  const serialized = serialize(doc, { onlyMainContent: options.onlyMainContent });
-  const warnings = [...doc.warnings];
-  const metadata: ParseDocument['metadata'] = { ...doc.metadata };
-  if (filename && metadata.sourceURL === undefined) metadata.sourceURL = filename;
-  metadata.contentType = doc.contentType;
-  const pageErrors = doc.pages.filter((p) => p.error).map((p) => `page ${p.pageNumber}: ${p.error}`);
-  if (pageErrors.length) metadata.error = [metadata.error, ...pageErrors].filter(Boolean).join('; ');
-
-  const out: ParseDocument = { metadata };
-  const md = serialized.markdown;
-  if (wantsFormat(options, 'markdown')) out.markdown = md;
-  if (options.pdf?.pages) out.pages = serialized.pages;
-  if (options.pdf?.blocks) out.blocks = serialized.layout;
-  if (wantsFormat(options, 'summary')) out.summary = summarize(md);
-  // Inputs that are not HTML: written from the model, which knows merged table cells.
-  const html = (): string => doc.html ?? htmlFromDocument(doc, { onlyMainContent: options.onlyMainContent });
-  if (wantsFormat(options, 'html')) out.html = html();
-  if (wantsFormat(options, 'rawHtml')) out.rawHtml = doc.rawHtml ?? out.html ?? html();
-  if (wantsFormat(options, 'links')) out.links = doc.links ?? linksFromMarkdown(md);
-  if (wantsFormat(options, 'images')) out.images = doc.images ?? imagesFromMarkdown(md);
-  const jsonFormat = options.formats.find((f) => f.type === 'json');
-  if (jsonFormat) {
-    const extracted = extractJson(md, jsonFormat.schema);
-    out.json = extracted.json;
-    if (extracted.warning) warnings.push(extracted.warning);
-  }
-  if (warnings.length) out.warning = warnings.join('\n');
-  return out;
 }

@@ -51,7 +51,10 @@ export interface LayoutBlock {
 
 export interface LayoutPage {
   pageNumber: number;
-  /** Page size in pixels (72 dpi for native PDF pages); null for pages that have no geometry. */
+  /**
+   * Page size in pixels (72 dpi for native PDF pages) as the page is displayed (its /Rotate applied, as
+   * pdf.js's viewport gives it); `bbox` is in the same frame. Null for pages that have no geometry.
+   */
   width: number | null;
   height: number | null;
   status: PageStatus;

@@ -76,9 +76,9 @@ describe('docmill CLI', () => {
     expect(Array.isArray(body.data.links)).toBe(true);
   });
 
-  it('reports bad options with the code on stderr and exit status 1', async () => {
+  it('reports bad options with the code on stderr and exit status 2 (a usage error)', async () => {
     const r = await cli(page, '--options', '{"timeout":0}');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^docmill: BAD_REQUEST: options\.timeout: must be at least 1/m);
     expect(r.stdout).toBe('');
   });

@@ -13,6 +13,7 @@
  */
 import TurndownService from 'turndown';
 import { ParseError } from '../errors.js';
+import { BASE64_IMAGE_PLACEHOLDER } from '../formats/base64-images.js';
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL that relative links and image sources are resolved against. */
@@ -21,8 +22,8 @@ export interface HtmlToMarkdownOptions {
   removeBase64Images?: boolean;
 }
 
-/** What a `data:` image source becomes when inline images are removed. */
-export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
+/** What a `data:` image source becomes when inline images are removed: one placeholder for every format. */
+export { BASE64_IMAGE_PLACEHOLDER };
 
 // The subset of the DOM interface (domino's, inside turndown) the rules use.
 interface DomNode {

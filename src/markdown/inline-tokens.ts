@@ -2,6 +2,7 @@
  * Inline content as markdown tokens: text runs, literal markdown (code spans, links, images, breaks) and
  * the emphasis markers placed around spans of text with a stack over the runs, moved off white space.
  */
+import { BASE64_IMAGE_PLACEHOLDER } from '../formats/base64-images.js';
 import type { Inline, TextInline } from '../model/document.js';
 import { escapeLabel } from './escape.js';
 import { type Mark, MARKS, type Tok, type Item, type Span } from './tokens.js';
@@ -15,6 +16,8 @@ export function codeSpan(s: string, inTable: boolean): string {
 }
 
 export function linkDestination(url: string): string {
+  // Written as the HTML path writes it (a pointy-bracket destination already).
+  if (url === BASE64_IMAGE_PLACEHOLDER) return url;
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
 

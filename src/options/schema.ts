@@ -90,6 +90,15 @@ const parseOptionsSchema = z.strictObject({
   zeroDataRetention: z.boolean().optional(),
 });
 
+/** ParseOptions as a JSON Schema (draft 2020-12, what OpenAPI 3.1 uses), from the schema that validates them. */
+export function parseOptionsJsonSchema(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(parseOptionsSchema, { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  return schema;
+}
+
 /** The options a caller may pass, as the specification defines them. */
 export type ParseOptions = z.input<typeof parseOptionsSchema>;
 

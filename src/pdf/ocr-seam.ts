@@ -21,7 +21,8 @@ import { deadlineMargin } from './deadline.js';
 export { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } from '../ocr/text-layer.js';
 
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
-  const stopAt = ctx.deadline - deadlineMargin(ctx.options.timeout);
+  // Without a deadline (FileInfo.noTimeout) recognition is not cut short.
+  const stopAt = Number.isFinite(ctx.deadline) ? ctx.deadline - deadlineMargin(ctx.options.timeout) : undefined;
   const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal, stopAt });
   return results.map((r) => r.layout);
 }

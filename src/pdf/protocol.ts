@@ -3,6 +3,7 @@
  * (workers/pdf-text.ts): a range of pages of one document to read, and their layouts or the reason the
  * document could not be opened.
  */
+import type { LayoutTurn } from './display-frame.js';
 import type { PageLayout } from '../layout/types.js';
 import type { OcrDecision } from './needs-ocr.js';
 import type { PdfInfo } from './pdfjs.js';
@@ -36,6 +37,8 @@ export interface TextPageResult {
    * the same drawing operators, so such a page is not recognised.
    */
   overTime?: true;
+  /** The layout's frame is the displayed page turned this much (absent when it is the displayed page). */
+  turn?: Exclude<LayoutTurn, 0>;
 }
 
 export type TextTaskResult =

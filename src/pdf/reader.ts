@@ -24,6 +24,7 @@ import type { Reader, ReaderContext } from '../readers/reader.js';
 import { finishDocument } from '../layout/document.js';
 import type { PageLayout } from '../layout/types.js';
 import { deadlineMargin } from './deadline.js';
+import { pageInDisplayedFrame, type LayoutTurn } from './display-frame.js';
 import {
   layoutText,
   ocrTimedOut,
@@ -125,6 +126,7 @@ async function applyOcr(
   const verifyFirst = suspects.slice(0, VERIFY_FIRST);
   for (const n of verifyFirst) wantedSet.add(n);
   if (wantedSet.size) {
+    ctx.progress?.({ phase: 'ocr', ocrPages: wantedSet.size });
     const recognised = await recognisePages(
       ctx,
       [...wantedSet].sort((a, b) => a - b),
@@ -144,8 +146,9 @@ async function applyOcr(
     };
     if (suspects.length > verifyFirst.length && verifyFirst.some(mismatched)) {
       const rest = suspects.slice(verifyFirst.length);
-      for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
       for (const n of rest) wantedSet.add(n);
+      ctx.progress?.({ phase: 'ocr', ocrPages: wantedSet.size });
+      for (const l of await recognisePages(ctx, rest)) byPage.set(l.pageNumber, l);
     }
     // A check, not a need: a flagged page keeps its text layer unless the recognition shows it wrong.
     const relabelled = suspects.filter((n) => wantedSet.has(n) && mismatched(n));
@@ -178,8 +181,13 @@ async function applyOcr(
 }
 
 /** The document model of the finished pages, with the document information as metadata. */
-function documentModel(info: TextExtraction['info'], layouts: PageLayout[], warnings: string[]): DocModel {
-  const docPages = finishDocument(layouts);
+function documentModel(
+  info: TextExtraction['info'],
+  layouts: PageLayout[],
+  turns: ReadonlyMap<number, LayoutTurn>,
+  warnings: string[],
+): DocModel {
+  const docPages = finishDocument(layouts).map((p) => pageInDisplayedFrame(p, turns.get(p.pageNumber) ?? 0));
   // Without a title in the document information, the title the layout found on the first page.
   let title = info.title;
   if (!title) {
@@ -213,9 +221,12 @@ export const read: Reader = async (ctx) => {
   const { info, pages, unread } = await extractText(ctx.runtime, ctx.bytes, {
     maxPages,
     signal: ctx.signal,
-    stopAt: ctx.deadline - deadlineMargin(timeout),
+    stopAt: Number.isFinite(ctx.deadline) ? ctx.deadline - deadlineMargin(timeout) : undefined,
     timeoutMs: timeout,
     spelling: mode === 'auto',
+    ...(ctx.progress
+      ? { onPages: (done: number, total: number) => ctx.progress!({ pagesDone: done, pagesTotal: total }) }
+      : {}),
   });
   const layouts: PageLayout[] = pages.map((p) => p.layout);
   const warnings: string[] = [];
@@ -241,5 +252,13 @@ export const read: Reader = async (ctx) => {
     throw new ParseError('MALFORMED', `The PDF cannot be read: ${layouts[0]!.error ?? 'no page could be read'}`);
   }
 
-  return documentModel(info, layouts, warnings);
+  // Geometry as the page is displayed, for pages whose layout is still the text pass's (or its size
+  // with no blocks left); OCR layouts replaced the others and come in their own frame.
+  const native = (l: PageLayout | undefined, p: (typeof pages)[number]): boolean =>
+    !!l && (l.blocks === p.layout.blocks || (l.blocks.length === 0 && l.width === p.layout.width));
+  const turns = new Map(
+    pages.flatMap((p, i) => (p.turn && native(layouts[i], p) ? [[p.layout.pageNumber, p.turn] as const] : [])),
+  );
+  ctx.progress?.({ phase: 'assemble' });
+  return documentModel(info, layouts, turns, warnings);
 };

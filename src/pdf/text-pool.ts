@@ -82,6 +82,8 @@ export interface ExtractOptions {
   timeoutMs?: number | undefined;
   /** Judge each page's spelling for auto mode's check of text layers (src/pdf/spelling.ts). */
   spelling?: boolean;
+  /** Called as ranges of pages come back: pages read so far and pages to read. */
+  onPages?: (done: number, total: number) => void;
 }
 
 /** Extracts and lays out pages 1..maxPages of a PDF on the text pool. */
@@ -164,6 +166,7 @@ export async function extractText(
     const limit = Math.min(info.numPages, opts.maxPages ?? Infinity);
     const results = new Map<number, TextPageResult>();
     for (const p of first.pages) if (p.layout.pageNumber <= limit) results.set(p.layout.pageNumber, p);
+    opts.onPages?.(results.size, limit);
 
     const remaining: number[] = [];
     for (let n = firstSize + 1; n <= limit; n++) if (!results.has(n)) remaining.push(n);
@@ -182,6 +185,7 @@ export async function extractText(
           continue;
         }
         for (const p of r.pages) results.set(p.layout.pageNumber, p);
+        opts.onPages?.(results.size, limit);
       }
     };
     await Promise.all(Array.from({ length: Math.min(threads * 2, chunks.length) }, worker));

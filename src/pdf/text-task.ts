@@ -3,6 +3,7 @@
  * document bytes arrive as a SharedArrayBuffer (shared, not copied per task); the opened document is
  * kept for the next range of the same parse, so a thread opens each document about once per parse.
  */
+import { layoutTurn } from './display-frame.js';
 import { extractPage, type PdfPage } from './extract.js';
 import { layoutPage } from '../layout/engine.js';
 import { needsOcr } from './needs-ocr.js';
@@ -83,7 +84,13 @@ async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spell
       layout.status = 'partial';
       layout.error = cut.message;
     }
-    return { layout, ocr: needsOcr(input, { spelling }), ...(cut?.overTime ? { overTime: true as const } : {}) };
+    const turn = layoutTurn(input.rotation, page.rotate ?? 0);
+    return {
+      layout,
+      ocr: needsOcr(input, { spelling }),
+      ...(cut?.overTime ? { overTime: true as const } : {}),
+      ...(turn ? { turn } : {}),
+    };
   } catch (err) {
     return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

@@ -1,6 +1,7 @@
 import type { FileKind } from '../detect/detect.js';
 import type { DocModel } from '../model/document.js';
 import type { NormalizedOptions } from '../options/schema.js';
+import type { ProgressUpdate } from '../progress.js';
 import type { ParserRuntime } from '../runtime/runtime.js';
 
 export interface ReaderContext {
@@ -14,6 +15,8 @@ export interface ReaderContext {
   /** Epoch milliseconds by which the parse must be done. */
   deadline: number;
   runtime: ParserRuntime;
+  /** Reports progress (pages read, pages sent to OCR); absent when nobody listens. */
+  progress?: (update: ProgressUpdate) => void;
 }
 
 /** A reader turns the bytes of one format family into the document model. */

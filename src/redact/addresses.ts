@@ -388,7 +388,8 @@ export function findAddresses(
     // Continue forward.
     for (let steps = 0; steps < 8; steps++) {
       const rest = text.slice(e, e + 80);
-      const seg = /^([ \t]*(?:,|\n)?[ \t>?]*(?:\n[ \t>?]*)?)([^\n,;:!?()]{1,48})/u.exec(rest);
+      // One line break at most (after a comma or not): a blank line ends the address's paragraph.
+      const seg = /^([ \t]*(?:,[ \t>?]*\n?|\n)?[ \t>?]*)([^\n,;:!?()]{1,48})/u.exec(rest);
       if (!seg) break;
       const sepLen = seg[1]!.length;
       let body = seg[2]!;

@@ -1,6 +1,7 @@
 /**
  * Applies PII redaction to a response document: the markdown, per-page markdown, layout block
- * contents, summary, links, images, html and extracted json. Block spans stay exact: the edits made to
+ * contents, summary, links, images, html, extracted json and the metadata's text fields (title,
+ * description, author, keywords, HTML meta tags, document properties). Block spans stay exact: the edits made to
  * the document markdown shift every later span, and a block's content is re-read from the rewritten
  * markdown, so `markdown.slice(start, end) === content` still holds.
  */
@@ -54,6 +55,36 @@ export async function redactDocument(
   if (typeof doc.html === 'string') out.html = redactHtml(doc.html, detectOptions, style);
   if (typeof doc.rawHtml === 'string') out.rawHtml = redactHtml(doc.rawHtml, detectOptions, style);
   if (doc.json !== undefined) out.json = redactJson(doc.json, red);
+  out.metadata = redactMetadata(doc.metadata, red);
+  return out;
+}
+
+/**
+ * Metadata members that describe the file or the parse rather than carry its text: codes, counts, types
+ * and the problems found. Every other string (title, description, author, keywords, subject, meta tags,
+ * document properties) is text taken from the document and is redacted like the markdown.
+ */
+const STRUCTURAL_METADATA = new Set([
+  'language',
+  'sourceURL',
+  'url',
+  'ogLocaleAlternate',
+  'statusCode',
+  'numPages',
+  'totalPages',
+  'contentType',
+  'error',
+  'concurrencyLimited',
+  'concurrencyQueueDurationMs',
+]);
+
+function redactMetadata(metadata: ParseDocument['metadata'], red: (s: string) => string): ParseDocument['metadata'] {
+  const out: ParseDocument['metadata'] = { ...metadata };
+  for (const [key, value] of Object.entries(metadata)) {
+    if (STRUCTURAL_METADATA.has(key)) continue;
+    if (typeof value === 'string') out[key] = red(value);
+    else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === 'string' ? red(v) : v));
+  }
   return out;
 }
 

@@ -81,10 +81,27 @@ export function detect(text: string, options: DetectOptions): Detection[] {
         capitals: segCapitals,
       };
       findNamesAndPlaces(seg, opts, found);
-      for (const d of found) all.push({ ...d, start: d.start + s, end: d.end + s });
+      for (const d of found) {
+        const piece = withinParagraph(seg, d);
+        if (piece) all.push({ ...piece, start: piece.start + s, end: piece.end + s });
+      }
     }
   }
   return resolve(all).filter((d) => want.has(d.entity));
+}
+
+/** A blank line (blank but for quote marks): where a paragraph, a list or a table ends. */
+const BLANK_LINE = /\n[ \t>]*\n/;
+
+/**
+ * A name or place found by growing over its neighbours stops at the end of its paragraph: an address
+ * that ran on over a blank line would take the first line of the next block with it.
+ */
+function withinParagraph(text: string, d: Detection): Detection | null {
+  const blank = BLANK_LINE.exec(text.slice(d.start, d.end));
+  if (!blank) return d;
+  const end = d.start + text.slice(d.start, d.start + blank.index).trimEnd().length;
+  return end > d.start ? { ...d, end } : null;
 }
 
 function isDigitAt(text: string, i: number): boolean {

@@ -11,8 +11,10 @@ import type { ServerConfig } from './config.js';
 import { toHttpError } from './error-map.js';
 import { notFound, unauthorized } from './http-error.js';
 import { KeyLimiter } from './limiter.js';
+import { documentParseRoute } from './openapi.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { parseRoutes } from './routes/parse.js';
+import { PROBE_PATHS, probeRoutes } from './routes/probes.js';
 import { Store } from './store/store.js';
 import { MULTIPART, validatorCompiler } from './validation.js';
 
@@ -103,16 +105,21 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
       security: [{ bearerAuth: [] }],
     },
     // The multipart marker only tells the validator to leave the body to the handler; the document does not need it.
+    // The parse route gets its options part and response document spelled out (openapi.ts).
     transform: ({ schema, url }) => {
-      const body = (schema as { body?: Record<string, unknown> } | undefined)?.body;
-      if (!body || !(MULTIPART in body)) return { schema, url };
+      const documented = (
+        url === '/v2/parse' && schema ? documentParseRoute(schema as Record<string, unknown>) : schema
+      ) as typeof schema;
+      const body = (documented as { body?: Record<string, unknown> } | undefined)?.body;
+      if (!body || !(MULTIPART in body)) return { schema: documented, url };
       const { [MULTIPART]: _marker, ...rest } = body;
-      return { schema: { ...schema, body: rest } as typeof schema, url };
+      return { schema: { ...documented, body: rest } as typeof schema, url };
     },
   });
 
-  // Authentication before anything else, on every route (unknown ones too). Only the header counts.
+  // Authentication before anything else, on every route (unknown ones too) but the probes. Only the header counts.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url !== undefined && PROBE_PATHS.has(request.routeOptions.url)) return;
     const id = keys.identify(request.headers.authorization);
     if (!id) {
       throw unauthorized(
@@ -135,9 +142,11 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
       request.log.error(request.zeroDataRetention ? { code: e.code } : { err }, 'request failed');
     }
     if (e.status === 401) void reply.header('www-authenticate', 'Bearer');
+    if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
     void reply.code(e.status).send(e.body());
   });
 
+  await probeRoutes(app, store);
   await app.register(async (scoped) => {
     await parseRoutes(scoped, ctx);
     await monitorRoutes(scoped, ctx);

@@ -17,6 +17,8 @@ const MULTIPART_CODES: Record<string, [number, 'BAD_REQUEST' | 'RESOURCE_LIMIT',
     'BAD_REQUEST',
     'Expected a multipart/form-data request with the file in the field "file".',
   ],
+  // A part typed application/json whose text is not JSON: the plugin refuses it while reading the body.
+  FST_INVALID_JSON_FIELD_ERROR: [400, 'BAD_REQUEST', 'options: not valid JSON (the part is typed application/json).'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, 'BAD_REQUEST', 'Unsupported Content-Type for this route.'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'RESOURCE_LIMIT', 'The request body is too large.'],
 };
@@ -24,7 +26,7 @@ const MULTIPART_CODES: Record<string, [number, 'BAD_REQUEST' | 'RESOURCE_LIMIT',
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof ParseError) return fromParseCode(err.code, err.message);
-  if (err instanceof QueueFullError) return tooManyRequests(err.message);
+  if (err instanceof QueueFullError) return tooManyRequests(err.message, err.retryAfterSeconds);
   const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
     return new HttpError(

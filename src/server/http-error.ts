@@ -15,6 +15,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: ServiceErrorCode,
     message: string,
+    /** Sent as the Retry-After header (429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -30,7 +32,8 @@ export const badRequest = (message: string): HttpError => new HttpError(400, 'BA
 export const notFound = (message: string): HttpError => new HttpError(404, 'NOT_FOUND', message);
 export const unauthorized = (message: string): HttpError => new HttpError(401, 'UNAUTHORIZED', message);
 export const paymentRequired = (message: string): HttpError => new HttpError(402, 'PAYMENT_REQUIRED', message);
-export const tooManyRequests = (message: string): HttpError => new HttpError(429, 'RATE_LIMITED', message);
+export const tooManyRequests = (message: string, retryAfterSeconds = 1): HttpError =>
+  new HttpError(429, 'RATE_LIMITED', message, retryAfterSeconds);
 
 export function fromParseCode(code: ParseErrorCode, message: string): HttpError {
   return new HttpError(httpStatusOf(code), code, message);

@@ -27,10 +27,23 @@ interface KeyState {
 
 export class QueueFullError extends Error {
   override readonly name = 'QueueFullError';
+  constructor(
+    message: string,
+    /** When a retry has a fair chance: about one parse's run time (sent as the Retry-After header). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
+
+/** Bounds of Retry-After: never "now", never so long that a client gives up on a briefly busy service. */
+const RETRY_AFTER_MIN_S = 1;
+const RETRY_AFTER_MAX_S = 60;
 
 export class KeyLimiter {
   private readonly keys = new Map<string, KeyState>();
+  /** Moving average of how long a slot is held: a full queue frees a place in about that time. */
+  private meanRunMs = 0;
 
   constructor(
     readonly concurrency: number,
@@ -41,6 +54,15 @@ export class KeyLimiter {
   load(keyId: string): { active: number; queued: number } {
     const s = this.keys.get(keyId);
     return { active: s?.active ?? 0, queued: s?.queue.length ?? 0 };
+  }
+
+  /** Seconds a refused client should wait before retrying. */
+  retryAfterSeconds(): number {
+    return Math.min(RETRY_AFTER_MAX_S, Math.max(RETRY_AFTER_MIN_S, Math.ceil(this.meanRunMs / 1000)));
+  }
+
+  private recordRun(ms: number): void {
+    this.meanRunMs = this.meanRunMs === 0 ? ms : this.meanRunMs * 0.8 + ms * 0.2;
   }
 
   /** Takes a slot or a queue place; throws QueueFullError when neither is free. */
@@ -56,8 +78,10 @@ export class KeyLimiter {
     let running = false;
     let waited = false;
     let queueMs = 0;
+    let runningSince = 0;
 
     const free = (): void => {
+      this.recordRun(performance.now() - runningSince);
       s.active--;
       const next = s.queue.shift();
       if (next) next.start();
@@ -69,6 +93,7 @@ export class KeyLimiter {
     if (s.active < this.concurrency) {
       s.active++;
       running = true;
+      runningSince = performance.now();
       ready = Promise.resolve();
     } else if (s.queue.length < this.queueLength) {
       waited = true;
@@ -77,6 +102,7 @@ export class KeyLimiter {
           start: () => {
             s.active++;
             running = true;
+            runningSince = performance.now();
             queueMs = performance.now() - enqueuedAt;
             if (released) free();
             else resolve();
@@ -90,6 +116,7 @@ export class KeyLimiter {
     } else {
       throw new QueueFullError(
         `Concurrency limit reached: ${this.concurrency} parses running and ${this.queueLength} waiting for this API key. Retry later.`,
+        this.retryAfterSeconds(),
       );
     }
 

@@ -1,10 +1,12 @@
 /**
  * `docmill serve`: starts the HTTP service with configuration from the environment (see README).
  */
+import { parseArgs } from 'node:util';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
-const USAGE = `Usage: docmill serve
+const USAGE = `Usage: docmill serve [--host HOST] [--port PORT]
+  --host, --port              listen address; override DOCMILL_HOST and DOCMILL_PORT
 Configuration comes from the environment:
   DOCMILL_API_KEYS            id1:key1,id2:key2 (required; or DOCMILL_API_KEYS_FILE)
   DOCMILL_HOST, DOCMILL_PORT  listen address (default 127.0.0.1:3002)
@@ -17,17 +19,34 @@ Configuration comes from the environment:
 
 /** Starts the HTTP service. */
 export async function serve(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  let flags;
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: { host: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
+  } catch (err) {
+    process.stderr.write(`docmill serve: ${(err as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (argv.length > 0) {
-    process.stderr.write(`docmill serve: unexpected argument ${argv[0]}\n${USAGE}\n`);
+  if (flags.port !== undefined && !/^\d{1,5}$/.test(flags.port)) {
+    process.stderr.write(
+      `docmill serve: --port: expected a port number 0 to 65535 (got ${JSON.stringify(flags.port)})\n`,
+    );
     process.exit(2);
   }
   let config;
   try {
-    config = loadConfig(process.env);
+    // Flags win over the environment.
+    config = loadConfig({
+      ...process.env,
+      ...(flags.host !== undefined ? { DOCMILL_HOST: flags.host } : {}),
+      ...(flags.port !== undefined ? { DOCMILL_PORT: flags.port } : {}),
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`docmill serve: ${err.message}\n`);

@@ -24,8 +24,15 @@ interface Upload {
   bytes: Buffer;
   filename: string;
   mimetype: string | undefined;
-  optionsText: string | undefined;
+  options: OptionsPart | undefined;
 }
+
+/**
+ * The `options` part as it arrived. The multipart plugin hands a part typed `application/json` (what the
+ * specification sends, with or without a charset) over already parsed; an untyped or `text/plain` part, or
+ * one sent as a file (a Blob), arrives as text.
+ */
+type OptionsPart = { text: string } | { parsed: unknown };
 
 async function readUpload(request: FastifyRequest): Promise<Upload> {
   try {
@@ -38,15 +45,15 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 async function readParts(request: FastifyRequest): Promise<Upload> {
-  let upload: Omit<Upload, 'optionsText'> | undefined;
-  let optionsText: string | undefined;
+  let upload: Omit<Upload, 'options'> | undefined;
+  let options: OptionsPart | undefined;
   for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
     if (part.type === 'file' && part.fieldname === 'options') {
       // Some clients send the options as a JSON "file" part (a Blob with type application/json).
-      if (optionsText !== undefined) throw badRequest('The multipart field "options" is given twice.');
+      if (options !== undefined) throw badRequest('The multipart field "options" is given twice.');
       const text = await part.toBuffer();
       if (text.byteLength > MAX_OPTIONS_BYTES) throw badRequest('The multipart field "options" is larger than 1 MB.');
-      optionsText = text.toString('utf8');
+      options = { text: text.toString('utf8') };
     } else if (part.type === 'file') {
       if (part.fieldname !== 'file') {
         part.file.resume();
@@ -56,23 +63,23 @@ async function readParts(request: FastifyRequest): Promise<Upload> {
       const bytes = await part.toBuffer();
       upload = { bytes, filename: part.filename || 'file', mimetype: part.mimetype || undefined };
     } else if (part.fieldname === 'options') {
-      if (optionsText !== undefined) throw badRequest('The multipart field "options" is given twice.');
-      if (typeof part.value !== 'string') throw badRequest('The multipart field "options" must be JSON text.');
-      optionsText = part.value;
+      if (options !== undefined) throw badRequest('The multipart field "options" is given twice.');
+      options = typeof part.value === 'string' ? { text: part.value } : { parsed: part.value };
     } else {
       throw badRequest(`Unexpected multipart field "${part.fieldname}": only "file" and "options" are accepted.`);
     }
   }
   if (!upload) throw badRequest('Missing file: send it in the multipart field "file".');
   if (upload.bytes.byteLength === 0) throw badRequest('The file is empty.');
-  return { ...upload, optionsText };
+  return { ...upload, options };
 }
 
-function parseOptionsText(text: string | undefined): { raw: ParseOptions; normalized: NormalizedOptions } {
+function parseOptionsPart(part: OptionsPart | undefined): { raw: ParseOptions; normalized: NormalizedOptions } {
   let raw: unknown = {};
-  if (text !== undefined && text.trim() !== '') {
+  if (part && 'parsed' in part) raw = part.parsed;
+  else if (part && part.text.trim() !== '') {
     try {
-      raw = JSON.parse(text);
+      raw = JSON.parse(part.text);
     } catch (err) {
       throw badRequest(`options: not valid JSON (${(err as Error).message}).`);
     }
@@ -194,7 +201,7 @@ export async function parseRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
       let pages = 0;
       try {
         upload = await readUpload(request);
-        const parsed = parseOptionsText(upload.optionsText);
+        const parsed = parseOptionsPart(upload.options);
         options = parsed.normalized;
         request.zeroDataRetention = options.zeroDataRetention;
 
