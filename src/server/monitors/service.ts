@@ -116,6 +116,11 @@ export class MonitorService {
     return (await this.checks.check(id, monitor))!;
   }
 
+  /** The monitor clock (the system clock except in tests): next runs are computed from it. */
+  now(): Date {
+    return this.deps.now();
+  }
+
   /** Resolves when this instance has no check queued or running. */
   async idle(): Promise<void> {
     await this.queue.idle();

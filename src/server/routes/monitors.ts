@@ -73,7 +73,7 @@ export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): 
       schema: { summary: 'Create a monitor', body: createMonitorBody, response: { 200: one, ...errors } },
     },
     async (request) => {
-      const monitor = mailable(buildMonitor(stripOrigin(request.body), new Date()));
+      const monitor = mailable(buildMonitor(stripOrigin(request.body), ctx.monitors.now()));
       return { success: true, data: await store.createMonitor(request.keyId, monitor) };
     },
   );
@@ -103,7 +103,7 @@ export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): 
     async (request) => {
       const patch = stripOrigin(request.body);
       const monitor = await store.updateMonitor(request.keyId, request.params.id, (m) =>
-        mailable(applyUpdate(m, patch, new Date())),
+        mailable(applyUpdate(m, patch, ctx.monitors.now())),
       );
       if (!monitor) throw gone(request.params.id);
       return { success: true, data: monitor };
