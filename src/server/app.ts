@@ -18,6 +18,10 @@ import { Store } from './store/store.js';
 import { MULTIPART, validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The monitor runtime of this instance (its scheduler, queue and checks). */
+    monitors: MonitorService;
+  }
   interface FastifyRequest {
     /** Id of the API key that authenticated the request. */
     keyId: string;
@@ -156,6 +160,7 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     scoped.get('/v2/openapi.json', { schema: { hide: true } }, async () => scoped.swagger());
   });
 
+  app.decorate('monitors', ctx.monitors);
   // Checks start with the service: a process that only builds the app (tests using inject) runs them too.
   await ctx.monitors.start();
   app.addHook('onClose', async () => {

@@ -103,7 +103,9 @@ export class PgBossQueue implements CheckQueue {
     this.boss = new PgBoss({
       connectionString: settings.connectionString,
       schema: settings.schema,
+      // Dead workers' jobs are found by the per-queue monitor pass, which runs at most this often too.
       superviseIntervalSeconds: settings.superviseIntervalSeconds,
+      monitorIntervalSeconds: settings.superviseIntervalSeconds,
       max: Math.max(4, settings.concurrency + 2),
     });
     this.boss.on('error', (err: unknown) => log.warn({ err }, 'job queue error'));
