@@ -11,19 +11,13 @@ import type { Parser } from '../../parser.js';
 import type { Monitor, MonitorSummary, MonitorTarget } from '../monitors.js';
 import { ZERO_SUMMARY } from '../monitors.js';
 import type { CheckStore, MonitorCheck, NewPage, PageStatus, Snapshot } from './check-store.js';
+import { inBatches } from './concurrency.js';
 import { filenameOf, planParse } from './convert.js';
 import { contentHash, pageDiff } from './diff.js';
 import { sendCheckEmail, type EmailOutcome, type EmailSettings } from './email.js';
 import { fetchPage, FetchError } from './fetcher.js';
 import type { AddressGuard } from './ssrf.js';
-import {
-  CHECK_COMPLETED_EVENT,
-  deliver,
-  inBatches,
-  PAGE_EVENT,
-  type Delivery,
-  type WebhookSettings,
-} from './webhooks.js';
+import { CHECK_COMPLETED_EVENT, deliver, PAGE_EVENT, type Delivery, type WebhookSettings } from './webhooks.js';
 
 export interface RunnerLog {
   info(obj: object, msg: string): void;

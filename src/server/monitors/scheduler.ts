@@ -18,6 +18,7 @@ import { nextRunAt } from '../monitors.js';
 import type { RunnerLog } from './check-runner.js';
 import type { CheckStore } from './check-store.js';
 import type { CheckQueue } from './queue.js';
+import { inBatches } from './concurrency.js';
 
 export interface Clock {
   now(): Date;
@@ -47,6 +48,7 @@ export function fireCheckId(monitorId: string, fireTime: string): string {
 }
 
 const BATCH = 500;
+const FIRE_CONCURRENCY = 8;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -86,9 +88,10 @@ export class Scheduler {
     for (;;) {
       const now = this.clock.now();
       const due = await this.checks.dueMonitors(now.toISOString(), BATCH);
-      for (const d of due) {
-        if (await this.fire(d.id, d.nextRunAt, now)) handled++;
-      }
+      // A few fire times at once: each is a handful of round trips to the database, and a minute boundary may
+      // bring thousands of them.
+      const fired = await inBatches(due, FIRE_CONCURRENCY, (d) => this.fire(d.id, d.nextRunAt, now));
+      handled += fired.filter(Boolean).length;
       if (due.length < BATCH || this.stopped) return handled;
     }
   }

@@ -88,17 +88,3 @@ export async function deliver(
   }
   return { event, status: 'failed', attempts: settings.attempts, ...last };
 }
-
-/** Runs `jobs` with at most `limit` in flight; results in input order. */
-export async function inBatches<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
