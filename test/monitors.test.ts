@@ -39,10 +39,15 @@ async function service(monitors: Partial<MonitorConfig>, runtime: MonitorRuntime
 
 /** Waits until the check is finished and its notifications (if any) are recorded. */
 async function finished(client: Firecrawl, monitorId: string, checkId: string, notified = true) {
-  return waitFor(`check ${checkId}`, async () => {
-    const c = await client.getMonitorCheck(monitorId, checkId);
-    return FINISHED.includes(c.status) && (!notified || c.notificationStatus) ? c : undefined;
-  });
+  return waitFor(
+    `check ${checkId}`,
+    async () => {
+      const c = await client.getMonitorCheck(monitorId, checkId);
+      return FINISHED.includes(c.status) && (!notified || c.notificationStatus) ? c : undefined;
+      // Generous: the first PDF check starts the parser's worker threads, slow on a busy machine.
+    },
+    90_000,
+  );
 }
 
 const byUrl = (c: MonitorCheckDetail) => Object.fromEntries(c.pages.map((p) => [new URL(p.url).pathname, p]));
@@ -407,6 +412,32 @@ describe('the scheduler on a test clock', () => {
     const done = await finished(svc.client, m.id, running.id, false);
     expect(done.status).toBe('failed');
     expect(done.pages[0]!.error).toMatch(/^TIMEOUT/);
+  });
+
+  it('checks and snapshots older than retentionDays are deleted', async () => {
+    const m = await svc.client.createMonitor({
+      name: 'short memory',
+      schedule: { cron: '0 0 1 1 *' },
+      retentionDays: 1,
+      targets: [{ type: 'scrape', urls: [pages.url('/a.html'), pages.url('/b.html')] }],
+    });
+    pages.html('/b.html', 'B', '<p>b</p>');
+    const old = await finished(svc.client, m.id, (await svc.client.runMonitor(m.id)).id, false);
+    expect(old.summary.new).toBe(2);
+    // Two days on (and /b.html taken out of the target, so it is reported removed): the first check is deleted.
+    clock.advance(2 * 86400_000);
+    await svc.client.updateMonitor(m.id, { targets: [{ type: 'scrape', urls: [pages.url('/a.html')] }] });
+    const recent = await finished(svc.client, m.id, (await svc.client.runMonitor(m.id)).id, false);
+    expect(byUrl(recent)['/a.html']!.status).toBe('same');
+    expect(byUrl(recent)['/b.html']!.status).toBe('removed');
+    expect((await svc.client.listMonitorChecks(m.id)).map((c) => c.id)).toEqual([recent.id]);
+    const gone = await svc.client.getMonitorCheck(m.id, old.id).catch((e: unknown) => e);
+    expect((gone as SdkError).status).toBe(404);
+    // A check less than a day later keeps the second one, and compares /a.html with the snapshot it refreshed.
+    clock.advance(86400_000 - 1000);
+    const third = await finished(svc.client, m.id, (await svc.client.runMonitor(m.id)).id, false);
+    expect(third.summary).toEqual({ totalPages: 1, same: 1, changed: 0, new: 0, removed: 0, error: 0 });
+    expect((await svc.client.listMonitorChecks(m.id)).map((c) => c.id)).toEqual([third.id, recent.id]);
   });
 
   it('a paused monitor is never checked, and has no next run', async () => {

@@ -115,6 +115,15 @@ export interface NewCheck {
   at: string;
 }
 
+export interface DueMonitor {
+  id: string;
+  nextRunAt: string;
+  cron: string;
+  timezone: string;
+  /** URLs of all targets: the check's estimated credits. */
+  urls: number;
+}
+
 export interface NewPage {
   id: string;
   checkId: string;
@@ -313,22 +322,51 @@ export class CheckStore {
     return { pages: rows.map(toPage), total: Number(count[0]?.['n'] ?? 0) };
   }
 
-  /** Active monitors whose next fire time has come. */
-  async dueMonitors(now: string, limit: number): Promise<Array<{ id: string; nextRunAt: string }>> {
+  /** Active monitors whose next fire time has come, with what firing them needs. */
+  async dueMonitors(now: string, limit: number): Promise<DueMonitor[]> {
     const rows = await this.sql.query(
-      "SELECT id, next_run_at FROM monitors WHERE status = 'active' AND next_run_at <= $1 ORDER BY next_run_at LIMIT $2",
+      `SELECT id, next_run_at, cron, timezone, targets FROM monitors WHERE status = 'active' AND next_run_at <= $1
+       ORDER BY next_run_at LIMIT $2`,
       [now, limit],
     );
-    return rows.map((r) => ({ id: String(r['id']), nextRunAt: iso(r['next_run_at'])! }));
+    return rows.map((r) => ({
+      id: String(r['id']),
+      nextRunAt: iso(r['next_run_at'])!,
+      cron: String(r['cron']),
+      timezone: String(r['timezone']),
+      urls: json<Array<{ urls: string[] }>>(r['targets']).reduce((n, t) => n + t.urls.length, 0),
+    }));
   }
 
-  /** Moves next_run_at from `from` to `to` unless someone else already did; true when this call moved it. */
-  async advanceNextRun(id: string, from: string, to: string | null): Promise<boolean> {
+  /**
+   * Claims a fire time: moves next_run_at from it to `next` (compare-and-set: only one caller wins) and, in
+   * the same transaction, records its check (`queued`, or `skipped_overlap` when a check of the monitor is
+   * still queued or running). Returns the new check, or undefined when another instance claimed it first.
+   */
+  async claimFireTime(due: DueMonitor, next: string | null, check: NewCheck): Promise<NewCheck | undefined> {
+    return this.sql.transaction(async (tx) => {
+      const moved = await tx.query(
+        "UPDATE monitors SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 AND status = 'active' RETURNING id",
+        [due.id, due.nextRunAt, next],
+      );
+      if (moved.length === 0) return undefined;
+      const active = await tx.query(
+        `SELECT id FROM monitor_checks WHERE monitor_id = $1 AND status IN ${ACTIVE} LIMIT 1`,
+        [due.id],
+      );
+      const recorded: NewCheck = { ...check, status: active.length > 0 ? 'skipped_overlap' : 'queued' };
+      await new CheckStore(tx).insertCheck(recorded);
+      return recorded;
+    });
+  }
+
+  /** Checks queued longer ago than `before` (their instance may have died before handing them to the queue). */
+  async queuedBefore(before: string): Promise<string[]> {
     const rows = await this.sql.query(
-      "UPDATE monitors SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 AND status = 'active' RETURNING id",
-      [id, from, to],
+      "SELECT id FROM monitor_checks WHERE status = 'queued' AND created_at < $1 ORDER BY created_at LIMIT 1000",
+      [before],
     );
-    return rows.length > 0;
+    return rows.map((r) => String(r['id']));
   }
 
   /** Deletes the monitor's checks and snapshots older than `cutoff`; pages go with their checks. */

@@ -2,10 +2,12 @@
  * The scheduler: finds active monitors whose `next_run_at` has come and turns each fire time into one
  * queued check. Every instance runs one; they agree without talking to each other:
  *
- * - the check of a fire time has an id derived from the monitor id and the fire time, and a unique index on
- *   (monitor, fire time) backs it, so two instances that see the same fire time insert one check row;
- * - the job queue takes the check id as job id, so the check is queued once;
- * - `next_run_at` moves forward by compare-and-set, only from the fire time that was handled.
+ * - a fire time is claimed by moving `next_run_at` from it by compare-and-set, in the same transaction that
+ *   records its check: one instance wins, the others find nothing to do;
+ * - the check of a fire time has an id derived from the monitor id and the fire time, with a unique index on
+ *   (monitor, fire time) behind it, and the job queue takes the check id as job id, so it is queued once;
+ * - an instance that dies after recording a check and before queueing it leaves the check `queued`; the
+ *   schedulers hand such checks to the queue again every 30 s.
  *
  * Missed fire times (the service was down) give one catch-up check for the first of them, then
  * `next_run_at` jumps to the next fire time still to come. A fire time that finds the monitor's previous
@@ -16,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { nextRunAt } from '../monitors.js';
 import type { RunnerLog } from './check-runner.js';
-import type { CheckStore } from './check-store.js';
+import type { CheckStore, DueMonitor } from './check-store.js';
 import type { CheckQueue } from './queue.js';
 import { inBatches } from './concurrency.js';
 
@@ -49,11 +51,13 @@ export function fireCheckId(monitorId: string, fireTime: string): string {
 
 const BATCH = 500;
 const FIRE_CONCURRENCY = 8;
+const SWEEP_MS = 30_000;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  private lastSweep = 0;
 
   constructor(
     private readonly checks: CheckStore,
@@ -88,40 +92,44 @@ export class Scheduler {
     for (;;) {
       const now = this.clock.now();
       const due = await this.checks.dueMonitors(now.toISOString(), BATCH);
-      // A few fire times at once: each is a handful of round trips to the database, and a minute boundary may
-      // bring thousands of them.
-      const fired = await inBatches(due, FIRE_CONCURRENCY, (d) => this.fire(d.id, d.nextRunAt, now));
+      // A few fire times at once: each is a short transaction, and a minute boundary may bring thousands.
+      const fired = await inBatches(due, FIRE_CONCURRENCY, (d) => this.fire(d, now));
       handled += fired.filter(Boolean).length;
-      if (due.length < BATCH || this.stopped) return handled;
+      if (due.length < BATCH || this.stopped) break;
     }
+    await this.sweep();
+    return handled;
   }
 
-  private async fire(monitorId: string, fireTime: string, now: Date): Promise<boolean> {
-    const monitor = await this.checks.monitorById(monitorId);
-    if (!monitor || monitor.status !== 'active' || monitor.nextRunAt !== fireTime) return false;
-    const checkId = fireCheckId(monitorId, fireTime);
-    const active = await this.checks.activeCheckId(monitorId);
-    const overlap = active !== undefined && active !== checkId;
-    await this.checks.insertCheck({
-      id: checkId,
-      monitorId,
-      status: overlap ? 'skipped_overlap' : 'queued',
-      trigger: 'scheduled',
-      scheduledFor: fireTime,
-      estimatedCredits: monitor.targets.reduce((n, t) => n + t.urls.length, 0),
-      at: now.toISOString(),
-    });
-    // Sent whenever the row is still queued, not only by the instance that inserted it: if that one died
-    // before sending, the next look (here or elsewhere) sends it. The queue drops the duplicates.
-    const check = await this.checks.check(checkId);
-    if (check?.status === 'queued') await this.queue.send(checkId);
+  private async fire(due: DueMonitor, now: Date): Promise<boolean> {
     let next: string | null = null;
     try {
-      next = nextRunAt(monitor.schedule.cron, monitor.schedule.timezone, now);
+      next = nextRunAt(due.cron, due.timezone, now);
     } catch (err) {
-      this.log.warn({ err, monitorId }, 'monitor schedule has no next run');
+      this.log.warn({ err, monitorId: due.id }, 'monitor schedule has no next run');
     }
-    return this.checks.advanceNextRun(monitorId, fireTime, next);
+    const check = await this.checks.claimFireTime(due, next, {
+      id: fireCheckId(due.id, due.nextRunAt),
+      monitorId: due.id,
+      status: 'queued',
+      trigger: 'scheduled',
+      scheduledFor: due.nextRunAt,
+      estimatedCredits: due.urls,
+      at: now.toISOString(),
+    });
+    if (check?.status === 'queued') await this.queue.send(check.id);
+    return check !== undefined;
+  }
+
+  /**
+   * Now and then, hands the queue the checks that stayed `queued` for a while: an instance that died between
+   * recording a check and queueing it leaves one behind. Sending a check the queue holds already does nothing.
+   */
+  private async sweep(): Promise<void> {
+    const at = this.clock.now().getTime();
+    if (at - this.lastSweep < SWEEP_MS) return;
+    this.lastSweep = at;
+    for (const id of await this.checks.queuedBefore(new Date(at - SWEEP_MS).toISOString())) await this.queue.send(id);
   }
 
   async stop(): Promise<void> {
