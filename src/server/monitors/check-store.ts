@@ -344,6 +344,23 @@ export class CheckStore {
    * still queued or running). Returns the new check, or undefined when another instance claimed it first.
    */
   async claimFireTime(due: DueMonitor, next: string | null, check: NewCheck): Promise<NewCheck | undefined> {
+    if (this.sql.dialect === 'postgres') {
+      // One statement, one round trip: at a minute boundary thousands of fire times are claimed at once.
+      const busy = `EXISTS (SELECT 1 FROM monitor_checks c WHERE c.monitor_id = $1 AND c.status IN ${ACTIVE})`;
+      const rows = await this.sql.query(
+        `WITH moved AS (
+           UPDATE monitors SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 AND status = 'active' RETURNING id
+         )
+         INSERT INTO monitor_checks (id, monitor_id, status, check_trigger, scheduled_for, estimated_credits, summary,
+           finished_at, created_at, updated_at)
+         SELECT $4, moved.id, CASE WHEN ${busy} THEN 'skipped_overlap' ELSE 'queued' END, 'scheduled', $2, $5, $6,
+           CASE WHEN ${busy} THEN $7::timestamptz END, $7, $7
+         FROM moved
+         ON CONFLICT DO NOTHING RETURNING status`,
+        [due.id, due.nextRunAt, next, check.id, check.estimatedCredits, JSON.stringify(ZERO_SUMMARY), check.at],
+      );
+      return rows[0] ? { ...check, status: rows[0]['status'] as NewCheck['status'] } : undefined;
+    }
     return this.sql.transaction(async (tx) => {
       const moved = await tx.query(
         "UPDATE monitors SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 AND status = 'active' RETURNING id",
@@ -363,7 +380,7 @@ export class CheckStore {
   /** Checks queued longer ago than `before` (their instance may have died before handing them to the queue). */
   async queuedBefore(before: string): Promise<string[]> {
     const rows = await this.sql.query(
-      "SELECT id FROM monitor_checks WHERE status = 'queued' AND created_at < $1 ORDER BY created_at LIMIT 1000",
+      "SELECT id FROM monitor_checks WHERE status = 'queued' AND created_at < $1 ORDER BY created_at LIMIT 200",
       [before],
     );
     return rows.map((r) => String(r['id']));

@@ -49,6 +49,14 @@ export function fireCheckId(monitorId: string, fireTime: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 const BATCH = 500;
 const FIRE_CONCURRENCY = 8;
 const SWEEP_MS = 30_000;
@@ -58,6 +66,7 @@ export class Scheduler {
   private running: Promise<void> | undefined;
   private stopped = true;
   private lastSweep = 0;
+  private sweeping: Promise<void> | undefined;
 
   constructor(
     private readonly checks: CheckStore,
@@ -91,13 +100,19 @@ export class Scheduler {
     let handled = 0;
     for (;;) {
       const now = this.clock.now();
-      const due = await this.checks.dueMonitors(now.toISOString(), BATCH);
+      // Shuffled: instances that see the same fire times then mostly claim different monitors, not race for each.
+      const due = shuffle(await this.checks.dueMonitors(now.toISOString(), BATCH));
       // A few fire times at once: each is a short transaction, and a minute boundary may bring thousands.
       const fired = await inBatches(due, FIRE_CONCURRENCY, (d) => this.fire(d, now));
       handled += fired.filter(Boolean).length;
       if (due.length < BATCH || this.stopped) break;
     }
-    await this.sweep();
+    // Not awaited: a long backlog of queued checks must not hold up the next fire times.
+    if (!this.sweeping) {
+      this.sweeping = this.sweep()
+        .catch((err: unknown) => this.log.warn({ err }, 'monitor queue sweep failed'))
+        .finally(() => (this.sweeping = undefined));
+    }
     return handled;
   }
 
@@ -115,7 +130,7 @@ export class Scheduler {
       trigger: 'scheduled',
       scheduledFor: due.nextRunAt,
       estimatedCredits: due.urls,
-      at: now.toISOString(),
+      at: this.clock.now().toISOString(),
     });
     if (check?.status === 'queued') await this.queue.send(check.id);
     return check !== undefined;
@@ -136,5 +151,6 @@ export class Scheduler {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await this.sweeping;
   }
 }
