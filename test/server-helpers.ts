@@ -5,7 +5,7 @@ import { normalizeOptions } from '../src/options/schema.js';
 import type { FileInfo, Parser, ParseInput } from '../src/parser.js';
 import type { ParseDocument } from '../src/types.js';
 import { buildServer, type BuildOptions } from '../src/server/app.js';
-import { parseApiKeys, type ServerConfig } from '../src/server/config.js';
+import { MONITOR_DEFAULTS, parseApiKeys, type ServerConfig } from '../src/server/config.js';
 import type { Store } from '../src/server/store/store.js';
 
 export const KEY_A = 'test-key-alpha-0123456789abcdef';
@@ -28,6 +28,8 @@ export function testConfig(over: Partial<ServerConfig> = {}): ServerConfig {
     textThreads: 1,
     ocrThreads: 1,
     ...over,
+    // Checks run only where a test asks for them (tests of monitors pass their own settings).
+    monitors: { ...MONITOR_DEFAULTS, run: false, ...over.monitors },
   };
 }
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, parseApiKeys } from '../src/server/config.js';
+import { loadConfig, MONITOR_DEFAULTS, parseApiKeys } from '../src/server/config.js';
 import { CORPUS_SKIP_MESSAGE, corpusAvailable, readCorpus } from '../test-support/corpus.js';
 import {
   AUTH_A,
@@ -544,7 +544,11 @@ describe('POST /v2/parse: 500, timeout, queue and quota', () => {
 
 describe('monitors', () => {
   let app: App;
-  beforeAll(async () => ({ app } = await makeServer()));
+  // An SMTP URL is configured: monitors with e-mail notification are refused without one (tested below).
+  beforeAll(
+    async () =>
+      ({ app } = await makeServer({ monitors: { ...MONITOR_DEFAULTS, run: false, smtpUrl: 'smtp://127.0.0.1:25' } })),
+  );
   afterAll(async () => app.close());
 
   const valid = {
@@ -645,6 +649,11 @@ describe('monitors', () => {
     ['a webhook without url', { webhook: { headers: {} } }, /webhook\.url/],
     ['a webhook to a non-http URL', { webhook: { url: 'javascript:alert(1)' } }, /webhook\.url/],
     ['an unknown webhook event', { webhook: { url: 'https://h.example.com', events: ['page'] } }, /events/],
+    [
+      'a webhook event name of another kind',
+      { webhook: { url: 'https://h.example.com', events: ['monitor.crawl.finished'] } },
+      /monitor\.page, monitor\.check\.completed|events/,
+    ],
     [
       'a bad e-mail recipient',
       { notification: { email: { enabled: true, recipients: ['not-an-address'] } } },
@@ -848,7 +857,14 @@ describe('GET /v2/openapi.json', () => {
     const { app } = await makeServer();
     const doc = (await app.inject({ method: 'GET', url: '/v2/openapi.json', headers: AUTH_A })).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v2/monitor', '/v2/monitor/{id}', '/v2/parse']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/v2/monitor',
+      '/v2/monitor/{id}',
+      '/v2/monitor/{id}/checks',
+      '/v2/monitor/{id}/checks/{checkId}',
+      '/v2/monitor/{id}/run',
+      '/v2/parse',
+    ]);
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     const parse = doc.paths['/v2/parse'].post;
     expect(Object.keys(parse.requestBody.content)).toEqual(['multipart/form-data']);

@@ -11,6 +11,7 @@ import type { ServerConfig } from './config.js';
 import { toHttpError } from './error-map.js';
 import { notFound, unauthorized } from './http-error.js';
 import { KeyLimiter } from './limiter.js';
+import { MonitorService, type MonitorRuntimeOptions } from './monitors/service.js';
 import { documentParseRoute } from './openapi.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { parseRoutes } from './routes/parse.js';
@@ -19,6 +20,10 @@ import { Store } from './store/store.js';
 import { MULTIPART, validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The monitor runtime of this instance (its scheduler, queue and checks). */
+    monitors: MonitorService;
+  }
   interface FastifyRequest {
     /** Id of the API key that authenticated the request. */
     keyId: string;
@@ -32,6 +37,7 @@ export interface ServiceContext {
   store: Store;
   parser: Parser;
   limiter: KeyLimiter;
+  monitors: MonitorService;
 }
 
 export interface BuildOptions {
@@ -42,6 +48,8 @@ export interface BuildOptions {
   parser?: Parser;
   /** Where log lines go (default standard output); tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
+  /** Seams of the monitor runtime that only tests and benchmarks set (clock, DNS, ...). */
+  monitors?: MonitorRuntimeOptions;
 }
 
 export const SERVICE_VERSION = '0.1.0';
@@ -57,12 +65,6 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
   const ownsParser = !options.parser;
   const store = options.store ?? (await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const parser = options.parser ?? createParser({ textThreads: config.textThreads, ocrThreads: config.ocrThreads });
-  const ctx: ServiceContext = {
-    config,
-    store,
-    parser,
-    limiter: new KeyLimiter(config.concurrencyPerKey, config.queueLength),
-  };
   const keys = new KeyRing(config.apiKeys);
 
   const app = Fastify({
@@ -86,6 +88,20 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
   });
   app.setValidatorCompiler(validatorCompiler);
+  const ctx: ServiceContext = {
+    config,
+    store,
+    parser,
+    limiter: new KeyLimiter(config.concurrencyPerKey, config.queueLength),
+    monitors: new MonitorService(
+      config.monitors,
+      store,
+      parser,
+      config.databaseUrl,
+      app.log.child({ component: 'monitors' }),
+      options.monitors,
+    ),
+  };
   app.decorateRequest('keyId', '');
   app.decorateRequest('zeroDataRetention', false);
 
@@ -153,7 +169,11 @@ export async function buildServer(options: BuildOptions): Promise<FastifyInstanc
     scoped.get('/v2/openapi.json', { schema: { hide: true } }, async () => scoped.swagger());
   });
 
+  app.decorate('monitors', ctx.monitors);
+  // Checks start with the service: a process that only builds the app (tests using inject) runs them too.
+  await ctx.monitors.start();
   app.addHook('onClose', async () => {
+    await ctx.monitors.stop();
     if (ownsParser) await parser.close();
     if (ownsStore) await store.close();
   });

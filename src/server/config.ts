@@ -34,7 +34,48 @@ export interface ServerConfig {
   textThreads: number | undefined;
   /** Worker threads of the OCR pool (undefined: what memory allows). */
   ocrThreads: number | undefined;
+  /** Monitor checks: scheduling, fetching, notifications (see MonitorConfig). */
+  monitors: MonitorConfig;
 }
+
+export interface MonitorConfig {
+  /** Schedule and run checks in this instance (false: an API-only instance; checks wait for another). */
+  run: boolean;
+  /** Fetch loopback, private, link-local and metadata addresses too (tests, private deployments). */
+  allowPrivateUrls: boolean;
+  /** HMAC-SHA256 secret of the X-Firecrawl-Signature header; unset: deliveries are not signed. */
+  webhookSecret: string | undefined;
+  webhookTimeoutMs: number;
+  webhookAttempts: number;
+  /** smtp:// or smtps:// URL of the mail server; unset: monitors with e-mail notification are refused. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Checks one instance runs at the same time. */
+  checkConcurrency: number;
+  /** Pages one check fetches and converts at the same time. */
+  pageConcurrency: number;
+  /** How often the scheduler looks for monitors whose fire time has come. */
+  schedulerTickMs: number;
+  /** PostgreSQL schema of the job queue (pg-boss) shared by the instances. */
+  queueSchema: string;
+  /** Seconds without a heartbeat after which a running check's instance is taken for dead (at least 10). */
+  queueHeartbeatSeconds: number;
+}
+
+export const MONITOR_DEFAULTS: MonitorConfig = {
+  run: true,
+  allowPrivateUrls: false,
+  webhookSecret: undefined,
+  webhookTimeoutMs: 10_000,
+  webhookAttempts: 3,
+  smtpUrl: undefined,
+  smtpFrom: 'docmill <docmill@localhost>',
+  checkConcurrency: 4,
+  pageConcurrency: 4,
+  schedulerTickMs: 1000,
+  queueSchema: 'pgboss',
+  queueHeartbeatSeconds: 30,
+};
 
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
@@ -90,6 +131,42 @@ function optionalInt(env: NodeJS.ProcessEnv, name: string, min: number, max: num
   return int(env, name, 0, min, max);
 }
 
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name}: expected true or false, got "${env[name]}".`);
+}
+
+function loadMonitorConfig(env: NodeJS.ProcessEnv): MonitorConfig {
+  const d = MONITOR_DEFAULTS;
+  const smtpUrl = env['DOCMILL_SMTP_URL']?.trim() || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(
+      'DOCMILL_SMTP_URL: expected an smtp:// or smtps:// URL, for example smtp://user:pass@host:587.',
+    );
+  }
+  const queueSchema = env['DOCMILL_QUEUE_SCHEMA']?.trim() || d.queueSchema;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(queueSchema)) {
+    throw new ConfigError('DOCMILL_QUEUE_SCHEMA: expected a lower-case SQL identifier (letters, digits, _).');
+  }
+  return {
+    run: bool(env, 'DOCMILL_RUN_MONITORS', d.run),
+    allowPrivateUrls: bool(env, 'DOCMILL_ALLOW_PRIVATE_URLS', d.allowPrivateUrls),
+    webhookSecret: env['DOCMILL_WEBHOOK_SECRET'] || undefined,
+    webhookTimeoutMs: int(env, 'DOCMILL_WEBHOOK_TIMEOUT_MS', d.webhookTimeoutMs, 100, 300_000),
+    webhookAttempts: int(env, 'DOCMILL_WEBHOOK_ATTEMPTS', d.webhookAttempts, 1, 10),
+    smtpUrl,
+    smtpFrom: env['DOCMILL_SMTP_FROM']?.trim() || d.smtpFrom,
+    checkConcurrency: int(env, 'DOCMILL_CHECK_CONCURRENCY', d.checkConcurrency, 1, 256),
+    pageConcurrency: int(env, 'DOCMILL_CHECK_PAGE_CONCURRENCY', d.pageConcurrency, 1, 256),
+    schedulerTickMs: int(env, 'DOCMILL_SCHEDULER_TICK_MS', d.schedulerTickMs, 10, 60_000),
+    queueSchema,
+    queueHeartbeatSeconds: int(env, 'DOCMILL_QUEUE_HEARTBEAT_SECONDS', d.queueHeartbeatSeconds, 10, 3600),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   let keysText = env['DOCMILL_API_KEYS'] ?? '';
   const keysFile = env['DOCMILL_API_KEYS_FILE'];
@@ -123,5 +200,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env['DOCMILL_LOG_LEVEL']?.trim() || 'info',
     textThreads: optionalInt(env, 'DOCMILL_TEXT_THREADS', 1, 256),
     ocrThreads: optionalInt(env, 'DOCMILL_OCR_THREADS', 1, 256),
+    monitors: loadMonitorConfig(env),
   };
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { badRequest } from './http-error.js';
+import { WEBHOOK_EVENTS } from './monitors/webhooks.js';
 
 export type MonitorStatus = 'active' | 'paused';
 
@@ -168,7 +169,7 @@ const webhookSchema = {
       type: 'array',
       maxItems: 20,
       uniqueItems: true,
-      items: { type: 'string', pattern: '^monitor\\.[a-z]+(\\.[a-z_]+)*$', maxLength: 100 },
+      items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
     },
   },
 } as const;

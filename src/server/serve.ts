@@ -15,7 +15,13 @@ Configuration comes from the environment:
   DOCMILL_CONCURRENCY_PER_KEY parses one key runs at once (default 2)
   DOCMILL_QUEUE_LENGTH        parses one key may queue (default 8)
   DOCMILL_PAGE_QUOTA          pages per key per month, 0 = none (default 0)
-  DOCMILL_LOG_LEVEL           info, warn, error, silent, ... (default info)`;
+  DOCMILL_LOG_LEVEL           info, warn, error, silent, ... (default info)
+Monitors (see README, "Checks"):
+  DOCMILL_WEBHOOK_SECRET      HMAC-SHA256 secret of X-Firecrawl-Signature (default: unsigned)
+  DOCMILL_SMTP_URL            smtp://user:pass@host:587 for e-mail notification (default: e-mail refused)
+  DOCMILL_ALLOW_PRIVATE_URLS  true lets checks and webhooks reach private addresses (default false)
+  DOCMILL_RUN_MONITORS        false: this instance neither schedules nor runs checks (default true)
+  DOCMILL_QUEUE_SCHEMA        PostgreSQL schema of the shared job queue (default pgboss)`;
 
 /** Starts the HTTP service. */
 export async function serve(argv: string[]): Promise<void> {

@@ -1,10 +1,10 @@
 /**
- * Monitors: create, list, read, change, delete. Each key sees only its own monitors. Running the checks
- * is not part of this service yet; the schema already has room for them (see store/migrations.ts).
+ * Monitors: create, list, read, change, delete. Each key sees only its own monitors. Their checks have
+ * routes of their own (monitor-checks.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../app.js';
-import { errorSchemas, notFound } from '../http-error.js';
+import { badRequest, errorSchemas, notFound } from '../http-error.js';
 import {
   applyUpdate,
   buildMonitor,
@@ -14,8 +14,10 @@ import {
   monitorSchema,
   updateMonitorBody,
   type CreateMonitorInput,
+  type Monitor,
   type UpdateMonitorInput,
 } from '../monitors.js';
+import { monitorCheckRoutes } from './monitor-checks.js';
 
 const one = {
   type: 'object',
@@ -44,6 +46,15 @@ function stripOrigin<T extends { origin?: unknown }>(body: T): Omit<T, 'origin'>
 export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { store } = ctx;
   const gone = (id: string) => notFound(`Monitor ${id} not found.`);
+  /** E-mail notification needs a mail server: refused up front rather than failing at every check. */
+  const mailable = (m: Monitor): Monitor => {
+    if (m.notification?.email.enabled && !ctx.config.monitors.smtpUrl) {
+      throw badRequest(
+        'notification.email: e-mail notification is enabled but this service has no mail server (set DOCMILL_SMTP_URL, for example smtp://user:pass@host:587).',
+      );
+    }
+    return m;
+  };
 
   app.get<{ Querystring: { limit: number; offset: number } }>(
     '/v2/monitor',
@@ -62,7 +73,7 @@ export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): 
       schema: { summary: 'Create a monitor', body: createMonitorBody, response: { 200: one, ...errors } },
     },
     async (request) => {
-      const monitor = buildMonitor(stripOrigin(request.body), new Date());
+      const monitor = mailable(buildMonitor(stripOrigin(request.body), ctx.monitors.now()));
       return { success: true, data: await store.createMonitor(request.keyId, monitor) };
     },
   );
@@ -92,7 +103,7 @@ export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): 
     async (request) => {
       const patch = stripOrigin(request.body);
       const monitor = await store.updateMonitor(request.keyId, request.params.id, (m) =>
-        applyUpdate(m, patch, new Date()),
+        mailable(applyUpdate(m, patch, ctx.monitors.now())),
       );
       if (!monitor) throw gone(request.params.id);
       return { success: true, data: monitor };
@@ -117,4 +128,6 @@ export async function monitorRoutes(app: FastifyInstance, ctx: ServiceContext): 
       return { success: true };
     },
   );
+
+  await monitorCheckRoutes(app, ctx);
 }

@@ -3,10 +3,9 @@
  * as placeholders ({uuid}, {ts}, {json}) so that PostgreSQL gets native types (uuid, timestamptz, jsonb:
  * indexable, comparable by a scheduler shared by several instances) and SQLite gets text.
  *
- * The schema already holds what running checks will need: a check row per scheduled or manual run
- * (claimable by one instance with SELECT .. FOR UPDATE SKIP LOCKED on PostgreSQL), a page row per URL
- * checked with its change status and content hash, and the monitor's `next_run_at` indexed for the
- * scheduler's "what is due" query.
+ * Checks: a check row per scheduled or manual run (one per monitor and fire time, by a unique index), a
+ * page row per URL checked with its change status, diff and content hash, the last snapshot of each URL,
+ * and the monitor's `next_run_at` indexed for the scheduler's "what is due" query.
  */
 import type { Dialect, Sql } from './sql.js';
 
@@ -87,6 +86,32 @@ export const MIGRATIONS: Migration[] = [
         pages BIGINT NOT NULL DEFAULT 0,
         PRIMARY KEY (key_id, period)
       )`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'running checks: snapshots, page diffs, notification outcomes, one scheduled check per fire time',
+    statements: [
+      'ALTER TABLE monitor_checks ADD COLUMN notification_status {json}',
+      'ALTER TABLE monitor_check_pages ADD COLUMN diff {json}',
+      'ALTER TABLE monitor_check_pages ADD COLUMN metadata {json}',
+      'ALTER TABLE monitor_check_pages ADD COLUMN snapshot {json}',
+      'ALTER TABLE monitor_check_pages ADD COLUMN previous_page_id {uuid}',
+      // The last content seen at each URL of a monitor: what the next check compares with.
+      `CREATE TABLE monitor_snapshots (
+        monitor_id {uuid} NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        target_id {uuid} NOT NULL,
+        content_hash TEXT NOT NULL,
+        markdown TEXT NOT NULL,
+        json {json},
+        page_id {uuid},
+        updated_at {ts} NOT NULL,
+        PRIMARY KEY (monitor_id, url)
+      )`,
+      // Exactly one scheduled check per monitor and fire time, whichever instance inserts it first.
+      "CREATE UNIQUE INDEX monitor_checks_fire ON monitor_checks (monitor_id, scheduled_for) WHERE check_trigger = 'scheduled'",
+      'CREATE INDEX monitor_checks_active ON monitor_checks (monitor_id, status)',
     ],
   },
 ];

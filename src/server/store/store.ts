@@ -6,18 +6,18 @@ import type { Monitor } from '../monitors.js';
 import { migrate } from './migrations.js';
 import { openSql, type OpenOptions, type Row, type Sql, type SqlValue } from './sql.js';
 
-function iso(v: unknown): string | null {
+export function iso(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (v instanceof Date) return v.toISOString();
   return new Date(String(v)).toISOString();
 }
 
-function json<T>(v: unknown): T {
+export function json<T>(v: unknown): T {
   if (typeof v === 'string') return JSON.parse(v) as T;
   return v as T;
 }
 
-function toMonitor(r: Row): Monitor {
+export function toMonitor(r: Row): Monitor {
   return {
     id: String(r['id']),
     name: String(r['name']),
