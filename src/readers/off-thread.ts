@@ -13,7 +13,7 @@ import { ParseError } from '../errors.js';
 import { assemble } from '../assemble.js';
 import type { ParseDocument } from '../types.js';
 import { abortReason, readerPool } from '../runtime/worker-pool.js';
-import type { ReadTask, ReadTaskResult } from '../../workers/reader.js';
+import type { ReadTask, ReadTaskResult } from './protocol.js';
 import type { ReaderContext } from './reader.js';
 import { readerFor } from './registry.js';
 

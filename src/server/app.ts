@@ -32,13 +32,9 @@ declare module 'fastify' {
   }
 }
 
-export interface ServiceContext {
-  config: ServerConfig;
-  store: Store;
-  parser: Parser;
-  limiter: KeyLimiter;
-  monitors: MonitorService;
-}
+import type { ServiceContext } from './context.js';
+
+export type { ServiceContext } from './context.js';
 
 export interface BuildOptions {
   config: ServerConfig;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { badRequest } from './http-error.js';
-import { WEBHOOK_EVENTS } from './monitors/webhooks.js';
+import { WEBHOOK_EVENTS } from './monitors/events.js';
 
 export type MonitorStatus = 'active' | 'paused';
 

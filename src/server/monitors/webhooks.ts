@@ -10,9 +10,7 @@ import { FetchError, guardedRequest } from './fetcher.js';
 import type { AddressGuard } from './ssrf.js';
 import type { MonitorWebhook } from '../monitors.js';
 
-export const PAGE_EVENT = 'monitor.page';
-export const CHECK_COMPLETED_EVENT = 'monitor.check.completed';
-export const WEBHOOK_EVENTS = [PAGE_EVENT, CHECK_COMPLETED_EVENT] as const;
+export { CHECK_COMPLETED_EVENT, PAGE_EVENT, WEBHOOK_EVENTS } from './events.js';
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
 export interface WebhookSettings {

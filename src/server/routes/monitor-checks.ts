@@ -4,7 +4,7 @@
  * Another key's monitor, or a check of another monitor, is 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../app.js';
+import type { ServiceContext } from '../context.js';
 import { errorSchemas, notFound } from '../http-error.js';
 import { monitorIdParams } from '../monitors.js';
 

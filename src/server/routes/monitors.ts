@@ -3,7 +3,7 @@
  * routes of their own (monitor-checks.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../app.js';
+import type { ServiceContext } from '../context.js';
 import { badRequest, errorSchemas, notFound } from '../http-error.js';
 import {
   applyUpdate,

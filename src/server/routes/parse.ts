@@ -12,7 +12,7 @@ import type { Multipart } from '@fastify/multipart';
 import { ParseError } from '../../errors.js';
 import { normalizeOptions, type NormalizedOptions, type ParseOptions } from '../../options/schema.js';
 import type { ParseDocument } from '../../types.js';
-import type { ServiceContext } from '../app.js';
+import type { ServiceContext } from '../context.js';
 import { badRequest, errorSchemas, HttpError, paymentRequired } from '../http-error.js';
 import { toHttpError } from '../error-map.js';
 import type { Slot } from '../limiter.js';
