@@ -64,16 +64,7 @@ function cut(cells: SheetCells, items: number[], depth: number, state: { budget:
   for (const axis of ['row', 'col'] as const) {
     const parts = axis === 'row' ? splitRows(cells, items) : splitCols(cells, items);
     if (parts.length < 2) continue;
-    // Parts across a spacer line are one table: join them before cutting further, so that a head
-    // set off from its body by an empty row is never cut apart along the body's spacer columns.
-    const groups: number[][] = [parts[0]!.items];
-    for (let k = 1; k < parts.length; k++) {
-      const part = parts[k]!;
-      const last = groups[groups.length - 1]!;
-      if ((axis === 'col' || part.gap === 1) && isSpacer(cells, last, part.items, axis))
-        groups[groups.length - 1] = joined(cells, last, part.items, axis);
-      else groups.push(part.items);
-    }
+    const groups = spacerGroups(cells, parts, axis);
     if (groups.length < 2) continue;
     const out: number[][] = [];
     for (const group of groups) for (const r of cut(cells, group, depth + 1, state)) out.push(r);
@@ -142,22 +133,57 @@ function splitCols(cells: SheetCells, items: number[]): Part[] {
   return parts;
 }
 
+/** A run of parts joined across spacers: the rows (columns) they use, and the head rows of the first. */
+interface Group {
+  parts: number[][];
+  cross: Set<number>;
+  heads: Set<string> | null;
+}
+
 /**
- * Whether `after`, parted from `before` by a spacer row (or columns), goes on with the same table:
- * across a spacer row the two use nearly the same columns (across a spacer column, the same rows), and
- * (below it) `after` does not repeat a head row of `before`. A title, a note or a table of other columns or
+ * Joins the parts across spacer lines into groups, each one table or more to cut further. Parts are
+ * joined before any is cut further, so that a head set off from its body by an empty row is never cut
+ * apart along the body's spacer columns. Linear in the items: a group's rows (columns) grow in place.
+ */
+function spacerGroups(cells: SheetCells, parts: Part[], axis: 'row' | 'col'): number[][] {
+  // Across a spacer row the parts must use nearly the same columns; across spacer columns, the same rows.
+  const cross = axis === 'row' ? cells.col : cells.row;
+  const crossOf = (items: number[]): Set<number> => new Set(items.map((i) => cross[i]!));
+  const groups: Group[] = [];
+  for (const part of parts) {
+    const last = groups[groups.length - 1];
+    const set = crossOf(part.items);
+    if (last && (axis === 'col' || part.gap === 1) && isSpacer(cells, last, part.items, set, axis)) {
+      last.parts.push(part.items);
+      for (const x of set) last.cross.add(x);
+    } else {
+      groups.push({ parts: [part.items], cross: set, heads: null });
+    }
+  }
+  return groups.map((g) => {
+    if (g.parts.length === 1) return g.parts[0]!;
+    const items = g.parts.flat();
+    // Parts side by side interleave by row: back to row-major order.
+    if (axis === 'col') items.sort((x, y) => cells.row[x]! - cells.row[y]! || cells.col[x]! - cells.col[y]!);
+    return items;
+  });
+}
+
+/**
+ * Whether `after`, parted from the group before it by a spacer row (or columns), goes on with the same
+ * table: the two use nearly the same columns (across spacer columns, the same rows), and (below a spacer
+ * row) `after` does not repeat a head row of the group. A title, a note or a table of other columns or
  * length than its neighbour fails the first test.
  */
-function isSpacer(cells: SheetCells, before: number[], after: number[], axis: 'row' | 'col'): boolean {
-  const cross = axis === 'row' ? cells.col : cells.row;
-  const a = new Set(before.map((i) => cross[i]!));
-  const b = new Set(after.map((i) => cross[i]!));
+function isSpacer(cells: SheetCells, before: Group, after: number[], b: Set<number>, axis: 'row' | 'col'): boolean {
   let shared = 0;
-  for (const x of b) if (a.has(x)) shared++;
-  if (shared < SPACER_OVERLAP * (a.size + b.size - shared)) return false;
+  for (const x of b) if (before.cross.has(x)) shared++;
+  if (shared < SPACER_OVERLAP * (before.cross.size + b.size - shared)) return false;
   // Side by side, a repeated head is a second group of figures under the same heads (this year, last
   // year): only a part below that repeats a head starts a new table.
-  return axis === 'col' || !repeatsHead(cells, before, after);
+  if (axis === 'col') return true;
+  before.heads ??= new Set(headRows(cells, before.parts[0]!));
+  return !headRows(cells, after).some((h) => before.heads!.has(h));
 }
 
 /** Share of the rows (columns) two parts have in common, of all they use, for a spacer between them. */
@@ -165,33 +191,20 @@ const SPACER_OVERLAP = 0.75;
 /** Rows at the top of a part compared as its head. */
 const HEAD_ROWS = 2;
 
-/** Whether one of the first rows of `after` has the same texts, in order, as one of the first rows of `before`. */
-function repeatsHead(cells: SheetCells, before: number[], after: number[]): boolean {
-  const heads = (items: number[]): string[] => {
-    const rows = new Map<number, number[]>();
-    for (const i of items) {
-      const r = cells.row[i]!;
-      const row = rows.get(r);
-      if (row) row.push(i);
-      else if (rows.size < HEAD_ROWS) rows.set(r, [i]);
-      else break;
-    }
-    // A head has at least two cells: one repeated value ("Total", "—") is no head.
-    return [...rows.values()]
-      .filter((row) => row.length > 1)
-      .map((row) =>
-        JSON.stringify(row.sort((x, y) => cells.col[x]! - cells.col[y]!).map((i) => cells.text[i]!.trim())),
-      );
-  };
-  const a = new Set(heads(before));
-  return heads(after).some((h) => a.has(h));
-}
-
-function joined(cells: SheetCells, before: number[], after: number[], axis: 'row' | 'col'): number[] {
-  const both = before.concat(after);
-  // Parts side by side interleave by row: back to row-major order.
-  if (axis === 'col') both.sort((x, y) => cells.row[x]! - cells.row[y]! || cells.col[x]! - cells.col[y]!);
-  return both;
+/** The first rows of a part (row-major items) of two cells or more, as text keys. */
+function headRows(cells: SheetCells, items: number[]): string[] {
+  const rows = new Map<number, number[]>();
+  for (const i of items) {
+    const r = cells.row[i]!;
+    const row = rows.get(r);
+    if (row) row.push(i);
+    else if (rows.size < HEAD_ROWS) rows.set(r, [i]);
+    else break;
+  }
+  // A head has at least two cells: one repeated value ("Total", "—") is no head.
+  return [...rows.values()]
+    .filter((row) => row.length > 1)
+    .map((row) => JSON.stringify(row.sort((x, y) => cells.col[x]! - cells.col[y]!).map((i) => cells.text[i]!.trim())));
 }
 
 function region(cells: SheetCells, items: number[]): SheetRegion {
