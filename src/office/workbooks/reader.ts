@@ -232,6 +232,8 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
   const data = (ws['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
   // Texts of the sheet, and which rows and columns hold anything.
   const texts: (string[] | undefined)[] = [];
+  // The same cells in row-major order, for finding the sheet's separate tables.
+  const sheetCells: SheetCells = { row: [], col: [], lastRow: [], lastCol: [], text: [] };
   const usedCols = new Set<number>();
   const usedRows: number[] = [];
   const rowKeys = sparseKeys(data, EXCEL_MAX_ROWS);
@@ -250,6 +252,9 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
         out[c] = t;
         usedCols.add(c);
         any = true;
+        sheetCells.row.push(r);
+        sheetCells.col.push(c);
+        sheetCells.text.push(t);
       }
     }
     if (any) {
@@ -286,17 +291,16 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
   }
   // Most sheets have no merges: their cells skip the lookups.
   const merged = origins.size > 0;
-  const sheetCells: SheetCells = { row: [], col: [], lastRow: [], lastCol: [], text: [] };
-  for (const r of usedRows) {
-    const rowTexts = texts[r]!;
-    for (const key in rowTexts) {
-      const c = Number(key);
-      const merge = origins.get(r * KEY + c);
-      sheetCells.row.push(r);
-      sheetCells.col.push(c);
-      sheetCells.lastRow.push(merge ? merge.r1 : r);
-      sheetCells.lastCol.push(merge ? merge.c1 : c);
-      sheetCells.text.push(rowTexts[c]!);
+  // A merge's first cell covers the merge's range.
+  sheetCells.lastRow = sheetCells.row.slice();
+  sheetCells.lastCol = sheetCells.col.slice();
+  if (merged) {
+    for (let i = 0; i < sheetCells.row.length; i++) {
+      const merge = origins.get(sheetCells.row[i]! * KEY + sheetCells.col[i]!);
+      if (merge) {
+        sheetCells.lastRow[i] = merge.r1;
+        sheetCells.lastCol[i] = merge.c1;
+      }
     }
   }
   const regions = sheetRegions(sheetCells, MAX_CELLS * 16);
