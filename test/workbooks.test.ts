@@ -95,6 +95,99 @@ describe('workbooks: conventions on the project fixtures', () => {
   });
 });
 
+describe('workbooks: several tables on one sheet', () => {
+  /** The tables of each sheet as their rows of cell texts. */
+  function sheetTables(doc: DocModel): Record<string, string[][][]> {
+    const out: Record<string, string[][][]> = {};
+    for (const page of doc.pages) {
+      const name = (page.blocks[0]!.node as { content: { text: string }[] }).content[0]!.text;
+      out[name] = page.blocks
+        .map((b) => b.node)
+        .filter((n): n is TableNode => n.kind === 'table')
+        .map((t) => t.rows.map((r) => r.map((c) => c.content.map((i) => (i.type === 'text' ? i.text : '')).join(''))));
+    }
+    return out;
+  }
+
+  for (const [file, kind] of [
+    ['tables.xlsx', 'xlsx'],
+    ['tables.ods', 'ods'],
+    ['tables.xls', 'xls'],
+  ] as const) {
+    it(`writes each table of a sheet on its own, in reading order (${kind})`, async () => {
+      const doc = await read(readerContext(fixture(file), kind));
+      const t = sheetTables(doc);
+      // Side by side, parted by an empty column: the left table first, each with its own head.
+      expect(t['Side by side']!.map((x) => x[0])).toEqual([
+        ['Product', 'Units', 'Price'],
+        ['Store', 'City'],
+      ]);
+      expect(t['Side by side']!.map((x) => x.length)).toEqual([6, 3]);
+      // Stacked: the title and the note are not tables.
+      expect(t['Stacked']!.map((x) => x[0])).toEqual([
+        ['Region', 'Orders', 'Revenue'],
+        ['Courier', 'Parcels'],
+      ]);
+      // Three: top band left to right, then the table below.
+      expect(t['Three']!.map((x) => x[0])).toEqual([
+        ['Month', 'Visits'],
+        ['Browser', 'Share'],
+        ['Page', 'Views'],
+      ]);
+      // A spacer row under the head and a spacer column stay inside one table; a repeated head starts
+      // the next one.
+      expect(t['Spacers']!.map((x) => x.length)).toEqual([5, 3]);
+      expect(t['Spacers']![0]![1]).toEqual(['2023', 'North', '10', 'ok']);
+      expect(t['Spacers']![1]![0]).toEqual(['Year', 'Region', 'Sales', 'Note']);
+    });
+  }
+
+  it('makes a title cell above a table a heading and a lone note a paragraph', async () => {
+    const doc = await read(readerContext(fixture('tables.xlsx'), 'xlsx'));
+    const stacked = doc.pages.find((p) => JSON.stringify(p.blocks[0]!.node).includes('"Stacked"'))!;
+    expect(stacked.blocks.map((b) => b.node.kind)).toEqual(['heading', 'heading', 'table', 'table', 'paragraph']);
+    expect(stacked.blocks[1]!.node).toMatchObject({ level: 3, content: [{ text: 'Regional totals' }] });
+    expect(stacked.blocks[4]!.node).toMatchObject({ content: [{ text: 'Source: regional offices, unaudited.' }] });
+  });
+
+  it('gives each table its own block whose markdownSpan points at it', async () => {
+    const out = serialize(await read(readerContext(fixture('tables.xlsx'), 'xlsx')), { onlyMainContent: true });
+    const items = out.layout.flatMap((p) => p.items);
+    const tableItems = items.filter((i) => i.content.startsWith('| '));
+    expect(tableItems).toHaveLength(9);
+    for (const item of items) {
+      expect(item.markdownSpan, item.id).not.toBeNull();
+      const [a, b] = item.markdownSpan!;
+      expect(out.markdown.slice(a, b), item.id).toBe(item.content);
+    }
+    expect(tableItems.map((i) => i.content.split('\n')[0])).toContain('| Store | City |');
+  });
+
+  it('does not cut a table along an empty column that a merged cell spans', () => {
+    const cell = (v: string): unknown => ({ t: 's', v, w: v });
+    // A1:D1 merged title; the table under it has an empty column C and rows of other lengths.
+    const ws = {
+      '!data': [
+        [cell('Title')],
+        [cell('a'), cell('b'), undefined, cell('d')],
+        [cell('1'), cell('2')],
+        [cell('3'), cell('4')],
+      ],
+      '!merges': [{ s: { r: 0, c: 0 }, e: { r: 0, c: 3 } }],
+    };
+    const tablesOf = (sheet: unknown): TableNode[] =>
+      sheetBlocks('S', sheet as never, 1000)
+        .blocks.map((b) => b.node)
+        .filter((n): n is TableNode => n.kind === 'table');
+    expect(tablesOf(ws)).toHaveLength(1);
+    expect(tablesOf(ws)[0]!.rows[0]).toEqual([{ content: [{ type: 'text', text: 'Title' }], colSpan: 3 }]);
+    // Without the merge, the lone cell of column D is cut off, as a paragraph.
+    const unmerged = sheetBlocks('S', { '!data': ws['!data'] } as never, 1000).blocks.map((b) => b.node);
+    expect(unmerged.map((n) => n.kind)).toEqual(['heading', 'table', 'paragraph']);
+    expect(unmerged[2]).toMatchObject({ content: [{ text: 'd' }] });
+  });
+});
+
 /** A minimal .xlsx of one sheet: `rows` is the sheetData body, `xfs` the numFmtId of each cell style. */
 function miniXlsx(
   rows: string,

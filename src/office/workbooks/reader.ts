@@ -1,6 +1,8 @@
 /**
  * Spreadsheets (.xlsx .xlsm .xlsb .xls .ods) to the document model: each sheet is one page, a
- * `## <sheet name>` heading followed by one table whose first row is the table header.
+ * `## <sheet name>` heading followed by its table, whose first row is the table header. A sheet
+ * holding several tables parted by empty rows or columns gives one table each, in reading order
+ * (./regions.ts); there a lone cell is a paragraph, or a `###` heading when it titles the table under it.
  *
  * .xlsx and .xlsm go through a fast scanner of the sheet XML (./xlsx.ts), which applies number
  * formats with SheetJS's formatter; .ods is read from content.xml, whose cells carry their displayed
@@ -36,6 +38,7 @@ import { abortReason, readerPool } from '../../runtime/worker-pool.js';
 import type { WorkbookTask, WorkbookTaskResult } from './protocol.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { readOds } from './ods.js';
+import { sheetRegions, type SheetCells, type SheetRegion } from './regions.js';
 import { BUILTIN_FORMATS, formatGeneral, formatNumber, readXlsxFast, type FastWorkbook } from './xlsx.js';
 
 // Legacy .xls files store text in Windows code pages; SheetJS needs the tables to decode them.
@@ -215,6 +218,9 @@ function cellInlines(text: string, link: string | undefined): Inline[] {
   return out;
 }
 
+/** Row * KEY + column: one number per cell (columns stop below EXCEL_MAX_COLS). */
+const KEY = 1 << 15;
+
 interface SheetResult {
   blocks: DocBlock[];
   cells: number;
@@ -226,6 +232,8 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
   const data = (ws['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
   // Texts of the sheet, and which rows and columns hold anything.
   const texts: (string[] | undefined)[] = [];
+  // The same cells in row-major order, for finding the sheet's separate tables.
+  const sheetCells: SheetCells = { row: [], col: [], lastRow: [], lastCol: [], text: [] };
   const usedCols = new Set<number>();
   const usedRows: number[] = [];
   const rowKeys = sparseKeys(data, EXCEL_MAX_ROWS);
@@ -244,6 +252,9 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
         out[c] = t;
         usedCols.add(c);
         any = true;
+        sheetCells.row.push(r);
+        sheetCells.col.push(c);
+        sheetCells.text.push(t);
       }
     }
     if (any) {
@@ -255,7 +266,6 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
   const cols = [...usedCols].sort((a, b) => a - b);
 
   // Merges whose first cell has text; a merge of empty cells changes nothing visible.
-  const KEY = 1 << 15;
   const covered = new Set<number>();
   const origins = new Map<number, { r1: number; c1: number }>();
   // Only the rows and columns that are written matter: a (possibly absurd) merge range is walked
@@ -279,11 +289,78 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
       }
     }
   }
-  const countIn = (sorted: number[], lo: number, hi: number): number =>
-    lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
-
   // Most sheets have no merges: their cells skip the lookups.
   const merged = origins.size > 0;
+  // A merge's first cell covers the merge's range.
+  sheetCells.lastRow = sheetCells.row.slice();
+  sheetCells.lastCol = sheetCells.col.slice();
+  if (merged) {
+    for (let i = 0; i < sheetCells.row.length; i++) {
+      const merge = origins.get(sheetCells.row[i]! * KEY + sheetCells.col[i]!);
+      if (merge) {
+        sheetCells.lastRow[i] = merge.r1;
+        sheetCells.lastCol[i] = merge.c1;
+      }
+    }
+  }
+  const regions = sheetRegions(sheetCells, MAX_CELLS * 16);
+  const blocks: DocBlock[] = [heading];
+  let cells = 0;
+  let truncated = false;
+  for (let k = 0; k < regions.length && !truncated; k++) {
+    const region = regions[k]!;
+    // Alone on its sheet, a region is always a table (as a sheet of one cell always was).
+    const text = regions.length > 1 && region.cells.length === 1 ? sheetCells.text[region.cells[0]!]! : undefined;
+    if (text !== undefined) {
+      if (cells + 1 > budget) break;
+      cells++;
+      const dataRow = data[region.rows[0]!];
+      const content = cellInlines(text, linkOf(dataRow?.[region.cols[0]!]));
+      const level = isTitleOf(region, regions[k + 1], text) ? 3 : undefined;
+      blocks.push({ node: level ? { kind: 'heading', level, content } : { kind: 'paragraph', content } });
+      continue;
+    }
+    const table = regionTable(region, { data, texts, covered, origins: merged ? origins : undefined }, budget - cells);
+    cells += table.cells;
+    truncated = table.truncated;
+    if (table.rows.length) blocks.push({ node: { kind: 'table', rows: table.rows } });
+  }
+  return { blocks, cells, truncated };
+}
+
+/**
+ * A lone cell is the title of the region after it when that region starts below it, under the columns
+ * it spans, and the cell reads as a title: one short line that is not a bare link. Otherwise it is a
+ * paragraph (a note, a source).
+ */
+function isTitleOf(cell: SheetRegion, next: SheetRegion | undefined, text: string): boolean {
+  if (!next || next.top <= cell.bottom || next.left > cell.right || next.right < cell.left) return false;
+  const line = text.trim();
+  return line.length <= MAX_TITLE_CHARS && !/[\r\n]/.test(line) && !/^(https?|ftp|mailto):\S+$/i.test(line);
+}
+
+/** Longest text of a lone cell read as the title of the table under it. */
+const MAX_TITLE_CHARS = 120;
+
+interface SheetGrid {
+  data: (XLSX.CellObject[] | undefined)[];
+  texts: (string[] | undefined)[];
+  /** Row * KEY + column of the cells a merge covers (not its first cell). */
+  covered: Set<number>;
+  /** Merges by their first cell; undefined when the sheet has none. */
+  origins: Map<number, { r1: number; c1: number }> | undefined;
+}
+
+/** One region's table: its rows and columns that hold text, merges as spans, within the cell budget. */
+function regionTable(
+  region: SheetRegion,
+  grid: SheetGrid,
+  budget: number,
+): { rows: TableCell[][]; cells: number; truncated: boolean } {
+  const { rows: usedRows, cols } = region;
+  const countIn = (sorted: number[], lo: number, hi: number): number =>
+    lowerBound(sorted, hi + 1) - lowerBound(sorted, lo);
+  const origins = grid.origins;
   const rows: TableCell[][] = [];
   let cells = 0;
   let truncated = false;
@@ -292,14 +369,14 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
       truncated = true;
       break;
     }
-    const rowTexts = texts[r]!;
-    const dataRow = data[r];
+    const rowTexts = grid.texts[r]!;
+    const dataRow = grid.data[r];
     const row: TableCell[] = [];
     for (const c of cols) {
-      if (merged && covered.has(r * KEY + c)) continue;
+      if (origins && grid.covered.has(r * KEY + c)) continue;
       const text = rowTexts[c];
       const cell: TableCell = { content: text ? cellInlines(text, linkOf(dataRow?.[c])) : [] };
-      const merge = merged ? origins.get(r * KEY + c) : undefined;
+      const merge = origins ? origins.get(r * KEY + c) : undefined;
       if (merge) {
         const cs = countIn(cols, c, merge.c1);
         const rs = countIn(usedRows, r, merge.r1);
@@ -311,7 +388,7 @@ export function sheetBlocks(name: string, ws: XLSX.WorkSheet, budget: number): S
     rows.push(row);
     cells += cols.length;
   }
-  return { blocks: [heading, { node: { kind: 'table', rows } }], cells, truncated };
+  return { rows, cells, truncated };
 }
 
 const EXCEL_MAX_ROWS = 1_048_576;
