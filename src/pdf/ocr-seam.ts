@@ -13,8 +13,11 @@
  */
 import type { ReaderContext } from '../readers/reader.js';
 import type { PageLayout } from '../layout/types.js';
-// OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract.
-import { isOcrTimeout, recognizePages } from '../ocr/pool.js';
+// OCR integration: the OCR pool (src/ocr/pool.ts) fulfils this contract. It is imported when OCR
+// first runs: its stack (sharp with libvips, tesseract.js) costs 0.15-0.3 CPU s and about 25 MB in
+// every thread that loads it, and fast mode, most parses, never recognises a page.
+type OcrPool = typeof import('../ocr/pool.js');
+let ocrPool: OcrPool | undefined;
 import { deadlineMargin } from './deadline.js';
 
 // How a page's text layer is judged against what recognition read (src/ocr/text-layer.ts).
@@ -23,11 +26,13 @@ export { layoutText, poorScanTextLayer, TEXT_LAYER_MISMATCH, textAgreement } fro
 export async function recognisePages(ctx: ReaderContext, pageNumbers: number[]): Promise<PageLayout[]> {
   // Without a deadline (FileInfo.noTimeout) recognition is not cut short.
   const stopAt = Number.isFinite(ctx.deadline) ? ctx.deadline - deadlineMargin(ctx.options.timeout) : undefined;
-  const results = await recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal, stopAt });
+  ocrPool ??= await import('../ocr/pool.js');
+  const results = await ocrPool.recognizePages(ctx.runtime, ctx.bytes, pageNumbers, { signal: ctx.signal, stopAt });
   return results.map((r) => r.layout);
 }
 
 /** True for a page whose recognition was given up because the parse's time ran out. */
 export function ocrTimedOut(layout: PageLayout | undefined): boolean {
-  return layout !== undefined && isOcrTimeout(layout);
+  // No OCR pool loaded: no page was recognised, so none was given up.
+  return layout !== undefined && ocrPool !== undefined && ocrPool.isOcrTimeout(layout);
 }
