@@ -3306,3 +3306,40 @@ describe('a running head over a table on a page of its own', () => {
     expect(md).not.toMatch(/\| Northgate Trust/);
   });
 });
+
+describe('ruled tables with a rule under every row', () => {
+  // A rule under every row leaves each ruled row a single line, too little to show columns alone;
+  // the head's two lines do show some (its group heads set over pairs of columns), and those must not
+  // keep the body's rivers, which run down all its rows, from splitting it.
+  const rule = (y: number) => ({ x0: 36, y0: y, x1: 576, y1: y, width: 0.5 });
+  const figure = (text: string, right: number, y: number) => item(text, right - text.length * 5, y);
+  const rows: Array<[string, string, string, string, string]> = [
+    ['Avon', '1,234,567', '12,345', '9,876,543', '45,678'],
+    ['Berks', '98,765', '2,345,678', '123,456', '7,654,321'],
+    ['Cumbria', '4,567,890', '345,678', '56,789', '1,234'],
+    ['Dorset', '23,456', '4,321', '3,456,789', '654,321'],
+    ['Essex', '765,432', '87,654', '2,109', '3,210,987'],
+  ];
+  const items: TextItem[] = [
+    item('State', 40, 112),
+    item('Revenue spending', 190, 112),
+    item('Capital spending', 410, 112),
+    item('name', 40, 124),
+    item('this year', 205, 124),
+    item('this year', 425, 124),
+  ];
+  const lines = [rule(100), rule(130)];
+  rows.forEach(([name, ...figs], k) => {
+    const y = 146 + k * 20;
+    items.push(item(name, 40, y), ...figs.map((f, c) => figure(f, [230, 320, 450, 540][c]!, y)));
+    lines.push(rule(y + 6));
+  });
+  // The frame's sides.
+  lines.push({ x0: 36, y0: 100, x1: 36, y1: 232, width: 0.5 }, { x0: 576, y0: 100, x1: 576, y1: 232, width: 0.5 });
+
+  it('splits the body at the whitespace running down all its rows', () => {
+    const md = markdownOf([page(items, { lines })]);
+    expect(md).toContain('| Avon | 1,234,567 | 12,345 | 9,876,543 | 45,678 |');
+    expect(md).toContain('| Essex | 765,432 | 87,654 | 2,109 | 3,210,987 |');
+  });
+});

@@ -47,6 +47,19 @@ function splitsInRowGroups(xs: number[], ys: number[], rules: Rules, words: Word
 }
 
 /**
+ * The top of a column's body under the row groups that split it on their own (its head): the bottom
+ * of the lowest of them. Null when fewer than WHOLE_COLUMN_SPLIT_MIN_LINES row groups are left under
+ * it (too few to show columns of their own).
+ */
+function bodyTop(xs: number[], ys: number[], c: number, virtualV: UnruledSplit[]): number | null {
+  const own = virtualV.filter((v) => v.x > xs[c]! && v.x < xs[c + 1]!);
+  const bottom = Math.max(...own.map((v) => v.y1));
+  const r = ys.findIndex((y) => Math.abs(y - bottom) <= GRID_SNAP);
+  if (r < 0 || ys.length - 1 - r < WHOLE_COLUMN_SPLIT_MIN_LINES) return null;
+  return ys[r]!;
+}
+
+/**
  * Whitespace running down a ruled column through all its row groups, with words on either side in
  * three or more lines: sub-columns whose row groups are too short to show it alone (a label set
  * once beside a group of lines, such as "Single" beside "DPR" and "BM25 + DPR").
@@ -58,8 +71,12 @@ function addWholeColumnSplits(xs: number[], ys: number[], tol: number, words: Wo
     virtualV.map((v) => xs.findIndex((x, k) => k + 1 < xs.length && v.x > x && v.x < xs[k + 1]!)),
   );
   for (let c = 0; c + 1 < xs.length; c++) {
-    if (splitAlone.has(c)) continue;
-    const ws = wordsWithin(words, xs[c]!, xs[c + 1]!, ys[0]!, ys[ys.length - 1]!);
+    // Where row groups at the top (the head) split the column, the body under them may still show
+    // its own columns down all its rows (one line to a ruled row shows none alone); the head's
+    // splits are the body's too, and spreading takes the body's into the head.
+    const top = splitAlone.has(c) ? bodyTop(xs, ys, c, virtualV) : ys[0]!;
+    if (top === null) continue;
+    const ws = wordsWithin(words, xs[c]!, xs[c + 1]!, top, ys[ys.length - 1]!);
     if (ws.length < WHOLE_COLUMN_SPLIT_MIN_WORDS) continue;
     // Narrower than within one group: clear down the whole table is evidence enough.
     for (const v of whitespaceRivers(
@@ -69,11 +86,13 @@ function addWholeColumnSplits(xs: number[], ys: number[], tol: number, words: Wo
       if (
         linesOf(v.left) >= WHOLE_COLUMN_SPLIT_MIN_LINES &&
         linesOf(v.right) >= WHOLE_COLUMN_SPLIT_MIN_LINES &&
-        !virtualV.some(
-          (o) => Math.abs(o.x - v.x) <= GRID_SNAP && o.y0 <= ys[0]! + tol && o.y1 >= ys[ys.length - 1]! - tol,
-        )
+        !virtualV.some((o) => Math.abs(o.x - v.x) <= GRID_SNAP && o.y0 <= top + tol && o.y1 >= ys[ys.length - 1]! - tol)
       ) {
-        virtualV.push({ x: v.x, y0: ys[0]!, y1: ys[ys.length - 1]! });
+        // A head's split in the same strip of whitespace is the same boundary, moved to the body's.
+        const reach = Math.max(...v.left.map((w) => w.x1)),
+          next = Math.min(...v.right.map((w) => w.x0));
+        for (const o of virtualV) if (o.y1 <= top + tol && o.x > reach && o.x < next) o.x = v.x;
+        virtualV.push({ x: v.x, y0: top, y1: ys[ys.length - 1]! });
       }
     }
   }
