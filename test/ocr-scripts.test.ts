@@ -25,6 +25,16 @@ const UNSPACED = new Set(['chi_sim', 'jpn']);
 const norm = (s: string, lang: string) =>
   (UNSPACED.has(lang) ? s.replace(/\s+/g, '') : s.replace(/\s+/g, ' ')).replace(/[#*_]/g, '').trim();
 
+/**
+ * Pages docmill does not read right yet, each with what comes out: the test asserts the right reading
+ * and is expected to fail until the defect is mended (vitest reports it once it passes).
+ * - korean: the configured English reads the page with confidence 0, and so does the `kor` probe
+ *   (while `ocrLanguages: 'kor'` reads it at 0.95); `chi_sim` wins with 0.29 and the page comes out as Han.
+ * - hindi: English keeps the page ("artes afer Rate"): its first reading is not doubtful enough to probe.
+ * - arabic: the 32 pt heading comes out "التقرير الاقتصا دي السنو يِ" (body lines whole, in order).
+ */
+const KNOWN_GAPS = new Set(['korean', 'hindi', 'arabic']);
+
 describe('OCR in other scripts', () => {
   const parser = createParser({ ocrThreads: 1 });
   afterAll(() => parser.close());
@@ -32,8 +42,9 @@ describe('OCR in other scripts', () => {
   for (const p of pages) {
     const installed = installedModelDir(p.lang) !== null;
     if (!installed) console.warn(`skipping ${p.name}: npm install @tesseract.js-data/${p.lang} to run it`);
-    it.skipIf(!installed)(
-      `reads the ${p.name} page with the ${p.lang} model${p.rtl ? ', lines in reading order' : ''}`,
+    const test = !installed ? it.skip : KNOWN_GAPS.has(p.name) ? it.fails : it;
+    test(
+      `reads the ${p.name} page with the ${p.lang} model${p.rtl ? ', lines in reading order' : ''}${KNOWN_GAPS.has(p.name) ? ' (known gap)' : ''}`,
       { timeout: 120_000 },
       async () => {
         const doc = await parser.parseFile(readFileSync(path.join(FIX, `${p.name}.pdf`)), {
