@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import { parseHocr, parseSeparators, type Box, type HocrBlock } from './hocr.js';
+import { installedModelDir } from './models.js';
 
 export interface EngineConfig {
   /** Tesseract language codes joined with `+`. */
@@ -30,8 +31,9 @@ export function bundledEnglishDir(): string {
 }
 
 /**
- * tesseract.js takes one `langPath` for all languages. English comes from the npm package; any other
- * language must sit in `langPath` (which may also carry its own English).
+ * tesseract.js takes one `langPath` for all languages. English ships with docmill; another language
+ * sits in `langPath` (which may also carry its own English), or, read alone, comes from its installed
+ * `@tesseract.js-data/<lang>` package (src/ocr/models.ts).
  */
 export function resolveLanguages(
   languages: string,
@@ -46,9 +48,13 @@ export function resolveLanguages(
   if (bad) throw new Error(`Invalid OCR language code "${bad}"`);
   const others = langs.filter((l) => l !== 'eng');
   if (others.length === 0 && !langPath) return { langs, dir: bundledEnglishDir(), gzip: true };
+  const fromPackage = langs.length === 1 ? installedModelDir(langs[0]!) : null;
+  if (fromPackage && !(langPath && hasModel(langPath, langs[0]!))) return { langs, dir: fromPackage, gzip: true };
   if (!langPath) {
     throw new Error(
-      `OCR language(s) ${others.join(', ')} need ocrLangPath: a directory holding <lang>.traineddata files`,
+      langs.length === 1
+        ? `OCR language ${langs[0]} is not installed: npm install @tesseract.js-data/${langs[0]}, or set ocrLangPath to a directory holding ${langs[0]}.traineddata`
+        : `OCR languages ${langs.join('+')} read together need ocrLangPath: a directory holding their <lang>.traineddata files`,
     );
   }
   const dir = path.resolve(langPath);
@@ -69,6 +75,13 @@ export function resolveLanguages(
     gzip = thisGz;
   }
   return { langs, dir, gzip: gzip ?? false };
+}
+
+function hasModel(dir: string, lang: string): boolean {
+  return (
+    existsSync(path.join(path.resolve(dir), `${lang}.traineddata`)) ||
+    existsSync(path.join(path.resolve(dir), `${lang}.traineddata.gz`))
+  );
 }
 
 /** Longest a single page may take in the recogniser before it is given up and the engine replaced. */

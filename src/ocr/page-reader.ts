@@ -6,6 +6,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { networkAttempts } from './offline.js';
 import { OcrEngine } from './engine.js';
+import type { ModelSource } from './models.js';
 import { openForRender } from './render.js';
 import { PdfObjects } from './pdf-seam.js';
 import type { OcrTask, OcrTaskResult } from './protocol.js';
@@ -13,22 +14,28 @@ import { recognisePage, type OpenedForOcr } from './recognise-page.js';
 
 /** A thread's page reader; `tesseractEntry` is the script tesseract.js starts its recognition thread with. */
 export function ocrPageReader(tesseractEntry: string): (task: OcrTask) => Promise<OcrTaskResult> {
-  let engine: OcrEngine | null = null;
-  let engineKey = '';
+  // The engines of the configured languages and of the last script read: a thread reading a Korean
+  // document keeps both, without holding a recogniser for every installed model.
+  const engines = new Map<string, OcrEngine>();
   let openDoc: { key: string; doc: Promise<PDFDocumentProxy>; objects: PdfObjects } | null = null;
 
-  function engineFor(task: OcrTask): OcrEngine {
-    const key = `${task.languages}\u0000${task.langPath ?? ''}\u0000${task.recycleAfter}`;
-    if (!engine || key !== engineKey) {
-      void engine?.recycle();
-      engine = new OcrEngine({
-        languages: task.languages,
-        langPath: task.langPath,
-        workerPath: tesseractEntry,
-        recycleAfter: task.recycleAfter,
-      });
-      engineKey = key;
+  function engineFor(task: OcrTask, model?: ModelSource): OcrEngine {
+    const languages = model?.languages ?? task.languages;
+    const langPath = model ? model.langPath : task.langPath;
+    const key = `${languages}\u0000${langPath ?? ''}\u0000${task.recycleAfter}`;
+    let engine = engines.get(key);
+    if (engine) {
+      // Most recently used last.
+      engines.delete(key);
+    } else {
+      engine = new OcrEngine({ languages, langPath, workerPath: tesseractEntry, recycleAfter: task.recycleAfter });
+      while (engines.size >= 2) {
+        const [oldest, e] = engines.entries().next().value!;
+        engines.delete(oldest);
+        void e.recycle();
+      }
     }
+    engines.set(key, engine);
     return engine;
   }
 

@@ -49,6 +49,8 @@ export interface RecognizeOptions {
   nativeScan?: boolean;
   /** Read pages fed upside down or sideways the right way up (default true; see orientation.ts). */
   orientation?: boolean;
+  /** Read a page in another script with its installed model (default true; see src/ocr/scripts.ts). */
+  scripts?: boolean;
   /**
    * Epoch milliseconds after which pages not yet recognised are no longer waited for: their tasks are
    * cancelled (queued ones dropped, running ones' threads ended) and they come back failed with an
@@ -123,6 +125,7 @@ export async function recognizePages(
     recycleAfter: opts.recycleAfter ?? DEFAULT_RECYCLE_AFTER,
     nativeScan: opts.nativeScan ?? true,
     orientation: opts.orientation ?? true,
+    scripts: opts.scripts ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

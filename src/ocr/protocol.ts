@@ -22,6 +22,8 @@ export interface OcrTask {
   nativeScan?: boolean;
   /** Read pages fed upside down or sideways the right way up (default true). */
   orientation?: boolean;
+  /** Read a page the configured languages cannot with the installed model of its script (default true). */
+  scripts?: boolean;
 }
 
 export type OcrTaskResult =
@@ -36,5 +38,7 @@ export type OcrTaskResult =
       via: 'scan' | 'render';
       networkAttempts: number;
       engineGeneration: number;
+      /** The languages the page was read with. */
+      languages: string;
     }
   | { ok: false; pageNumber: number; error: string; networkAttempts: number };

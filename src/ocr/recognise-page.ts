@@ -30,6 +30,8 @@ import { networkAttempts } from './offline.js';
 import type { LinkArea } from '../layout/types.js';
 import { linkAreas, readAnnotations, type Matrix, type PdfObjects } from './pdf-seam.js';
 import type { OcrTask, OcrTaskResult } from './protocol.js';
+import type { ModelSource } from './models.js';
+import { SCRIPT_BETTER_BY, scriptCandidates } from './scripts.js';
 
 /** A page read counts as mostly vertical text (so read sideways) when more than this share of it is. */
 const VERTICAL_SHARE = 0.5;
@@ -222,29 +224,54 @@ async function readAgainWhereDoubtful(run: PageRun, best: Reading): Promise<void
 }
 
 /**
+ * The page read with the installed model of its script when the configured languages read it poorly
+ * and that model reads it clearly better (src/ocr/scripts.ts); `run.eng` is left at the winner.
+ */
+async function inItsScript(
+  run: PageRun,
+  first: Reading,
+  engineFor: (task: OcrTask, model?: ModelSource) => OcrEngine,
+): Promise<{ reading: Reading; languages: string }> {
+  let best = first;
+  let winner: ModelSource | undefined;
+  const marks = first.letters?.count ?? 0;
+  for (const model of run.task.scripts === false ? [] : scriptCandidates(first.page, marks, run.task.langPath)) {
+    if (model.languages === run.task.languages) continue;
+    run.eng = engineFor(run.task, model);
+    const r = await readTurned(run, 0);
+    if (r.page.confidence > best.page.confidence + (winner ? 0 : SCRIPT_BETTER_BY)) {
+      best = r;
+      winner = model;
+    }
+  }
+  run.eng = engineFor(run.task, winner);
+  return { reading: best, languages: winner?.languages ?? run.task.languages };
+}
+
+/**
  * The page `task.pageNumber` of the opened document recognised and laid out, with the engine `engineFor`
  * gives once the page's image is ready; `t0` is when the task started (its render time counts from it).
  */
 export async function recognisePage(
   task: OcrTask,
   opened: OpenedForOcr,
-  engineFor: (task: OcrTask) => OcrEngine,
+  engineFor: (task: OcrTask, model?: ModelSource) => OcrEngine,
   t0: number,
 ): Promise<OcrTaskResult & { ok: true }> {
   const { doc, objects } = opened;
   const rendered = await pageImageForOcr(doc, task.nativeScan === false ? null : objects, task.pageNumber, task.render);
   const t1 = performance.now();
-  const eng = engineFor(task);
   const run: PageRun = {
     task,
-    eng,
+    eng: engineFor(task),
     rendered,
     base: { data: rendered.data, width: rendered.width, height: rendered.height, channels: rendered.channels },
     preprocessMs: 0,
     recognizeMs: 0,
     readings: 0,
   };
-  let best = await readTurned(run, 0);
+  const { reading, languages } = await inItsScript(run, await readTurned(run, 0), engineFor);
+  let best = reading;
   if (task.orientation !== false) best = await rightWayUp(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;
@@ -262,6 +289,7 @@ export async function recognisePage(
     dpi: best.dpi,
     via: rendered.via,
     networkAttempts: networkAttempts(),
-    engineGeneration: eng.generation,
+    engineGeneration: run.eng.generation,
+    languages,
   };
 }
