@@ -12,6 +12,7 @@
  */
 import type { OcrPage } from './ocr-page.js';
 import { scriptModels, type ModelSource } from './models.js';
+import { commonWordList } from '../redact/gazetteer.js';
 
 /** A reading more confident than this is taken as the configured languages reading their own script. */
 export const OWN_SCRIPT_CONFIDENCE = 0.6;
@@ -20,11 +21,41 @@ export const SCRIPT_BETTER_BY = 0.15;
 /** Fewer dark marks than this on a page: nothing to decide a script on. */
 const MIN_MARKS = 8;
 
+/**
+ * A reading in which this share of the longer words are common English words is in its own (Latin)
+ * script, however low its confidence: a poor scan, not another script. Read with an English model, a
+ * Korean, Arabic or Devanagari page gives strings of letters that are almost never words, so trying
+ * every installed script model (several whole-page readings) is kept for pages that read as no words.
+ */
+export const OWN_SCRIPT_WORD_SHARE = 0.3;
+/** Words shorter than this say little about the language (initials, "a", "of"). */
+const MIN_WORD_LETTERS = 3;
+
+let commonWords: Set<string> | undefined;
+
+/** Share of the reading's words of three letters or more that are common English words. */
+export function commonWordShare(page: OcrPage): number {
+  commonWords ??= new Set(commonWordList().split('\n'));
+  let words = 0;
+  let known = 0;
+  for (const block of page.blocks)
+    for (const paragraph of block.paragraphs)
+      for (const line of paragraph.lines)
+        for (const word of line.words) {
+          const bare = word.text.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+          if (bare.length < MIN_WORD_LETTERS) continue;
+          words++;
+          if (commonWords.has(bare)) known++;
+        }
+  return words === 0 ? 0 : known / words;
+}
+
 const cache = new Map<string, ModelSource[]>();
 
 /** The script models worth trying on a page read as `page` with the configured languages, if any. */
 export function scriptCandidates(page: OcrPage, marks: number, langPath: string | undefined): ModelSource[] {
   if (page.confidence >= OWN_SCRIPT_CONFIDENCE || marks < MIN_MARKS) return [];
+  if (commonWordShare(page) >= OWN_SCRIPT_WORD_SHARE) return [];
   const key = langPath ?? '';
   let models = cache.get(key);
   if (!models) {
