@@ -61,3 +61,13 @@ describe('symbol-font glyphs (LibreOffice page, Symbol characters drawn with Ope
     expect(md).not.toMatch(/[\uf020-\uf0e5]/);
   });
 });
+
+describe('code listing (Chromium page, a <pre> in DejaVu Sans Mono)', () => {
+  it('keeps the listing one fence with its indentation, blank lines and tokens as set', async () => {
+    const md = await markdownOf('code.pdf');
+    const fences = md.match(/```[^\n]*\n[\s\S]*?\n```/g) ?? [];
+    expect(fences).toHaveLength(1);
+    expect(fences[0]).toContain('    return x * x + 1\n\n\ndef main(args):');
+    expect(fences[0]).toContain('        print(f(x))\n    return {"done": True, "n": len(args)}\n```');
+  });
+});
