@@ -6,9 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createParser } from '../src/parser.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
+
+// The first page parsed starts the text pool's worker, slow on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 const parser = createParser();
 afterAll(() => parser.close());
