@@ -239,6 +239,41 @@ function settleHyphens(pages: PageLayout[]): void {
 }
 
 /**
+ * A section heading told by its numbering alone, set at the body's size in the body's face
+ * ("5.2 Sampling errors", "A. Station list", "IV. Discussion"): one short line of its own, its words
+ * capitalised after the number, no sentence's end, and body text after it (a paragraph of more than one
+ * line that is no item of the same list), which tells it from a list of short numbered items.
+ */
+function numberedSectionLine(b: LaidOutBlock, size: number, body: number, next: LaidOutBlock | undefined): boolean {
+  const h = b.hints;
+  if (!h.numbering || h.lineCount !== 1 || h.text.length > 80 || Math.abs(size - body) > 0.6) return false;
+  if (!/^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-Z]\.|[IVX]{1,4}\.)$/.test(h.numbering)) return false;
+  const rest = h.text.slice(h.numbering.length).trim();
+  if (!/^\p{Lu}/u.test(rest) || /[.:;,!?]$/.test(rest) || rest.split(/\s+/).length > 10) return false;
+  if (!next || next.hints.numbering || next.hints.lineCount < 2 || next.block.type !== 'text') return false;
+  return Math.abs(next.hints.fontSize - body) <= 0.6;
+}
+
+/**
+ * Numbered headings take their levels from their numbering's depth, under the level of the
+ * top-level numbered ones ("5", "A.", "IV."): "5.2" set plain is as deep as "5.1" set bold, which
+ * their faces alone would rank apart.
+ */
+function levelsFromNumbering(heading: Map<LaidOutBlock, number>): void {
+  const depthOf = (b: LaidOutBlock): number =>
+    /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-Z]\.|[IVX]{1,4}\.)$/.test(b.hints.numbering)
+      ? b.hints.numbering.replace(/\.$/, '').split('.').length
+      : 0;
+  const top = [...heading].filter(([b]) => depthOf(b) === 1).map(([, level]) => level);
+  if (!top.length) return;
+  const base = Math.min(...top);
+  for (const [b] of heading) {
+    const depth = depthOf(b);
+    if (depth) heading.set(b, Math.min(6, base + depth - 1));
+  }
+}
+
+/**
  * Turns per-page layouts into model pages: headings get levels, the largest heading on the first
  * page may become the title, and margin text repeated across pages becomes furniture.
  */
@@ -277,7 +312,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         pageBodyN = n;
       }
     const localBody = p.stats.chars >= 300 && pageBodyN >= p.stats.chars * 0.4 ? Math.max(body, pageBody) : body;
-    for (const b of p.blocks) {
+    for (const [i, b] of p.blocks.entries()) {
       if (!b.hints.headingCandidate || furniture.has(b)) continue;
       // Recognition that doubts what it read (under 0.5: often marks of a chart or a stamp taken for
       // letters) is no ground for a heading.
@@ -301,7 +336,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
         b.hints.text.length <= 80 &&
         !/[.:;,]$/.test(b.hints.text) &&
         Math.abs(s - localBody) <= 0.6;
-      if (!standsOut && !boldHeading && !italicSection) continue;
+      const plainSection = numberedSectionLine(b, s, localBody, p.blocks[i + 1]);
+      if (!standsOut && !boldHeading && !italicSection && !plainSection) continue;
       // A size carrying a large share of the document's text is a body size (two-size documents).
       if (standsOut && (sizeChars.get(s) ?? 0) > totalChars * 0.35) continue;
       candidates.push({ b, size: s + (b.hints.bold ? 0.01 : 0) });
@@ -327,6 +363,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     if (depth >= 2) level = Math.max(level, Math.min(6, depth + shift));
     heading.set(c.b, Math.max(1, Math.min(6, level)));
   }
+  levelsFromNumbering(heading);
 
   const { runsOn, continues } = pageBreakContinuations(pages, furniture, heading);
 

@@ -32,6 +32,7 @@ import { footnotesLast, joinNoteNumbers } from './stages/notes.js';
 import { order } from './stages/order.js';
 import { findPageAlignedTables } from './stages/page-tables.js';
 import { buildBlocks, splitStackedItems } from './stages/paragraphs.js';
+import { joinCodeListings } from './stages/code-listings.js';
 import { marginZones } from './stages/zones.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH, HEAVY_PAGE_ITEMS, TEXT_CONFIDENCE } from './thresholds.js';
 import type { PageInput, PageLayout } from './types.js';
@@ -107,9 +108,11 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   // on such a page a line that opens with one is that note ("* Significant at p < 0.05."), not a
   // bulleted item.
   const starNotes = lineRows.some((r) => r.some((l) => /[\p{L}\p{N})\]]\*(?=[\s,;)]|$)/u.test(l.text)));
-  let blocks = splitStackedItems(
-    buildBlocks(textLines, page.dots?.length ? [...page.images, ...page.dots] : page.images, starNotes),
-    textLines,
+  let blocks = joinCodeListings(
+    splitStackedItems(
+      buildBlocks(textLines, page.dots?.length ? [...page.images, ...page.dots] : page.images, starNotes),
+      textLines,
+    ),
   );
   const lineNumberEls = new Set<TextBlock>();
   for (const col of numberColumns) {

@@ -11,6 +11,7 @@ import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
 import type { PdfOperatorList, PdfPage, PdfTextItem } from './pdfjs-types.js';
 import { pdfjsNormalizeUnicode } from './pdfjs.js';
+import { symbolGlyphText } from './symbol-glyphs.js';
 
 // Operator codes of pdf.js's path encoding (DrawOPS); stable across pdf.js 4–6.
 const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
@@ -185,8 +186,9 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     const x0 = m[4];
     const baseline = m[5];
     if (!Number.isFinite(x0) || !Number.isFinite(baseline) || !Number.isFinite(w)) continue;
+    const text = symbolGlyphText(item.str, font.name);
     const common = {
-      text: item.str,
+      text,
       fontSize: Math.round(size * 10) / 10,
       fontName: font.name,
       bold: font.bold,
@@ -201,7 +203,10 @@ export async function extractPage(page: PdfPage, pageNumber: number, opts: Extra
     // their box lies under the baseline, over the formula's line, not a line above it.
     const hanging = EXTENSION_FONT.test(font.name);
     const glyphs = wantEdges && item.width > 0 ? item.glyphEdges?.() : null;
-    const edges = glyphs && glyphs.length === item.str.length + 1 ? glyphs.map((e) => x0 + (e / item.width) * w) : null;
+    const edges =
+      glyphs && glyphs.length === text.length + 1 && text.length === item.str.length
+        ? glyphs.map((e) => x0 + (e / item.width) * w)
+        : null;
     items.push({
       ...common,
       x0: Math.min(x0, x0 + w),

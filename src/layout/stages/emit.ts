@@ -9,6 +9,7 @@ import { weightedMedian, type Line } from '../lines.js';
 import { BOTTOM_BAND, FIGURE_CONFIDENCE, TOP_BAND } from '../thresholds.js';
 import type { BlockHints, Box, LaidOutBlock, PageSource } from '../types.js';
 import { captionNear } from './captions.js';
+import { leadingOf } from './code-listings.js';
 import type { El, FigureEl, TableEl, TextBlock } from './elements.js';
 import { listBlocks, type ListRunEntry } from './lists.js';
 import { looksLikeCode } from './paragraphs.js';
@@ -236,7 +237,7 @@ function textBlock(e: TextBlock, ctx: EmitContext, inFieldRow: (e: TextBlock) =>
     const minX = Math.min(...e.lines.map((l) => l.x0));
     node = {
       kind: 'code',
-      text: e.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text).join('\n'),
+      text: codeText(e.lines, minX, charW),
     };
     type = 'code';
   } else {
@@ -294,4 +295,19 @@ export function emitBlocks(ordered: El[], ctx: EmitContext): LaidOutBlock[] {
   }
   flushList();
   return out;
+}
+
+/**
+ * A listing's text: each line indented by its offset in characters, and the blank lines it holds
+ * (a gap of more than its own leading) kept.
+ */
+function codeText(lines: readonly Line[], minX: number, charW: number): string {
+  const leading = leadingOf(lines);
+  return lines
+    .map((l, i) => {
+      const prev = lines[i - 1];
+      const blanks = prev && leading ? Math.max(0, Math.round((l.y0 - prev.y0) / leading) - 1) : 0;
+      return '\n'.repeat(Math.min(blanks, 3)) + ' '.repeat(Math.max(0, Math.round((l.x0 - minX) / charW))) + l.text;
+    })
+    .join('\n');
 }

@@ -1,0 +1,76 @@
+/**
+ * Pages rendered by the tools real documents come from (LibreOffice, Chromium, groff: see
+ * fixtures/pdf/rendered/render.sh and its sources), each showing one case of structure: headings told
+ * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
+ * private-use codes. Needs `npm run build` first: the text pool loads its worker from dist/workers.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createParser } from '../src/parser.js';
+import { REPO_ROOT } from '../test-support/corpus.js';
+
+// The first page parsed starts the text pool's worker, slow on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+const parser = createParser();
+afterAll(() => parser.close());
+
+async function markdownOf(name: string): Promise<string> {
+  const bytes = readFileSync(path.join(REPO_ROOT, 'fixtures', 'pdf', 'rendered', name));
+  const doc = await parser.parseFile(
+    bytes,
+    { onlyMainContent: true, parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] },
+    { filename: name },
+  );
+  return doc.markdown ?? '';
+}
+
+const headings = (md: string): string[] => md.split('\n').filter((l) => /^#{1,6} /.test(l));
+
+describe('headings told by numbering (Chromium page, no outline)', () => {
+  it('makes a numbered line at body size a heading, bold or not, its level from its depth', async () => {
+    const md = await markdownOf('numbered.pdf');
+    expect(headings(md)).toEqual([
+      '# 1 Introduction',
+      '## 1.1 Scope',
+      '## 1.2 Terms used',
+      '# 2 Results',
+      '## 2.1 Field data',
+      '# A. Appendix',
+    ]);
+  });
+});
+
+describe('headings of a report (LibreOffice page)', () => {
+  it('sets "5.1" (bold) and "5.2" (plain) at one level, "A." (plain) beside "IV." (bold)', async () => {
+    const h = headings(await markdownOf('report.pdf'));
+    expect(h[0]).toBe('# Groundwater Survey of the Lower Valley');
+    const level = (text: string): number => (h.find((l) => l.endsWith(` ${text}`)) ?? '').indexOf(' ');
+    expect(level('5.2 Sampling errors')).toBeGreaterThan(0);
+    expect(level('5.2 Sampling errors')).toBe(level('5.1 Results'));
+    expect(level('5.1 Results')).toBe(level('5 Methods') + 1);
+    expect(level('A. Station list')).toBe(level('IV. Discussion'));
+    expect(level('A. Station list')).toBeGreaterThan(0);
+  });
+});
+
+describe('symbol-font glyphs (LibreOffice page, Symbol characters drawn with OpenSymbol)', () => {
+  it('writes the characters the glyphs draw, not their private-use codes', async () => {
+    const md = await markdownOf('symbols.pdf');
+    expect(md).toContain('from hot → cold');
+    expect(md).toContain('the angle α is at most π/2');
+    expect(md).toContain('for ∀ x ∈ S, with error ≤ 0.5');
+    expect(md).not.toMatch(/[\uf020-\uf0e5]/);
+  });
+});
+
+describe('code listing (Chromium page, a <pre> in DejaVu Sans Mono)', () => {
+  it('keeps the listing one fence with its indentation, blank lines and tokens as set', async () => {
+    const md = await markdownOf('code.pdf');
+    const fences = md.match(/```[^\n]*\n[\s\S]*?\n```/g) ?? [];
+    expect(fences).toHaveLength(1);
+    expect(fences[0]).toContain('    return x * x + 1\n\n\ndef main(args):');
+    expect(fences[0]).toContain('        print(f(x))\n    return {"done": True, "n": len(args)}\n```');
+  });
+});
