@@ -176,198 +176,37 @@ export function findAddresses(
   digits: number[],
 ): Detection[] {
   const { words, suffixes } = streetTables(lex);
-  const parts: Array<[number, number]> = [];
-  const out: Detection[] = [];
+  const scan: NumberScan = {
+    text,
+    lex,
+    words,
+    suffixes,
+    cls: classes(),
+    postalWords: postal ?? POSTAL_WORDS.test(text),
+    parts: [],
+    out: [],
+  };
   // Digit runs: a run of more than six digits is no house number (an ID, a phone number).
-  const cls = classes();
-  const postalWords = postal ?? POSTAL_WORDS.test(text);
+  for (const i of digits) addressAtNumber(scan, i);
+  const { parts, out } = scan;
   let m: RegExpExecArray | null;
-  for (const i of digits) {
-    let runEnd = i + 1;
-    while (runEnd < text.length && text.charCodeAt(runEnd) >= 48 && text.charCodeAt(runEnd) <= 57) runEnd++;
-    if (runEnd - i > 6) continue;
-    const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
-    // Inside a longer token (a word, a decimal, a code): not a house number.
-    if (
-      (prevCh >= 65 && prevCh <= 90) ||
-      (prevCh >= 97 && prevCh <= 122) ||
-      (prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!))
-    )
-      continue;
-    // What follows: "5 Main Street", "5850 Jana Nerudy 894" need a capitalised word (or a number) next.
-    let q = runEnd;
-    if (cls[text.charCodeAt(q)] !== 0 && cls[text.charCodeAt(q + 1)] === 0) q++;
-    if (text.charCodeAt(q) === 44) q++;
-    let ws = q;
-    while (text.charCodeAt(ws) === 32 || text.charCodeAt(ws) === 9) ws++;
-    const capNext =
-      ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
-    // "5 Main Street" / "5 Main Street 12"
-    STREET_AFTER_NUMBER.lastIndex = i;
-    let a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
-    if (a && !words.has(a[2]!.toLowerCase())) a = streetTypeWithin(a, words);
-    if (
-      a &&
-      words.has(a[2]!.toLowerCase()) &&
-      ((a[1]!.length > 0 && CAP.test(a[1]!)) || (LED_WORDS().has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!))) &&
-      !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])
-    ) {
-      let e = i + a[0].length;
-      if (text[e - 1] === ',') e--;
-      parts.push([i, e]);
-      continue;
-    }
-    // "1812 Rue De La Gare", "31 Via dei Fiorentini": a street word leads the words after the number.
-    if (capNext) {
-      STREET_LED_AFTER_NUMBER.lastIndex = i;
-      const l = STREET_LED_AFTER_NUMBER.exec(text);
-      if (
-        l &&
-        LED_WORDS().has(l[1]!.toLowerCase()) &&
-        !/^(?:apt|apartment|suite|ste|unit|flat|box|floor|building|bldg|house)$/i.test(l[1]!)
-      ) {
-        parts.push([i, i + l[0].length]);
-        continue;
-      }
-    }
-    // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
-    NUMBER_WORDS_NUMBER.lastIndex = i;
-    const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
-    if (
-      b &&
-      !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(
-        b[0],
-      ) &&
-      !b[0]
-        .split(/\s+/)
-        .slice(1, -1)
-        .some((w) => lex.common.has(w.toLowerCase()))
-    ) {
-      parts.push([i, i + b[0].length]);
-      continue;
-    }
-    // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
-    if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
-      if (postalWords && postalContextBefore(text, i)) {
-        POSTAL.lastIndex = i;
-        const p = POSTAL.exec(text);
-        if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
-      }
-      continue;
-    }
-    if (postalWords && postalContextBefore(text, i)) {
-      POSTAL.lastIndex = i;
-      const p = POSTAL.exec(text);
-      if (p) {
-        out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
-        continue;
-      }
-    }
-    // The word before the number decides whether it can be a house number: a capitalised word ("Koskikatu 25",
-    // "Apt. 864"), a street word in lower case ("rue", "via"), or a "u." abbreviation. Most numbers in
-    // running text follow an ordinary lower-case word ("version 2", "in 2019") and stop here.
-    {
-      let k = i - 1;
-      while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9 || text.charCodeAt(k - 1) === 44))
-        k--;
-      if (text.charCodeAt(k - 1) === 46) k--;
-      let w = k;
-      while (w > 0 && cls[text.charCodeAt(w - 1)]! !== 0) w--;
-      if (w === k) continue;
-      if (cls[text.charCodeAt(w)] === 1) {
-        const word = text.slice(w, k);
-        if (!LED_WORDS().has(word.toLowerCase()) && word !== 'u' && !words.has(word)) continue;
-      }
-    }
-    const before = wordsBefore(text, i, 6);
-    const w0 = before[0];
-    if (!w0) continue;
-    let start = -1;
-    if (
-      CAP.test(w0.raw) &&
-      !/.\p{Lu}/u.test(w0.raw) &&
-      !lex.common.has(w0.low) &&
-      (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)
-    ) {
-      const low = w0.low;
-      for (const L of suffixes.lengths) {
-        if (low.length > L && suffixes.set.has(low.slice(-L))) {
-          start = w0.s;
-          break;
-        }
-      }
-    }
-    // "Kálmán Imre u. 12.", "Victor Hugo u. 49", "Joaquin Suarez 2906" after "lives on": the street's name
-    // before the number, its type word (if any) last.
-    if (start < 0) {
-      const typed = (words.has(w0.low) || w0.raw === 'u.') && !LED_WORDS().has(w0.low);
-      let k = typed ? 1 : 0;
-      let first = -1;
-      while (
-        k < before.length &&
-        k < 4 &&
-        CAP.test(before[k]!.raw) &&
-        !/.\p{Lu}/u.test(before[k]!.raw) &&
-        !MONTHS_DAYS().has(before[k]!.low) &&
-        (typed || !before[k]!.raw.endsWith('.')) &&
-        (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))
-      ) {
-        first = before[k]!.s;
-        k++;
-      }
-      // Without a street type, a year is not a house number ("in June 2021").
-      const year = runEnd - i === 4 && /^(?:1[89]|20)\d\d$/.test(text.slice(i, runEnd));
-      if (
-        first >= 0 &&
-        (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))
-      )
-        start = first;
-    }
-    if (start < 0) {
-      for (let k = 0; k < before.length; k++) {
-        const w = before[k]!;
-        if (LED_WORDS().has(w.low) && (CAP.test(w.raw) || k > 0 || /^(?:apt|ste|unit|suite|box)$/.test(w.low))) {
-          // Everything between the street word and the number must be name-like.
-          const between = before.slice(0, k);
-          if (between.every((x) => CAP.test(x.raw) || PARTICLES().has(x.low) || /^\d/.test(x.raw))) start = w.s;
-          break;
-        }
-        if (!CAP.test(w.raw) && !PARTICLES().has(w.low)) break;
-      }
-    }
-    if (start < 0 && CAP.test(w0.raw) && !lex.common.has(w0.low)) {
-      NUMBER_THEN_TYPE.lastIndex = i;
-      const c = NUMBER_THEN_TYPE.exec(text);
-      if (c && words.has(c[1]!.toLowerCase()) && !LED_WORDS().has(c[1]!.toLowerCase())) {
-        let s0 = w0.s;
-        if (before[1] && CAP.test(before[1].raw) && !lex.common.has(before[1].low)) s0 = before[1].s;
-        parts.push([s0, i + c[0].length]);
-        continue;
-      }
-    }
-    if (start >= 0) {
-      let e = runEnd;
-      if (/[A-Za-z]/.test(text[e] ?? '') && !/[A-Za-z]/.test(text[e + 1] ?? '')) e++;
-      // "Main Street 5" after a house number: "6750 Koskikatu 25".
-      const pre = /(?:^|[^\p{L}\p{N}])(\d{1,6}[A-Za-z]?,?[ \t]+)$/u.exec(text.slice(Math.max(0, start - 10), start));
-      if (pre) start -= pre[1]!.length;
-      parts.push([start, e]);
-      continue;
-    }
-    if (postalWords && postalContextBefore(text, i)) {
-      POSTAL.lastIndex = i;
-      const p = POSTAL.exec(text);
-      if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
-    }
-  }
   if (corner) {
     CORNER.lastIndex = 0;
     while ((m = CORNER.exec(text)) !== null) parts.push([m.index, m.index + m[0].length]);
   }
   if (parts.length === 0) return out;
   parts.sort((a, b) => a[0] - b[0]);
-  // Grow each street part over the segments that continue the address: further street parts, place
-  // names, region abbreviations, postal codes, each a short line or comma-separated segment.
+  const blocks = grownAddresses(text, lex, parts);
+  for (const [s, e] of blocks)
+    out.push({ start: s, end: e, entity: 'LOCATION', score: mode === 'fast' ? 0.85 : 0.9, kind: 'street' });
+  return out;
+}
+
+/**
+ * Each street part grown over the segments that continue the address: further street parts, place
+ * names, region abbreviations, postal codes, each a short line or comma-separated segment.
+ */
+function grownAddresses(text: string, lex: Lexicon, parts: Array<[number, number]>): Array<[number, number]> {
   const blocks: Array<[number, number]> = [];
   for (const [s0, e0] of parts) {
     let s = s0;
@@ -407,9 +246,211 @@ export function findAddresses(
     }
     blocks.push([s, e]);
   }
-  for (const [s, e] of blocks)
-    out.push({ start: s, end: e, entity: 'LOCATION', score: mode === 'fast' ? 0.85 : 0.9, kind: 'street' });
-  return out;
+  return blocks;
+}
+
+/** What the house-number scan of one text reads and writes. */
+interface NumberScan {
+  text: string;
+  lex: Lexicon;
+  words: ReturnType<typeof streetTables>['words'];
+  suffixes: ReturnType<typeof streetTables>['suffixes'];
+  cls: ReturnType<typeof classes>;
+  postalWords: boolean;
+  /** Street parts found (start, end), grown into addresses afterwards. */
+  parts: Array<[number, number]>;
+  /** Postal codes, final as found. */
+  out: Detection[];
+}
+
+/** The street part (or postal code) that the digit run starting at `i` begins or ends, if any. */
+function addressAtNumber(scan: NumberScan, i: number): void {
+  const { text, lex, words, cls, postalWords, parts, out } = scan;
+  let runEnd = i + 1;
+  while (runEnd < text.length && text.charCodeAt(runEnd) >= 48 && text.charCodeAt(runEnd) <= 57) runEnd++;
+  if (runEnd - i > 6) return;
+  const prevCh = i > 0 ? text.charCodeAt(i - 1) : 32;
+  // Inside a longer token (a word, a decimal, a code): not a house number.
+  if (
+    (prevCh >= 65 && prevCh <= 90) ||
+    (prevCh >= 97 && prevCh <= 122) ||
+    (prevCh === 46 && i > 1 && /\d/.test(text[i - 2]!))
+  )
+    return;
+  // What follows: "5 Main Street", "5850 Jana Nerudy 894" need a capitalised word (or a number) next.
+  let q = runEnd;
+  if (cls[text.charCodeAt(q)] !== 0 && cls[text.charCodeAt(q + 1)] === 0) q++;
+  if (text.charCodeAt(q) === 44) q++;
+  let ws = q;
+  while (text.charCodeAt(ws) === 32 || text.charCodeAt(ws) === 9) ws++;
+  const capNext =
+    ws > q && (cls[text.charCodeAt(ws)] === 2 || (text.charCodeAt(ws) >= 48 && text.charCodeAt(ws) <= 57));
+  // "5 Main Street" / "5 Main Street 12"
+  STREET_AFTER_NUMBER.lastIndex = i;
+  let a = capNext ? STREET_AFTER_NUMBER.exec(text) : null;
+  if (a && !words.has(a[2]!.toLowerCase())) a = streetTypeWithin(a, words);
+  if (
+    a &&
+    words.has(a[2]!.toLowerCase()) &&
+    ((a[1]!.length > 0 && CAP.test(a[1]!)) || (LED_WORDS().has(a[2]!.toLowerCase()) === false && CAP.test(a[2]!))) &&
+    !/^\d{1,4}[ \t]+(?:st|nd|rd|th)\b/i.test(a[0])
+  ) {
+    let e = i + a[0].length;
+    if (text[e - 1] === ',') e--;
+    parts.push([i, e]);
+    return;
+  }
+  // "1812 Rue De La Gare", "31 Via dei Fiorentini": a street word leads the words after the number.
+  if (capNext) {
+    STREET_LED_AFTER_NUMBER.lastIndex = i;
+    const l = STREET_LED_AFTER_NUMBER.exec(text);
+    if (
+      l &&
+      LED_WORDS().has(l[1]!.toLowerCase()) &&
+      !/^(?:apt|apartment|suite|ste|unit|flat|box|floor|building|bldg|house)$/i.test(l[1]!)
+    ) {
+      parts.push([i, i + l[0].length]);
+      return;
+    }
+  }
+  // "5850 Jana Nerudy 894" (not "16 Jul 2020": dates have month names between their numbers)
+  NUMBER_WORDS_NUMBER.lastIndex = i;
+  const b = capNext ? NUMBER_WORDS_NUMBER.exec(text) : null;
+  if (
+    b &&
+    !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt|cet|est|pst)\b/i.test(
+      b[0],
+    ) &&
+    !b[0]
+      .split(/\s+/)
+      .slice(1, -1)
+      .some((w) => lex.common.has(w.toLowerCase()))
+  ) {
+    parts.push([i, i + b[0].length]);
+    return;
+  }
+  // Words before the number: "Koskikatu 25", "Rue de Piétrain 371", "Apt. 864", "Hoge Wei 32 St."
+  if (prevCh !== 32 && prevCh !== 9 && prevCh !== 44) {
+    if (postalWords && postalContextBefore(text, i)) {
+      POSTAL.lastIndex = i;
+      const p = POSTAL.exec(text);
+      if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+    }
+    return;
+  }
+  if (postalWords && postalContextBefore(text, i)) {
+    POSTAL.lastIndex = i;
+    const p = POSTAL.exec(text);
+    if (p) {
+      out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+      return;
+    }
+  }
+  // The word before the number decides whether it can be a house number: a capitalised word ("Koskikatu 25",
+  // "Apt. 864"), a street word in lower case ("rue", "via"), or a "u." abbreviation. Most numbers in
+  // running text follow an ordinary lower-case word ("version 2", "in 2019") and stop here.
+  {
+    let k = i - 1;
+    while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9 || text.charCodeAt(k - 1) === 44))
+      k--;
+    if (text.charCodeAt(k - 1) === 46) k--;
+    let w = k;
+    while (w > 0 && cls[text.charCodeAt(w - 1)]! !== 0) w--;
+    if (w === k) return;
+    if (cls[text.charCodeAt(w)] === 1) {
+      const word = text.slice(w, k);
+      if (!LED_WORDS().has(word.toLowerCase()) && word !== 'u' && !words.has(word)) return;
+    }
+  }
+  streetBeforeNumber(scan, i, runEnd);
+}
+
+/**
+ * The street named before the house number at `i` (its digits end at `runEnd`): "Koskikatu 25",
+ * "Kálmán Imre u. 12.", "Rue de Piétrain 371", "Apt. 864"; or failing that, a postal code there.
+ */
+function streetBeforeNumber(scan: NumberScan, i: number, runEnd: number): void {
+  const { text, lex, words, suffixes, postalWords, parts, out } = scan;
+  const before = wordsBefore(text, i, 6);
+  const w0 = before[0];
+  if (!w0) return;
+  let start = -1;
+  if (
+    CAP.test(w0.raw) &&
+    !/.\p{Lu}/u.test(w0.raw) &&
+    !lex.common.has(w0.low) &&
+    (/\p{Ll}/u.test(w0.low) || w0.raw.length > 3)
+  ) {
+    const low = w0.low;
+    for (const L of suffixes.lengths) {
+      if (low.length > L && suffixes.set.has(low.slice(-L))) {
+        start = w0.s;
+        break;
+      }
+    }
+  }
+  // "Kálmán Imre u. 12.", "Victor Hugo u. 49", "Joaquin Suarez 2906" after "lives on": the street's name
+  // before the number, its type word (if any) last.
+  if (start < 0) {
+    const typed = (words.has(w0.low) || w0.raw === 'u.') && !LED_WORDS().has(w0.low);
+    let k = typed ? 1 : 0;
+    let first = -1;
+    while (
+      k < before.length &&
+      k < 4 &&
+      CAP.test(before[k]!.raw) &&
+      !/.\p{Lu}/u.test(before[k]!.raw) &&
+      !MONTHS_DAYS().has(before[k]!.low) &&
+      (typed || !before[k]!.raw.endsWith('.')) &&
+      (!lex.common.has(before[k]!.low) || isName(lex, before[k]!.low))
+    ) {
+      first = before[k]!.s;
+      k++;
+    }
+    // Without a street type, a year is not a house number ("in June 2021").
+    const year = runEnd - i === 4 && /^(?:1[89]|20)\d\d$/.test(text.slice(i, runEnd));
+    if (
+      first >= 0 &&
+      (typed || (!year && ADDRESS_BEFORE.test(text.slice(Math.max(0, first - 30), first).toLowerCase())))
+    )
+      start = first;
+  }
+  if (start < 0) {
+    for (let k = 0; k < before.length; k++) {
+      const w = before[k]!;
+      if (LED_WORDS().has(w.low) && (CAP.test(w.raw) || k > 0 || /^(?:apt|ste|unit|suite|box)$/.test(w.low))) {
+        // Everything between the street word and the number must be name-like.
+        const between = before.slice(0, k);
+        if (between.every((x) => CAP.test(x.raw) || PARTICLES().has(x.low) || /^\d/.test(x.raw))) start = w.s;
+        break;
+      }
+      if (!CAP.test(w.raw) && !PARTICLES().has(w.low)) break;
+    }
+  }
+  if (start < 0 && CAP.test(w0.raw) && !lex.common.has(w0.low)) {
+    NUMBER_THEN_TYPE.lastIndex = i;
+    const c = NUMBER_THEN_TYPE.exec(text);
+    if (c && words.has(c[1]!.toLowerCase()) && !LED_WORDS().has(c[1]!.toLowerCase())) {
+      let s0 = w0.s;
+      if (before[1] && CAP.test(before[1].raw) && !lex.common.has(before[1].low)) s0 = before[1].s;
+      parts.push([s0, i + c[0].length]);
+      return;
+    }
+  }
+  if (start >= 0) {
+    let e = runEnd;
+    if (/[A-Za-z]/.test(text[e] ?? '') && !/[A-Za-z]/.test(text[e + 1] ?? '')) e++;
+    // "Main Street 5" after a house number: "6750 Koskikatu 25".
+    const pre = /(?:^|[^\p{L}\p{N}])(\d{1,6}[A-Za-z]?,?[ \t]+)$/u.exec(text.slice(Math.max(0, start - 10), start));
+    if (pre) start -= pre[1]!.length;
+    parts.push([start, e]);
+    return;
+  }
+  if (postalWords && postalContextBefore(text, i)) {
+    POSTAL.lastIndex = i;
+    const p = POSTAL.exec(text);
+    if (p) out.push({ start: i, end: i + p[0].length, entity: 'LOCATION', score: 0.9, kind: 'postal' });
+  }
 }
 
 /**
