@@ -50,6 +50,12 @@ export interface RecognizeOptions {
   /** Read pages fed upside down or sideways the right way up (default true; see orientation.ts). */
   orientation?: boolean;
   /**
+   * Read a page's plain grey render too where the processed reading is doubtful, and keep the better
+   * (default true; src/ocr/plain-reading.ts). False keeps the processed reading: what the check buys is
+   * measured against it.
+   */
+  plainCheck?: boolean;
+  /**
    * Epoch milliseconds after which pages not yet recognised are no longer waited for: their tasks are
    * cancelled (queued ones dropped, running ones' threads ended) and they come back failed with an
    * error saying so (`isOcrTimeout` tells them apart). The signal still rejects the whole call.
@@ -123,6 +129,7 @@ export async function recognizePages(
     recycleAfter: opts.recycleAfter ?? DEFAULT_RECYCLE_AFTER,
     nativeScan: opts.nativeScan ?? true,
     orientation: opts.orientation ?? true,
+    plainCheck: opts.plainCheck ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

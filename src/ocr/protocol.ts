@@ -22,6 +22,8 @@ export interface OcrTask {
   nativeScan?: boolean;
   /** Read pages fed upside down or sideways the right way up (default true). */
   orientation?: boolean;
+  /** Read the plain grey render too where the processed reading is doubtful (default true; plain-reading.ts). */
+  plainCheck?: boolean;
 }
 
 export type OcrTaskResult =

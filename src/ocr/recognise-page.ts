@@ -282,7 +282,7 @@ export async function recognisePage(
   };
   let best = await readTurned(run, 0);
   if (task.orientation !== false) best = await rightWayUp(run, best);
-  best = await noWorseThanPlain(run, best);
+  if (task.plainCheck !== false) best = await noWorseThanPlain(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;
   markBold(page, best.pixels, best.level ?? undefined);
