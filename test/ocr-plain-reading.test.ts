@@ -129,8 +129,10 @@ describe.skipIf(!corpusAvailable)(
       expect(processed.page.plain).toBeUndefined();
       expect(chosen.page.plain).toBe(true);
       expect(chosen.page.skew).toBe(0);
-      // One more recognition than the processed reading alone.
-      expect(chosen.readings).toBeGreaterThanOrEqual(processed.readings + 1);
+      // The processed reading and the plain one. The plain reading has no rules taken out, so the grid's
+      // cells are not read again one by one as the processed reading's are (21 readings in all here).
+      expect(chosen.readings).toBeGreaterThanOrEqual(2);
+      expect(processed.readings).toBeGreaterThan(chosen.readings);
       // Closer to the born-digital text: in characters, and in words whatever their order.
       const before = ocrPlainText(processed.page);
       const after = ocrPlainText(chosen.page);
