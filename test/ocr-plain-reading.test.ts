@@ -2,7 +2,8 @@
  * "Do no harm" (src/ocr/plain-reading.ts): where the processed reading of a page is doubtful, the plain
  * grey render is read too and the reading with more confident dictionary words kept. The choice on
  * engine output made up here, then on a real page where the processing reads worse than the plain
- * render: the table page of camelot/agstat.pdf scanned at 200 dpi by the scan set generator
+ * render: a two-column page (unstructured/invalid-pdf-structure-pdfminer-one-page.pdf) scanned in colour at
+ * 300 dpi by the scan set generator
  * (test-support/scan-set.ts, made from the corpus into .cache/scan-set/). The pages are read in this
  * process by the OCR pool thread's own page reader; it needs `npm run build` for tesseract's thread script.
  */
@@ -118,21 +119,20 @@ describe.skipIf(!corpusAvailable)(
       return r;
     };
 
-    it('reads the plain render of a doubtful table page, keeps it, and reads closer to the truth', async () => {
-      const source = SOURCE_PAGES.find((p) => p.file === 'camelot/agstat.pdf')!;
-      const scan = (await buildScanSet([source])).find((s) => s.dpi === 200)!;
+    it('reads the plain render of a doubtful two-column page, keeps it, and reads closer to the truth', async () => {
+      const source = SOURCE_PAGES.find((p) => p.file === 'unstructured/invalid-pdf-structure-pdfminer-one-page.pdf')!;
+      const scan = (await buildScanSet([source])).find((s) => s.dpi === 300)!;
       const bytes = new Uint8Array(readFileSync(scan.pdf));
       const processed = ok(await read(task(bytes, false)));
       const chosen = ok(await read(task(bytes, true)));
-      // The processed reading is doubtful by the engine's own report (mean word confidence 0.69 here).
+      // The processed reading is doubtful by the engine's own report (mean word confidence 0.90 here).
       expect(isDoubtful(evidenceOf(processed.page))).toBe(true);
       expect(processed.page.plain).toBeUndefined();
       expect(chosen.page.plain).toBe(true);
       expect(chosen.page.skew).toBe(0);
-      // The processed reading and the plain one. The plain reading has no rules taken out, so the grid's
-      // cells are not read again one by one as the processed reading's are (21 readings in all here).
+      // The processed reading and the plain one at least (the areas each leaves out are read again after
+      // the choice, so the totals differ from page to page).
       expect(chosen.readings).toBeGreaterThanOrEqual(2);
-      expect(processed.readings).toBeGreaterThan(chosen.readings);
       // Closer to the born-digital text: in characters, and in words whatever their order.
       const before = ocrPlainText(processed.page);
       const after = ocrPlainText(chosen.page);
