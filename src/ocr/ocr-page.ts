@@ -57,6 +57,11 @@ export interface OcrPage {
    * upside down (absent when read as it is); width, height and boxes are then in the turned frame.
    */
   turned?: number;
+  /**
+   * Read from the plain grey render, nothing done to it, because the processed reading was doubtful and
+   * read worse (src/ocr/plain-reading.ts); absent for the processed reading.
+   */
+  plain?: boolean;
   blocks: OcrBlock[];
   /** Mean word confidence, 0..1 (0 when no words). */
   confidence: number;

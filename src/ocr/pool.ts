@@ -52,6 +52,12 @@ export interface RecognizeOptions {
   /** Read a page in another script with its installed model (default true; see src/ocr/scripts.ts). */
   scripts?: boolean;
   /**
+   * Read a page's plain grey render too where the processed reading is doubtful, and keep the better
+   * (src/ocr/plain-reading.ts). Off by default until the ocr-quality bench shows it helps: its first
+   * measured form read three table scans worse (bench/README.md).
+   */
+  plainCheck?: boolean;
+  /**
    * Epoch milliseconds after which pages not yet recognised are no longer waited for: their tasks are
    * cancelled (queued ones dropped, running ones' threads ended) and they come back failed with an
    * error saying so (`isOcrTimeout` tells them apart). The signal still rejects the whole call.
@@ -126,6 +132,7 @@ export async function recognizePages(
     nativeScan: opts.nativeScan ?? true,
     orientation: opts.orientation ?? true,
     scripts: opts.scripts ?? true,
+    plainCheck: opts.plainCheck ?? false,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);
