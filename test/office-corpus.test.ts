@@ -29,7 +29,7 @@ async function convert(
 
 /**
  * markitdown writes bullets with `*`, docmill with `-` everywhere (one serializer): the vectors are
- * compared with bullet markers normalised, nothing else.
+ * compared with bullet markers normalised (and inline image data, below), nothing else.
  */
 function normaliseBullets(s: string): string {
   return s.replace(/^(\s*)\* /gm, '$1- ');
@@ -42,7 +42,10 @@ describe.skipIf(!corpusAvailable)('markitdown vectors (text documents)', () => {
   for (const v of vectors.filter((x) => /\.(docx|epub)$/.test(x.file))) {
     it(v.file, async () => {
       const out = normaliseBullets(await convert('markitdown', v.file));
-      for (const s of v.mustInclude) expect(out).toContain(normaliseBullets(s));
+      // markitdown cuts an inline image's data to "data:image/png;base64..."; docmill, by its
+      // removeBase64Images rule for every format, writes the HTML path's placeholder instead.
+      const ours = (s: string): string => s.replace(/data:image\/[a-z]+;base64\.\.\./g, '<Base64-Image-Removed>');
+      for (const s of v.mustInclude) expect(out).toContain(ours(normaliseBullets(s)));
       for (const s of v.mustNotInclude) expect(out).not.toContain(s);
     });
   }

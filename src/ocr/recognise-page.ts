@@ -277,7 +277,7 @@ async function inItsScript(
   for (const model of run.task.scripts === false ? [] : scriptCandidates(first.page, marks, run.task.langPath)) {
     if (model.languages === run.task.languages) continue;
     run.eng = engineFor(run.task, model);
-    const r = await readTurned(run, 0);
+    const r = await readTurned(run, first.turn);
     if (r.page.confidence > best.page.confidence + (winner ? 0 : SCRIPT_BETTER_BY)) {
       best = r;
       winner = model;
@@ -309,9 +309,11 @@ export async function recognisePage(
     recognizeMs: 0,
     readings: 0,
   };
-  const { reading, languages } = await inItsScript(run, await readTurned(run, 0), engineFor);
+  // The page is turned right way up first: read upside down, any page reads as no words in any script.
+  let upright = await readTurned(run, 0);
+  if (task.orientation !== false) upright = await rightWayUp(run, upright);
+  const { reading, languages } = await inItsScript(run, upright, engineFor);
   let best = reading;
-  if (task.orientation !== false) best = await rightWayUp(run, best);
   if (task.plainCheck === true) best = await noWorseThanPlain(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;

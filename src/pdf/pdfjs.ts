@@ -22,7 +22,9 @@ const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
 export function installSyncInflate(): void {
   const g = globalThis as { DecompressionStream?: unknown };
   if ((g.DecompressionStream as { syncInflate?: boolean } | undefined)?.syncInflate) return;
-  // Decoded content streams past this are hostile; pdf.js's own decoder takes over (and is bounded by the thread's memory limit).
+  // A stream decoding past this is hostile (a decompression bomb). It reads as empty: an error here
+  // would hand the stream to pdf.js's own decoder, which would inflate all of it in JavaScript, for
+  // minutes on a 1 GB bomb, where a local conversion without a deadline would seem to hang.
   const MAX_OUTPUT = 512 * 1024 * 1024;
   class SyncDecompressionStream {
     static readonly syncInflate = true;
@@ -49,7 +51,8 @@ export function installSyncInflate(): void {
           if (!out) throw new TypeError(`unsupported format ${format}`);
           result = { value: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
         } catch (error) {
-          result = { error };
+          const tooLarge = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+          result = tooLarge ? { value: new Uint8Array(0) } : { error };
         }
         return result;
       };
