@@ -3,6 +3,7 @@
  * Whitespace runs count as one space and typographic quotes and dashes are folded, so layout and
  * typography choices are not counted as recognition errors.
  */
+import { editDistance as sequenceEditDistance } from './text-metrics.js';
 
 export function normalizeForCer(text: string): string {
   return text
@@ -14,25 +15,9 @@ export function normalizeForCer(text: string): string {
     .trim();
 }
 
-/** Levenshtein distance over code points, O(n·m) time and O(m) memory. */
+/** Levenshtein distance over code points (text-metrics.ts holds the one edit distance). */
 export function editDistance(a: string, b: string): number {
-  const s = [...a];
-  const t = [...b];
-  if (s.length === 0) return t.length;
-  if (t.length === 0) return s.length;
-  let prev = new Uint32Array(t.length + 1);
-  let cur = new Uint32Array(t.length + 1);
-  for (let j = 0; j <= t.length; j++) prev[j] = j;
-  for (let i = 1; i <= s.length; i++) {
-    cur[0] = i;
-    const si = s[i - 1];
-    for (let j = 1; j <= t.length; j++) {
-      const cost = si === t[j - 1] ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[t.length]!;
+  return sequenceEditDistance([...a], [...b]);
 }
 
 /** CER of `hypothesis` against `truth`, both normalised; 0 is perfect, can exceed 1. */
