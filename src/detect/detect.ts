@@ -8,6 +8,7 @@ import { ParseError } from '../errors.js';
 import { cfbRootNames, readCfb } from '../containers/compound.js';
 import { OleFile } from '../containers/ole.js';
 import { ole2DirectoryProblem } from '../containers/ole2-directory.js';
+import { utf16WithoutBom } from './utf16.js';
 
 export const FILE_KINDS = [
   'pdf',
@@ -144,22 +145,6 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const ZIP_EMPTY = [0x50, 0x4b, 0x05, 0x06];
 
 /** Decodes the start of a file as text for markup sniffing, honouring UTF-16 byte-order marks. */
-/** UTF-16 text without a byte-order mark: ASCII characters show up as every other byte zero. */
-function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  const n = Math.min(bytes.length, 4096) & ~1;
-  if (n < 4) return undefined;
-  let evenZero = 0;
-  let oddZero = 0;
-  for (let i = 0; i < n; i += 2) {
-    if (bytes[i] === 0) evenZero++;
-    if (bytes[i + 1] === 0) oddZero++;
-  }
-  const pairs = n / 2;
-  if (oddZero > pairs * 0.4 && evenZero < pairs * 0.05) return 'utf-16le';
-  if (evenZero > pairs * 0.4 && oddZero < pairs * 0.05) return 'utf-16be';
-  return undefined;
-}
-
 export function sniffText(bytes: Uint8Array, max = 4096): string {
   const head = bytes.subarray(0, max);
   if (startsWith(head, [0xff, 0xfe])) return new TextDecoder('utf-16le').decode(head.subarray(2));

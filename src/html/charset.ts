@@ -5,6 +5,7 @@
  */
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
+import { utf16WithoutBom } from '../detect/utf16.js';
 
 export interface Decoded {
   text: string;
@@ -50,22 +51,6 @@ function bomEncoding(bytes: Uint8Array): { encoding: string; length: number } | 
   return undefined;
 }
 
-/** UTF-16 without a BOM: ASCII text shows up as every other byte zero. */
-function sniffUtf16(bytes: Uint8Array): string | undefined {
-  const n = Math.min(bytes.length, 4096) & ~1;
-  if (n < 4) return undefined;
-  let evenZero = 0;
-  let oddZero = 0;
-  for (let i = 0; i < n; i += 2) {
-    if (bytes[i] === 0) evenZero++;
-    if (bytes[i + 1] === 0) oddZero++;
-  }
-  const pairs = n / 2;
-  if (oddZero > pairs * 0.4 && evenZero < pairs * 0.05) return 'utf-16le';
-  if (evenZero > pairs * 0.4 && oddZero < pairs * 0.05) return 'utf-16be';
-  return undefined;
-}
-
 /** The charset the document declares within its first bytes, for HTML and XML. */
 export function declaredCharset(bytes: Uint8Array): string | undefined {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 8192)).toString('latin1');
@@ -104,7 +89,7 @@ export function decodeText(bytes: Uint8Array, opts: DecodeOptions = {}): Decoded
   const bom = bomEncoding(bytes);
   if (bom) return { text: decodeWith(bytes.subarray(bom.length), bom.encoding), encoding: bom.encoding, from: 'bom' };
 
-  const utf16 = sniffUtf16(bytes);
+  const utf16 = utf16WithoutBom(bytes);
   if (utf16) return { text: decodeWith(bytes, utf16), encoding: utf16, from: 'sniffed' };
 
   const hint = opts.hint ? normalizeEncoding(opts.hint) : undefined;

@@ -5,22 +5,8 @@
  * tags (and their end tags) past a depth no real page reaches; the text they held is kept.
  */
 
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
+import { VOID_ELEMENTS } from './void-elements.js';
+
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript', 'plaintext', 'template']);
 /**
  * Elements whose end tag may be omitted: a new one implicitly closes an open one of these names,
@@ -114,7 +100,7 @@ export function limitTagNesting(html: string, limit = PARSE_NESTING_LIMIT): Nest
       if (at !== -1) stack.length = at;
       continue;
     }
-    if (VOID.has(name) || m[3]) continue;
+    if (VOID_ELEMENTS.has(name) || m[3]) continue;
     if (RAW_TEXT.has(name)) {
       // Skip to the end tag: what is inside is not markup.
       const endTag = new RegExp(`</${name}`, 'ig');

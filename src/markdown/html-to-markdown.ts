@@ -14,6 +14,7 @@
 import TurndownService from 'turndown';
 import { ParseError } from '../errors.js';
 import { BASE64_IMAGE_PLACEHOLDER } from '../formats/base64-images.js';
+import { VOID_ELEMENTS } from '../html/void-elements.js';
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL that relative links and image sources are resolved against. */
@@ -626,23 +627,6 @@ export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): 
     );
   }
 }
-
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 
 function isXhtml(html: string): boolean {
   const head = html.slice(0, 4096);
