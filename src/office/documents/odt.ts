@@ -75,8 +75,15 @@ const IGNORE = new Set([
   'svg:desc_',
 ]);
 
+/** OpenDocument text parts are read as far as they go; a bad character reference shows as U+FFFD. */
 function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
+  return parseXml(text, {
+    namespaces: OFFICE_NAMESPACES,
+    keepWhitespaceIn: KEEP_WS,
+    ignore: IGNORE,
+    onBadTag: 'tolerate',
+    invalidCharRefs: 'replace',
+  });
 }
 
 interface TextStyle {
@@ -405,7 +412,7 @@ class OdtConverter {
           for (const node of sub.nodes()) take(node);
         } else {
           inner.blocks.length = 0;
-          this.blocks({ name: '#', attrs: {}, children: [c] }, inner, type, { style, level });
+          this.blocks({ name: '#', local: '#', attrs: {}, children: [c] }, inner, type, { style, level });
           for (const node of inner.nodes()) {
             if (!after && node.kind === 'heading') ownHeading = true;
             take(node);
@@ -664,7 +671,7 @@ class OdtConverter {
         this.drawing(c, out);
       } else if (c.name === 'text:p' || c.name === 'text:list') {
         const sink = new BlockSink();
-        this.blocks({ name: '#', attrs: {}, children: [c] }, sink);
+        this.blocks({ name: '#', local: '#', attrs: {}, children: [c] }, sink);
         out.floats.push(...sink.nodes());
       }
     }

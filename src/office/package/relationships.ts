@@ -1,6 +1,7 @@
 /** Open Packaging Conventions: a part's relationships (`_rels/*.rels`), by id, with their targets resolved. */
 import type { ZipPackage } from '../../containers/zip.js';
-import { attr, elements, parseXml, type XmlElement } from './local-xml.js';
+import { attr, elements, WELL_FORMED_PARTS, type XmlElement } from './local-names.js';
+import { parseXmlRoot } from './xml.js';
 import { decodeUriSafe, normalizePartPath, relsPathOf, resolvePart } from './part-path.js';
 
 export interface Relationship {
@@ -25,7 +26,7 @@ export function readRels(zip: ZipPackage, part: string): Map<string, Relationshi
   if (!xml) return map;
   let root: XmlElement;
   try {
-    root = parseXml(xml, `relationships of ${part}`);
+    root = parseXmlRoot(xml, { ...WELL_FORMED_PARTS, part: `relationships of ${part}` });
   } catch {
     return map;
   }

@@ -17,10 +17,11 @@ import {
   childrenNamed,
   descendants,
   elements,
-  parseXml,
   textOf,
+  WELL_FORMED_PARTS,
   type XmlElement,
-} from '../package/local-xml.js';
+} from '../package/local-names.js';
+import { parseXmlRoot } from '../package/xml.js';
 
 interface TextStyle {
   bold?: boolean;
@@ -52,7 +53,7 @@ class OdpReader {
 
   private xml(part: string): XmlElement | undefined {
     const text = this.zip.text(part);
-    return text === undefined ? undefined : parseXml(text, `part ${part}`);
+    return text === undefined ? undefined : parseXmlRoot(text, { ...WELL_FORMED_PARTS, part: `part ${part}` });
   }
 
   read(): DocModel {

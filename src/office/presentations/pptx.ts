@@ -22,11 +22,12 @@ import {
   childrenNamed,
   descendants,
   elements,
-  parseXml,
   path,
   textOf,
+  WELL_FORMED_PARTS,
   type XmlElement,
-} from '../package/local-xml.js';
+} from '../package/local-names.js';
+import { parseXmlRoot } from '../package/xml.js';
 
 interface Box {
   x: number;
@@ -106,7 +107,7 @@ class PptxReader {
   xml(part: string): XmlElement | undefined {
     const text = this.zip.text(part);
     if (text === undefined) return undefined;
-    return parseXml(text, `part ${part}`);
+    return parseXmlRoot(text, { ...WELL_FORMED_PARTS, part: `part ${part}` });
   }
 
   read(): DocModel {

@@ -9,7 +9,8 @@
  */
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { attr, child, elements, parseXml, type XmlElement } from '../package/local-xml.js';
+import { attr, child, elements, WELL_FORMED_PARTS, type XmlElement } from '../package/local-names.js';
+import { parseXmlRoot } from '../package/xml.js';
 import { odfCellValue } from '../odf/cell-value.js';
 import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
 
@@ -68,7 +69,7 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
   const zip = ZipPackage.open(bytes);
   const xml = zip.text('content.xml');
   if (xml === undefined) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no content.xml.');
-  const root = parseXml(xml, 'content.xml of the spreadsheet');
+  const root = parseXmlRoot(xml, { ...WELL_FORMED_PARTS, part: 'content.xml of the spreadsheet' });
   const hiddenStyles = new Set<string>();
   for (const s of elements(child(root, 'automatic-styles'))) {
     if (s.local !== 'style' || attr(s, 'family') !== 'table') continue;
@@ -140,7 +141,7 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
   const out: FastWorkbook = { sheets };
   if (meta) {
     try {
-      const m = child(parseXml(meta, 'meta.xml'), 'meta');
+      const m = child(parseXmlRoot(meta, { ...WELL_FORMED_PARTS, part: 'meta.xml' }), 'meta');
       const title = m ? elements(m).find((e) => e.local === 'title') : undefined;
       const creator = m ? elements(m).find((e) => e.local === 'initial-creator' || e.local === 'creator') : undefined;
       if (title) out.title = inlineText(title);

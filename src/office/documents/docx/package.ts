@@ -124,8 +124,15 @@ export const IGNORE = new Set([
   'w:rsids',
 ]);
 
+/** Word parts are read as far as they go (odd writers abound); a bad character reference shows as U+FFFD. */
 export function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
+  return parseXml(text, {
+    namespaces: OFFICE_NAMESPACES,
+    keepWhitespaceIn: KEEP_WS,
+    ignore: IGNORE,
+    onBadTag: 'tolerate',
+    invalidCharRefs: 'replace',
+  });
 }
 
 export interface Rel {
