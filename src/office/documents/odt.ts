@@ -27,6 +27,12 @@ import {
   withAuthor,
 } from './common.js';
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
+import { RESOLVED_NAMES } from '../odf/names.js';
+import { isEncrypted, ODF_PARTS, optionalPartText } from '../odf/package.js';
+import { cellSpans, countAttr, fontFlags, isRowGroup, spaceRun } from '../odf/text.js';
+
+/** Rows or columns one repeated table row or cell yields at most (writers repeat empty ones to the sheet's end). */
+const MAX_TABLE_REPEAT = 100;
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -136,12 +142,7 @@ class OdfStyles {
         const ts: TextStyle = {};
         if (s.attrs['style:parent-style-name']) ts.parent = s.attrs['style:parent-style-name'];
         if (tp) {
-          const w = tp.attrs['fo:font-weight'];
-          if (w) ts.bold = w === 'bold' || Number(w) >= 600;
-          const st = tp.attrs['fo:font-style'];
-          if (st) ts.italic = st === 'italic' || st === 'oblique';
-          const lt = tp.attrs['style:text-line-through-style'];
-          if (lt) ts.strike = lt !== 'none';
+          Object.assign(ts, fontFlags(tp, RESOLVED_NAMES));
           const pos = tp.attrs['style:text-position'];
           if (pos) {
             if (/^super|^\d+%|^[1-9]/.test(pos) && !/^-/.test(pos))
@@ -483,10 +484,10 @@ class OdtConverter {
     const collectRows = (el: XmlElement): void => {
       for (const c of children(el)) {
         if (c.name === 'table:table-row') {
-          const repeat = Math.min(Number(c.attrs['table:number-rows-repeated'] ?? 1) || 1, 100);
+          const repeat = Math.min(countAttr(c.attrs['table:number-rows-repeated']), MAX_TABLE_REPEAT);
           const row: TableCell[] = [];
           for (const tc of children(c)) {
-            const rep = Math.min(Number(tc.attrs['table:number-columns-repeated'] ?? 1) || 1, 100);
+            const rep = Math.min(countAttr(tc.attrs['table:number-columns-repeated']), MAX_TABLE_REPEAT);
             if (tc.name === 'table:covered-table-cell') continue;
             if (tc.name !== 'table:table-cell') continue;
             const inner = new BlockSink();
@@ -494,17 +495,11 @@ class OdtConverter {
             const nodes = inner.nodes();
             nodesOfCells.push(nodes);
             const content = blocksToCellInlines(nodes);
-            const cs = Number(tc.attrs['table:number-columns-spanned'] ?? 1) || 1;
-            const rs = Number(tc.attrs['table:number-rows-spanned'] ?? 1) || 1;
+            const { cs, rs } = cellSpans(tc, RESOLVED_NAMES);
             for (let k = 0; k < rep; k++) row.push(cell(content, cs, rs));
           }
           for (let k = 0; k < repeat; k++) rows.push(row);
-        } else if (
-          c.name === 'table:table-header-rows' ||
-          c.name === 'table:table-rows' ||
-          c.name === 'table:table-row-group'
-        )
-          collectRows(c);
+        } else if (isRowGroup(c, RESOLVED_NAMES)) collectRows(c);
       }
     };
     collectRows(tbl);
@@ -561,7 +556,7 @@ class OdtConverter {
           break;
         }
         case 'text:s':
-          push(' '.repeat(Math.min(Number(c.attrs['text:c'] ?? 1) || 1, 100)));
+          push(spaceRun(c, RESOLVED_NAMES));
           break;
         case 'text:tab':
           push(this.inIndex ? '\u0000' : ' ');
@@ -691,32 +686,16 @@ function annotationEndNames(el: XmlElement | undefined, out = new Set<string>())
 
 export function readOdt(ctx: ReaderContext): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
-  const contentText = zip.text('content.xml');
+  const contentText = zip.text(ODF_PARTS.content);
   if (contentText === undefined) throw new ParseError('MALFORMED', 'The OpenDocument package has no content.xml.');
-  let manifest: string | undefined;
-  try {
-    manifest = zip.text('META-INF/manifest.xml');
-  } catch {
-    manifest = undefined;
-  }
-  if (manifest && /manifest:encryption-data/.test(manifest)) {
+  if (isEncrypted(zip)) {
     throw new ParseError('ENCRYPTED', 'The OpenDocument file is password protected.');
   }
   const warnings: string[] = [];
   // Damaged optional parts (styles, metadata) are left out with a warning; the text is still read.
-  const optional = (name: string): string | undefined => {
-    try {
-      return zip.text(name);
-    } catch (err) {
-      if (err instanceof ParseError && err.code === 'MALFORMED') {
-        warnings.push(`The part ${name} is damaged and was left out (${err.message})`);
-        return undefined;
-      }
-      throw err;
-    }
-  };
+  const optional = (name: string): string | undefined => optionalPartText(zip, name, warnings);
   const styles = new OdfStyles();
-  const stylesText = optional('styles.xml');
+  const stylesText = optional(ODF_PARTS.styles);
   const stylesRoot = stylesText ? parse(stylesText) : undefined;
   const stylesDoc = child(stylesRoot, 'office:document-styles');
   styles.addFontFaces(child(stylesDoc, 'office:font-face-decls'));
@@ -757,7 +736,7 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const footers = furniture('footer');
 
   const metadata: DocModel['metadata'] = {};
-  const metaText = optional('meta.xml');
+  const metaText = optional(ODF_PARTS.meta);
   if (metaText) {
     const meta = child(child(parse(metaText), 'office:document-meta'), 'office:meta');
     const pick = (name: string, key: string): void => {

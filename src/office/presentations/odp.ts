@@ -9,19 +9,12 @@ import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { odfCellValue } from '../odf/cell-value.js';
+import { LOCAL_NAMES } from '../odf/names.js';
+import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
+import { cellSpans, countAttr, fontFlags, isOutsideLink, isRowGroup, spaceRun } from '../odf/text.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
-import {
-  attr,
-  child,
-  childrenNamed,
-  descendants,
-  elements,
-  textOf,
-  WELL_FORMED_PARTS,
-  type XmlElement,
-} from '../package/local-names.js';
-import { parseXmlRoot } from '../package/xml.js';
+import { attr, child, childrenNamed, descendants, elements, textOf, type XmlElement } from '../package/local-names.js';
 
 interface TextStyle {
   bold?: boolean;
@@ -31,6 +24,9 @@ interface TextStyle {
   subscript?: boolean;
 }
 type ListKind = 'bullet' | 'number' | 'none';
+
+/** Columns one repeated table cell yields at most: a slide table is never wider, a hostile count is. */
+const MAX_COLUMN_REPEAT = 256;
 
 const CM_PER: Record<string, number> = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 };
 
@@ -52,19 +48,18 @@ class OdpReader {
   ) {}
 
   private xml(part: string): XmlElement | undefined {
-    const text = this.zip.text(part);
-    return text === undefined ? undefined : parseXmlRoot(text, { ...WELL_FORMED_PARTS, part: `part ${part}` });
+    return wellFormedPart(this.zip, part);
   }
 
   read(): DocModel {
-    const content = this.xml('content.xml');
+    const content = this.xml(ODF_PARTS.content);
     if (!content) throw new ParseError('MALFORMED', 'The OpenDocument presentation has no content.xml.');
-    const styles = this.safeXml('styles.xml');
+    const styles = this.safeXml(ODF_PARTS.styles);
     for (const stylesRoot of [styles, content]) {
       for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')])
         this.collectStyles(container);
     }
-    const pres = child(child(content, 'body'), 'presentation');
+    const pres = bodyOf(content, 'presentation');
     if (!pres) throw new ParseError('MALFORMED', 'The OpenDocument file has no presentation body.');
     const size = this.pageSize(styles);
     const pages: DocPage[] = [];
@@ -84,7 +79,7 @@ class OdpReader {
       pages.push(slidePage(i + 1, items, notes, size, pt));
     });
     const metadata: DocModel['metadata'] = { numPages: pages.length };
-    const meta = child(this.safeXml('meta.xml'), 'meta');
+    const meta = child(this.safeXml(ODF_PARTS.meta), 'meta');
     const title = textOf(child(meta, 'title')).trim();
     if (title) metadata.title = title;
     const creator = textOf(child(meta, 'initial-creator') ?? child(meta, 'creator')).trim();
@@ -124,11 +119,10 @@ class OdpReader {
       const props = child(s, 'text-properties');
       if (!props) continue;
       const style: TextStyle = {};
-      const weight = attr(props, 'font-weight');
-      if (weight === 'bold' || Number(weight) >= 600) style.bold = true;
-      if (attr(props, 'font-style') === 'italic' || attr(props, 'font-style') === 'oblique') style.italic = true;
-      const through = attr(props, 'text-line-through-style');
-      if (through && through !== 'none') style.strike = true;
+      const flags = fontFlags(props, LOCAL_NAMES);
+      if (flags.bold) style.bold = true;
+      if (flags.italic) style.italic = true;
+      if (flags.strike) style.strike = true;
       const position = attr(props, 'text-position') ?? '';
       if (/^super|^\d/.test(position) && !/^0/.test(position)) style.superscript = true;
       else if (/^sub|^-/.test(position)) style.subscript = true;
@@ -231,7 +225,7 @@ class OdpReader {
       }
       switch (c.local) {
         case 's':
-          out.push({ type: 'text', text: ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1)), ...marks });
+          out.push({ type: 'text', text: spaceRun(c, LOCAL_NAMES), ...marks });
           break;
         case 'tab':
           out.push({ type: 'text', text: '\t', ...marks });
@@ -246,7 +240,7 @@ class OdpReader {
         }
         case 'a': {
           const href = attr(c, 'href');
-          out.push(...this.inlines(c, href && /^(https?|mailto|ftp):/i.test(href) ? { ...marks, href } : marks));
+          out.push(...this.inlines(c, href && isOutsideLink(href) ? { ...marks, href } : marks));
           break;
         }
         case 'note':
@@ -270,7 +264,7 @@ class OdpReader {
           const row: TableCell[] = [];
           for (const cell of elements(c)) {
             if (cell.local !== 'table-cell') continue;
-            const repeat = Math.min(256, Number(attr(cell, 'number-columns-repeated') ?? 1) || 1);
+            const repeat = Math.min(MAX_COLUMN_REPEAT, countAttr(attr(cell, 'number-columns-repeated')));
             const content: Inline[] = [];
             for (const p of this.textParagraphs(cell)) {
               const t = trimInlines(p.content);
@@ -283,8 +277,7 @@ class OdpReader {
               const value = odfCellValue(cell).trim();
               if (value) content.push({ type: 'text', text: value });
             }
-            const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
-            const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
+            const { cs, rs } = cellSpans(cell, LOCAL_NAMES);
             for (let k = 0; k < repeat; k++) {
               const tc: TableCell = { content };
               if (cs > 1) tc.colSpan = cs;
@@ -293,8 +286,7 @@ class OdpReader {
             }
           }
           rows.push(row);
-        } else if (c.local === 'table-header-rows' || c.local === 'table-rows' || c.local === 'table-row-group')
-          visit(c);
+        } else if (isRowGroup(c, LOCAL_NAMES)) visit(c);
       }
     };
     visit(table);
