@@ -29,10 +29,23 @@ import {
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 import { RESOLVED_NAMES } from '../odf/names.js';
 import { isEncrypted, ODF_PARTS, optionalPartText } from '../odf/package.js';
-import { cellSpans, countAttr, fontFlags, isRowGroup, spaceRun } from '../odf/text.js';
+import { cellSpans, countAttr, fontFlags, isRowGroup, readInlines } from '../odf/text.js';
 
 /** Rows or columns one repeated table row or cell yields at most (writers repeat empty ones to the sheet's end). */
 const MAX_TABLE_REPEAT = 100;
+
+/** Inline elements left out with their content: page fields (no page here), tracked changes, marks. */
+const LEFT_OUT = [
+  'text:page-number',
+  'text:page-count',
+  'text:page-continuation',
+  'text:tracked-changes',
+  'text:bookmark',
+  'text:bookmark-start',
+  'text:bookmark-end',
+  'text:soft-page-break',
+  'text:reference-mark',
+];
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -527,109 +540,98 @@ class OdtConverter {
       if (href) t.href = href;
       out.inlines.push(t);
     };
-    for (const c of el.children) {
-      if (typeof c === 'string') {
+    readInlines(el, RESOLVED_NAMES, {
+      text: (c) => {
         let t = /[\r\n\t]/.test(c) ? c.replace(/[\r\n\t]+/g, ' ') : c;
         if (marks.symbol) t = symbolText(marks.symbol, t);
         // A soft hyphen shows only where a line is broken (as Word's w:softHyphen and RTF's \-).
         if (t.includes('\u00ad')) t = t.replace(/\u00ad/g, '');
         if (t) push(t);
-        continue;
+      },
+      spaces: push,
+      tab: () => push(this.inIndex ? '\u0000' : ' '),
+      lineBreak: () => out.inlines.push({ type: 'break' }),
+      leftOut: LEFT_OUT,
+      // Fields (page numbers, dates, references, ...) and other elements show their current text.
+      element: (c) => this.inlineElement(c, out, marks, href, push),
+    });
+  }
+
+  /** The inline elements the text reader reads itself; false for the others. */
+  private inlineElement(
+    c: XmlElement,
+    out: Out,
+    marks: TextStyle,
+    href: string | undefined,
+    push: (text: string) => void,
+  ): boolean {
+    switch (c.name) {
+      case 'text:span': {
+        const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
+        if (props.hidden) return true;
+        this.inlines(c, out, props, href);
+        return true;
       }
-      switch (c.name) {
-        case 'text:span': {
-          const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
-          if (props.hidden) break;
-          this.inlines(c, out, props, href);
-          break;
-        }
-        case 'text:a': {
-          const target = c.attrs['xlink:href'];
-          const link = target && !target.startsWith('#') ? target : undefined;
-          if (link && !this.links.includes(link)) this.links.push(link);
-          this.inlines(
-            c,
-            out,
-            { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) },
-            link ?? href,
-          );
-          break;
-        }
-        case 'text:s':
-          push(spaceRun(c, RESOLVED_NAMES));
-          break;
-        case 'text:tab':
-          push(this.inIndex ? '\u0000' : ' ');
-          break;
-        case 'text:line-break':
-          out.inlines.push({ type: 'break' });
-          break;
-        case 'text:note': {
-          const body = child(c, 'text:note-body');
-          const label = String(++this.noteCounter);
-          const sink = new BlockSink();
-          this.blocks(body, sink);
-          const nodes = sink.nodes();
-          this.notes.push({
-            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
-          });
+      case 'text:a': {
+        const target = c.attrs['xlink:href'];
+        const link = target && !target.startsWith('#') ? target : undefined;
+        if (link && !this.links.includes(link)) this.links.push(link);
+        this.inlines(c, out, { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) }, link ?? href);
+        return true;
+      }
+      case 'text:note': {
+        const body = child(c, 'text:note-body');
+        const label = String(++this.noteCounter);
+        const sink = new BlockSink();
+        this.blocks(body, sink);
+        const nodes = sink.nodes();
+        this.notes.push({
+          node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+        });
+        out.inlines.push({ type: 'noteRef', label });
+        return true;
+      }
+      case 'office:annotation': {
+        const label = `comment-${++this.commentCounter}`;
+        const sink = new BlockSink();
+        this.blocks(c, sink);
+        const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
+        this.comments.push({
+          node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+        });
+        // A comment on a range is referenced where the range ends, as Word places it.
+        const name = c.attrs['office:name'];
+        if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
+        else out.inlines.push({ type: 'noteRef', label });
+        return true;
+      }
+      case 'office:annotation-end': {
+        const name = c.attrs['office:name'] ?? '';
+        const label = this.openAnnotations.get(name);
+        if (label) {
+          this.openAnnotations.delete(name);
           out.inlines.push({ type: 'noteRef', label });
-          break;
         }
-        case 'office:annotation': {
-          const label = `comment-${++this.commentCounter}`;
-          const sink = new BlockSink();
-          this.blocks(c, sink);
-          const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
-          this.comments.push({
-            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
-          });
-          // A comment on a range is referenced where the range ends, as Word places it.
-          const name = c.attrs['office:name'];
-          if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
-          else out.inlines.push({ type: 'noteRef', label });
-          break;
-        }
-        case 'office:annotation-end': {
-          const name = c.attrs['office:name'] ?? '';
-          const label = this.openAnnotations.get(name);
-          if (label) {
-            this.openAnnotations.delete(name);
-            out.inlines.push({ type: 'noteRef', label });
-          }
-          break;
-        }
-        case 'draw:frame':
-        case 'draw:a':
-        case 'draw:g':
-        case 'draw:custom-shape':
-        case 'draw:rect':
-          this.drawing(c, out);
-          break;
-        case 'text:page-number':
-        case 'text:page-count':
-        case 'text:page-continuation':
-        case 'text:tracked-changes':
-        case 'text:bookmark':
-        case 'text:bookmark-start':
-        case 'text:bookmark-end':
-        case 'text:soft-page-break':
-        case 'text:reference-mark':
-          break;
-        case 'text:ruby':
-          this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
-          break;
-        case 'text:number': {
-          // A heading's formatted number, written in the document: kept, apart from the text.
-          const number = textContent(c).trim();
-          if (number) push(`${number} `);
-          break;
-        }
-        default:
-          // Fields (page numbers, dates, references, ...) show their current text.
-          this.inlines(c, out, marks, href);
-          break;
+        return true;
       }
+      case 'draw:frame':
+      case 'draw:a':
+      case 'draw:g':
+      case 'draw:custom-shape':
+      case 'draw:rect':
+        this.drawing(c, out);
+        return true;
+      case 'text:ruby':
+        this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
+        return true;
+      case 'text:number': {
+        // A heading's formatted number, written in the document: kept, apart from the text.
+        const number = textContent(c).trim();
+        if (number) push(`${number} `);
+        return true;
+      }
+      default:
+        return false;
     }
   }
 

@@ -59,3 +59,34 @@ export function fontFlags(props: XmlElement, names: OdfNames): FontFlags {
   if (through) flags.strike = through !== 'none';
   return flags;
 }
+
+/** What a reader makes of each piece of a paragraph's inline content. */
+export interface InlineReading {
+  /** Character data, as written (each reader treats its white space its own way). */
+  text(s: string): void;
+  /** A `text:s`: its run of spaces. */
+  spaces(run: string): void;
+  /** A `text:tab`. */
+  tab(): void;
+  /** A `text:line-break`. */
+  lineBreak(): void;
+  /** Elements left out with their content (qualified ODF names): notes a reader places elsewhere, bookmarks, fields. */
+  leftOut: readonly string[];
+  /** An element the reader reads itself (styled spans, links, notes): returns true when it did. */
+  element?(el: XmlElement): boolean;
+}
+
+/**
+ * Reads the inline content of a paragraph (`text:p`, `text:h`) or span in order. Any other element
+ * (a span the reader does not take itself, a field) shows its text, read the same way.
+ */
+export function readInlines(el: XmlElement, names: OdfNames, reading: InlineReading): void {
+  for (const c of el.children) {
+    if (typeof c === 'string') reading.text(c);
+    else if (names.is(c, 'text:s')) reading.spaces(spaceRun(c, names));
+    else if (names.is(c, 'text:tab')) reading.tab();
+    else if (names.is(c, 'text:line-break')) reading.lineBreak();
+    else if (reading.leftOut.some((name) => names.is(c, name))) continue;
+    else if (!reading.element?.(c)) readInlines(c, names, reading);
+  }
+}

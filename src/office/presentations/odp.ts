@@ -11,7 +11,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import { odfCellValue } from '../odf/cell-value.js';
 import { LOCAL_NAMES } from '../odf/names.js';
 import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
-import { cellSpans, countAttr, fontFlags, isOutsideLink, isRowGroup, spaceRun } from '../odf/text.js';
+import { cellSpans, countAttr, fontFlags, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
 import { attr, child, childrenNamed, descendants, elements, textOf, type XmlElement } from '../package/local-names.js';
@@ -27,6 +27,9 @@ type ListKind = 'bullet' | 'number' | 'none';
 
 /** Columns one repeated table cell yields at most: a slide table is never wider, a hostile count is. */
 const MAX_COLUMN_REPEAT = 256;
+
+/** Notes and comments are not shown on a slide; bookmarks hold no text. */
+const LEFT_OUT = ['text:note', 'office:annotation', 'text:bookmark', 'text:bookmark-start', 'text:bookmark-end'];
 
 const CM_PER: Record<string, number> = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 };
 
@@ -217,42 +220,26 @@ class OdpReader {
 
   private inlines(el: XmlElement, marks: TextStyle & { href?: string }): Inline[] {
     const out: Inline[] = [];
-    for (const c of el.children) {
-      if (typeof c === 'string') {
+    readInlines(el, LOCAL_NAMES, {
+      text: (c) => {
         const text = c.replace(/[\r\n\t ]+/g, ' ');
         if (text) out.push({ type: 'text', text, ...marks } as TextInline);
-        continue;
-      }
-      switch (c.local) {
-        case 's':
-          out.push({ type: 'text', text: spaceRun(c, LOCAL_NAMES), ...marks });
-          break;
-        case 'tab':
-          out.push({ type: 'text', text: '\t', ...marks });
-          break;
-        case 'line-break':
-          out.push({ type: 'break' });
-          break;
-        case 'span': {
+      },
+      spaces: (run) => out.push({ type: 'text', text: run, ...marks }),
+      tab: () => out.push({ type: 'text', text: '\t', ...marks }),
+      lineBreak: () => out.push({ type: 'break' }),
+      leftOut: LEFT_OUT,
+      element: (c) => {
+        if (c.local === 'span') {
           const style = this.textStyles.get(attr(c, 'style-name') ?? '') ?? {};
           out.push(...this.inlines(c, { ...marks, ...style }));
-          break;
-        }
-        case 'a': {
+        } else if (c.local === 'a') {
           const href = attr(c, 'href');
           out.push(...this.inlines(c, href && isOutsideLink(href) ? { ...marks, href } : marks));
-          break;
-        }
-        case 'note':
-        case 'annotation':
-        case 'bookmark':
-        case 'bookmark-start':
-        case 'bookmark-end':
-          break;
-        default:
-          out.push(...this.inlines(c, marks));
-      }
-    }
+        } else return false;
+        return true;
+      },
+    });
     return out;
   }
 

@@ -14,7 +14,7 @@ import { parseXmlRoot } from '../package/xml.js';
 import { odfCellValue } from '../odf/cell-value.js';
 import { LOCAL_NAMES } from '../odf/names.js';
 import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
-import { cellSpans, countAttr, isOutsideLink, isRowGroup, spaceRun } from '../odf/text.js';
+import { cellSpans, countAttr, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
 
 function cellText(cell: XmlElement): string {
@@ -55,16 +55,19 @@ function listTexts(list: XmlElement): string[] {
   return out;
 }
 
+/** Comments and notes are not the cell's text. */
+const LEFT_OUT = ['office:annotation', 'text:note'];
+
+/** A paragraph's text as a cell shows it: tabs and line breaks as characters. */
 function inlineText(el: XmlElement): string {
   let s = '';
-  for (const c of el.children) {
-    if (typeof c === 'string') s += c;
-    else if (c.local === 's') s += spaceRun(c, LOCAL_NAMES);
-    else if (c.local === 'tab') s += '\t';
-    else if (c.local === 'line-break') s += '\n';
-    else if (c.local === 'annotation' || c.local === 'note') continue;
-    else s += inlineText(c);
-  }
+  readInlines(el, LOCAL_NAMES, {
+    text: (t) => (s += t),
+    spaces: (run) => (s += run),
+    tab: () => (s += '\t'),
+    lineBreak: () => (s += '\n'),
+    leftOut: LEFT_OUT,
+  });
   return s;
 }
 
