@@ -89,7 +89,7 @@ export interface XmlOptions {
   part?: string;
 }
 
-export const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
+const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -474,11 +474,15 @@ class TreeBuilder {
   }
 
   cdata(body: string): void {
-    // An empty section adds nothing (no reader tells an empty text node from none).
+    // An empty section adds nothing. (The readers that match by local name were built on a reader that
+    // kept it as an empty text node; none of them shows one: they join text, or leave empty text out.)
     if (body) this.top.children.push(body);
   }
 
-  /** The end tag written exactly as the open element's name (`</a:t>`), when names are as written. */
+  /**
+   * Where reading goes on when the end tag at `lt` is written exactly as the open element's name
+   * (`</a:t>`: the usual case, found without a scan), else -1. Only where names stay as written.
+   */
   closesTop(xml: string, lt: number): number {
     const top = this.top;
     if (this.options.namespaces || this.stack.length <= 1) return -1;
@@ -498,6 +502,7 @@ class TreeBuilder {
     }
   }
 
+  /** Closes the open elements from depth `k` up (streaming each one at the streamed depth). */
   closeTo(k: number): void {
     const stack = this.stack;
     const stream = this.options.stream;
@@ -643,10 +648,6 @@ export function parseXmlRoot(xml: string, options: XmlOptions = {}): XmlElement 
 
 // ---------------------------------------------------------------- navigation helpers
 
-export function isElement(node: XmlNode | undefined): node is XmlElement {
-  return typeof node === 'object' && node !== null;
-}
-
 /** First child element with the name. */
 export function child(el: XmlElement | undefined, name: string): XmlElement | undefined {
   if (!el) return undefined;
@@ -659,24 +660,6 @@ export function children(el: XmlElement | undefined, name?: string): XmlElement[
   if (!el) return [];
   const out: XmlElement[] = [];
   for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
-  return out;
-}
-
-/** Follows a path of child names. */
-export function path(el: XmlElement | undefined, ...names: string[]): XmlElement | undefined {
-  let cur = el;
-  for (const n of names) cur = child(cur, n);
-  return cur;
-}
-
-/** Depth-first search for descendants with the name (not below a match). */
-export function descendants(el: XmlElement | undefined, name: string, out: XmlElement[] = []): XmlElement[] {
-  if (!el) return out;
-  for (const c of el.children) {
-    if (typeof c === 'string') continue;
-    if (c.name === name) out.push(c);
-    else descendants(c, name, out);
-  }
   return out;
 }
 
@@ -699,15 +682,6 @@ export function textContent(el: XmlNode | undefined): string {
   let s = '';
   for (const c of el.children) s += typeof c === 'string' ? c : textContent(c);
   return s;
-}
-
-/** Decodes UTF-8 or UTF-16 (by byte-order mark or declaration) XML bytes to a string. */
-export function decodeXml(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return new TextDecoder('utf-8').decode(bytes.subarray(3));
-  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /**
