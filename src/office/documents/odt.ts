@@ -29,6 +29,7 @@ import {
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
 import { RESOLVED_NAMES } from '../odf/names.js';
 import { isEncrypted, ODF_PARTS, optionalPartText } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
 import { cellSpans, countAttr, fontFlags, isRowGroup, readInlines } from '../odf/text.js';
 
 /** Rows or columns one repeated table row or cell yields at most (writers repeat empty ones to the sheet's end). */
@@ -147,13 +148,14 @@ class OdfStyles {
   }
 
   add(container: XmlElement | undefined, automatic = false): void {
-    for (const s of children(container)) {
-      if (s.name === 'style:style') {
-        const name = s.attrs['style:name'] ?? '';
-        const family = s.attrs['style:family'];
-        const tp = child(s, 'style:text-properties');
+    for (const d of styleDeclarations(container, RESOLVED_NAMES)) {
+      const s = d.el;
+      if (d.kind === 'style') {
+        const name = d.name ?? '';
+        const family = d.family;
+        const tp = d.textProperties;
         const ts: TextStyle = {};
-        if (s.attrs['style:parent-style-name']) ts.parent = s.attrs['style:parent-style-name'];
+        if (d.parent) ts.parent = d.parent;
         if (tp) {
           Object.assign(ts, fontFlags(tp, RESOLVED_NAMES));
           const pos = tp.attrs['style:text-position'];
@@ -172,14 +174,14 @@ class OdfStyles {
         if (automatic && family === 'paragraph') this.automatic.add(name);
         if (family === 'paragraph') {
           const ps: ParaStyle = { display: (s.attrs['style:display-name'] ?? name).toLowerCase() };
-          if (s.attrs['style:parent-style-name']) ps.parent = s.attrs['style:parent-style-name'];
+          if (d.parent) ps.parent = d.parent;
           const ol = s.attrs['style:default-outline-level'];
           if (ol) ps.outline = Number(ol);
           if (s.attrs['style:list-style-name']) ps.listStyle = s.attrs['style:list-style-name'];
           this.para.set(name, ps);
         }
         if (/code|source|preformatted|teletype/i.test(name) && family === 'text') ts.code = true;
-      } else if (s.name === 'text:list-style') {
+      } else if (d.kind === 'list-style') {
         const levels: ListLevels = new Map();
         for (const l of children(s)) {
           const level = Number(l.attrs['text:level'] ?? 1);
@@ -188,7 +190,7 @@ class OdfStyles {
             levels.set(level, { ordered: fmt !== '', start: Number(l.attrs['text:start-value'] ?? 1) });
           } else levels.set(level, { ordered: false, start: 1 });
         }
-        this.lists.set(s.attrs['style:name'] ?? '', levels);
+        this.lists.set(d.name ?? '', levels);
       }
     }
   }

@@ -11,6 +11,7 @@ import type { ReaderContext } from '../../readers/reader.js';
 import { odfCellValue } from '../odf/cell-value.js';
 import { LOCAL_NAMES } from '../odf/names.js';
 import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
 import { cellSpans, countAttr, fontFlags, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
@@ -111,15 +112,15 @@ class OdpReader {
   }
 
   private collectStyles(container: XmlElement | undefined): void {
-    for (const s of elements(container)) {
-      const name = attr(s, 'name');
+    for (const d of styleDeclarations(container, LOCAL_NAMES)) {
+      const name = d.name;
       if (!name) continue;
-      if (s.local === 'list-style') {
-        this.listStyles.set(name, s);
+      if (d.kind === 'list-style') {
+        this.listStyles.set(name, d.el);
         continue;
       }
-      if (s.local !== 'style') continue;
-      const props = child(s, 'text-properties');
+      if (d.kind !== 'style') continue;
+      const props = d.textProperties;
       if (!props) continue;
       const style: TextStyle = {};
       const flags = fontFlags(props, LOCAL_NAMES);

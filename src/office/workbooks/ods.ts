@@ -14,6 +14,7 @@ import { parseXmlRoot } from '../package/xml.js';
 import { odfCellValue } from '../odf/cell-value.js';
 import { LOCAL_NAMES } from '../odf/names.js';
 import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
 import { cellSpans, countAttr, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
 
@@ -76,9 +77,9 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
   const root = wellFormedPart(zip, ODF_PARTS.content, 'content.xml of the spreadsheet');
   if (root === undefined) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no content.xml.');
   const hiddenStyles = new Set<string>();
-  for (const s of elements(child(root, 'automatic-styles'))) {
-    if (s.local !== 'style' || attr(s, 'family') !== 'table') continue;
-    if (attr(child(s, 'table-properties'), 'display') === 'false') hiddenStyles.add(attr(s, 'name') ?? '');
+  for (const s of styleDeclarations(child(root, 'automatic-styles'), LOCAL_NAMES)) {
+    if (s.kind !== 'style' || s.family !== 'table') continue;
+    if (attr(child(s.el, 'table-properties'), 'display') === 'false') hiddenStyles.add(s.name ?? '');
   }
   const body = bodyOf(root, 'spreadsheet');
   if (!body) throw new ParseError('MALFORMED', 'The OpenDocument file has no spreadsheet body.');
