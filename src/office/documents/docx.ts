@@ -64,11 +64,14 @@ function readDocxParts(ctx: ReaderContext, warnings: string[]): DocModel {
   const sectPrs: XmlElement[] = [];
   // The body is converted element by element as the parser completes them, so that a long document
   // is never held whole as a tree.
-  const holder: XmlElement = { name: '#', attrs: {}, children: [] };
+  const holder: XmlElement = { name: '#', local: '#', attrs: {}, children: [] };
   const doc = parseXml(mainText, {
     namespaces: OFFICE_NAMESPACES,
     keepWhitespaceIn: KEEP_WS,
     ignore: IGNORE,
+    // Word files from odd writers are read as far as they go; a bad character reference shows as U+FFFD.
+    onBadTag: 'tolerate',
+    invalidCharRefs: 'replace',
     stream: {
       depth: 3,
       onElement: (el, parent) => {

@@ -15,8 +15,9 @@ import { children, OFFICE_NAMESPACES, parseXml, textContent, type XmlElement } f
 import { imageSrc, mimeOf } from './common.js';
 import { xhtmlToNodes, type ClassStyle } from './xhtml.js';
 
+/** Package documents (OPF, NCX, container) are read as far as they go. */
 function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES });
+  return parseXml(text, { namespaces: OFFICE_NAMESPACES, onBadTag: 'tolerate', invalidCharRefs: 'replace' });
 }
 
 /** An href (its fragment dropped, percent-decoded) resolved against the directory `baseDir`. */
@@ -190,12 +191,15 @@ export function readEpub(ctx: ReaderContext): DocModel {
       // Well-formed XHTML (the EPUB rule): read directly into the model.
       const baseDir = dirOf(path);
       const classes = classStyles(zip, baseDir, html, cssCache);
-      const nodes = xhtmlToNodes(parseXml(html, { keepAllWhitespace: true }), {
-        image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
-        link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
-        classMarks: (c) => classes.get(c),
-        usedNoteLabels,
-      });
+      const nodes = xhtmlToNodes(
+        parseXml(html, { keepAllWhitespace: true, onBadTag: 'tolerate', invalidCharRefs: 'replace' }),
+        {
+          image: (src) => chapterImage(zip, baseDir, src, ctx.options.removeBase64Images),
+          link: (href) => (/^(https?|mailto|ftp):/i.test(href) ? href : undefined),
+          classMarks: (c) => classes.get(c),
+          usedNoteLabels,
+        },
+      );
       if (nodes.length === 0) continue;
       if (tocTitle && !nodes.some((n) => n.kind === 'heading')) {
         // A chapter styled without heading elements often opens with its title as a paragraph:

@@ -27,6 +27,26 @@ import {
   withAuthor,
 } from './common.js';
 import { symbolFontOf, symbolText, type SymbolFont } from './symbol-fonts.js';
+import { RESOLVED_NAMES } from '../odf/names.js';
+import { isEncrypted, ODF_PARTS, optionalPartText } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
+import { cellSpans, countAttr, fontFlags, isRowGroup, readInlines } from '../odf/text.js';
+
+/** Rows or columns one repeated table row or cell yields at most (writers repeat empty ones to the sheet's end). */
+const MAX_TABLE_REPEAT = 100;
+
+/** Inline elements left out with their content: page fields (no page here), tracked changes, marks. */
+const LEFT_OUT = [
+  'text:page-number',
+  'text:page-count',
+  'text:page-continuation',
+  'text:tracked-changes',
+  'text:bookmark',
+  'text:bookmark-start',
+  'text:bookmark-end',
+  'text:soft-page-break',
+  'text:reference-mark',
+];
 
 const KEEP_WS = new Set(['text:p', 'text:h', 'text:span', 'text:a', 'text:note-citation']);
 
@@ -75,8 +95,15 @@ const IGNORE = new Set([
   'svg:desc_',
 ]);
 
+/** OpenDocument text parts are read as far as they go; a bad character reference shows as U+FFFD. */
 function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
+  return parseXml(text, {
+    namespaces: OFFICE_NAMESPACES,
+    keepWhitespaceIn: KEEP_WS,
+    ignore: IGNORE,
+    onBadTag: 'tolerate',
+    invalidCharRefs: 'replace',
+  });
 }
 
 interface TextStyle {
@@ -121,20 +148,16 @@ class OdfStyles {
   }
 
   add(container: XmlElement | undefined, automatic = false): void {
-    for (const s of children(container)) {
-      if (s.name === 'style:style') {
-        const name = s.attrs['style:name'] ?? '';
-        const family = s.attrs['style:family'];
-        const tp = child(s, 'style:text-properties');
+    for (const d of styleDeclarations(container, RESOLVED_NAMES)) {
+      const s = d.el;
+      if (d.kind === 'style') {
+        const name = d.name ?? '';
+        const family = d.family;
+        const tp = d.textProperties;
         const ts: TextStyle = {};
-        if (s.attrs['style:parent-style-name']) ts.parent = s.attrs['style:parent-style-name'];
+        if (d.parent) ts.parent = d.parent;
         if (tp) {
-          const w = tp.attrs['fo:font-weight'];
-          if (w) ts.bold = w === 'bold' || Number(w) >= 600;
-          const st = tp.attrs['fo:font-style'];
-          if (st) ts.italic = st === 'italic' || st === 'oblique';
-          const lt = tp.attrs['style:text-line-through-style'];
-          if (lt) ts.strike = lt !== 'none';
+          Object.assign(ts, fontFlags(tp, RESOLVED_NAMES));
           const pos = tp.attrs['style:text-position'];
           if (pos) {
             if (/^super|^\d+%|^[1-9]/.test(pos) && !/^-/.test(pos))
@@ -151,14 +174,14 @@ class OdfStyles {
         if (automatic && family === 'paragraph') this.automatic.add(name);
         if (family === 'paragraph') {
           const ps: ParaStyle = { display: (s.attrs['style:display-name'] ?? name).toLowerCase() };
-          if (s.attrs['style:parent-style-name']) ps.parent = s.attrs['style:parent-style-name'];
+          if (d.parent) ps.parent = d.parent;
           const ol = s.attrs['style:default-outline-level'];
           if (ol) ps.outline = Number(ol);
           if (s.attrs['style:list-style-name']) ps.listStyle = s.attrs['style:list-style-name'];
           this.para.set(name, ps);
         }
         if (/code|source|preformatted|teletype/i.test(name) && family === 'text') ts.code = true;
-      } else if (s.name === 'text:list-style') {
+      } else if (d.kind === 'list-style') {
         const levels: ListLevels = new Map();
         for (const l of children(s)) {
           const level = Number(l.attrs['text:level'] ?? 1);
@@ -167,7 +190,7 @@ class OdfStyles {
             levels.set(level, { ordered: fmt !== '', start: Number(l.attrs['text:start-value'] ?? 1) });
           } else levels.set(level, { ordered: false, start: 1 });
         }
-        this.lists.set(s.attrs['style:name'] ?? '', levels);
+        this.lists.set(d.name ?? '', levels);
       }
     }
   }
@@ -405,7 +428,7 @@ class OdtConverter {
           for (const node of sub.nodes()) take(node);
         } else {
           inner.blocks.length = 0;
-          this.blocks({ name: '#', attrs: {}, children: [c] }, inner, type, { style, level });
+          this.blocks({ name: '#', local: '#', attrs: {}, children: [c] }, inner, type, { style, level });
           for (const node of inner.nodes()) {
             if (!after && node.kind === 'heading') ownHeading = true;
             take(node);
@@ -476,10 +499,10 @@ class OdtConverter {
     const collectRows = (el: XmlElement): void => {
       for (const c of children(el)) {
         if (c.name === 'table:table-row') {
-          const repeat = Math.min(Number(c.attrs['table:number-rows-repeated'] ?? 1) || 1, 100);
+          const repeat = Math.min(countAttr(c.attrs['table:number-rows-repeated']), MAX_TABLE_REPEAT);
           const row: TableCell[] = [];
           for (const tc of children(c)) {
-            const rep = Math.min(Number(tc.attrs['table:number-columns-repeated'] ?? 1) || 1, 100);
+            const rep = Math.min(countAttr(tc.attrs['table:number-columns-repeated']), MAX_TABLE_REPEAT);
             if (tc.name === 'table:covered-table-cell') continue;
             if (tc.name !== 'table:table-cell') continue;
             const inner = new BlockSink();
@@ -487,17 +510,11 @@ class OdtConverter {
             const nodes = inner.nodes();
             nodesOfCells.push(nodes);
             const content = blocksToCellInlines(nodes);
-            const cs = Number(tc.attrs['table:number-columns-spanned'] ?? 1) || 1;
-            const rs = Number(tc.attrs['table:number-rows-spanned'] ?? 1) || 1;
+            const { cs, rs } = cellSpans(tc, RESOLVED_NAMES);
             for (let k = 0; k < rep; k++) row.push(cell(content, cs, rs));
           }
           for (let k = 0; k < repeat; k++) rows.push(row);
-        } else if (
-          c.name === 'table:table-header-rows' ||
-          c.name === 'table:table-rows' ||
-          c.name === 'table:table-row-group'
-        )
-          collectRows(c);
+        } else if (isRowGroup(c, RESOLVED_NAMES)) collectRows(c);
       }
     };
     collectRows(tbl);
@@ -525,109 +542,98 @@ class OdtConverter {
       if (href) t.href = href;
       out.inlines.push(t);
     };
-    for (const c of el.children) {
-      if (typeof c === 'string') {
+    readInlines(el, RESOLVED_NAMES, {
+      text: (c) => {
         let t = /[\r\n\t]/.test(c) ? c.replace(/[\r\n\t]+/g, ' ') : c;
         if (marks.symbol) t = symbolText(marks.symbol, t);
         // A soft hyphen shows only where a line is broken (as Word's w:softHyphen and RTF's \-).
         if (t.includes('\u00ad')) t = t.replace(/\u00ad/g, '');
         if (t) push(t);
-        continue;
+      },
+      spaces: push,
+      tab: () => push(this.inIndex ? '\u0000' : ' '),
+      lineBreak: () => out.inlines.push({ type: 'break' }),
+      leftOut: LEFT_OUT,
+      // Fields (page numbers, dates, references, ...) and other elements show their current text.
+      element: (c) => this.inlineElement(c, out, marks, href, push),
+    });
+  }
+
+  /** The inline elements the text reader reads itself; false for the others. */
+  private inlineElement(
+    c: XmlElement,
+    out: Out,
+    marks: TextStyle,
+    href: string | undefined,
+    push: (text: string) => void,
+  ): boolean {
+    switch (c.name) {
+      case 'text:span': {
+        const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
+        if (props.hidden) return true;
+        this.inlines(c, out, props, href);
+        return true;
       }
-      switch (c.name) {
-        case 'text:span': {
-          const props = { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) };
-          if (props.hidden) break;
-          this.inlines(c, out, props, href);
-          break;
-        }
-        case 'text:a': {
-          const target = c.attrs['xlink:href'];
-          const link = target && !target.startsWith('#') ? target : undefined;
-          if (link && !this.links.includes(link)) this.links.push(link);
-          this.inlines(
-            c,
-            out,
-            { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) },
-            link ?? href,
-          );
-          break;
-        }
-        case 'text:s':
-          push(' '.repeat(Math.min(Number(c.attrs['text:c'] ?? 1) || 1, 100)));
-          break;
-        case 'text:tab':
-          push(this.inIndex ? '\u0000' : ' ');
-          break;
-        case 'text:line-break':
-          out.inlines.push({ type: 'break' });
-          break;
-        case 'text:note': {
-          const body = child(c, 'text:note-body');
-          const label = String(++this.noteCounter);
-          const sink = new BlockSink();
-          this.blocks(body, sink);
-          const nodes = sink.nodes();
-          this.notes.push({
-            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
-          });
+      case 'text:a': {
+        const target = c.attrs['xlink:href'];
+        const link = target && !target.startsWith('#') ? target : undefined;
+        if (link && !this.links.includes(link)) this.links.push(link);
+        this.inlines(c, out, { ...marks, ...this.styles.textProps('text', c.attrs['text:style-name']) }, link ?? href);
+        return true;
+      }
+      case 'text:note': {
+        const body = child(c, 'text:note-body');
+        const label = String(++this.noteCounter);
+        const sink = new BlockSink();
+        this.blocks(body, sink);
+        const nodes = sink.nodes();
+        this.notes.push({
+          node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+        });
+        out.inlines.push({ type: 'noteRef', label });
+        return true;
+      }
+      case 'office:annotation': {
+        const label = `comment-${++this.commentCounter}`;
+        const sink = new BlockSink();
+        this.blocks(c, sink);
+        const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
+        this.comments.push({
+          node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
+        });
+        // A comment on a range is referenced where the range ends, as Word places it.
+        const name = c.attrs['office:name'];
+        if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
+        else out.inlines.push({ type: 'noteRef', label });
+        return true;
+      }
+      case 'office:annotation-end': {
+        const name = c.attrs['office:name'] ?? '';
+        const label = this.openAnnotations.get(name);
+        if (label) {
+          this.openAnnotations.delete(name);
           out.inlines.push({ type: 'noteRef', label });
-          break;
         }
-        case 'office:annotation': {
-          const label = `comment-${++this.commentCounter}`;
-          const sink = new BlockSink();
-          this.blocks(c, sink);
-          const nodes = withAuthor(sink.nodes(), textContent(child(c, 'dc:creator')).trim());
-          this.comments.push({
-            node: { kind: 'note', label, children: nodes.length ? nodes : [{ kind: 'paragraph', content: [] }] },
-          });
-          // A comment on a range is referenced where the range ends, as Word places it.
-          const name = c.attrs['office:name'];
-          if (name && this.annotationEnds.has(name)) this.openAnnotations.set(name, label);
-          else out.inlines.push({ type: 'noteRef', label });
-          break;
-        }
-        case 'office:annotation-end': {
-          const name = c.attrs['office:name'] ?? '';
-          const label = this.openAnnotations.get(name);
-          if (label) {
-            this.openAnnotations.delete(name);
-            out.inlines.push({ type: 'noteRef', label });
-          }
-          break;
-        }
-        case 'draw:frame':
-        case 'draw:a':
-        case 'draw:g':
-        case 'draw:custom-shape':
-        case 'draw:rect':
-          this.drawing(c, out);
-          break;
-        case 'text:page-number':
-        case 'text:page-count':
-        case 'text:page-continuation':
-        case 'text:tracked-changes':
-        case 'text:bookmark':
-        case 'text:bookmark-start':
-        case 'text:bookmark-end':
-        case 'text:soft-page-break':
-        case 'text:reference-mark':
-          break;
-        case 'text:ruby':
-          this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
-          break;
-        case 'text:number': {
-          // A heading's formatted number, written in the document: kept, apart from the text.
-          const number = textContent(c).trim();
-          if (number) push(`${number} `);
-          break;
-        }
-        default:
-          // Fields (page numbers, dates, references, ...) show their current text.
-          this.inlines(c, out, marks, href);
-          break;
+        return true;
       }
+      case 'draw:frame':
+      case 'draw:a':
+      case 'draw:g':
+      case 'draw:custom-shape':
+      case 'draw:rect':
+        this.drawing(c, out);
+        return true;
+      case 'text:ruby':
+        this.inlines(child(c, 'text:ruby-base') ?? c, out, marks, href);
+        return true;
+      case 'text:number': {
+        // A heading's formatted number, written in the document: kept, apart from the text.
+        const number = textContent(c).trim();
+        if (number) push(`${number} `);
+        return true;
+      }
+      default:
+        return false;
     }
   }
 
@@ -664,7 +670,7 @@ class OdtConverter {
         this.drawing(c, out);
       } else if (c.name === 'text:p' || c.name === 'text:list') {
         const sink = new BlockSink();
-        this.blocks({ name: '#', attrs: {}, children: [c] }, sink);
+        this.blocks({ name: '#', local: '#', attrs: {}, children: [c] }, sink);
         out.floats.push(...sink.nodes());
       }
     }
@@ -684,32 +690,16 @@ function annotationEndNames(el: XmlElement | undefined, out = new Set<string>())
 
 export function readOdt(ctx: ReaderContext): DocModel {
   const zip = ZipPackage.open(ctx.bytes);
-  const contentText = zip.text('content.xml');
+  const contentText = zip.text(ODF_PARTS.content);
   if (contentText === undefined) throw new ParseError('MALFORMED', 'The OpenDocument package has no content.xml.');
-  let manifest: string | undefined;
-  try {
-    manifest = zip.text('META-INF/manifest.xml');
-  } catch {
-    manifest = undefined;
-  }
-  if (manifest && /manifest:encryption-data/.test(manifest)) {
+  if (isEncrypted(zip)) {
     throw new ParseError('ENCRYPTED', 'The OpenDocument file is password protected.');
   }
   const warnings: string[] = [];
   // Damaged optional parts (styles, metadata) are left out with a warning; the text is still read.
-  const optional = (name: string): string | undefined => {
-    try {
-      return zip.text(name);
-    } catch (err) {
-      if (err instanceof ParseError && err.code === 'MALFORMED') {
-        warnings.push(`The part ${name} is damaged and was left out (${err.message})`);
-        return undefined;
-      }
-      throw err;
-    }
-  };
+  const optional = (name: string): string | undefined => optionalPartText(zip, name, warnings);
   const styles = new OdfStyles();
-  const stylesText = optional('styles.xml');
+  const stylesText = optional(ODF_PARTS.styles);
   const stylesRoot = stylesText ? parse(stylesText) : undefined;
   const stylesDoc = child(stylesRoot, 'office:document-styles');
   styles.addFontFaces(child(stylesDoc, 'office:font-face-decls'));
@@ -750,7 +740,7 @@ export function readOdt(ctx: ReaderContext): DocModel {
   const footers = furniture('footer');
 
   const metadata: DocModel['metadata'] = {};
-  const metaText = optional('meta.xml');
+  const metaText = optional(ODF_PARTS.meta);
   if (metaText) {
     const meta = child(child(parse(metaText), 'office:document-meta'), 'office:meta');
     const pick = (name: string, key: string): void => {

@@ -2,7 +2,7 @@
  * The value an OpenDocument table cell shows when it carries it only in attributes: shared by the
  * spreadsheet reader (ods) and the presentation reader (odp, for tables and chart data).
  */
-import { attr, type XmlElement } from '../package/local-xml.js';
+import { attr, type XmlElement } from '../package/local-names.js';
 
 /** An ODF number as a spreadsheet's General format shows it: at most 15 significant digits. */
 function odfNumber(value: string): string {

@@ -1,35 +1,65 @@
 /**
- * A small, strict-enough XML parser for the parts of office packages (OOXML, OpenDocument, EPUB
- * OPF/NCX), with names resolved through their namespaces: the text-document readers (docx, odt, epub,
- * OMML, XHTML) use it. `local-xml.ts` is its light sibling that matches names by local name only.
+ * The one XML reader of office packages (OOXML, OpenDocument, EPUB OPF/NCX/XHTML): a small tokenizer and
+ * tree builder. Its callers differ in how much damage they forgive and what they keep, and each says so
+ * through the named options of `XmlOptions` (why each exists is written beside it), so that one reader
+ * gives every caller exactly the tree it was built on. Navigation: by name here (`child`, `children`,
+ * ...), by local name whatever the prefix in `local-names.ts`.
  *
  * Safety: no entity declared in a DTD is ever expanded (a DOCTYPE that declares entities is refused
  * with RESOURCE_LIMIT, the "billion laughs" and external-entity attacks), only the five predefined
  * entities and numeric character references are decoded; nesting depth and element count are
- * bounded. Damage (unclosed or mismatched tags) is tolerated: the tree holds what was readable.
+ * bounded.
  *
  * Names: with `namespaces` (URI → canonical prefix), element and attribute names are rewritten to
  * `canonical:local` whatever prefix the file used, so that readers match `w:p` in Transitional and
  * Strict OOXML alike (they use different namespace URIs) and in files written with odd prefixes.
+ * Without it names stay as written.
  */
 import { ParseError } from '../../errors.js';
 
 export interface XmlElement {
+  /** Name as written, or `canonical:local` when the reader resolved namespaces. */
   name: string;
+  /** The name without its prefix (`t` of `a:t`). */
+  readonly local: string;
+  /** Attributes by name (resolved like element names); parsed on first use. */
   attrs: Record<string, string>;
   children: XmlNode[];
 }
 
 export type XmlNode = XmlElement | string;
 
+/**
+ * What a character reference that names no character reads as.
+ * - `replace`: U+FFFD for a code outside Unicode or a surrogate (`&#0;` stays U+0000). The text-document
+ *   readers (docx, odt, epub) show that a character was there.
+ * - `drop`: nothing for 0 or a code outside Unicode (a surrogate code stays a lone surrogate). The
+ *   presentation and spreadsheet readers and relationship parts were built on it.
+ */
+export type InvalidCharRefs = 'replace' | 'drop';
+
 export interface XmlOptions {
   /** Namespace URI → prefix used in the resulting names. */
   namespaces?: Readonly<Record<string, string>>;
-  /** Elements whose white-space-only text is kept (elsewhere it is dropped). */
+  /**
+   * Elements (by name) whose white-space-only text is kept; elsewhere it is dropped, since indentation
+   * between elements is not content and leaving it out keeps big trees small. A `w:t` of one space is a
+   * word break.
+   */
   keepWhitespaceIn?: ReadonlySet<string>;
+  /**
+   * The same by local name whatever the prefix: the readers that match by local name (pptx, odp, ods)
+   * keep the white space of text runs, paragraphs, spans, links and values this way.
+   */
+  keepWhitespaceInLocal?: ReadonlySet<string>;
   /** Keeps white-space-only text everywhere (XHTML: the space between two inline elements is text). */
   keepAllWhitespace?: boolean;
+  /**
+   * Elements nested deeper than this are refused with RESOURCE_LIMIT (a hostile part nested millions
+   * deep would otherwise overflow the readers' recursion). Default XML_LIMITS.maxDepth.
+   */
   maxDepth?: number;
+  /** More elements than this are refused with RESOURCE_LIMIT. Default XML_LIMITS.maxElements. */
   maxElements?: number;
   /**
    * Elements (resolved names) a reader never looks at: they and their content are skipped without
@@ -42,27 +72,53 @@ export interface XmlOptions {
    * held whole in memory.
    */
   stream?: { depth: number; onElement: (el: XmlElement, parent: XmlElement) => void };
+  /**
+   * Markup that is not well-formed: a start tag that is not `<name attr="value" ...>`, an end tag,
+   * comment, CDATA section or processing instruction left open, an unknown `<!` declaration.
+   * - `tolerate`: read what can be read (a start tag runs to its `>`, an unquoted value to white space,
+   *   an open construct to the end of the text). Word and OpenDocument text files from odd writers are
+   *   still read: the tree holds what was readable. Default.
+   * - `fail`: refuse the part with MALFORMED. The presentation and spreadsheet readers then leave the
+   *   part out or fall back, rather than read a damaged part half.
+   * Unclosed and mismatched elements are tolerated in both (a stray end tag is ignored).
+   */
+  onBadTag?: 'tolerate' | 'fail';
+  /** See `InvalidCharRefs`. Default `replace`. */
+  invalidCharRefs?: InvalidCharRefs;
+  /** What the part is called in error messages (`part ppt/slides/slide1.xml`). Default `XML part`. */
+  part?: string;
 }
 
-export const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
+const XML_LIMITS = { maxDepth: 256, maxElements: 5_000_000 };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/** A numeric character reference's text under the caller's policy. */
+function charRef(code: number, invalid: InvalidCharRefs): string {
+  if (invalid === 'drop')
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  if (!Number.isFinite(code) || code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
+  return String.fromCodePoint(code);
+}
+
 /** Decodes the predefined entities and character references; anything else is left as written. */
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string, invalid: InvalidCharRefs): string {
   if (s.indexOf('&') < 0) return s;
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (m, body: string) => {
     if (body[0] === '#') {
       const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      if (!Number.isFinite(code) || code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
-      return String.fromCodePoint(code);
+      return charRef(code, invalid);
     }
     return PREDEFINED[body] ?? m;
   });
 }
 
-function limitError(what: string): ParseError {
-  return new ParseError('RESOURCE_LIMIT', `The XML part exceeds a safety limit: ${what}.`);
+function limitError(part: string, what: string): ParseError {
+  return new ParseError('RESOURCE_LIMIT', `The ${part} exceeds a safety limit: ${what}.`);
+}
+
+function malformed(part: string, why: string): ParseError {
+  return new ParseError('MALFORMED', `The ${part} is not well-formed XML: ${why}.`);
 }
 
 /** Namespace scope: declared prefix → canonical prefix, with caches of resolved names. */
@@ -98,64 +154,132 @@ function resolveName(scope: Scope, qname: string, isAttr: boolean): string {
   return r;
 }
 
-/** Splits a start tag's attribute text into raw name/value pairs. */
-function splitAttrs(raw: string, out: (name: string, value: string) => void): void {
+/** XML white space: space, tab, CR, LF. */
+function isXmlSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** A control character or space. */
+function isControlOrSpace(c: number): boolean {
+  return c <= 32;
+}
+
+/** JavaScript's `\s` (what the well-formed start-tag pattern takes for white space). */
+function isJsSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * White space inside a start tag: `lead` before an attribute name, `pad` around its `=`. A tolerated
+ * tag was cut at XML white space and pads with any control character; a well-formed tag (`fail`) was
+ * checked with JavaScript's `\s`, and its attributes are split the same way.
+ */
+interface TagSpace {
+  lead: (c: number) => boolean;
+  pad: (c: number) => boolean;
+}
+
+const TOLERANT_TAG_SPACE: TagSpace = { lead: isXmlSpace, pad: isControlOrSpace };
+const WELL_FORMED_TAG_SPACE: TagSpace = { lead: isJsSpace, pad: isJsSpace };
+
+/**
+ * Splits a start tag's attribute text into spans: name start, name end, value start, value end of
+ * each attribute (quotes excluded; an unquoted value of a damaged tag runs to white space).
+ */
+function splitAttrs(raw: string, space: TagSpace): number[] {
+  const spans: number[] = [];
   const n = raw.length;
   let j = 0;
   while (j < n) {
     let ch = raw.charCodeAt(j);
-    while (ch === 32 || ch === 9 || ch === 10 || ch === 13) ch = raw.charCodeAt(++j);
+    while (space.lead(ch)) ch = raw.charCodeAt(++j);
     if (j >= n || ch === 47) break;
     const eq = raw.indexOf('=', j);
     if (eq < 0) break;
     let ae = eq;
-    while (ae > j && raw.charCodeAt(ae - 1) <= 32) ae--;
-    const name = raw.slice(j, ae);
+    while (ae > j && space.pad(raw.charCodeAt(ae - 1))) ae--;
     let q = eq + 1;
-    while (q < n && raw.charCodeAt(q) <= 32) q++;
+    while (q < n && space.pad(raw.charCodeAt(q))) q++;
     const quote = raw.charCodeAt(q);
     if (quote !== 34 && quote !== 39) {
       // Unquoted value (damaged file): read to white space.
       let e = q;
       while (e < n && raw.charCodeAt(e) > 32) e++;
-      out(name, decodeEntities(raw.slice(q, e)));
+      spans.push(j, ae, q, e);
       j = e;
       continue;
     }
     const e = raw.indexOf(quote === 34 ? '"' : "'", q + 1);
-    const value = raw.slice(q + 1, e < 0 ? n : e);
-    out(name, value.indexOf('&') >= 0 ? decodeEntities(value) : value);
+    spans.push(j, ae, q + 1, e < 0 ? n : e);
     j = e < 0 ? n : e + 1;
   }
+  return spans;
 }
+
+/** What the elements of one namespace scope share: how their attributes are read. */
+interface ElementContext {
+  scope: Scope | null;
+  space: TagSpace;
+  invalidCharRefs: InvalidCharRefs;
+}
+
+/** Children of self-closing elements: shared, never written to. */
+const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
 
 /**
  * An element whose attributes are parsed on first use: most attributes of office XML (revision ids,
  * fonts, sizes) are never read, and not building them keeps large parts fast and light.
  */
-/** Children of self-closing elements: shared, never written to. */
-const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
-
 class Element implements XmlElement {
   private parsed: Record<string, string> | undefined;
+  private spans: number[] | undefined;
+  private localName: string | undefined;
 
   constructor(
     public name: string,
-    private raw: string,
-    private readonly scope: Scope | null,
+    private readonly raw: string,
+    private readonly context: ElementContext,
     public children: XmlNode[],
   ) {}
+
+  get local(): string {
+    if (this.localName === undefined) {
+      const i = this.name.indexOf(':');
+      this.localName = i < 0 ? this.name : this.name.slice(i + 1);
+    }
+    return this.localName;
+  }
+
+  private split(): number[] {
+    return (this.spans = this.raw ? splitAttrs(this.raw, this.context.space) : []);
+  }
 
   get attrs(): Record<string, string> {
     if (this.parsed === undefined) {
       const attrs: Record<string, string> = {};
-      const scope = this.scope;
-      if (this.raw)
-        splitAttrs(this.raw, (a, v) => {
-          attrs[scope ? resolveName(scope, a, true) : a] = v;
-        });
+      const { scope, invalidCharRefs } = this.context;
+      const spans = this.spans ?? this.split();
+      const raw = this.raw;
+      for (let j = 0; j < spans.length; j += 4) {
+        const name = raw.slice(spans[j], spans[j + 1]);
+        attrs[scope ? resolveName(scope, name, true) : name] = decodeEntities(
+          raw.slice(spans[j + 2], spans[j + 3]),
+          invalidCharRefs,
+        );
+      }
       this.parsed = attrs;
-      this.raw = '';
     }
     return this.parsed;
   }
@@ -163,13 +287,53 @@ class Element implements XmlElement {
   set attrs(value: Record<string, string>) {
     this.parsed = value;
   }
+
+  /**
+   * The attribute named `local` as written, without building the attribute record: the unprefixed one
+   * (the last, as in the record), else the first whose name ends in `:local`. Only that value is decoded.
+   */
+  byLocalName(local: string): string | undefined {
+    const spans = this.spans ?? this.split();
+    const raw = this.raw;
+    const l = local.length;
+    const last = local.charCodeAt(l - 1);
+    let direct = -1;
+    let prefixed = -1;
+    for (let j = 0; j < spans.length; j += 4) {
+      const e = spans[j + 1]!;
+      // Both kinds of match end with the same character: most names are passed over on it.
+      if (raw.charCodeAt(e - 1) !== last) continue;
+      const s = spans[j]!;
+      const len = e - s;
+      if (len === l) {
+        if (raw.startsWith(local, s)) direct = j;
+      } else if (prefixed < 0 && len > l && raw.charCodeAt(e - l - 1) === 0x3a && raw.startsWith(local, e - l))
+        prefixed = j;
+    }
+    const j = direct >= 0 ? direct : prefixed;
+    return j < 0 ? undefined : decodeEntities(raw.slice(spans[j + 2], spans[j + 3]), this.context.invalidCharRefs);
+  }
+}
+
+/**
+ * An attribute by local name, whatever its prefix (`attrByLocalName(el, 'href')` finds `xlink:href`):
+ * the unprefixed one, else the first prefixed one.
+ */
+export function attrByLocalName(el: XmlElement | undefined, local: string): string | undefined {
+  if (!el) return undefined;
+  if (el instanceof Element && !local.includes(':') && !(local in Object.prototype)) return el.byLocalName(local);
+  const direct = el.attrs[local];
+  if (direct !== undefined) return direct;
+  const suffix = `:${local}`;
+  for (const k in el.attrs) if (k.endsWith(suffix)) return el.attrs[k];
+  return undefined;
 }
 
 /**
  * The end of a `<!DOCTYPE ...>` (or other `<!` declaration) starting at `lt`: the index of its `>`,
  * an internal subset in brackets included. Entity declarations are refused outright.
  */
-function doctypeEnd(xml: string, lt: number): number {
+function doctypeEnd(xml: string, lt: number, part: string): number {
   const n = xml.length;
   let e = lt + 2;
   let depth = 0;
@@ -181,7 +345,7 @@ function doctypeEnd(xml: string, lt: number): number {
   }
   const decl = xml.slice(lt, e);
   if (/<!ENTITY/i.test(decl))
-    throw limitError('the document type declaration declares entities, which are never expanded');
+    throw limitError(part, 'the document type declaration declares entities, which are never expanded');
   return e;
 }
 
@@ -222,156 +386,267 @@ function startTagEnd(xml: string, from: number, quotes: QuoteCache): number {
   return gt;
 }
 
+/** A start tag as read: its name as written, its attribute text, whether it closes itself, where it ends. */
+interface StartTag {
+  qname: string;
+  rawAttrs: string;
+  selfClose: boolean;
+  next: number;
+}
+
+/** A well-formed start tag: name, `name="value"` attributes, optional self-closing slash. */
+const WELL_FORMED_START_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+
+/** Reads the start tag at `lt` as written, or returns null when `fail` is asked for and it is not well-formed. */
+function readStartTag(xml: string, lt: number, strict: boolean, quotes: QuoteCache): StartTag | null {
+  if (strict) {
+    WELL_FORMED_START_TAG.lastIndex = lt;
+    const m = WELL_FORMED_START_TAG.exec(xml);
+    if (!m) return null;
+    return { qname: m[1]!, rawAttrs: m[2]!, selfClose: m[3] !== '', next: WELL_FORMED_START_TAG.lastIndex };
+  }
+  // The name, then the attribute text up to the closing '>' (quotes may hold '>').
+  const n = xml.length;
+  let j = lt + 1;
+  while (j < n) {
+    const ch = xml.charCodeAt(j);
+    if (ch === 32 || ch === 62 || ch === 47 || ch === 9 || ch === 10 || ch === 13) break;
+    j++;
+  }
+  const qname = xml.slice(lt + 1, j);
+  const attrStart = j;
+  j = startTagEnd(xml, j, quotes);
+  const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
+  return { qname, rawAttrs: xml.slice(attrStart, selfClose ? j - 1 : j), selfClose, next: j + 1 };
+}
+
+/** The tree being built: open elements, namespace scopes, the depth inside an ignored element. */
+class TreeBuilder {
+  readonly root: XmlElement;
+  private readonly stack: XmlElement[];
+  /** Per open element: whether it opened a namespace scope. */
+  private readonly opened: boolean[] = [false];
+  private context: ElementContext;
+  private readonly contexts: ElementContext[];
+  /** The context of elements whose names stay as written (no namespaces asked for). */
+  private readonly plain: ElementContext;
+  /** Depth inside an ignored element (0: building nodes). */
+  skipping = 0;
+  private elements = 0;
+  private readonly maxDepth: number;
+  private readonly maxElements: number;
+  private readonly keepWs: ReadonlySet<string> | undefined;
+  private readonly keepWsLocal: ReadonlySet<string> | undefined;
+  private readonly keepAll: boolean;
+  private readonly invalidCharRefs: InvalidCharRefs;
+
+  constructor(
+    private readonly options: XmlOptions,
+    private readonly part: string,
+    space: TagSpace,
+  ) {
+    this.maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
+    this.maxElements = options.maxElements ?? XML_LIMITS.maxElements;
+    this.keepWs = options.keepWhitespaceIn;
+    this.keepWsLocal = options.keepWhitespaceInLocal;
+    this.keepAll = options.keepAllWhitespace === true;
+    this.invalidCharRefs = options.invalidCharRefs ?? 'replace';
+    this.context = { scope: newScope(new Map()), space, invalidCharRefs: this.invalidCharRefs };
+    this.contexts = [this.context];
+    this.plain = { scope: null, space, invalidCharRefs: this.invalidCharRefs };
+    this.root = new Element('#document', '', this.plain, []);
+    this.stack = [this.root];
+  }
+
+  private get top(): XmlElement {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  private resolve(qname: string): string {
+    return this.options.namespaces ? resolveName(this.context.scope!, qname, false) : qname;
+  }
+
+  text(raw: string): void {
+    const parent = this.top;
+    // XML white space is space, tab, CR and LF only: text of no-break spaces is content.
+    if (this.keepAll || this.keepWs?.has(parent.name) || this.keepWsLocal?.has(parent.local) || /[^ \t\r\n]/.test(raw))
+      parent.children.push(decodeEntities(raw, this.invalidCharRefs));
+  }
+
+  cdata(body: string): void {
+    // An empty section adds nothing. (The readers that match by local name were built on a reader that
+    // kept it as an empty text node; none of them shows one: they join text, or leave empty text out.)
+    if (body) this.top.children.push(body);
+  }
+
+  /**
+   * Where reading goes on when the end tag at `lt` is written exactly as the open element's name
+   * (`</a:t>`: the usual case, found without a scan), else -1. Only where names stay as written.
+   */
+  closesTop(xml: string, lt: number): number {
+    const top = this.top;
+    if (this.options.namespaces || this.stack.length <= 1) return -1;
+    const name = top.name;
+    return xml.startsWith(name, lt + 2) && xml.charCodeAt(lt + 2 + name.length) === 62 ? lt + 3 + name.length : -1;
+  }
+
+  /** Closes the innermost open element named `qname` and everything open inside it; a stray end tag is ignored. */
+  endTag(qname: string): void {
+    const name = this.resolve(qname);
+    const stack = this.stack;
+    for (let k = stack.length - 1; k > 0; k--) {
+      if (stack[k]!.name === name) {
+        this.closeTo(k);
+        return;
+      }
+    }
+  }
+
+  /** Closes the open elements from depth `k` up (streaming each one at the streamed depth). */
+  closeTo(k: number): void {
+    const stack = this.stack;
+    const stream = this.options.stream;
+    while (stack.length > k) {
+      const done = stack.pop()!;
+      if (this.opened.pop()) {
+        this.contexts.pop();
+        this.context = this.contexts[this.contexts.length - 1]!;
+      }
+      if (stream && stack.length === stream.depth) {
+        const parent = this.top;
+        if (parent.children[parent.children.length - 1] === done) parent.children.pop();
+        stream.onElement(done, parent);
+      }
+    }
+  }
+
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  startTag(tag: StartTag): void {
+    const { qname, rawAttrs, selfClose } = tag;
+    const { maxDepth, maxElements, part } = this;
+    const nsMap = this.options.namespaces;
+    if (++this.elements > maxElements) throw limitError(part, `more than ${maxElements} elements`);
+    if (this.skipping > 0) {
+      if (!selfClose && ++this.skipping > maxDepth)
+        throw limitError(part, `elements nested more than ${maxDepth} deep`);
+      return;
+    }
+    const ignore = this.options.ignore;
+    if (ignore && ignore.has(this.resolve(qname)) && rawAttrs.indexOf('xmlns') < 0) {
+      if (!selfClose) this.skipping = 1;
+      return;
+    }
+    let declares = false;
+    if (nsMap && rawAttrs.indexOf('xmlns') >= 0) {
+      const prefixes = new Map(this.context.scope!.prefixes);
+      const spans = splitAttrs(rawAttrs, this.context.space);
+      for (let j = 0; j < spans.length; j += 4) {
+        const a = rawAttrs.slice(spans[j], spans[j + 1]);
+        const v = decodeEntities(rawAttrs.slice(spans[j + 2], spans[j + 3]), this.invalidCharRefs);
+        if (a === 'xmlns') prefixes.set('', nsMap[v] ?? '');
+        else if (a.startsWith('xmlns:')) prefixes.set(a.slice(6), nsMap[v] ?? a.slice(6));
+        else continue;
+        declares = true;
+      }
+      if (declares) {
+        this.context = { ...this.context, scope: newScope(prefixes) };
+        this.contexts.push(this.context);
+      }
+    }
+    const context = nsMap ? this.context : this.plain;
+    const el = new Element(this.resolve(qname), rawAttrs, context, selfClose ? NO_CHILDREN : []);
+    const stream = this.options.stream;
+    if (selfClose) {
+      if (declares) {
+        this.contexts.pop();
+        this.context = this.contexts[this.contexts.length - 1]!;
+      }
+      if (stream && this.stack.length === stream.depth) stream.onElement(el, this.top);
+      else this.top.children.push(el);
+      return;
+    }
+    this.top.children.push(el);
+    if (this.stack.length > maxDepth) throw limitError(part, `elements nested more than ${maxDepth} deep`);
+    this.stack.push(el);
+    this.opened.push(declares);
+  }
+}
+
 /** Parses XML text into a tree and returns the root element (a synthetic `#document` holding it). */
 export function parseXml(xml: string, options: XmlOptions = {}): XmlElement {
-  const maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
-  const maxElements = options.maxElements ?? XML_LIMITS.maxElements;
-  const nsMap = options.namespaces;
-  const keepWs = options.keepWhitespaceIn;
-  const keepAll = options.keepAllWhitespace === true;
-  const ignore = options.ignore;
-  const stream = options.stream;
-  // Depth inside an ignored element (0: building nodes).
-  let skipping = 0;
-  const root: XmlElement = new Element('#document', '', null, []);
-  const stack: XmlElement[] = [root];
-  // Per open element: whether it opened a namespace scope.
-  const opened: boolean[] = [false];
-  let scope: Scope = newScope(new Map());
-  const scopeStack: Scope[] = [scope];
-  let elements = 0;
+  const part = options.part ?? 'XML part';
+  const strict = options.onBadTag === 'fail';
+  const tree = new TreeBuilder(options, part, strict ? WELL_FORMED_TAG_SPACE : TOLERANT_TAG_SPACE);
   const quotes: QuoteCache = { dq: -1, sq: -1 };
+  // An unterminated construct: the end of the text when tolerated, else MALFORMED.
+  const endOf = (e: number, what: string): number => {
+    if (e >= 0) return e;
+    if (strict) throw malformed(part, `unterminated ${what}`);
+    return n;
+  };
   let i = 0;
   const n = xml.length;
-
   while (i < n) {
     const lt = xml.indexOf('<', i);
     const textEnd = lt < 0 ? n : lt;
-    if (textEnd > i && skipping === 0) {
-      const raw = xml.slice(i, textEnd);
-      const parent = stack[stack.length - 1]!;
-      // XML white space is space, tab, CR and LF only: text of no-break spaces is content.
-      if (keepAll || keepWs?.has(parent.name) || /[^ \t\r\n]/.test(raw)) parent.children.push(decodeEntities(raw));
-    }
+    if (textEnd > i && tree.skipping === 0) tree.text(xml.slice(i, textEnd));
     if (lt < 0) break;
     const c1 = xml.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) {
       if (xml.startsWith('<!--', lt)) {
-        const e = xml.indexOf('-->', lt + 4);
-        i = e < 0 ? n : e + 3;
-        continue;
-      }
-      if (xml.startsWith('<![CDATA[', lt)) {
-        const e = xml.indexOf(']]>', lt + 9);
-        const body = xml.slice(lt + 9, e < 0 ? n : e);
-        if (body && skipping === 0) stack[stack.length - 1]!.children.push(body);
-        i = e < 0 ? n : e + 3;
-        continue;
-      }
-      i = doctypeEnd(xml, lt) + 1;
+        i = endOf(xml.indexOf('-->', lt + 4), 'comment') + 3;
+      } else if (xml.startsWith('<![CDATA[', lt)) {
+        const e = endOf(xml.indexOf(']]>', lt + 9), 'CDATA section');
+        if (tree.skipping === 0) tree.cdata(xml.slice(lt + 9, e));
+        i = e + 3;
+      } else if (!strict || xml.startsWith('<!DOCTYPE', lt) || xml.startsWith('<!doctype', lt)) {
+        i = doctypeEnd(xml, lt, part) + 1;
+      } else throw malformed(part, 'unexpected markup declaration');
       continue;
     }
     if (c1 === 63 /* ? */) {
-      const e = xml.indexOf('?>', lt + 2);
-      i = e < 0 ? n : e + 2;
+      i = endOf(xml.indexOf('?>', lt + 2), 'processing instruction') + 2;
       continue;
     }
     if (c1 === 47 /* / */) {
-      const e = xml.indexOf('>', lt + 2);
-      if (skipping > 0) {
-        skipping--;
+      if (tree.skipping > 0) {
+        tree.skipping--;
+        const e = xml.indexOf('>', lt + 2);
         i = e < 0 ? n : e + 1;
         continue;
       }
-      const qname = xml.slice(lt + 2, e < 0 ? n : e).trim();
-      const name = nsMap ? resolveName(scope, qname, false) : qname;
-      // Pop to the matching element; a stray closing tag is ignored.
-      for (let k = stack.length - 1; k > 0; k--) {
-        if (stack[k]!.name === name) {
-          while (stack.length > k) {
-            const done = stack.pop()!;
-            if (opened.pop()) {
-              scopeStack.pop();
-              scope = scopeStack[scopeStack.length - 1]!;
-            }
-            if (stream && stack.length === stream.depth) {
-              const parent = stack[stack.length - 1]!;
-              if (parent.children[parent.children.length - 1] === done) parent.children.pop();
-              stream.onElement(done, parent);
-            }
-          }
-          break;
-        }
+      // The usual case first: the end tag of the open element, exactly as it was opened.
+      const next = tree.closesTop(xml, lt);
+      if (next >= 0) {
+        tree.closeTo(tree.depth - 1);
+        i = next;
+        continue;
       }
-      i = e < 0 ? n : e + 1;
+      const e = endOf(xml.indexOf('>', lt + 2), 'end tag');
+      tree.endTag(xml.slice(lt + 2, e).trim());
+      i = e + 1;
       continue;
     }
-    // Start tag: its name, then the attribute text up to the closing '>' (quotes may hold '>').
-    let j = lt + 1;
-    while (j < n) {
-      const ch = xml.charCodeAt(j);
-      if (ch === 32 || ch === 62 || ch === 47 || ch === 9 || ch === 10 || ch === 13) break;
-      j++;
-    }
-    const qname = xml.slice(lt + 1, j);
-    const attrStart = j;
-    j = startTagEnd(xml, j, quotes);
-    const selfClose = j > attrStart && xml.charCodeAt(j - 1) === 47;
-    const rawAttrs = xml.slice(attrStart, selfClose ? j - 1 : j);
-    i = j + 1;
-    if (++elements > maxElements) throw limitError(`more than ${maxElements} elements`);
-    if (skipping > 0) {
-      if (!selfClose) {
-        if (++skipping > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
-      }
-      continue;
-    }
-    if (ignore && ignore.has(nsMap ? resolveName(scope, qname, false) : qname) && rawAttrs.indexOf('xmlns') < 0) {
-      if (!selfClose) skipping = 1;
-      continue;
-    }
-    let declares = false;
-    if (nsMap && rawAttrs.indexOf('xmlns') >= 0) {
-      const prefixes = new Map(scope.prefixes);
-      splitAttrs(rawAttrs, (a, v) => {
-        if (a === 'xmlns') prefixes.set('', nsMap[v] ?? '');
-        else if (a.startsWith('xmlns:')) prefixes.set(a.slice(6), nsMap[v] ?? a.slice(6));
-        else return;
-        declares = true;
-      });
-      if (declares) {
-        scope = newScope(prefixes);
-        scopeStack.push(scope);
-      }
-    }
-    const el = new Element(
-      nsMap ? resolveName(scope, qname, false) : qname,
-      rawAttrs,
-      nsMap ? scope : null,
-      selfClose ? NO_CHILDREN : [],
-    );
-    if (selfClose) {
-      if (declares) {
-        scopeStack.pop();
-        scope = scopeStack[scopeStack.length - 1]!;
-      }
-      if (stream && stack.length === stream.depth) stream.onElement(el, stack[stack.length - 1]!);
-      else stack[stack.length - 1]!.children.push(el);
-      continue;
-    }
-    stack[stack.length - 1]!.children.push(el);
-    if (stack.length > maxDepth) throw limitError(`elements nested more than ${maxDepth} deep`);
-    stack.push(el);
-    opened.push(declares);
+    const tag = readStartTag(xml, lt, strict, quotes);
+    if (!tag) throw malformed(part, 'malformed start tag');
+    i = tag.next;
+    tree.startTag(tag);
   }
-  return root;
+  return tree.root;
+}
+
+/** `parseXml`'s root element; MALFORMED when the text holds none. */
+export function parseXmlRoot(xml: string, options: XmlOptions = {}): XmlElement {
+  const doc = parseXml(xml, options);
+  const first = doc.children.find((ch): ch is XmlElement => typeof ch !== 'string');
+  if (!first) throw malformed(options.part ?? 'XML part', 'no root element');
+  return first;
 }
 
 // ---------------------------------------------------------------- navigation helpers
-
-export function isElement(node: XmlNode | undefined): node is XmlElement {
-  return typeof node === 'object' && node !== null;
-}
 
 /** First child element with the name. */
 export function child(el: XmlElement | undefined, name: string): XmlElement | undefined {
@@ -385,24 +660,6 @@ export function children(el: XmlElement | undefined, name?: string): XmlElement[
   if (!el) return [];
   const out: XmlElement[] = [];
   for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
-  return out;
-}
-
-/** Follows a path of child names. */
-export function path(el: XmlElement | undefined, ...names: string[]): XmlElement | undefined {
-  let cur = el;
-  for (const n of names) cur = child(cur, n);
-  return cur;
-}
-
-/** Depth-first search for descendants with the name (not below a match). */
-export function descendants(el: XmlElement | undefined, name: string, out: XmlElement[] = []): XmlElement[] {
-  if (!el) return out;
-  for (const c of el.children) {
-    if (typeof c === 'string') continue;
-    if (c.name === name) out.push(c);
-    else descendants(c, name, out);
-  }
   return out;
 }
 
@@ -425,15 +682,6 @@ export function textContent(el: XmlNode | undefined): string {
   let s = '';
   for (const c of el.children) s += typeof c === 'string' ? c : textContent(c);
   return s;
-}
-
-/** Decodes UTF-8 or UTF-16 (by byte-order mark or declaration) XML bytes to a string. */
-export function decodeXml(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return new TextDecoder('utf-8').decode(bytes.subarray(3));
-  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /**

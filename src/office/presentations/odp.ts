@@ -9,18 +9,13 @@ import { ParseError } from '../../errors.js';
 import type { DocModel, DocPage, Inline, Node, TableCell, TextInline } from '../../model/document.js';
 import type { ReaderContext } from '../../readers/reader.js';
 import { odfCellValue } from '../odf/cell-value.js';
+import { LOCAL_NAMES } from '../odf/names.js';
+import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
+import { cellSpans, countAttr, fontFlags, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
-import {
-  attr,
-  child,
-  childrenNamed,
-  descendants,
-  elements,
-  parseXml,
-  textOf,
-  type XmlElement,
-} from '../package/local-xml.js';
+import { attr, child, childrenNamed, descendants, elements, textOf, type XmlElement } from '../package/local-names.js';
 
 interface TextStyle {
   bold?: boolean;
@@ -30,6 +25,12 @@ interface TextStyle {
   subscript?: boolean;
 }
 type ListKind = 'bullet' | 'number' | 'none';
+
+/** Columns one repeated table cell yields at most: a slide table is never wider, a hostile count is. */
+const MAX_COLUMN_REPEAT = 256;
+
+/** Notes and comments are not shown on a slide; bookmarks hold no text. */
+const LEFT_OUT = ['text:note', 'office:annotation', 'text:bookmark', 'text:bookmark-start', 'text:bookmark-end'];
 
 const CM_PER: Record<string, number> = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 };
 
@@ -51,19 +52,18 @@ class OdpReader {
   ) {}
 
   private xml(part: string): XmlElement | undefined {
-    const text = this.zip.text(part);
-    return text === undefined ? undefined : parseXml(text, `part ${part}`);
+    return wellFormedPart(this.zip, part);
   }
 
   read(): DocModel {
-    const content = this.xml('content.xml');
+    const content = this.xml(ODF_PARTS.content);
     if (!content) throw new ParseError('MALFORMED', 'The OpenDocument presentation has no content.xml.');
-    const styles = this.safeXml('styles.xml');
+    const styles = this.safeXml(ODF_PARTS.styles);
     for (const stylesRoot of [styles, content]) {
       for (const container of [child(stylesRoot, 'styles'), child(stylesRoot, 'automatic-styles')])
         this.collectStyles(container);
     }
-    const pres = child(child(content, 'body'), 'presentation');
+    const pres = bodyOf(content, 'presentation');
     if (!pres) throw new ParseError('MALFORMED', 'The OpenDocument file has no presentation body.');
     const size = this.pageSize(styles);
     const pages: DocPage[] = [];
@@ -83,7 +83,7 @@ class OdpReader {
       pages.push(slidePage(i + 1, items, notes, size, pt));
     });
     const metadata: DocModel['metadata'] = { numPages: pages.length };
-    const meta = child(this.safeXml('meta.xml'), 'meta');
+    const meta = child(this.safeXml(ODF_PARTS.meta), 'meta');
     const title = textOf(child(meta, 'title')).trim();
     if (title) metadata.title = title;
     const creator = textOf(child(meta, 'initial-creator') ?? child(meta, 'creator')).trim();
@@ -112,22 +112,21 @@ class OdpReader {
   }
 
   private collectStyles(container: XmlElement | undefined): void {
-    for (const s of elements(container)) {
-      const name = attr(s, 'name');
+    for (const d of styleDeclarations(container, LOCAL_NAMES)) {
+      const name = d.name;
       if (!name) continue;
-      if (s.local === 'list-style') {
-        this.listStyles.set(name, s);
+      if (d.kind === 'list-style') {
+        this.listStyles.set(name, d.el);
         continue;
       }
-      if (s.local !== 'style') continue;
-      const props = child(s, 'text-properties');
+      if (d.kind !== 'style') continue;
+      const props = d.textProperties;
       if (!props) continue;
       const style: TextStyle = {};
-      const weight = attr(props, 'font-weight');
-      if (weight === 'bold' || Number(weight) >= 600) style.bold = true;
-      if (attr(props, 'font-style') === 'italic' || attr(props, 'font-style') === 'oblique') style.italic = true;
-      const through = attr(props, 'text-line-through-style');
-      if (through && through !== 'none') style.strike = true;
+      const flags = fontFlags(props, LOCAL_NAMES);
+      if (flags.bold) style.bold = true;
+      if (flags.italic) style.italic = true;
+      if (flags.strike) style.strike = true;
       const position = attr(props, 'text-position') ?? '';
       if (/^super|^\d/.test(position) && !/^0/.test(position)) style.superscript = true;
       else if (/^sub|^-/.test(position)) style.subscript = true;
@@ -222,42 +221,26 @@ class OdpReader {
 
   private inlines(el: XmlElement, marks: TextStyle & { href?: string }): Inline[] {
     const out: Inline[] = [];
-    for (const c of el.children) {
-      if (typeof c === 'string') {
+    readInlines(el, LOCAL_NAMES, {
+      text: (c) => {
         const text = c.replace(/[\r\n\t ]+/g, ' ');
         if (text) out.push({ type: 'text', text, ...marks } as TextInline);
-        continue;
-      }
-      switch (c.local) {
-        case 's':
-          out.push({ type: 'text', text: ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1)), ...marks });
-          break;
-        case 'tab':
-          out.push({ type: 'text', text: '\t', ...marks });
-          break;
-        case 'line-break':
-          out.push({ type: 'break' });
-          break;
-        case 'span': {
+      },
+      spaces: (run) => out.push({ type: 'text', text: run, ...marks }),
+      tab: () => out.push({ type: 'text', text: '\t', ...marks }),
+      lineBreak: () => out.push({ type: 'break' }),
+      leftOut: LEFT_OUT,
+      element: (c) => {
+        if (c.local === 'span') {
           const style = this.textStyles.get(attr(c, 'style-name') ?? '') ?? {};
           out.push(...this.inlines(c, { ...marks, ...style }));
-          break;
-        }
-        case 'a': {
+        } else if (c.local === 'a') {
           const href = attr(c, 'href');
-          out.push(...this.inlines(c, href && /^(https?|mailto|ftp):/i.test(href) ? { ...marks, href } : marks));
-          break;
-        }
-        case 'note':
-        case 'annotation':
-        case 'bookmark':
-        case 'bookmark-start':
-        case 'bookmark-end':
-          break;
-        default:
-          out.push(...this.inlines(c, marks));
-      }
-    }
+          out.push(...this.inlines(c, href && isOutsideLink(href) ? { ...marks, href } : marks));
+        } else return false;
+        return true;
+      },
+    });
     return out;
   }
 
@@ -269,7 +252,7 @@ class OdpReader {
           const row: TableCell[] = [];
           for (const cell of elements(c)) {
             if (cell.local !== 'table-cell') continue;
-            const repeat = Math.min(256, Number(attr(cell, 'number-columns-repeated') ?? 1) || 1);
+            const repeat = Math.min(MAX_COLUMN_REPEAT, countAttr(attr(cell, 'number-columns-repeated')));
             const content: Inline[] = [];
             for (const p of this.textParagraphs(cell)) {
               const t = trimInlines(p.content);
@@ -282,8 +265,7 @@ class OdpReader {
               const value = odfCellValue(cell).trim();
               if (value) content.push({ type: 'text', text: value });
             }
-            const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
-            const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
+            const { cs, rs } = cellSpans(cell, LOCAL_NAMES);
             for (let k = 0; k < repeat; k++) {
               const tc: TableCell = { content };
               if (cs > 1) tc.colSpan = cs;
@@ -292,8 +274,7 @@ class OdpReader {
             }
           }
           rows.push(row);
-        } else if (c.local === 'table-header-rows' || c.local === 'table-rows' || c.local === 'table-row-group')
-          visit(c);
+        } else if (isRowGroup(c, LOCAL_NAMES)) visit(c);
       }
     };
     visit(table);

@@ -15,18 +15,19 @@ import type { DocModel, DocPage, Inline, Node, TableCell, TableNode, TextInline 
 import type { ReaderContext } from '../../readers/reader.js';
 import { ZipPackage } from '../../containers/zip.js';
 import { paragraphsToNodes, slidePage, trimInlines, type PlacedItem, type SlideParagraph } from './common.js';
-import { readRels, relOfType, type Relationship } from '../package/relationships.js';
+import { presentationRels, readRels, relOfType, type Relationship } from '../package/relationships.js';
 import {
   attr,
   child,
   childrenNamed,
   descendants,
   elements,
-  parseXml,
   path,
   textOf,
+  WELL_FORMED_PARTS,
   type XmlElement,
-} from '../package/local-xml.js';
+} from '../package/local-names.js';
+import { parseXmlRoot } from '../package/xml.js';
 
 interface Box {
   x: number;
@@ -106,7 +107,7 @@ class PptxReader {
   xml(part: string): XmlElement | undefined {
     const text = this.zip.text(part);
     if (text === undefined) return undefined;
-    return parseXml(text, `part ${part}`);
+    return parseXmlRoot(text, { ...WELL_FORMED_PARTS, part: `part ${part}` });
   }
 
   read(): DocModel {
@@ -123,7 +124,7 @@ class PptxReader {
       );
     }
     if (pres) {
-      const rels = readRels(this.zip, presPart);
+      const rels = readRels(presPart, presentationRels(this.zip));
       for (const sldId of childrenNamed(child(pres, 'sldIdLst'), 'sldId')) {
         const rel = rels.get(relId(sldId));
         const target = rel && !rel.external ? rel.target : undefined;
@@ -228,7 +229,7 @@ class PptxReader {
     try {
       const root = this.xml(part);
       if (root) {
-        const masterRel = relOfType(readRels(this.zip, part), '/slideMaster');
+        const masterRel = relOfType(readRels(part, presentationRels(this.zip)), '/slideMaster');
         info = {
           ...this.phShapes(root),
           master: masterRel && !masterRel.external ? this.master(masterRel.target) : null,
@@ -251,7 +252,7 @@ class PptxReader {
   ): DocPage {
     const root = this.xml(part);
     if (!root) throw new ParseError('MALFORMED', `The slide part ${part} is missing.`);
-    const rels = readRels(this.zip, part);
+    const rels = readRels(part, presentationRels(this.zip));
     const layoutRel = relOfType(rels, '/slideLayout');
     const layout = layoutRel && !layoutRel.external ? this.layout(layoutRel.target) : null;
     const ctx: SlideCtx = { part, rels, layout, items: [], seq: 0 };
@@ -273,7 +274,7 @@ class PptxReader {
   private notes(part: string): Node[] {
     const root = this.xml(part);
     if (!root) return [];
-    const rels = readRels(this.zip, part);
+    const rels = readRels(part, presentationRels(this.zip));
     const out: Node[] = [];
     for (const sp of descendants(path(root, 'cSld', 'spTree'), 'sp')) {
       const ph = placeholderOf(child(nvOf(sp), 'nvPr'));

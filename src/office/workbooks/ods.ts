@@ -9,8 +9,13 @@
  */
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { attr, child, elements, parseXml, type XmlElement } from '../package/local-xml.js';
+import { attr, child, elements, WELL_FORMED_PARTS, type XmlElement } from '../package/local-names.js';
+import { parseXmlRoot } from '../package/xml.js';
 import { odfCellValue } from '../odf/cell-value.js';
+import { LOCAL_NAMES } from '../odf/names.js';
+import { bodyOf, ODF_PARTS, wellFormedPart } from '../odf/package.js';
+import { styleDeclarations } from '../odf/styles.js';
+import { cellSpans, countAttr, isOutsideLink, isRowGroup, readInlines } from '../odf/text.js';
 import type { FastCell, FastSheet, FastWorkbook } from './xlsx.js';
 
 function cellText(cell: XmlElement): string {
@@ -37,7 +42,7 @@ function cellLink(cell: XmlElement, text: string): string | undefined {
   walk(cell);
   const a = links.length === 1 ? links[0]! : undefined;
   const href = a ? attr(a, 'href') : undefined;
-  if (!href || !/^(https?|mailto|ftp):/i.test(href) || inlineText(a!).trim() !== text.trim()) return undefined;
+  if (!href || !isOutsideLink(href) || inlineText(a!).trim() !== text.trim()) return undefined;
   return href;
 }
 
@@ -51,30 +56,32 @@ function listTexts(list: XmlElement): string[] {
   return out;
 }
 
+/** Comments and notes are not the cell's text. */
+const LEFT_OUT = ['office:annotation', 'text:note'];
+
+/** A paragraph's text as a cell shows it: tabs and line breaks as characters. */
 function inlineText(el: XmlElement): string {
   let s = '';
-  for (const c of el.children) {
-    if (typeof c === 'string') s += c;
-    else if (c.local === 's') s += ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1));
-    else if (c.local === 'tab') s += '\t';
-    else if (c.local === 'line-break') s += '\n';
-    else if (c.local === 'annotation' || c.local === 'note') continue;
-    else s += inlineText(c);
-  }
+  readInlines(el, LOCAL_NAMES, {
+    text: (t) => (s += t),
+    spaces: (run) => (s += run),
+    tab: () => (s += '\t'),
+    lineBreak: () => (s += '\n'),
+    leftOut: LEFT_OUT,
+  });
   return s;
 }
 
 export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: number }): FastWorkbook {
   const zip = ZipPackage.open(bytes);
-  const xml = zip.text('content.xml');
-  if (xml === undefined) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no content.xml.');
-  const root = parseXml(xml, 'content.xml of the spreadsheet');
+  const root = wellFormedPart(zip, ODF_PARTS.content, 'content.xml of the spreadsheet');
+  if (root === undefined) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no content.xml.');
   const hiddenStyles = new Set<string>();
-  for (const s of elements(child(root, 'automatic-styles'))) {
-    if (s.local !== 'style' || attr(s, 'family') !== 'table') continue;
-    if (attr(child(s, 'table-properties'), 'display') === 'false') hiddenStyles.add(attr(s, 'name') ?? '');
+  for (const s of styleDeclarations(child(root, 'automatic-styles'), LOCAL_NAMES)) {
+    if (s.kind !== 'style' || s.family !== 'table') continue;
+    if (attr(child(s.el, 'table-properties'), 'display') === 'false') hiddenStyles.add(s.name ?? '');
   }
-  const body = child(child(root, 'body'), 'spreadsheet');
+  const body = bodyOf(root, 'spreadsheet');
   if (!body) throw new ParseError('MALFORMED', 'The OpenDocument file has no spreadsheet body.');
   const sheets: FastSheet[] = [];
   let budget = limits.maxCells;
@@ -88,23 +95,22 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
     let r = 0;
     const rows = (el: XmlElement): boolean => {
       for (const row of elements(el)) {
-        if (row.local === 'table-row-group' || row.local === 'table-header-rows' || row.local === 'table-rows') {
+        if (isRowGroup(row, LOCAL_NAMES)) {
           if (!rows(row)) return false;
           continue;
         }
         if (row.local !== 'table-row') continue;
-        const repeat = Math.max(1, Number(attr(row, 'number-rows-repeated') ?? 1) || 1);
+        const repeat = Math.max(1, countAttr(attr(row, 'number-rows-repeated')));
         const cells: { c: number; text: string; cs: number; rs: number; link: string | undefined }[] = [];
         let c = 0;
         for (const cell of elements(row)) {
           if (cell.local !== 'table-cell' && cell.local !== 'covered-table-cell') continue;
-          const crep = Math.max(1, Number(attr(cell, 'number-columns-repeated') ?? 1) || 1);
+          const crep = Math.max(1, countAttr(attr(cell, 'number-columns-repeated')));
           let text = cell.local === 'table-cell' ? cellText(cell) : '';
           // A cell without a text paragraph shows its value.
           if (cell.local === 'table-cell' && !text.trim()) text = odfCellValue(cell);
           if (text.trim()) {
-            const cs = Number(attr(cell, 'number-columns-spanned') ?? 1) || 1;
-            const rs = Number(attr(cell, 'number-rows-spanned') ?? 1) || 1;
+            const { cs, rs } = cellSpans(cell, LOCAL_NAMES);
             const link = cell.local === 'table-cell' ? cellLink(cell, text) : undefined;
             for (let k = 0; k < Math.min(crep, 16384); k++) cells.push({ c: c + k, text, cs, rs, link });
           }
@@ -136,11 +142,11 @@ export function readOds(bytes: Uint8Array, limits: { maxRows: number; maxCells: 
     rows(table);
   }
   if (!sheets.length) throw new ParseError('MALFORMED', 'The OpenDocument spreadsheet has no tables.');
-  const meta = zip.text('meta.xml');
+  const meta = zip.text(ODF_PARTS.meta);
   const out: FastWorkbook = { sheets };
   if (meta) {
     try {
-      const m = child(parseXml(meta, 'meta.xml'), 'meta');
+      const m = child(parseXmlRoot(meta, { ...WELL_FORMED_PARTS, part: 'meta.xml' }), 'meta');
       const title = m ? elements(m).find((e) => e.local === 'title') : undefined;
       const creator = m ? elements(m).find((e) => e.local === 'initial-creator' || e.local === 'creator') : undefined;
       if (title) out.title = inlineText(title);

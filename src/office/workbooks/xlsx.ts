@@ -9,7 +9,7 @@
 import * as XLSX from '@e965/xlsx';
 import { ParseError } from '../../errors.js';
 import { ZipPackage } from '../../containers/zip.js';
-import { relsPathOf, resolvePart } from '../package/part-path.js';
+import { readRels, type Relationship } from '../package/relationships.js';
 
 export interface FastCell {
   t: 's';
@@ -46,9 +46,7 @@ function decode(s: string): string {
       return ENTITIES[e] ?? m;
     });
   }
-  // OOXML escapes characters XML cannot carry as _xHHHH_.
-  if (s.includes('_x')) s = s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  return s;
+  return unescapeOoxml(s);
 }
 
 const ATTR_RE = new Map<string, RegExp>();
@@ -171,22 +169,29 @@ function refToRC(ref: string): { r: number; c: number } | null {
   return digits ? { r: r - 1, c: c - 1 } : null;
 }
 
-function rels(
-  zip: ZipPackage,
-  part: string,
-  text: (p: string) => string | undefined,
-): Map<string, { target: string; external: boolean; type: string }> {
-  const xml = text(relsPathOf(part)) ?? '';
-  const map = new Map<string, { target: string; external: boolean; type: string }>();
-  for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
-    const id = attr(m[0], 'Id');
-    const target = attr(m[0], 'Target');
-    if (!id || target === undefined) continue;
-    const external = attr(m[0], 'TargetMode') === 'External';
-    map.set(id, { target: external ? target : resolvePart(part, target), external, type: attr(m[0], 'Type') ?? '' });
-  }
-  void zip;
-  return map;
+/** OOXML escapes characters XML cannot carry as _xHHHH_. */
+function unescapeOoxml(s: string): string {
+  return s.includes('_x')
+    ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    : s;
+}
+
+/**
+ * A part's relationships, read the way this reader reads every part: whatever markup damage (no
+ * limit but the package's), every Relationship element wherever it is, attribute values decoded as
+ * cell text is (a bad character reference reads as nothing, _xHHHH_ escapes), targets as written.
+ */
+function rels(part: string, text: (p: string) => string | undefined): Map<string, Relationship> {
+  return readRels(part, {
+    text,
+    xml: { onBadTag: 'tolerate', invalidCharRefs: 'drop', maxDepth: Infinity, maxElements: Infinity },
+    unreadable: 'none',
+    select: 'Relationship-elements',
+    attrNames: 'exact',
+    missingTarget: 'skip',
+    target: { percent: 'as-written', normalizeRoot: false },
+    value: unescapeOoxml,
+  });
 }
 
 /**
@@ -328,11 +333,11 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
     return decoder.decode(data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data);
   };
 
-  const rootRels = rels(zip, '', (p) => text(p.replace(/^\//, '')));
+  const rootRels = rels('', (p) => text(p.replace(/^\//, '')));
   const wbPart = [...rootRels.values()].find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'xl/workbook.xml';
   const wbXml = text(wbPart);
   if (!wbXml) throw new Error('no workbook part');
-  const wbRels = rels(zip, wbPart, text);
+  const wbRels = rels(wbPart, text);
   const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904\s*=\s*"(1|true)"/.test(wbXml);
 
   // Shared strings.
@@ -407,7 +412,7 @@ export function readXlsxFast(bytes: Uint8Array, limits: FastLimits): FastWorkboo
       ? /<(?:\w+:)?hyperlinks>([\s\S]*?)<\/(?:\w+:)?hyperlinks>/.exec(sheet.tail)?.[1]
       : undefined;
     if (hl) {
-      const sheetRels = rels(zip, rel.target, text);
+      const sheetRels = rels(rel.target, text);
       for (const h of hl.matchAll(/<(?:\w+:)?hyperlink\b[^>]*>/g)) {
         const ref = refToRC(attr(h[0], 'ref')?.split(':')[0] ?? '');
         const id = /\s[\w]+:id\s*=\s*"([^"]*)"/.exec(h[0])?.[1];

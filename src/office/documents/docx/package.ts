@@ -5,8 +5,8 @@
  */
 import { ParseError } from '../../../errors.js';
 import { ZipPackage } from '../../../containers/zip.js';
-import { decodeUriSafe, relsPathOf, resolvePart } from '../../package/part-path.js';
-import { child, children, OFFICE_NAMESPACES, parseXml, type XmlElement } from '../../package/xml.js';
+import { readRels as readPackageRels, type Relationship } from '../../package/relationships.js';
+import { OFFICE_NAMESPACES, parseXml, type XmlElement, type XmlOptions } from '../../package/xml.js';
 
 export const KEEP_WS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText']);
 
@@ -124,15 +124,20 @@ export const IGNORE = new Set([
   'w:rsids',
 ]);
 
+/** Word parts are read as far as they go (odd writers abound); a bad character reference shows as U+FFFD. */
+const PART_XML: XmlOptions = {
+  namespaces: OFFICE_NAMESPACES,
+  keepWhitespaceIn: KEEP_WS,
+  ignore: IGNORE,
+  onBadTag: 'tolerate',
+  invalidCharRefs: 'replace',
+};
+
 export function parse(text: string): XmlElement {
-  return parseXml(text, { namespaces: OFFICE_NAMESPACES, keepWhitespaceIn: KEEP_WS, ignore: IGNORE });
+  return parseXml(text, PART_XML);
 }
 
-export interface Rel {
-  type: string;
-  target: string;
-  external: boolean;
-}
+export type Rel = Relationship;
 
 /** Damaged optional parts are skipped with a warning: the rest of the document is still read. */
 export let partWarnings: string[] | null = null;
@@ -159,24 +164,21 @@ export function withPartWarnings<T>(warnings: string[], read: () => T): T {
   }
 }
 
+/**
+ * A part's relationships, read like every Word part (as far as it goes, with Word's namespaces; a
+ * damaged part left out with a warning, entities refused); a relationship without a Target keeps an
+ * empty one.
+ */
 export function readRels(zip: ZipPackage, part: string): Map<string, Rel> {
-  const relsName = relsPathOf(part);
-  const map = new Map<string, Rel>();
-  const text = tolerantText(zip, relsName);
-  if (!text) return map;
-  const root = parse(text);
-  for (const r of children(child(root, 'Relationships') ?? child(root, 'rel:Relationships'))) {
-    const id = r.attrs['Id'];
-    const target = r.attrs['Target'] ?? '';
-    if (!id) continue;
-    const external = r.attrs['TargetMode'] === 'External';
-    map.set(id, {
-      type: r.attrs['Type'] ?? '',
-      target: external ? target : resolvePart(part, decodeUriSafe(target)),
-      external,
-    });
-  }
-  return map;
+  return readPackageRels(part, {
+    text: (name) => tolerantText(zip, name),
+    xml: PART_XML,
+    unreadable: 'throw',
+    select: 'Relationships-children',
+    attrNames: 'exact',
+    missingTarget: 'empty',
+    target: { percent: 'decode', normalizeRoot: false },
+  });
 }
 
 export function relOfType(rels: Map<string, Rel>, suffix: string): Rel | undefined {
