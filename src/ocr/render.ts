@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { PdfObjects } from './pdf-seam.js';
+import { applyEdits, costlyImageEdits, PdfObjects } from './pdf-seam.js';
 import { drawScanImage, findScanImage, placement } from './scan-image.js';
 
 const require = createRequire(import.meta.url);
@@ -91,13 +91,25 @@ function pdfjsDir(): string {
   return path.dirname(require.resolve('pdfjs-dist/package.json'));
 }
 
+/**
+ * A decoded image lives outside the worker's heap limit: a 20000×20000 bomb would take gigabytes.
+ * Images past 64 megapixels (far above a 600 dpi A4 scan) are left out of the render, and so are what
+ * an image declares beyond its own size past the same bound: a mask (the image is drawn unmasked) or
+ * the frame of its JPEG data (the image is left out), which pdf.js would decode whole (image-gate.ts).
+ */
+export const MAX_RENDER_IMAGE_PIXELS = 64 * 1024 * 1024;
+
 /** Opens a document for rendering; fonts, CMaps and image decoders come from the pdfjs-dist package. */
-export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+export async function openForRender(
+  bytes: Uint8Array,
+  objects: PdfObjects = new PdfObjects(bytes),
+): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
+  const edits = costlyImageEdits(objects, MAX_RENDER_IMAGE_PIXELS);
   const task = pdfjs.getDocument({
-    // pdf.js detaches the buffer it is given; a view over shared memory must be copied.
-    data: new Uint8Array(bytes),
+    // pdf.js detaches the buffer it is given (a view over shared memory must be copied anyway).
+    data: applyEdits(bytes, edits),
     standardFontDataUrl: path.join(dir, 'standard_fonts') + path.sep,
     cMapUrl: path.join(dir, 'cmaps') + path.sep,
     cMapPacked: true,
@@ -106,9 +118,7 @@ export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy
     useSystemFonts: false,
     disableFontFace: true,
     verbosity: 0,
-    // A decoded image lives outside the worker's heap limit: a 20000×20000 bomb would take gigabytes.
-    // Images past 64 megapixels (far above a 600 dpi A4 scan) are left out of the render.
-    maxImageSize: 64 * 1024 * 1024,
+    maxImageSize: MAX_RENDER_IMAGE_PIXELS,
   });
   return task.promise;
 }
