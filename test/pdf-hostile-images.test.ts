@@ -16,7 +16,8 @@ import { PdfObjects } from '../src/pdf/pdf-objects.js';
 import { openPdf } from '../src/pdf/pdfjs.js';
 import { extractPage, type PdfPage } from '../src/pdf/extract.js';
 import { needsOcr } from '../src/pdf/needs-ocr.js';
-import { openForRender, renderPage, MAX_RENDER_IMAGE_PIXELS } from '../src/ocr/render.js';
+import { openForRender, renderPage, MAX_RENDER_IMAGE_PIXELS, RENDER_PAGE_IMAGE_PIXELS } from '../src/ocr/render.js';
+import { buildPdf, stream } from '../test-support/hostile/pdf.js';
 import { REPO_ROOT } from '../test-support/corpus.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'fixtures', 'pdf');
@@ -47,6 +48,48 @@ describe('images that declare more pixels than they show', () => {
       const edits = costlyImageEdits(new PdfObjects(new Uint8Array(readFileSync(path.join(FIXTURES, f)))), 4096);
       expect(edits, f).toEqual([]);
     }
+  });
+
+  it('are held to a budget for each page the OCR render draws', () => {
+    // Pages of 960 × 540 drawing the images named; the images' data is never read, only their dictionaries.
+    const image = (w: number, h: number, extra = '') =>
+      stream(`/Type /XObject /Subtype /Image /Width ${w} /Height ${h} ${extra} /Filter /FlateDecode`, 'x');
+    const colour = (side: number) => image(side, side, '/ColorSpace /DeviceRGB /BitsPerComponent 8');
+    const make = (pages: string[][], images: Uint8Array[], shared = false) => {
+      const first = 3 + pages.length;
+      const xobjects = (names: string[]) =>
+        `<< /XObject << ${names.map((n) => `/${n} ${first + Number(n.slice(2))} 0 R`).join(' ')} >> >>`;
+      const all = [...new Set(pages.flat())];
+      return buildPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        `<< /Type /Pages /Count ${pages.length} /Kids [${pages.map((_, i) => `${3 + i} 0 R`).join(' ')}] ${shared ? `/Resources ${xobjects(all)}` : ''} >>`,
+        ...pages.map(
+          (names) =>
+            `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 960 540] ${shared ? '' : `/Resources ${xobjects(names)}`} >>`,
+        ),
+        ...images,
+      ]);
+    };
+    const left = (pdf: Uint8Array) =>
+      costlyImageEdits(new PdfObjects(pdf), MAX_RENDER_IMAGE_PIXELS, RENDER_PAGE_IMAGE_PIXELS).map((e) => e.was);
+    const three = [colour(4900), colour(4900), colour(4900)];
+    // Three 24-megapixel pictures on one page: two are left out; one on each of three pages: none.
+    expect(left(make([['Im0', 'Im1', 'Im2']], three))).toEqual(['/Image', '/Image']);
+    expect(left(make([['Im0'], ['Im1'], ['Im2']], three))).toEqual([]);
+    // One resources dictionary shared by every page says nothing of what each page draws.
+    expect(left(make([['Im0'], ['Im1'], ['Im2']], three, true))).toEqual([]);
+    // One picture past the budget alone, or a black-and-white scan of 600 dpi A3 (past the 64 MP bound).
+    expect(left(make([['Im0']], [colour(5600)]))).toEqual(['/Image']);
+    expect(left(make([['Im0']], [image(7016, 9921, '/ColorSpace /DeviceGray /BitsPerComponent 1')]))).toEqual([]);
+    // A black-and-white scan of 600 dpi A4 (counted at a third) is kept, and a 9-megapixel picture
+    // beside it; a 16-megapixel picture beside it would pass the budget, and is left out, not the scan.
+    const bilevel = image(4961, 7016, '/ColorSpace /DeviceGray /BitsPerComponent 1');
+    expect(left(make([['Im0', 'Im1']], [bilevel, colour(3000)]))).toEqual([]);
+    const pdf = make([['Im0', 'Im1']], [bilevel, colour(4000)]);
+    const edits = costlyImageEdits(new PdfObjects(pdf), MAX_RENDER_IMAGE_PIXELS, RENDER_PAGE_IMAGE_PIXELS);
+    expect(edits).toHaveLength(1);
+    const at = edits[0]!.offset;
+    expect(Buffer.from(pdf.subarray(at, at + 40)).toString('latin1')).toBe('/Image /Width 4000 /Height 4000 /ColorSp');
   });
 
   it('read frame sizes from JPEG and JPEG 2000 headers', () => {
