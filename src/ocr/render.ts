@@ -104,9 +104,10 @@ export const MAX_RENDER_IMAGE_PIXELS = 64 * 1024 * 1024;
  * counted at a third (image-gate.ts leaves out the costliest past it): pdf.js keeps the decoded bytes
  * of every image of the page and paints each through a canvas of its full size, which measured 16-18
  * bytes a pixel of the OCR thread's memory (a 31-megapixel RGB picture on a page took the run from
- * 480 MB to 980 MB, a 62-megapixel one to 1.6 GB, three of 24 megapixels to 1.46 GB). A page that is
- * one scan is decoded natively at the render's size instead (scan-image.ts), whatever its size, and a
- * black-and-white scan of up to 64 megapixels fits (a 600 dpi A4 page has 35).
+ * 480 MB to 980 MB, a 62-megapixel one to 1.6 GB, three of 24 megapixels to 1.46 GB), and 6.5 bytes
+ * a pixel for a 1-bit one (a 600 dpi A4 page, 35 megapixels: 710 MB). A page that is one scan is decoded
+ * natively at the render's size instead (scan-image.ts), whatever its size, and a black-and-white scan
+ * of up to 64 megapixels fits the budget.
  */
 export const RENDER_PAGE_IMAGE_PIXELS = 24 * 1024 * 1024;
 

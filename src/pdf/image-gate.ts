@@ -69,8 +69,8 @@ interface Checked {
  * many pixels, a bilevel image's (an image mask, a 1-bit image: the usual black-and-white scan)
  * counted at a third: the costliest images of a page past it are left out (their subtype renamed).
  * pdf.js keeps the decoded bytes of every image of the page it renders and paints each through a
- * canvas of its full size, which measured 16-18 bytes a pixel of the OCR thread's memory for a colour
- * image, where one bit a pixel costs about a third of that.
+ * canvas of its full size, which measured 16-18 bytes a pixel of the OCR run's memory for a colour
+ * image and 6.5 for a 1-bit one.
  */
 export function costlyImageEdits(objects: PdfObjects, maxPixels: number, pageBudget?: number): ByteEdit[] {
   const b = objects.bytes;
