@@ -42,7 +42,8 @@ export function ocrPageReader(tesseractEntry: string): (task: OcrTask) => Promis
   async function documentFor(task: OcrTask): Promise<OpenedForOcr> {
     if (openDoc?.key !== task.docKey) {
       const previous = openDoc;
-      openDoc = { key: task.docKey, doc: openForRender(task.bytes), objects: new PdfObjects(task.bytes) };
+      const objects = new PdfObjects(task.bytes);
+      openDoc = { key: task.docKey, doc: openForRender(task.bytes, objects), objects };
       if (previous) void previous.doc.then((d) => d.loadingTask.destroy()).catch(() => undefined);
     }
     return { doc: await openDoc.doc, objects: openDoc.objects };

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { PdfObjects } from './pdf-seam.js';
+import { applyEdits, costlyImageEdits, PdfObjects } from './pdf-seam.js';
 import { drawScanImage, findScanImage, placement } from './scan-image.js';
 
 const require = createRequire(import.meta.url);
@@ -91,13 +91,37 @@ function pdfjsDir(): string {
   return path.dirname(require.resolve('pdfjs-dist/package.json'));
 }
 
+/**
+ * A decoded image lives outside the worker's heap limit: a 20000×20000 bomb would take gigabytes.
+ * Images past 64 megapixels (far above a 600 dpi A4 scan) are left out of the render, and so are what
+ * an image declares beyond its own size past the same bound: a mask (the image is drawn unmasked) or
+ * the frame of its JPEG data (the image is left out), which pdf.js would decode whole (image-gate.ts).
+ * The images of one page have a budget too (RENDER_PAGE_IMAGE_PIXELS).
+ */
+export const MAX_RENDER_IMAGE_PIXELS = 64 * 1024 * 1024;
+/**
+ * The images one page draws in the render come to at most 24 megapixels, a black-and-white image's
+ * counted at a third (image-gate.ts leaves out the costliest past it): pdf.js keeps the decoded bytes
+ * of every image of the page and paints each through a canvas of its full size, which measured 16-18
+ * bytes a pixel of the OCR thread's memory (a 31-megapixel RGB picture on a page took the run from
+ * 480 MB to 980 MB, a 62-megapixel one to 1.6 GB, three of 24 megapixels to 1.46 GB), and 6.5 bytes
+ * a pixel for a 1-bit one (a 600 dpi A4 page, 35 megapixels: 710 MB). A page that is one scan is decoded
+ * natively at the render's size instead (scan-image.ts), whatever its size, and a black-and-white scan
+ * of up to 64 megapixels fits the budget.
+ */
+export const RENDER_PAGE_IMAGE_PIXELS = 24 * 1024 * 1024;
+
 /** Opens a document for rendering; fonts, CMaps and image decoders come from the pdfjs-dist package. */
-export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+export async function openForRender(
+  bytes: Uint8Array,
+  objects: PdfObjects = new PdfObjects(bytes),
+): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
+  const edits = costlyImageEdits(objects, MAX_RENDER_IMAGE_PIXELS, RENDER_PAGE_IMAGE_PIXELS);
   const task = pdfjs.getDocument({
-    // pdf.js detaches the buffer it is given; a view over shared memory must be copied.
-    data: new Uint8Array(bytes),
+    // pdf.js detaches the buffer it is given (a view over shared memory must be copied anyway).
+    data: applyEdits(bytes, edits),
     standardFontDataUrl: path.join(dir, 'standard_fonts') + path.sep,
     cMapUrl: path.join(dir, 'cmaps') + path.sep,
     cMapPacked: true,
@@ -106,9 +130,7 @@ export async function openForRender(bytes: Uint8Array): Promise<PDFDocumentProxy
     useSystemFonts: false,
     disableFontFace: true,
     verbosity: 0,
-    // A decoded image lives outside the worker's heap limit: a 20000×20000 bomb would take gigabytes.
-    // Images past 64 megapixels (far above a 600 dpi A4 scan) are left out of the render.
-    maxImageSize: 64 * 1024 * 1024,
+    maxImageSize: MAX_RENDER_IMAGE_PIXELS,
   });
   return task.promise;
 }

@@ -254,6 +254,7 @@ function indexOfBytes(b: Uint8Array, needle: string, from: number, limit = b.len
 /** The objects of one PDF, located lazily. */
 export class PdfObjects {
   private offsets: Map<number, number> | null = null;
+  private byPosition: Array<{ num: number; at: number }> | null = null;
   private inStreams: Map<number, { stream: number; index: number }> | null = null;
   private readonly streamCache = new Map<number, { first: number; data: Uint8Array; offsets: Map<number, number> }>();
   /** Bytes of object streams inflated so far. */
@@ -285,6 +286,26 @@ export class PdfObjects {
     }
     this.offsets = map;
     return map;
+  }
+
+  /**
+   * The object defined last at or before byte `pos` of the file (by the scan for `N G obj`): its number
+   * and where its value starts. Objects inside object streams are not found this way.
+   */
+  definedBefore(pos: number): { num: number; at: number } | undefined {
+    this.byPosition ??= [...this.index()].map(([num, at]) => ({ num, at })).sort((x, y) => x.at - y.at);
+    const list = this.byPosition;
+    let lo = 0;
+    let hi = list.length - 1;
+    let found: { num: number; at: number } | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.at <= pos) {
+        found = list[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
   }
 
   /** Object `num`, or undefined when it cannot be found or read. Streams come back as PdfStream. */

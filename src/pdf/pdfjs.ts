@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { applyEdits, costlyImageEdits } from './image-gate.js';
+import { PdfObjects } from './pdf-objects.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -332,14 +334,19 @@ export interface OpenOptions {
    * Decode images larger than this many pixels. The text pass needs only where images are painted,
    * not their pixels: pdf.js drops larger images from the operator list without decoding them, and
    * extract.ts recovers their placement from the empty `q cm Q` they leave behind. Default 4096.
+   * The same bound holds for what an image declares beyond its own size (its mask, the frame of its
+   * JPEG data): see image-gate.ts.
    */
   maxImagePixels?: number;
+  /** The document's objects, when the caller has them already (read by image-gate.ts). */
+  objects?: PdfObjects;
 }
 
 export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promise<OpenedPdf> {
   const { getDocument } = await loadPdfjs();
-  const data = new Uint8Array(bytes.byteLength);
-  data.set(bytes);
+  const maxImageSize = opts.maxImagePixels ?? 4096;
+  // pdf.js's copy of the file, with images that would decode past the bound made harmless.
+  const data = applyEdits(bytes, costlyImageEdits(opts.objects ?? new PdfObjects(bytes), maxImageSize));
   const task = getDocument({
     data,
     password: '',
@@ -351,7 +358,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions = {}): Promis
     useSystemFonts: false,
     ...(inertFontFaces() ? { disableFontFace: false, ownerDocument: INERT_DOCUMENT } : {}),
     stopAtErrors: false,
-    maxImageSize: opts.maxImagePixels ?? 4096,
+    maxImageSize,
     verbosity: 0,
   });
   try {

@@ -36,7 +36,8 @@ function acquire(key: string, bytes: Uint8Array): Cached {
   let c = cache.find((x) => x.key === key);
   if (!c) {
     while (cache.length >= MAX_OPEN) release(cache[0]!);
-    c = { key, opened: openPdf(bytes), timer: null, objects: new PdfObjects(bytes) };
+    const objects = new PdfObjects(bytes);
+    c = { key, opened: openPdf(bytes, { objects }), timer: null, objects };
     cache.push(c);
   }
   if (c.timer) clearTimeout(c.timer);
