@@ -74,3 +74,42 @@ describe('code listing (Chromium page, a <pre> in DejaVu Sans Mono)', () => {
     expect(fences[0]).toContain('        print(f(x))\n    return {"done": True, "n": len(args)}\n```');
   });
 });
+
+describe('headings from the outline (LibreOffice page, headings set like the body text)', () => {
+  it('makes the lines the bookmarks name headings of their depth, on their pages only', async () => {
+    const md = await markdownOf('outline.pdf');
+    expect(headings(md)).toEqual([
+      '# Groundwater Survey of the Lower Valley',
+      '## Contents',
+      '## Background',
+      '### Site conditions',
+      '## Findings',
+      '### Wells in the north',
+    ]);
+    // The contents page names the same sections; its lines are not the ones the bookmarks point to.
+    expect(md).toContain('\n\nBackground\n\nSite conditions\n\nFindings\n\n');
+  });
+});
+
+describe('tables continued over a page break (Chromium page)', () => {
+  const tableRows = (md: string): string[] => md.split('\n').filter((l) => l.startsWith('| '));
+  it('joins a table whose head is repeated on the next page, the head once', async () => {
+    const md = await markdownOf('continued.pdf');
+    const rows = tableRows(md);
+    const wells = rows.filter((r) => /^\| W-\d+ /.test(r));
+    expect(wells).toHaveLength(48);
+    expect(rows.filter((r) => r.includes('**Well**'))).toHaveLength(1);
+    // One table: the rows of page 2 follow those of page 1 with no head or gap between them.
+    const tables = md.split('\n\n').filter((p) => p.startsWith('| '));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]!.split('\n').filter((r) => /^\| W-\d+ /.test(r))).toHaveLength(48);
+  });
+  it('joins a table without a repeated head that runs from the foot of one page to the head of the next', async () => {
+    const md = await markdownOf('continued.pdf');
+    const tables = md.split('\n\n').filter((p) => p.startsWith('| '));
+    const quarters = tables[1]!.split('\n').filter((r) => /^\| 20\d\d Q[1-4] /.test(r));
+    expect(quarters).toHaveLength(56);
+    expect(quarters[0]).toMatch(/^\| 2010 Q1 /);
+    expect(quarters.at(-1)).toMatch(/^\| 2023 Q4 /);
+  });
+});

@@ -13,10 +13,12 @@ import {
   type Node,
   type TextInline,
 } from '../model/document.js';
-import type { LaidOutBlock, PageLayout } from './types.js';
+import type { LaidOutBlock, OutlineEntry, PageLayout } from './types.js';
 import { collectSpellings, settleLineEndHyphens, type Spellings } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 import { keyOf, markFurniture, sameButPageNumber } from './furniture.js';
+import { headingsFromOutline } from './outline-headings.js';
+import { joinContinuedTables } from './table-continuation.js';
 
 /**
  * A heading's content without the emphasis its face gives every heading; links and strikethrough
@@ -275,13 +277,15 @@ function levelsFromNumbering(heading: Map<LaidOutBlock, number>): void {
 
 /**
  * Turns per-page layouts into model pages: headings get levels, the largest heading on the first
- * page may become the title, and margin text repeated across pages becomes furniture.
+ * page may become the title, and margin text repeated across pages becomes furniture. The document's
+ * outline (bookmarks), where it has one, names headings and their levels (outline-headings.ts).
  */
-export function finishDocument(pages: PageLayout[]): DocPage[] {
+export function finishDocument(pages: PageLayout[], outline?: readonly OutlineEntry[]): DocPage[] {
   settleHyphens(pages);
   peelRunningRows(pages);
   const body = bodyFontSize(pages);
   const furniture = markFurniture(pages, body);
+  joinContinuedTables(pages, furniture);
   const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);
 
   // Sizes that stand out from body text, and how much text each carries.
@@ -364,6 +368,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     heading.set(c.b, Math.max(1, Math.min(6, level)));
   }
   levelsFromNumbering(heading);
+  if (outline?.length) headingsFromOutline(pages, outline, heading, furniture, titleBlock);
 
   const { runsOn, continues } = pageBreakContinuations(pages, furniture, heading);
 
