@@ -154,3 +154,15 @@ describe('definition lists (groff -man page)', () => {
     ]);
   });
 });
+
+describe("a cover's title first (Chromium page)", () => {
+  it('puts the largest line first, the series line set over it and the subtitle after it', async () => {
+    const md = await markdownOf('cover.pdf');
+    expect(headings(md).slice(0, 3)).toEqual([
+      '# Groundwater Survey of the Lower Valley',
+      '## Hydrology Unit · Technical Report 4',
+      '## Annual Report for the Monitoring Network',
+    ]);
+    expect(md.indexOf('Prepared by the Hydrology Unit')).toBeGreaterThan(md.indexOf('Annual Report'));
+  });
+});
