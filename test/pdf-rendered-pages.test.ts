@@ -2,7 +2,8 @@
  * Pages rendered by the tools real documents come from (LibreOffice, Chromium, groff: see
  * fixtures/pdf/rendered/render.sh and its sources), each showing one case of structure: headings told
  * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
- * private-use codes. Needs `npm run build` first: the text pool loads its worker from dist/workers.
+ * private-use codes, headings named by the outline, tables continued over page breaks, running heads
+ * and page numbers on a page alone, a manual page's definition list. Needs `npm run build` first: the text pool loads its worker from dist/workers.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,5 +73,96 @@ describe('code listing (Chromium page, a <pre> in DejaVu Sans Mono)', () => {
     expect(fences).toHaveLength(1);
     expect(fences[0]).toContain('    return x * x + 1\n\n\ndef main(args):');
     expect(fences[0]).toContain('        print(f(x))\n    return {"done": True, "n": len(args)}\n```');
+  });
+});
+
+describe('headings from the outline (LibreOffice page, headings set like the body text)', () => {
+  it('makes the lines the bookmarks name headings of their depth, on their pages only', async () => {
+    const md = await markdownOf('outline.pdf');
+    expect(headings(md)).toEqual([
+      '# Groundwater Survey of the Lower Valley',
+      '## Contents',
+      '## Background',
+      '### Site conditions',
+      '## Findings',
+      '### Wells in the north',
+    ]);
+    // The contents page names the same sections; its lines are not the ones the bookmarks point to.
+    expect(md).toContain('\n\nBackground\n\nSite conditions\n\nFindings\n\n');
+  });
+});
+
+describe('tables continued over a page break (Chromium page)', () => {
+  const tableRows = (md: string): string[] => md.split('\n').filter((l) => l.startsWith('| '));
+  it('joins a table whose head is repeated on the next page, the head once', async () => {
+    const md = await markdownOf('continued.pdf');
+    const rows = tableRows(md);
+    const wells = rows.filter((r) => /^\| W-\d+ /.test(r));
+    expect(wells).toHaveLength(48);
+    expect(rows.filter((r) => r.includes('**Well**'))).toHaveLength(1);
+    // One table: the rows of page 2 follow those of page 1 with no head or gap between them.
+    const tables = md.split('\n\n').filter((p) => p.startsWith('| '));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]!.split('\n').filter((r) => /^\| W-\d+ /.test(r))).toHaveLength(48);
+  });
+  it('joins a table without a repeated head that runs from the foot of one page to the head of the next', async () => {
+    const md = await markdownOf('continued.pdf');
+    const tables = md.split('\n\n').filter((p) => p.startsWith('| '));
+    const quarters = tables[1]!.split('\n').filter((r) => /^\| 20\d\d Q[1-4] /.test(r));
+    expect(quarters).toHaveLength(56);
+    expect(quarters[0]).toMatch(/^\| 2010 Q1 /);
+    expect(quarters.at(-1)).toMatch(/^\| 2023 Q4 /);
+  });
+});
+
+describe('page furniture (LibreOffice and groff pages)', () => {
+  it("keeps a first page's title that the running head repeats in a smaller face", async () => {
+    const md = await markdownOf('paper.pdf');
+    expect(md.startsWith('# Short Notes on Sampling\n\n1. Measurements')).toBe(true);
+    expect(md.match(/Short Notes on Sampling/g)).toHaveLength(1);
+    expect(md).not.toMatch(/^\d+$/m);
+  });
+  it('takes the running head and the bare page number off a single page, not its last line', async () => {
+    const md = await markdownOf('note.pdf');
+    expect(md).not.toContain('Groundwater Notes, Volume 3');
+    expect(md.startsWith('# Field Note on Well Depths\n\n')).toBe(true);
+    // The body's own last line is a bare number too; it stays, the page number under it goes.
+    expect(md.trimEnd().endsWith('The deepest well of the network reached\n\n42')).toBe(true);
+    expect(md.match(/^\d+$/gm)).toEqual(['42']);
+  });
+  it("takes a manual page's head set in three parts across the page off, a page alone", async () => {
+    const md = await markdownOf('defs.pdf');
+    expect(md).not.toContain('DEMO(1)');
+    expect(md).not.toContain('User Commands');
+    expect(md.startsWith('# NAME\n\n')).toBe(true);
+  });
+});
+
+describe('definition lists (groff -man page)', () => {
+  it('keeps each description under its term, a term beside its description too', async () => {
+    const md = await markdownOf('defs.pdf');
+    const options = md.slice(md.indexOf('# OPTIONS'), md.indexOf('# EXIT STATUS'));
+    expect(options.split('\n\n').slice(1, -1)).toEqual([
+      '**-v, --verbose**',
+      'Print each file name as it is processed, and a summary of the work done at the end.',
+      '**-o** *file*',
+      'Write the output to *file* instead of the standard output; the file is created if it does not exist.',
+      '**-q**',
+      'Quiet.',
+      '**--level=*n***',
+      'Set the compression level to n, from 1 (fastest) to 9 (smallest output). The default is 6, which is a good balance between speed and size for most inputs.',
+    ]);
+  });
+});
+
+describe("a cover's title first (Chromium page)", () => {
+  it('puts the largest line first, the series line set over it and the subtitle after it', async () => {
+    const md = await markdownOf('cover.pdf');
+    expect(headings(md).slice(0, 3)).toEqual([
+      '# Groundwater Survey of the Lower Valley',
+      '## Hydrology Unit · Technical Report 4',
+      '## Annual Report for the Monitoring Network',
+    ]);
+    expect(md.indexOf('Prepared by the Hydrology Unit')).toBeGreaterThan(md.indexOf('Annual Report'));
   });
 });

@@ -13,10 +13,13 @@ import {
   type Node,
   type TextInline,
 } from '../model/document.js';
-import type { LaidOutBlock, PageLayout } from './types.js';
+import type { LaidOutBlock, OutlineEntry, PageLayout } from './types.js';
 import { collectSpellings, settleLineEndHyphens, type Spellings } from './inlines.js';
 import { ENDS_ON_JOINING_WORD, ENDS_SENTENCE } from './lines.js';
 import { keyOf, markFurniture, sameButPageNumber } from './furniture.js';
+import { headingsFromOutline } from './outline-headings.js';
+import { joinContinuedTables } from './table-continuation.js';
+import { titleFirst } from './cover-order.js';
 
 /**
  * A heading's content without the emphasis its face gives every heading; links and strikethrough
@@ -273,15 +276,32 @@ function levelsFromNumbering(heading: Map<LaidOutBlock, number>): void {
   }
 }
 
+/** The title: the largest heading on the first page, when nothing else in the document is as large. */
+function titleOf(
+  pages: PageLayout[],
+  candidates: Array<{ b: LaidOutBlock; size: number }>,
+  sizes: number[],
+  body: number,
+): LaidOutBlock | null {
+  if (!sizes.length) return null;
+  const firstPage = pages[0];
+  const biggest = candidates.filter((c) => c.size === sizes[0]);
+  if (firstPage && biggest.length === 1 && firstPage.blocks.includes(biggest[0]!.b) && sizes[0]! >= body * 1.3)
+    return biggest[0]!.b;
+  return null;
+}
+
 /**
  * Turns per-page layouts into model pages: headings get levels, the largest heading on the first
- * page may become the title, and margin text repeated across pages becomes furniture.
+ * page may become the title, and margin text repeated across pages becomes furniture. The document's
+ * outline (bookmarks), where it has one, names headings and their levels (outline-headings.ts).
  */
-export function finishDocument(pages: PageLayout[]): DocPage[] {
+export function finishDocument(pages: PageLayout[], outline?: readonly OutlineEntry[]): DocPage[] {
   settleHyphens(pages);
   peelRunningRows(pages);
   const body = bodyFontSize(pages);
   const furniture = markFurniture(pages, body);
+  joinContinuedTables(pages, furniture);
   const totalChars = pages.reduce((n, p) => n + p.stats.chars, 0);
 
   // Sizes that stand out from body text, and how much text each carries.
@@ -346,14 +366,7 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
   const sizes = [...new Set(candidates.map((c) => c.size))].sort((a, b) => b - a);
   const levelOfSize = new Map<number, number>();
   sizes.forEach((s, i) => levelOfSize.set(s, Math.min(6, i + 1)));
-  // The title: the largest heading on the first page, when nothing else in the document is as large.
-  let titleBlock: LaidOutBlock | null = null;
-  if (sizes.length) {
-    const firstPage = pages[0];
-    const biggest = candidates.filter((c) => c.size === sizes[0]);
-    if (firstPage && biggest.length === 1 && firstPage.blocks.includes(biggest[0]!.b) && sizes[0]! >= body * 1.3)
-      titleBlock = biggest[0]!.b;
-  }
+  const titleBlock = titleOf(pages, candidates, sizes, body);
   const shift = titleBlock ? 1 : 0;
   const heading = new Map<LaidOutBlock, number>();
   for (const c of candidates) {
@@ -364,6 +377,8 @@ export function finishDocument(pages: PageLayout[]): DocPage[] {
     heading.set(c.b, Math.max(1, Math.min(6, level)));
   }
   levelsFromNumbering(heading);
+  if (outline?.length) headingsFromOutline(pages, outline, heading, furniture, titleBlock);
+  titleFirst(pages[0], titleBlock, furniture);
 
   const { runsOn, continues } = pageBreakContinuations(pages, furniture, heading);
 

@@ -122,6 +122,13 @@ function marginShapes(pages: PageLayout[]): Pick<FurnitureScan, 'counts' | 'shap
   return { counts, shapes };
 }
 
+/** Two texts set in sizes no more than a quarter apart. */
+function comparableSize(a: LaidOutBlock, b: LaidOutBlock): boolean {
+  const x = a.hints.fontSize,
+    y = b.hints.fontSize;
+  return Math.max(x, y) <= Math.min(x, y) * 1.25;
+}
+
 /**
  * Text in the margin band that no space sets apart from the body (zone 'body') may be the body's
  * last or first lines: the same shape on other pages is no evidence there (the last rows of a
@@ -130,15 +137,24 @@ function marginShapes(pages: PageLayout[]): Pick<FurnitureScan, 'counts' | 'shap
  * zone), or the same words but for the page number at the same height.
  */
 function repeatedTest(scan: FurnitureScan): (b: LaidOutBlock, k: string, page: number) => boolean {
+  const first = scan.pages[0]?.pageNumber;
   return (b: LaidOutBlock, k: string, page: number): boolean => {
-    if (b.hints.zone !== 'body') return (scan.counts.get(k)?.size ?? 0) >= scan.need;
+    if (b.hints.zone !== 'body') {
+      if (page !== first) return (scan.counts.get(k)?.size ?? 0) >= scan.need;
+      // On the first page, the same words in a face of another size are not the running text
+      // repeated: the title set large under the running head that repeats it small ("Short Notes on
+      // Sampling"). (A masthead set large over a later page's running head is still running text.)
+      const on = new Set<number>();
+      for (const o of scan.shapes.get(k) ?? []) if (comparableSize(o.b, b)) on.add(o.page);
+      return on.size >= scan.need;
+    }
     const t = b.hints.text.trim();
     const on = new Set<number>();
     for (const o of scan.shapes.get(k) ?? []) {
       const u = o.b.hints.text.trim();
       if (
         o.b === b ||
-        u.toLowerCase() === t.toLowerCase() ||
+        (u.toLowerCase() === t.toLowerCase() && (page !== first || comparableSize(o.b, b))) ||
         (Math.abs(midY(o.b) - midY(b)) < 0.025 && sameButPageNumber(u, o.page, t, page))
       )
         on.add(o.page);
@@ -428,6 +444,42 @@ function dropAboveText(scan: FurnitureScan): void {
   }
 }
 
+/**
+ * A running head set in parts across the top of the page, one line: two or three short texts level
+ * with each other, spread from near one side of the page to near the other, set apart from the body
+ * above all of its text ("DEMO(1)   User Commands   DEMO(1)" over a manual page, "Chapter 2 ...
+ * 17"). A page alone shows it as well as a long document does: a heading or a line of text is not
+ * set in parts spread over the width.
+ */
+function partedHeads(scan: FurnitureScan): void {
+  const { pages, out } = scan;
+  for (const p of pages) {
+    const top = p.blocks.filter(
+      (b) =>
+        !out.has(b) &&
+        b.hints.zone === 'top' &&
+        b.hints.lineCount === 1 &&
+        b.block.node.kind === 'paragraph' &&
+        b.hints.text.trim().length > 0 &&
+        b.hints.text.length <= 60,
+    );
+    const done = new Set<LaidOutBlock>();
+    for (const b of top) {
+      if (done.has(b)) continue;
+      const row = top.filter((o) => Math.abs(box(o)[1] - box(b)[1]) < 0.006).sort((x, y) => box(x)[0] - box(y)[0]);
+      for (const o of row) done.add(o);
+      if (row.length < 2 || row.length > 3) continue;
+      const x0 = box(row[0]!)[0],
+        x1 = box(row.at(-1)!)[2];
+      const apart = row.every((o, i) => i === 0 || box(o)[0] - box(row[i - 1]!)[2] >= 0.05);
+      const rowTop = Math.min(...row.map((o) => box(o)[1]));
+      const above = p.blocks.some((o) => !row.includes(o) && !out.has(o) && box(o)[3] <= rowTop + 0.002);
+      if (x1 - x0 < 0.6 || !apart || above) continue;
+      for (const o of row) out.set(o, 'page_header');
+    }
+  }
+}
+
 export function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, Furniture> {
   const out = new Map<LaidOutBlock, Furniture>();
   for (const p of pages) for (const b of p.blocks) if (b.hints.lineNumbers) out.set(b, 'page_number');
@@ -444,6 +496,7 @@ export function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlo
   for (const p of pages) for (const b of p.blocks) pageOf.set(b, p.pageNumber);
   growRunning(scan, fallback, numbers, pageOf, [...numbers], false);
   judgeUnrepeated(scan, fallback, likeRunning);
+  partedHeads(scan);
   growRunning(
     scan,
     fallback,

@@ -147,6 +147,16 @@ export interface BlockHints {
   lineNumbers?: boolean;
 }
 
+/**
+ * One entry of the document's outline (bookmarks): its title, the 1-based page its destination
+ * names, and its depth in the outline's tree (0 for the entries at the top).
+ */
+export interface OutlineEntry {
+  page: number;
+  title: string;
+  depth: number;
+}
+
 /** A block of the page plus its hints. `block.bbox` is normalised 0..1 to the page. */
 export interface LaidOutBlock {
   block: DocBlock;

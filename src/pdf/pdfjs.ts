@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { OutlineEntry } from '../layout/types.js';
 import { applyEdits, costlyImageEdits } from './image-gate.js';
 import { PdfObjects } from './pdf-objects.js';
 
@@ -394,6 +395,8 @@ export interface PdfInfo {
   creator?: string;
   producer?: string;
   language?: string;
+  /** The document's outline (src/pdf/outline.ts); absent when it has none. */
+  outline?: OutlineEntry[];
 }
 
 export async function documentInfo(doc: PdfDocumentHandle): Promise<PdfInfo> {

@@ -187,7 +187,9 @@ function documentModel(
   turns: ReadonlyMap<number, LayoutTurn>,
   warnings: string[],
 ): DocModel {
-  const docPages = finishDocument(layouts).map((p) => pageInDisplayedFrame(p, turns.get(p.pageNumber) ?? 0));
+  const docPages = finishDocument(layouts, info.outline).map((p) =>
+    pageInDisplayedFrame(p, turns.get(p.pageNumber) ?? 0),
+  );
   // Without a title in the document information, the title the layout found on the first page.
   let title = info.title;
   if (!title) {

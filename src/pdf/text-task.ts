@@ -7,6 +7,7 @@ import { layoutTurn } from './display-frame.js';
 import { extractPage, type PdfPage } from './extract.js';
 import { layoutPage } from '../layout/engine.js';
 import { needsOcr } from './needs-ocr.js';
+import { documentOutline, type OutlineSource } from './outline.js';
 import { PdfObjects } from './pdf-objects.js';
 import { documentInfo, openPdf, pageCut, pageTimeMessage, PdfOpenError, startPage, type OpenedPdf } from './pdfjs.js';
 import type { TextPageResult, TextTask, TextTaskResult } from './protocol.js';
@@ -150,6 +151,10 @@ export async function readTextTask(task: TextTask): Promise<TextTaskResult> {
   }
   try {
     const info = task.wantInfo ? await documentInfo(opened.doc) : undefined;
+    if (info) {
+      const outline = await documentOutline(opened.doc as OutlineSource, opened.doc.numPages);
+      if (outline.length) info.outline = outline;
+    }
     const pages: TextPageResult[] = [];
     let wanted = task.pages;
     const limit = Math.min(opened.doc.numPages, task.maxPages ?? Infinity);

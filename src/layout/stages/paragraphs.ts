@@ -8,6 +8,7 @@ import { LABELLED_VALUE } from '../tables.js';
 import { MAX_LINES_COMPARED, NEIGHBOUR_WINDOW, NESTED_NUMBER_LOOKBACK } from '../thresholds.js';
 import type { Box } from '../types.js';
 import { grow, hOverlap, type Marker, type TextBlock } from './elements.js';
+import { hangingTerms } from './hanging-terms.js';
 import { letterBullet, listMarker, nestedNumber, pictureBullets, textStart } from './markers.js';
 
 // A table-of-contents entry: dot (or space) leaders then a page number.
@@ -294,11 +295,14 @@ export function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNo
   const pictured = pictureBullets(sorted, pictures);
   // Lines found to open numbered items so far (the parents of a multi-level list's items).
   const items = new Map<Line, Marker>();
+  // A definition's term and the description beside it each start a block; the term's ends with it.
+  const described = hangingTerms(sorted);
+  const terms = new Set(described.values());
   for (const [i, L] of sorted.entries()) {
     const { marker, picture, flushItem } = markerOf(L, i, sorted, items, starNotes, pictured, around);
     let best: TextBlock | null = null;
     let bestGap = Infinity;
-    if (!marker) {
+    if (!marker && !described.has(L) && !terms.has(L)) {
       for (const B of blocks) {
         if (B.closed) continue;
         const gap = joinGap(B, L, around);
@@ -345,7 +349,7 @@ export function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNo
         size: L.size,
         marker: typedRule ? null : marker,
         textX0,
-        closed: equation || typedRule,
+        closed: equation || typedRule || terms.has(L),
         ...(flushItem && marker ? { flush: true } : {}),
         ...(typedRule ? { rule: true } : {}),
       });
