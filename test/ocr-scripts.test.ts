@@ -28,8 +28,9 @@ const norm = (s: string, lang: string) =>
 /**
  * Pages docmill does not read right yet, each with what comes out: the test asserts the right reading
  * and is expected to fail until the defect is mended (vitest reports it once it passes).
- * - korean: the configured English reads the page with confidence 0, and so does the `kor` probe
- *   (while `ocrLanguages: 'kor'` reads it at 0.95); `chi_sim` wins with 0.29 and the page comes out as Han.
+ * - korean: read with `kor` (every line, in order), but the thresholded 200 dpi image comes out with
+ *   spaces inside words ("정 부 는 오늘" for "정부는 오늘"), in tesseract's own text too; the page's grey image
+ *   reads right.
  * - hindi: English keeps the page ("artes afer Rate"): its first reading is not doubtful enough to probe.
  * - arabic: the 32 pt heading comes out "التقرير الاقتصا دي السنو يِ" (body lines whole, in order).
  */

@@ -9,6 +9,7 @@ import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesserac
 import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import { parseHocr, parseSeparators, type Box, type HocrBlock } from './hocr.js';
 import { installedModelDir } from './models.js';
+import { joinUnspacedWords, needsWordJoints } from './unspaced-words.js';
 
 export interface EngineConfig {
   /** Tesseract language codes joined with `+`. */
@@ -142,10 +143,14 @@ export class OcrEngine {
       const worker = await Promise.race([this.worker, watchdog]);
       await Promise.race([worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) }), watchdog]);
       this.pagesDone++;
-      // Only hOCR is asked for: tesseract writes it in one pass, with everything docmill reads (hocr.ts).
-      const { data } = await Promise.race([worker.recognize(image, params, { hocr: true, text: false }), watchdog]);
+      // hOCR is asked for: tesseract writes it in one pass, with everything docmill reads (hocr.ts).
+      // The text output too where the script writes words without spaces (src/ocr/unspaced-words.ts).
+      const joints = needsWordJoints(this.config.languages);
+      const { data } = await Promise.race([worker.recognize(image, params, { hocr: true, text: joints }), watchdog]);
       const hocr = data.hocr ?? '';
-      return { blocks: parseHocr(hocr), separators: parseSeparators(hocr) };
+      const blocks = parseHocr(hocr);
+      if (joints) joinUnspacedWords(blocks, data.text ?? '');
+      return { blocks, separators: parseSeparators(hocr) };
     } catch (err) {
       // Start the next page on a fresh recogniser: this one may be broken or still busy.
       await this.recycle();

@@ -7,6 +7,7 @@
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { OcrEngine } from './engine.js';
+import type { HocrBlock } from './hocr.js';
 import { pageImageForOcr, type OcrImage } from './render.js';
 import { otsuLevel, preprocess, scalePreprocessed } from './preprocess.js';
 import type { RawImage } from './raw-image.js';
@@ -17,6 +18,7 @@ import {
   letterComponents,
   readingWeight,
   rereadDpi,
+  type Letters,
   scaleFor,
   xHeightOf,
 } from './type-scale.js';
@@ -25,14 +27,14 @@ import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } fro
 import { layoutOcrPage } from './layout.js';
 import { markBold } from './bold.js';
 import { rereadGridCells } from './cells.js';
-import { readUnread } from './unread.js';
+import { grainFreeLevel, letterCoverage, readUnread } from './unread.js';
 import { evidenceOf, isDoubtful, PLAIN_PREPROCESS, plainReadsBetter } from './plain-reading.js';
 import { networkAttempts } from './offline.js';
 import type { LinkArea } from '../layout/types.js';
 import { linkAreas, readAnnotations, type Matrix, type PdfObjects } from './pdf-seam.js';
 import type { OcrTask, OcrTaskResult } from './protocol.js';
 import type { ModelSource } from './models.js';
-import { SCRIPT_BETTER_BY, scriptCandidates } from './scripts.js';
+import { OWN_SCRIPT_CONFIDENCE, SCRIPT_BETTER_BY, scriptCandidates } from './scripts.js';
 
 /** A page read counts as mostly vertical text (so read sideways) when more than this share of it is. */
 const VERTICAL_SHARE = 0.5;
@@ -71,6 +73,48 @@ async function pageLinks(doc: PDFDocumentProxy, objects: PdfObjects, pageNumber:
   } catch {
     return [];
   }
+}
+
+/**
+ * tesseract's automatic page segmentation (mode 3) can find no text at all on a page full of it: a
+ * page of Hangul at 200 or 300 dpi comes back empty with the `kor` model, while the same image read as
+ * one column of text (mode 4) gives every line at a mean confidence of 93 (fixtures/ocr/scripts/
+ * korean.pdf). A page read as fewer words than EMPTY_WORDS, whose image shows at least EMPTY_LETTERS letters,
+ * is read again in mode 4, and that reading kept where it covers the letters the image shows.
+ */
+const EMPTY_WORDS = 2;
+const EMPTY_LETTERS = 16;
+const COLUMN_PSM = '4';
+/**
+ * The column reading is kept only where its words cover this share of the page's letters: read in a
+ * model of another script, the same Hangul page gives six two-letter "words" at a confidence of 0.8
+ * that cover few of its letters, and those must not pass for a reading of the page.
+ */
+const COLUMN_COVERAGE = 0.6;
+
+function wordless(blocks: readonly HocrBlock[]): boolean {
+  let words = 0;
+  for (const b of blocks) for (const p of b.paragraphs) for (const l of p.lines) words += l.words.length;
+  return words < EMPTY_WORDS;
+}
+
+/**
+ * The page's letters without the paper's grain (src/ocr/unread.ts, grainFreeLevel): on a page of
+ * little text Otsu's level falls into the grain, and the letters counted at it (55,666 on a scanned
+ * page of two list items) say nothing of the text there is to read.
+ */
+function inkLetters(px: RawImage, level: number | null, letters: Letters | null): Letters | null {
+  if (!letters || level === null || px.channels !== 1) return letters;
+  const safe = grainFreeLevel(px.data, px.width, px.height, level);
+  return safe < level ? letterComponents(px.data, px.width, px.height, safe) : letters;
+}
+
+const inkOfReading = new WeakMap<object, Letters | null>();
+
+/** `inkLetters` of a reading, worked out once. */
+function readingInk(r: Reading): Letters | null {
+  if (!inkOfReading.has(r)) inkOfReading.set(r, inkLetters(r.pixels, r.level, r.letters));
+  return inkOfReading.get(r)!;
 }
 
 /** One reading of the page turned clockwise by `turn` degrees (0 for the page as it is). */
@@ -120,6 +164,13 @@ async function readTurned(run: PageRun, turn: number) {
       result = second;
       dpi = again;
     }
+  }
+  const ink = wordless(result.blocks) ? inkLetters(pre.pixels, level, letters) : null;
+  if (ink && ink.count >= EMPTY_LETTERS) {
+    const column = await eng.recognize(pre.image, dpi, { tessedit_pageseg_mode: COLUMN_PSM });
+    run.readings++;
+    const read = compactTesseractPage(column, { pageNumber: 0, width: 0, height: 0, rotation: 0, scale: 1, skew: 0 });
+    if (letterCoverage(ink, read) >= COLUMN_COVERAGE) result = column;
   }
   run.recognizeMs += performance.now() - b;
   run.preprocessMs += b - a;
@@ -173,13 +224,25 @@ async function upsideDownWorthReading(run: PageRun, best: Reading): Promise<bool
   return probe.confidence > band.confidence + BETTER_BY;
 }
 
+/**
+ * A reading's confidence weighted by the share of the page's letters its words cover. Turned upside
+ * down, a page of Hangul read with an English model gives six two-letter "words" at a confidence of
+ * 0.8 and leaves most of its letters unread; the right way up, it gives garbage covering every letter
+ * at a lower confidence. Neither is a reading of the page, and the one that leaves the page unread
+ * must not win by its confidence alone.
+ */
+function coveredConfidence(r: Reading): number {
+  const ink = readingInk(r);
+  return ink ? r.page.confidence * letterCoverage(ink, r.page) : r.page.confidence;
+}
+
 /** The reading of the page the right way up: `best` itself, or the page read again turned. */
 async function rightWayUp(run: PageRun, first: Reading): Promise<Reading> {
   let best = first;
   // See src/ocr/orientation.ts for the measurements behind each step.
   if (maybeUpsideDown(best.page) && (await upsideDownWorthReading(run, best))) {
     const r = await readTurned(run, (best.turn + 180) % 360);
-    if (r.page.confidence > best.page.confidence + BETTER_BY) best = r;
+    if (coveredConfidence(r) > coveredConfidence(best) + BETTER_BY) best = r;
   }
   if (verticalShare(best.page) > VERTICAL_SHARE) {
     for (const turn of [270, 90]) {
@@ -273,7 +336,7 @@ async function inItsScript(
 ): Promise<{ reading: Reading; languages: string }> {
   let best = first;
   let winner: ModelSource | undefined;
-  const marks = first.letters?.count ?? 0;
+  const marks = first.page.confidence < OWN_SCRIPT_CONFIDENCE ? (readingInk(first)?.count ?? 0) : 0;
   for (const model of run.task.scripts === false ? [] : scriptCandidates(first.page, marks, run.task.langPath)) {
     if (model.languages === run.task.languages) continue;
     run.eng = engineFor(run.task, model);

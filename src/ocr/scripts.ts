@@ -18,8 +18,13 @@ import { commonWordList } from '../redact/gazetteer.js';
 export const OWN_SCRIPT_CONFIDENCE = 0.6;
 /** A script model must read the page this much more confidently than the configured one to be used. */
 export const SCRIPT_BETTER_BY = 0.15;
-/** Fewer dark marks than this on a page: nothing to decide a script on. */
-const MIN_MARKS = 8;
+/**
+ * Fewer letters than this on a page (its ink without the paper's grain): nothing to decide a script on,
+ * and trying every installed model on it costs a model's start and a reading each (80 s of CPU for a
+ * scanned page of two list items with seven models installed). The script pages of fixtures/ocr/scripts,
+ * a heading and two sentences each, show 34-64.
+ */
+const MIN_MARKS = 24;
 
 /**
  * A reading in which this share of the longer words are common English words is in its own (Latin)

@@ -68,6 +68,11 @@ function uncovered(letters: Letters, page: OcrPage): Letter[] {
   return out;
 }
 
+/** Share of the page's letters that some recognised word covers (1 for a page without letters). */
+export function letterCoverage(letters: Letters, page: OcrPage): number {
+  return letters.count === 0 ? 1 : 1 - uncovered(letters, page).length / letters.count;
+}
+
 /**
  * The ink threshold the paper's grain stays clear of: five standard deviations of the grain below the
  * paper's level (the median grey), and no lighter than `level`. The grain's deviation is measured on
