@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ParseError, toParseError } from '../errors.js';
-import { normalizeOptions } from '../options/schema.js';
+import type { ParseOptions } from '../options/schema.js';
 import type { ParseProgress } from '../progress.js';
 import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import type { ParseDocument } from '../types.js';
@@ -67,14 +67,33 @@ class ParseThread {
     return worker;
   }
 
-  parse(
+  /**
+   * Checks the options in the parse thread (which loads the options schema with the library; this
+   * thread never does): rejects with the ParseError normalizeOptions throws.
+   */
+  async check(options: ParseOptions): Promise<void> {
+    await this.request(
+      { bytes: new Uint8Array(0), options, filename: '', noTimeout: true, checkOnly: true },
+      undefined,
+    );
+  }
+
+  async parse(
     job: Omit<ParseJob, 'id'>,
     timeoutMs: number | undefined,
     onProgress: (p: ParseProgress) => void,
   ): Promise<ParseDocument> {
+    return (await this.request(job, timeoutMs, onProgress))!;
+  }
+
+  private request(
+    job: Omit<ParseJob, 'id'>,
+    timeoutMs: number | undefined,
+    onProgress: (p: ParseProgress) => void = () => undefined,
+  ): Promise<ParseDocument | null> {
     const worker = this.worker ?? this.start();
     const id = this.next++;
-    return new Promise<ParseDocument>((resolve, reject) => {
+    return new Promise<ParseDocument | null>((resolve, reject) => {
       const done = (): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);
@@ -149,9 +168,10 @@ function outputPath(dir: string, input: string, ext: string, taken: Set<string>)
 }
 
 async function convert(run: CliRun): Promise<number> {
-  // Options are checked before the parse thread starts: a bad value is a usage error, whatever the file.
+  // Options are checked before any file is read: a bad value is a usage error, whatever the file.
+  const thread = new ParseThread();
   try {
-    normalizeOptions(run.options);
+    await thread.check(run.options);
   } catch (err) {
     const e = toParseError(err);
     if (run.json)
@@ -165,7 +185,6 @@ async function convert(run: CliRun): Promise<number> {
       usageError(`-o: cannot create ${run.outDir}: ${(err as Error).message}`);
     }
   }
-  const thread = new ParseThread();
   const line = new ProgressLine(process.stderr, !run.quiet && process.stderr.isTTY === true);
   const taken = new Set<string>();
   let status = 0;

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toParseError, type ParseErrorCode } from '../errors.js';
-import type { ParseOptions } from '../options/schema.js';
+import { normalizeOptions, type ParseOptions } from '../options/schema.js';
 import { createParser } from '../parser.js';
 import type { ParseProgress } from '../progress.js';
 import type { ParseDocument } from '../types.js';
@@ -16,10 +16,12 @@ export interface ParseJob {
   filename: string;
   /** No deadline: the CLI without --timeout. */
   noTimeout: boolean;
+  /** Only check the options (normalizeOptions); the reply's data is null. */
+  checkOnly?: boolean;
 }
 
 export type ThreadMessage =
-  | { id: number; ok: true; data: ParseDocument }
+  | { id: number; ok: true; data: ParseDocument | null }
   | { id: number; ok: false; code: ParseErrorCode; message: string }
   | { id: number; progress: ParseProgress };
 
@@ -29,6 +31,16 @@ function parseThread(): void {
   parentPort!.on('message', (job: ParseJob | 'close') => {
     if (job === 'close') {
       void parser.close().then(() => parentPort!.close());
+      return;
+    }
+    if (job.checkOnly) {
+      try {
+        normalizeOptions(job.options);
+        parentPort!.postMessage({ id: job.id, ok: true, data: null } satisfies ThreadMessage);
+      } catch (err) {
+        const e = toParseError(err);
+        parentPort!.postMessage({ id: job.id, ok: false, code: e.code, message: e.message } satisfies ThreadMessage);
+      }
       return;
     }
     parser
