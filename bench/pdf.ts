@@ -362,8 +362,12 @@ async function main(): Promise<void> {
   const rows: Row[] = docs.map((doc) => ({ doc }));
 
   const saved = path.join(CACHE, 'pdf-results.json');
-  const last = (): Saved =>
-    existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Saved) : { rows: [], libRss: [] };
+  const last = (): Saved => {
+    if (!existsSync(saved)) return { rows: [], libRss: [] };
+    const got = JSON.parse(readFileSync(saved, 'utf8')) as Saved | Saved['rows'];
+    // Runs before 2026-11-28 saved the rows alone (and no library RSS).
+    return Array.isArray(got) ? { rows: got, libRss: [] } : got;
+  };
   if (REUSE_COMMAND) {
     const prev = last().rows;
     for (const row of rows) {
@@ -423,7 +427,10 @@ async function main(): Promise<void> {
   }
   writeFileSync(
     saved,
-    JSON.stringify(rows.map((r) => ({ family: r.doc.family, band: r.doc.band, cmd: r.cmd, lib: r.lib }))),
+    JSON.stringify({
+      rows: rows.map((r) => ({ family: r.doc.family, band: r.doc.band, cmd: r.cmd, lib: r.lib })),
+      libRss,
+    } satisfies Saved),
   );
   const section = report(rows, docs, libRss);
   console.log(`\n${section}`);
