@@ -6,13 +6,12 @@
  *       [--families groff,word] [--bands 1,10] [--no-command] [--no-library] [--reuse-command] [--reuse-library] [--lib-bands 1,10,100]
  *
  * (a) The command, as a whole process, start to exit: `node dist/src/cli/main.js FILE --mode fast` exactly
- *     as the package's bin runs it (it starts itself again under the V8 flags of src/cli/node-flags.ts,
+ *     as the package's bin runs it (it sets the V8 flags of src/cli/node-flags.ts in its own process,
  *     then parses in a worker thread, which starts the text pool), against `node` running a script that
  *     calls pdf-inspector's `extractPagesMarkdown` on the same file and prints the markdown. Each under
  *     `/usr/bin/time`, alternating docmill / pdf-inspector, N pairs, medians of wall time, CPU (user +
  *     system of the process and every process it waited for) and peak RSS (the largest resident set of
- *     any one process of the tree, as wait4 reports it; the command's first process, which only waits
- *     for the second, is not added). No warm-up in a timed process. The command's compile cache
+ *     any one process of the tree, as wait4 reports it). No warm-up in a timed process. The command's compile cache
  *     (src/cli/main.ts) lives in bench/.cache/xdg and is filled by one untimed run first: a user's
  *     second and later runs.
  * (b) The library in a running process: one process per tool parses every document of the set in turn,
@@ -295,12 +294,12 @@ function report(rows: Row[], docs: Doc[], libRss: LibRss[]): string {
     'family is typeset from plain LaTeX (article class); pandoc has no other PDF engine here and makes no family of its own.',
     `The held-out family (${HELD}) is never tuned on and is reported apart.`,
     '',
-    `- **command**: \`node dist/src/cli/main.js FILE --mode fast\` as the bin runs it (it restarts itself under`,
-    '  `--max-opt=2`, parses in a worker thread, which starts the text pool) against a `node` process calling',
+    `- **command**: \`node dist/src/cli/main.js FILE --mode fast\` as the bin runs it (one process: it sets what`,
+    '  `--max-opt=2` sets, parses in a worker thread, which starts the text pool) against a `node` process calling',
     `  pdf-inspector and printing the markdown; whole processes, start to exit, alternating, median of ${RUNS} pairs`,
     `  (${BIG_RUNS} at 1,000+ pages);`,
-    "  CPU = user + system of the tree; peak RSS = the largest process of the tree (wait4's maxrss; the command's",
-    '  first process, which waits for the second, is not added); compile cache filled by one untimed run.',
+    "  CPU = user + system of the tree; peak RSS = the largest process of the tree (wait4's maxrss);",
+    '  compile cache filled by one untimed run.',
     `- **library**: one process per tool parses every document in turn, ${RUNS + 1} rounds (${BIG_RUNS + 1} for the 1,000+ page`,
     '  documents, in processes of their own), the first not counted, median per document; docmill under plain `node`',
     '  with `createParser()` defaults.',
@@ -363,8 +362,12 @@ async function main(): Promise<void> {
   const rows: Row[] = docs.map((doc) => ({ doc }));
 
   const saved = path.join(CACHE, 'pdf-results.json');
-  const last = (): Saved =>
-    existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Saved) : { rows: [], libRss: [] };
+  const last = (): Saved => {
+    if (!existsSync(saved)) return { rows: [], libRss: [] };
+    const got = JSON.parse(readFileSync(saved, 'utf8')) as Saved | Saved['rows'];
+    // Runs before 2026-11-28 saved the rows alone (and no library RSS).
+    return Array.isArray(got) ? { rows: got, libRss: [] } : got;
+  };
   if (REUSE_COMMAND) {
     const prev = last().rows;
     for (const row of rows) {
@@ -424,7 +427,10 @@ async function main(): Promise<void> {
   }
   writeFileSync(
     saved,
-    JSON.stringify(rows.map((r) => ({ family: r.doc.family, band: r.doc.band, cmd: r.cmd, lib: r.lib }))),
+    JSON.stringify({
+      rows: rows.map((r) => ({ family: r.doc.family, band: r.doc.band, cmd: r.cmd, lib: r.lib })),
+      libRss,
+    } satisfies Saved),
   );
   const section = report(rows, docs, libRss);
   console.log(`\n${section}`);

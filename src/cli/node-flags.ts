@@ -7,23 +7,34 @@
  * measured with bench/pdf.ts, fast-mode PDF parses in a fresh process run about 20% faster (1.09-1.20×
  * pdf-inspector's pages per second against 0.89-0.94× without the flag) and about as fast in a running
  * one; OCR is unchanged (WebAssembly is not affected), and PII detection, which does gain from TurboFan,
- * loses about 15% (64 → 54 MB/s, still past its 50 MB/s target). V8 flags are process-wide and fixed
- * when the process starts, so the library leaves them to the application that embeds it (README,
- * "Library"); the command starts itself again with them (a `#!/usr/bin/env -S node …` line would do
- * it for free, but BusyBox's env, as on Alpine, has no -S).
+ * loses about 15% (64 → 54 MB/s, still past its 50 MB/s target). V8 flags are process-wide, so the
+ * library leaves them to the application that embeds it (README, "Library").
+ *
+ * The command sets them in its own process, before it loads any of the library and before it starts a
+ * thread (threads take the process's flags as they start), with `v8.setFlagsFromString`. `--max-opt` is
+ * turned into its effects when V8 starts and is ignored when set later, so the flags set are those effects,
+ * as `node --max-opt=2 --print-flag-values` lists them: TurboFan off and Maglev's inlining limits of a
+ * Maglev-topped V8. Starting the process again with the flag on its command line (what the command did
+ * before) cost a second node start and a second load of the command's modules: about 0.4 CPU s and 30-70 MB
+ * of a one-page conversion.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
+import v8 from 'node:v8';
 
+/** On a node command line (`npm start`, bench/http.ts): the same tier limit. */
 export const CLI_NODE_FLAGS: readonly string[] = ['--max-opt=2'];
 
-/** Set in the environment of the process started with the flags, so that it never starts another. */
-const MARK = 'DOCMILL_NODE_FLAGS';
+/** What `--max-opt=2` sets, as flags that can still be set in a running process. */
+export const CLI_V8_FLAGS: readonly string[] = [
+  '--no-turbofan',
+  '--max-maglev-inlined-bytecode-size=100',
+  '--min-maglev-inlining-frequency=0.95',
+];
 
-/** Whether this process runs with every flag (given on its node command line, or started so). */
-export function hasNodeFlags(): boolean {
-  return process.env[MARK] === '1' || CLI_NODE_FLAGS.every((f) => process.execArgv.includes(f));
+/** Sets the flags in this process: call it before any PDF code has run and before any thread starts. */
+export function applyNodeFlags(): void {
+  if (CLI_NODE_FLAGS.every((f) => process.execArgv.includes(f))) return;
+  for (const f of CLI_V8_FLAGS) v8.setFlagsFromString(f);
 }
 
 /** Whether a command line will do PDF work: `serve`, or a file that is a PDF by name or by its first bytes. */
@@ -46,32 +57,4 @@ export function wantsNodeFlags(argv: readonly string[]): boolean {
     }
   }
   return false;
-}
-
-/**
- * Runs this command again in a child process with the flags, passing standard streams through and
- * termination signals on, and exits with its status. Resolves only if the child could not be started
- * (the caller then goes on without the flags).
- */
-export function rerunWithNodeFlags(script: string, argv: readonly string[]): Promise<void> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, ...process.execArgv, path.resolve(script), ...argv], {
-      stdio: 'inherit',
-      env: { ...process.env, [MARK]: '1' },
-    });
-    const forward = (signal: NodeJS.Signals): void => {
-      child.kill(signal);
-    };
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    for (const s of signals) process.on(s, forward);
-    child.once('error', () => {
-      for (const s of signals) process.off(s, forward);
-      resolve();
-    });
-    child.once('exit', (code, signal) => {
-      for (const s of signals) process.off(s, forward);
-      if (signal) process.kill(process.pid, signal);
-      process.exit(code ?? 1);
-    });
-  });
 }

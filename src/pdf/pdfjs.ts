@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import type { OutlineEntry } from '../layout/types.js';
 import { applyEdits, costlyImageEdits } from './image-gate.js';
 import { PdfObjects } from './pdf-objects.js';
+import { modernPdfjsReady, quietly } from './pdfjs-polyfills.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -309,12 +310,15 @@ function loadPdfjs(): Promise<PdfjsModule> {
     // pdf.js runs its parsing side in this thread (no worker in Node) and would import it on the first
     // getDocument; loading it here, alongside the API, takes that off the first document's time.
     const g = globalThis as { pdfjsWorker?: unknown };
-    const [api, worker] = await Promise.all([
-      import('pdfjs-dist/legacy/build/pdf.mjs') as unknown as Promise<PdfjsModule>,
-      g.pdfjsWorker
-        ? Promise.resolve(g.pdfjsWorker)
-        : import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string).catch(() => null),
-    ]);
+    // The modern build where its newer built-ins are in place (the text threads install them): the
+    // legacy one always loads the canvas binary (src/pdf/pdfjs-polyfills.ts).
+    const build = modernPdfjsReady() ? 'pdfjs-dist/build' : 'pdfjs-dist/legacy/build';
+    const [api, worker] = await quietly(() =>
+      Promise.all([
+        import(`${build}/pdf.mjs`) as Promise<PdfjsModule>,
+        g.pdfjsWorker ? Promise.resolve(g.pdfjsWorker) : import(`${build}/pdf.worker.mjs`).catch(() => null),
+      ]),
+    );
     if (worker && !g.pdfjsWorker) g.pdfjsWorker = worker;
     loaded = api;
     return api;

@@ -23,6 +23,7 @@ export function readerPool<Task, Result>(
   runtime: ParserRuntime,
   name: string,
   maxOldGenerationSizeMb = 2048,
+  maxYoungGenerationSizeMb?: number,
 ): Piscina<Task, Result> | undefined {
   const filename = workerFile(name);
   if (!existsSync(filename)) return undefined;
@@ -35,7 +36,7 @@ export function readerPool<Task, Result>(
       concurrentTasksPerWorker: 1,
       maxQueue: Infinity,
       // Input that balloons memory ends its own thread, not the process.
-      resourceLimits: { maxOldGenerationSizeMb },
+      resourceLimits: { maxOldGenerationSizeMb, ...(maxYoungGenerationSizeMb ? { maxYoungGenerationSizeMb } : {}) },
     });
     ignoreIdleWorkerDeaths(pool);
     return { value: pool, close: () => pool.close({ force: true }) };
