@@ -53,8 +53,7 @@ export interface RecognizeOptions {
   scripts?: boolean;
   /**
    * Read a page's plain grey render too where the processed reading is doubtful, and keep the better
-   * (src/ocr/plain-reading.ts). Off by default until the ocr-quality bench shows it helps: its first
-   * measured form read three table scans worse (bench/README.md).
+   * (src/ocr/plain-reading.ts). On by default (bench/README.md, "OCR quality on scans like users'").
    */
   plainCheck?: boolean;
   /**
@@ -132,7 +131,7 @@ export async function recognizePages(
     nativeScan: opts.nativeScan ?? true,
     orientation: opts.orientation ?? true,
     scripts: opts.scripts ?? true,
-    plainCheck: opts.plainCheck ?? false,
+    plainCheck: opts.plainCheck ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

@@ -22,7 +22,7 @@ import {
 } from './type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from './orientation.js';
 import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from './page.js';
-import { layoutOcrPage } from './layout.js';
+import { layoutOcrPage, layoutPlainReading } from './layout.js';
 import { markBold } from './bold.js';
 import { rereadGridCells } from './cells.js';
 import { readUnread } from './unread.js';
@@ -314,7 +314,7 @@ export async function recognisePage(
   if (task.orientation !== false) upright = await rightWayUp(run, upright);
   const { reading, languages } = await inItsScript(run, upright, engineFor);
   let best = reading;
-  if (task.plainCheck === true) best = await noWorseThanPlain(run, best);
+  if (task.plainCheck !== false) best = await noWorseThanPlain(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;
   markBold(page, best.pixels, best.level ?? undefined);
@@ -325,7 +325,7 @@ export async function recognisePage(
     ok: true,
     pageNumber: task.pageNumber,
     page,
-    layout: layoutOcrPage(page, links),
+    layout: page.plain ? layoutPlainReading(page) : layoutOcrPage(page, links),
     timings: { render: t1 - t0, preprocess: run.preprocessMs, recognize: run.recognizeMs },
     readings: run.readings,
     dpi: best.dpi,
