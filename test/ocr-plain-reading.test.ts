@@ -105,8 +105,7 @@ describe.skipIf(!corpusAvailable)(
   `the plain reading on a scan the processing reads worse${corpusAvailable ? '' : ` (${CORPUS_SKIP_MESSAGE})`}`,
   () => {
     const read = ocrPageReader(`${REPO_ROOT}/dist/workers/ocr-tesseract.js`);
-    // `plainCheck` left out: the check is on by default.
-    const task = (bytes: Uint8Array, plainCheck?: boolean): OcrTask => ({
+    const task = (bytes: Uint8Array, plainCheck: boolean): OcrTask => ({
       docKey: `${plainCheck}`,
       bytes,
       pageNumber: 1,
@@ -126,7 +125,7 @@ describe.skipIf(!corpusAvailable)(
       const scan = (await buildScanSet([source])).find((s) => s.dpi === 300)!;
       const bytes = new Uint8Array(readFileSync(scan.pdf));
       const processed = ok(await read(task(bytes, false)));
-      const chosen = ok(await read(task(bytes)));
+      const chosen = ok(await read(task(bytes, true)));
       // The processed reading is doubtful by the engine's own report (mean word confidence 0.90 here).
       expect(isDoubtful(evidenceOf(processed.page))).toBe(true);
       expect(processed.page.plain).toBeUndefined();

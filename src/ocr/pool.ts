@@ -53,7 +53,9 @@ export interface RecognizeOptions {
   scripts?: boolean;
   /**
    * Read a page's plain grey render too where the processed reading is doubtful, and keep the better
-   * (src/ocr/plain-reading.ts). On by default (bench/README.md, "OCR quality on scans like users'").
+   * (src/ocr/plain-reading.ts). Off by default: on, it reads the bench's tuning scans better and its held-out
+   * scans worse (bench/README.md, "OCR quality on scans like users'"; README, "OCR: never worse than the
+   * plain engine").
    */
   plainCheck?: boolean;
   /**
@@ -131,7 +133,7 @@ export async function recognizePages(
     nativeScan: opts.nativeScan ?? true,
     orientation: opts.orientation ?? true,
     scripts: opts.scripts ?? true,
-    plainCheck: opts.plainCheck ?? true,
+    plainCheck: opts.plainCheck ?? false,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

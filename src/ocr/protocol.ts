@@ -24,7 +24,7 @@ export interface OcrTask {
   orientation?: boolean;
   /** Read a page the configured languages cannot with the installed model of its script (default true). */
   scripts?: boolean;
-  /** Read the plain grey render too where the processed reading is doubtful (default true; plain-reading.ts). */
+  /** Read the plain grey render too where the processed reading is doubtful (default false; plain-reading.ts). */
   plainCheck?: boolean;
 }
 

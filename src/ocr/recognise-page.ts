@@ -314,7 +314,7 @@ export async function recognisePage(
   if (task.orientation !== false) upright = await rightWayUp(run, upright);
   const { reading, languages } = await inItsScript(run, upright, engineFor);
   let best = reading;
-  if (task.plainCheck !== false) best = await noWorseThanPlain(run, best);
+  if (task.plainCheck === true) best = await noWorseThanPlain(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;
   markBold(page, best.pixels, best.level ?? undefined);
