@@ -18,7 +18,8 @@ import { DEFAULT_RENDER } from '../src/ocr/render.js';
 import type { OcrTask, OcrTaskResult } from '../src/ocr/protocol.js';
 import { corpusAvailable, CORPUS_SKIP_MESSAGE, REPO_ROOT } from '../test-support/corpus.js';
 import { buildScanSet, SOURCE_PAGES } from '../test-support/scan-set.js';
-import { bagSimilarity, cer } from '../test-support/text-metrics.js';
+import { bagSimilarity, cer, plainFromMarkdown } from '../test-support/text-metrics.js';
+import { renderNode } from '../src/markdown/serialize.js';
 
 /** A page of one line holding `words`, each [text, confidence]. */
 function pageOf(words: Array<[string, number]>): OcrPage {
@@ -114,7 +115,7 @@ describe.skipIf(!corpusAvailable)(
       recycleAfter: 50,
       plainCheck,
     });
-    const ok = (r: OcrTaskResult) => {
+    const ok = (r: OcrTaskResult): OcrTaskResult & { ok: true } => {
       if (!r.ok) throw new Error(r.error);
       return r;
     };
@@ -138,6 +139,13 @@ describe.skipIf(!corpusAvailable)(
       const after = ocrPlainText(chosen.page);
       expect(cer(after, scan.truth)).toBeLessThan(cer(before, scan.truth));
       expect(bagSimilarity(after, scan.truth)).toBeGreaterThan(bagSimilarity(before, scan.truth));
+      // The plain reading is laid out in the engine's own order, one paragraph block per paragraph it
+      // read (no tables, no columns rebuilt from its tilted words), and its markdown reads closer to the
+      // truth than the processed reading's laid-out markdown.
+      const markdown = (r: OcrTaskResult & { ok: true }) =>
+        plainFromMarkdown(r.layout.blocks.map((b) => renderNode(b.block.node)).join('\n\n'));
+      expect(chosen.layout.blocks.every((b) => b.block.label === 'ocr_paragraph')).toBe(true);
+      expect(cer(markdown(chosen), scan.truth)).toBeLessThan(cer(markdown(processed), scan.truth));
     }, 400_000);
 
     it('reads a confident page once: the check costs it nothing', async () => {

@@ -53,8 +53,9 @@ export interface RecognizeOptions {
   scripts?: boolean;
   /**
    * Read a page's plain grey render too where the processed reading is doubtful, and keep the better
-   * (src/ocr/plain-reading.ts). Off by default until the ocr-quality bench shows it helps: its first
-   * measured form read three table scans worse (bench/README.md).
+   * (src/ocr/plain-reading.ts). Off by default: on, it reads the bench's tuning scans better and its held-out
+   * scans worse (bench/README.md, "OCR quality on scans like users'"; README, "OCR: never worse than the
+   * plain engine").
    */
   plainCheck?: boolean;
   /**

@@ -24,7 +24,7 @@ import {
 } from './type-scale.js';
 import { BETTER_BY, bandConfidence, maybeUpsideDown, MIN_WORDS, turnImage } from './orientation.js';
 import { compactTesseractPage, meanConfidence, verticalShare, type OcrPage } from './page.js';
-import { layoutOcrPage } from './layout.js';
+import { layoutOcrPage, layoutPlainReading } from './layout.js';
 import { markBold } from './bold.js';
 import { rereadGridCells } from './cells.js';
 import { grainFreeLevel, letterCoverage, readUnread } from './unread.js';
@@ -388,7 +388,7 @@ export async function recognisePage(
     ok: true,
     pageNumber: task.pageNumber,
     page,
-    layout: layoutOcrPage(page, links),
+    layout: page.plain ? layoutPlainReading(page) : layoutOcrPage(page, links),
     timings: { render: t1 - t0, preprocess: run.preprocessMs, recognize: run.recognizeMs },
     readings: run.readings,
     dpi: best.dpi,
