@@ -326,6 +326,21 @@ async function readAgainWhereDoubtful(run: PageRun, best: Reading): Promise<void
 }
 
 /**
+ * A page read in another script with the configured model is read as nonsense over all its letters
+ * (English over Hangul, Arabic or Hebrew pages covers every letter at a confidence of 0.15-0.40); a page
+ * whose reading left most of its letters unread (nothing read beside a ruled grid whose rules were taken
+ * out) is a case for reading those areas again (src/ocr/unread.ts), not for every installed model: there
+ * the trials cost seven model starts and readings for nothing. Such a page shows no marks to try.
+ */
+const SCRIPT_COVERAGE = 0.5;
+
+function scriptMarks(first: Reading): number {
+  const ink = readingInk(first);
+  if (!ink || letterCoverage(ink, first.page) < SCRIPT_COVERAGE) return 0;
+  return ink.count;
+}
+
+/**
  * The page read with the installed model of its script when the configured languages read it poorly
  * and that model reads it clearly better (src/ocr/scripts.ts); `run.eng` is left at the winner.
  */
@@ -336,7 +351,7 @@ async function inItsScript(
 ): Promise<{ reading: Reading; languages: string }> {
   let best = first;
   let winner: ModelSource | undefined;
-  const marks = first.page.confidence < OWN_SCRIPT_CONFIDENCE ? (readingInk(first)?.count ?? 0) : 0;
+  const marks = first.page.confidence < OWN_SCRIPT_CONFIDENCE ? scriptMarks(first) : 0;
   for (const model of run.task.scripts === false ? [] : scriptCandidates(first.page, marks, run.task.langPath)) {
     if (model.languages === run.task.languages) continue;
     run.eng = engineFor(run.task, model);
