@@ -6,7 +6,7 @@
 import type { ImageBox, PageInput, Rect, Segment, TextItem } from '../layout/types.js';
 import type { PdfObjects } from './pdf-objects.js';
 import { linkAreas, readAnnotations } from './links.js';
-import { apply, mul, type Matrix } from './matrix.js';
+import { apply, clippedBox, mul, type Matrix } from './matrix.js';
 import { OPS as OP } from './ops.js';
 import { textFromOperators, type FontFacts } from './operator-text.js';
 import type { PdfOperatorList, PdfPage, PdfTextItem } from './pdfjs-types.js';
@@ -324,7 +324,7 @@ function collectGraphics(
     const args = argsArray[i] as unknown[] | null;
     if (fn === OP.restore && placed) {
       const pts = [apply(placed, 0, 0), apply(placed, 1, 0), apply(placed, 0, 1), apply(placed, 1, 1)];
-      const box = bounds(pts, pw, ph);
+      const box = clippedBox(pts, pw, ph);
       if (box && box.x1 - box.x0 >= 8 && box.y1 - box.y0 >= 8) {
         images.push(box);
         paints++;
@@ -381,7 +381,7 @@ function collectGraphics(
       case OP.paintSolidColorImageMask: {
         paints++;
         const pts = [apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 0, 1), apply(ctm, 1, 1)];
-        const box = bounds(pts, pw, ph);
+        const box = clippedBox(pts, pw, ph);
         if (box && box.x1 - box.x0 > 2 && box.y1 - box.y0 > 2) images.push(box);
         break;
       }
@@ -422,26 +422,6 @@ function collectGraphics(
     }
   }
   return paints;
-}
-
-function bounds(pts: Array<[number, number]>, pw: number, ph: number, allowFlat = false): ImageBox | null {
-  let x0 = Infinity,
-    y0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity;
-  for (const [x, y] of pts) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
-  if (!Number.isFinite(x0 + y0 + x1 + y1)) return null;
-  x0 = Math.max(0, x0);
-  y0 = Math.max(0, y0);
-  x1 = Math.min(pw, x1);
-  y1 = Math.min(ph, y1);
-  if (allowFlat ? x1 < x0 || y1 < y0 : x1 <= x0 || y1 <= y0) return null;
-  return { x0, y0, x1, y1 };
 }
 
 /** Drawn marks of a page past which they are a chart's markers (none is kept). */
@@ -515,7 +495,7 @@ function addPath(
           x1 = Math.max(x1, x);
           y1 = Math.max(y1, y);
         }
-      const box = bounds(
+      const box = clippedBox(
         [
           [x0, y0],
           [x1, y1],
@@ -531,7 +511,7 @@ function addPath(
   const lw = Math.max(0.1, lineWidth * scale);
   for (const sp of subpaths) {
     if (sp.length < 2) continue;
-    const box = bounds(sp, pw, ph, true);
+    const box = clippedBox(sp, pw, ph, true);
     if (!box) continue;
     const w = box.x1 - box.x0;
     const h = box.y1 - box.y0;

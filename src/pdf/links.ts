@@ -6,7 +6,7 @@
  */
 import { attempt, PdfName, PdfRef, type PdfObjects, type PdfValue } from './pdf-objects.js';
 import type { Box, LinkArea } from '../layout/types.js';
-import { apply, type Matrix } from './matrix.js';
+import { apply, clippedBox, type Matrix } from './matrix.js';
 
 /** What the annotation reader needs of a pdf.js page. */
 export interface AnnotatedPage {
@@ -223,24 +223,4 @@ function numbers(v: unknown, max = 8 * 64): number[] | null {
   const out: number[] = [];
   for (let i = 0; i < Math.min(list.length ?? 0, max); i++) out.push(Number(list[i]));
   return out.every(Number.isFinite) ? out : null;
-}
-
-/** The box round some points, cut to the page; null when nothing of it is on the page. */
-function clippedBox(pts: Array<[number, number]>, pw: number, ph: number): Box | null {
-  let x0 = Infinity,
-    y0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity;
-  for (const [x, y] of pts) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
-  if (!Number.isFinite(x0 + y0 + x1 + y1)) return null;
-  x0 = Math.max(0, x0);
-  y0 = Math.max(0, y0);
-  x1 = Math.min(pw, x1);
-  y1 = Math.min(ph, y1);
-  return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : null;
 }

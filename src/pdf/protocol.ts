@@ -44,3 +44,19 @@ export interface TextPageResult {
 export type TextTaskResult =
   | { ok: true; info?: PdfInfo; pages: TextPageResult[] }
   | { ok: false; code: 'ENCRYPTED' | 'MALFORMED'; message: string };
+
+/** The result of a page that could not be read: failed, with `message` saying why. */
+export function failedPage(pageNumber: number, message: string): TextPageResult {
+  return {
+    layout: {
+      pageNumber,
+      width: 0,
+      height: 0,
+      status: 'failed',
+      error: message,
+      blocks: [],
+      stats: { fontChars: {}, chars: 0 },
+    },
+    ocr: null,
+  };
+}

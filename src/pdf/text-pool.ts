@@ -20,7 +20,7 @@ import type { ParserRuntime } from '../runtime/runtime.js';
 import { abortReason, readerPool, workerFile } from '../runtime/worker-pool.js';
 import { pageTimeLimit } from './deadline.js';
 import type { PdfInfo } from './pdfjs.js';
-import type { TextPageResult, TextTask, TextTaskResult } from './protocol.js';
+import { failedPage, type TextPageResult, type TextTask, type TextTaskResult } from './protocol.js';
 
 /** Young generation of a text thread, MB. */
 const TEXT_THREAD_YOUNG_MB = 16;
@@ -56,21 +56,6 @@ export interface TextExtraction {
 
 /** The error of a page the text pass did not reach before its time ran out. */
 const TEXT_TIMEOUT_MESSAGE = 'the page was not read: the parse ran out of time (options.timeout)';
-
-function failedPage(pageNumber: number, message: string): TextPageResult {
-  return {
-    layout: {
-      pageNumber,
-      width: 0,
-      height: 0,
-      status: 'failed',
-      error: message,
-      blocks: [],
-      stats: { fontChars: {}, chars: 0 },
-    },
-    ocr: null,
-  };
-}
 
 function chunkSize(pages: number, threads: number): number {
   return Math.max(1, Math.min(8, Math.ceil(pages / (threads * 4))));

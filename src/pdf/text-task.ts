@@ -10,7 +10,7 @@ import { needsOcr } from './needs-ocr.js';
 import { documentOutline, type OutlineSource } from './outline.js';
 import { PdfObjects } from './pdf-objects.js';
 import { documentInfo, openPdf, pageCut, pageTimeMessage, PdfOpenError, startPage, type OpenedPdf } from './pdfjs.js';
-import type { TextPageResult, TextTask, TextTaskResult } from './protocol.js';
+import { failedPage, type TextPageResult, type TextTask, type TextTaskResult } from './protocol.js';
 
 interface Cached {
   key: string;
@@ -53,21 +53,6 @@ function park(c: Cached): void {
   c.timer.unref();
 }
 
-function failed(pageNumber: number, message: string): TextPageResult {
-  return {
-    layout: {
-      pageNumber,
-      width: 0,
-      height: 0,
-      status: 'failed',
-      error: message,
-      blocks: [],
-      stats: { fontChars: {}, chars: 0 },
-    },
-    ocr: null,
-  };
-}
-
 /** One page extracted and laid out. */
 async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spelling: boolean): Promise<TextPageResult> {
   let page: PdfPage | null = null;
@@ -94,7 +79,7 @@ async function readPage(opened: OpenedPdf, objects: PdfObjects, n: number, spell
       ...(turn ? { turn } : {}),
     };
   } catch (err) {
-    return failed(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    return failedPage(n, `page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     try {
       page?.cleanup();
@@ -168,7 +153,7 @@ export async function readTextTask(task: TextTask): Promise<TextTaskResult> {
         pages.push(result);
         continue;
       }
-      pages.push({ ...failed(n, `page ${n}: ${pageTimeMessage(task.pageTimeLimitMs!)}`), overTime: true });
+      pages.push({ ...failedPage(n, `page ${n}: ${pageTimeMessage(task.pageTimeLimitMs!)}`), overTime: true });
       // Destroying the document ends pdf.js's work on it; the pages after this one need it reopened.
       release(c);
       c = acquire(task.docKey, task.bytes);
@@ -176,7 +161,7 @@ export async function readTextTask(task: TextTask): Promise<TextTaskResult> {
         opened = await c.opened;
       } catch (err) {
         const why = `the document could not be reopened after page ${n}: ${err instanceof Error ? err.message : String(err)}`;
-        for (const m of wanted.slice(i + 1)) pages.push(failed(m, why));
+        for (const m of wanted.slice(i + 1)) pages.push(failedPage(m, why));
         break;
       }
     }
