@@ -4,6 +4,14 @@
  */
 import type { Box, TextItem } from './types.js';
 
+/** A word set below this share of another's type size is smaller type (a superscript, an index, a footnote mark). */
+const SMALLER_TYPE = 0.85;
+/** Two words touch when the gap between them is at most this share of the type size, or they overlap by at most TOUCH_OVERLAP. */
+const TOUCH_GAP = 0.35;
+const TOUCH_OVERLAP = 0.1;
+/** A small word sits against a row's word when their heights overlap by this share of the small word's (or the row's) height. */
+const SHARED_HEIGHT = 0.3;
+
 export interface Word extends Box {
   text: string;
   size: number;
@@ -170,7 +178,7 @@ export function buildRows(items: TextItem[]): Word[][] {
     for (let i = rows.length - 1; i >= 0 && i >= rows.length - 8; i--) {
       const r = rows[i]!;
       const d = Math.abs(cy - r.cy);
-      const small = w.size < r.size * 0.85 || r.size < w.size * 0.85;
+      const small = w.size < r.size * SMALLER_TYPE || r.size < w.size * SMALLER_TYPE;
       const limit = Math.min(h, r.h) * (small ? 0.75 : 0.35);
       if (d <= limit && d < bestD) {
         best = r;
@@ -308,7 +316,7 @@ function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; siz
   const mainSize = (ws: Word[]): number => ws.reduce((m, w) => Math.max(m, w.size), 0);
   const touches = (w: Word, m: Word, size: number): boolean => {
     const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
-    return gap <= size * 0.35 && gap >= -size * 0.1;
+    return gap <= size * TOUCH_GAP && gap >= -size * TOUCH_OVERLAP;
   };
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
@@ -317,18 +325,18 @@ function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; siz
     const size = mainSize(r.words);
     const moved = new Set<Word>();
     for (const w of r.words) {
-      if (w.size >= size * 0.85 || w.text.trim().length > 8) continue;
-      if (r.words.some((m) => m !== w && m.size >= size * 0.85 && touches(w, m, size))) continue;
+      if (w.size >= size * SMALLER_TYPE || w.text.trim().length > 8) continue;
+      if (r.words.some((m) => m !== w && m.size >= size * SMALLER_TYPE && touches(w, m, size))) continue;
       for (const j of [i + 1, i - 1]) {
         const o = rows[j];
         if (!o || !o.words.length || o.words.length > 400) continue;
         const oSize = mainSize(o.words);
-        if (w.size >= oSize * 0.85) continue;
+        if (w.size >= oSize * SMALLER_TYPE) continue;
         const host = o.words.find(
           (m) =>
-            m.size >= oSize * 0.85 &&
+            m.size >= oSize * SMALLER_TYPE &&
             touches(w, m, oSize) &&
-            Math.min(w.y1, m.y1) - Math.max(w.y0, m.y0) >= (w.y1 - w.y0) * 0.3,
+            Math.min(w.y1, m.y1) - Math.max(w.y0, m.y0) >= (w.y1 - w.y0) * SHARED_HEIGHT,
         );
         if (!host) continue;
         o.words.push(w);
@@ -358,19 +366,19 @@ function mergeScriptRows(rows: Array<{ cy: number; h: number; words: Word[]; siz
       // The line's own text (a row may be anchored on a superscript that came first).
       let oSize = 0;
       for (const w of o.words) oSize = Math.max(oSize, w.size);
-      if (!r.words.every((w) => w.size < oSize * 0.85)) continue;
+      if (!r.words.every((w) => w.size < oSize * SMALLER_TYPE)) continue;
       let oTop = Infinity,
         oBottom = -Infinity;
       for (const w of o.words)
-        if (w.size >= oSize * 0.85) {
+        if (w.size >= oSize * SMALLER_TYPE) {
           oTop = Math.min(oTop, w.y0);
           oBottom = Math.max(oBottom, w.y1);
         }
-      if (Math.min(bottom, oBottom) - Math.max(top, oTop) < (bottom - top) * 0.3) continue;
+      if (Math.min(bottom, oBottom) - Math.max(top, oTop) < (bottom - top) * SHARED_HEIGHT) continue;
       const attached = r.words.every((w) =>
         o.words.some((m) => {
           const gap = Math.max(m.x0 - w.x1, w.x0 - m.x1);
-          return gap <= oSize * 0.35 && gap >= -oSize * 0.1;
+          return gap <= oSize * TOUCH_GAP && gap >= -oSize * TOUCH_OVERLAP;
         }),
       );
       if (attached && (!target || Math.abs(o.cy - r.cy) < Math.abs(target.cy - r.cy))) target = o;
@@ -413,7 +421,7 @@ function mergeFenceRows(rows: Array<{ cy: number; h: number; words: Word[]; size
         let oTop = Infinity,
           oBottom = -Infinity;
         for (const m of o.words)
-          if (m.size >= oSize * 0.85) {
+          if (m.size >= oSize * SMALLER_TYPE) {
             oTop = Math.min(oTop, m.y0);
             oBottom = Math.max(oBottom, m.y1);
           }
