@@ -6,6 +6,14 @@
  */
 import type { LaidOutBlock, PageLayout } from './types.js';
 
+// Heights on the page are in page heights here: 0 at the top, 1 at the bottom.
+/** Repeated running text is looked up by height in buckets of this size, and matched within one. */
+const RUNNING_BUCKET = 0.012;
+/** Two blocks whose tops lie within this of each other start on the same line. */
+const SAME_TOP = 0.006;
+/** A block whose edge lies within this of another's touches it (no line between them). */
+const TOUCHING = 0.002;
+
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
 const PAGE_NUMBER_RE =
   /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*[|:·•]?)?\s*[-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?\s*(?:(?:of|\/|von|de|sur)\s*\d{1,4})?(?:\s*[|·•]\s*page)?$/i;
@@ -229,19 +237,19 @@ function runningByHeight(out: ReadonlyMap<LaidOutBlock, Furniture>): (b: LaidOut
   const byHeight = new Map<number, LaidOutBlock[]>();
   for (const [b, f] of out) {
     if (f === 'page_number') continue;
-    const k = Math.round(midY(b) / 0.012);
+    const k = Math.round(midY(b) / RUNNING_BUCKET);
     (byHeight.get(k) ?? byHeight.set(k, []).get(k)!).push(b);
   }
   // (Running wording — a journal's name, a volume — says what it is in any face: mirrored heads set
   // the journal in one face on odd pages and the authors in another on even ones.)
   return (b: LaidOutBlock, anyFace = false): boolean => {
     const cy = midY(b),
-      k = Math.round(cy / 0.012);
+      k = Math.round(cy / RUNNING_BUCKET);
     for (const kk of [k - 1, k, k + 1]) {
       for (const r of byHeight.get(kk) ?? []) {
         if (
           r !== b &&
-          Math.abs(midY(r) - cy) < 0.012 &&
+          Math.abs(midY(r) - cy) < RUNNING_BUCKET &&
           (anyFace ||
             (Math.abs(r.hints.fontSize - b.hints.fontSize) < 0.6 &&
               r.hints.italic === b.hints.italic &&
@@ -282,14 +290,14 @@ function runningNeighbours(
     if (pageOf.get(a) !== pageOf.get(b) || Math.abs(a.hints.fontSize - b.hints.fontSize) >= 1) return false;
     const [ax0, ay0, ax1, ay1] = box(a),
       [bx0, by0, bx1, by1] = box(b);
-    if (Math.abs(ay0 - by0) < 0.006) return true;
+    if (Math.abs(ay0 - by0) < SAME_TOP) return true;
     return Math.min(ax1, bx1) > Math.max(ax0, bx0) && Math.max(by0 - ay1, ay0 - by1) < 0.01;
   };
   // From running text found otherwise, only towards the page edge (never up into the text).
   const outward = (a: LaidOutBlock, b: LaidOutBlock): boolean => {
     const [, ay0, , ay1] = box(a),
       [, by0, , by1] = box(b);
-    return Math.abs(ay0 - by0) < 0.006 || (b.hints.zone === 'top' ? by1 <= ay0 + 0.002 : by0 >= ay1 - 0.002);
+    return Math.abs(ay0 - by0) < SAME_TOP || (b.hints.zone === 'top' ? by1 <= ay0 + TOUCHING : by0 >= ay1 - TOUCHING);
   };
   // A single line level with a page number at the edge of the page is its running head, in
   // whatever face (a chapter title set larger than the text beside "page 4").
@@ -298,7 +306,7 @@ function runningNeighbours(
     a.hints.zone !== 'body' &&
     b.hints.lineCount === 1 &&
     pageOf.get(a) === pageOf.get(b) &&
-    Math.abs(box(a)[1] - box(b)[1]) < 0.006;
+    Math.abs(box(a)[1] - box(b)[1]) < SAME_TOP;
   return { joins, outward, levelWithNumber };
 }
 
@@ -439,7 +447,7 @@ function dropAboveText(scan: FurnitureScan): void {
       // Running wording ("Page 1 of 1", a journal's name) says what it is wherever it stands.
       if (RUNNING_RE.test(b.hints.text)) continue;
       const y0 = box(b)[1];
-      if (firstBottom <= y0 + 0.002) out.delete(b);
+      if (firstBottom <= y0 + TOUCHING) out.delete(b);
     }
   }
 }
@@ -466,14 +474,14 @@ function partedHeads(scan: FurnitureScan): void {
     const done = new Set<LaidOutBlock>();
     for (const b of top) {
       if (done.has(b)) continue;
-      const row = top.filter((o) => Math.abs(box(o)[1] - box(b)[1]) < 0.006).sort((x, y) => box(x)[0] - box(y)[0]);
+      const row = top.filter((o) => Math.abs(box(o)[1] - box(b)[1]) < SAME_TOP).sort((x, y) => box(x)[0] - box(y)[0]);
       for (const o of row) done.add(o);
       if (row.length < 2 || row.length > 3) continue;
       const x0 = box(row[0]!)[0],
         x1 = box(row.at(-1)!)[2];
       const apart = row.every((o, i) => i === 0 || box(o)[0] - box(row[i - 1]!)[2] >= 0.05);
       const rowTop = Math.min(...row.map((o) => box(o)[1]));
-      const above = p.blocks.some((o) => !row.includes(o) && !out.has(o) && box(o)[3] <= rowTop + 0.002);
+      const above = p.blocks.some((o) => !row.includes(o) && !out.has(o) && box(o)[3] <= rowTop + TOUCHING);
       if (x1 - x0 < 0.6 || !apart || above) continue;
       for (const o of row) out.set(o, 'page_header');
     }
