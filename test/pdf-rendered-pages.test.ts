@@ -166,3 +166,17 @@ describe("a cover's title first (Chromium page)", () => {
     expect(md.indexOf('Prepared by the Hydrology Unit')).toBeGreaterThan(md.indexOf('Annual Report'));
   });
 });
+
+describe('stacked fractions (groff -man page, numerators raised and denominators lowered by half an em)', () => {
+  it('keeps each fraction inside its sentence, full size or smaller, and finds no table', async () => {
+    const md = await markdownOf('fractions.pdf');
+    expect(md).not.toContain('|');
+    const paragraphs = md.split('\n\n').filter((p) => !p.startsWith('#'));
+    expect(paragraphs).toHaveLength(3);
+    expect(paragraphs[0]).toContain('Drill a pilot hole 1⁄8 inch smaller than the screw');
+    expect(paragraphs[0]).toContain('sits 1/16 inch below the surface of the board.');
+    expect(paragraphs[0]).toContain('longer than 2 1⁄2 inches need');
+    expect(paragraphs[1]).toContain('about <sup>3</sup>⁄<sub>4</sub> inch from the edge');
+    expect(paragraphs[1]).toContain('a gap of <sup>3</sup>/<sub>16</sub> inch between planks');
+  });
+});

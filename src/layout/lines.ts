@@ -194,6 +194,7 @@ export function buildRows(items: TextItem[]): Word[][] {
   // as its raised or lowered runs.)
   placeDropCaps(rows);
   reattachScripts(rows);
+  reattachFractionParts(rows);
   mergeScriptRows(rows);
   mergeFenceRows(rows);
   return rows.filter((r) => r.words.length).map((r) => joinAccents(dedupe(r.words.sort((a, b) => a.x0 - b.x0))));
@@ -343,6 +344,55 @@ function reattachScripts(rows: Array<{ cy: number; h: number; words: Word[]; siz
         moved.add(w);
         break;
       }
+    }
+    if (moved.size) r.words = r.words.filter((w) => !moved.has(w));
+  }
+}
+
+const FRACTION_SLASH = /[⁄∕/]/u;
+
+/**
+ * A stacked fraction's numerator and denominator set at full size, raised and lowered by half an em
+ * beside a slash on the baseline (groff's \u and \d, some DTP styles of "1⁄4 inch"): too large for
+ * scripts and too far off the baseline to join their line, they stood as rows of their own (or joined
+ * the next line's raised numerators) and tore the sentence apart, or looked like a table's cells. A
+ * number of up to four digits in another row that ends where a slash starts (a numerator) or starts
+ * where a slash ends (a denominator), within three quarters of the slash's height of its centre,
+ * moves to the slash's row. Words of its own row are not looked at: a date "12/05" is one row anyway.
+ */
+function reattachFractionParts(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
+  const slashes: Array<{ row: number; w: Word }> = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i]!.words.length > 400) continue;
+    for (const w of rows[i]!.words) {
+      const t = w.text.trim();
+      if (t && (FRACTION_SLASH.test(t[0]!) || FRACTION_SLASH.test(t[t.length - 1]!))) slashes.push({ row: i, w });
+    }
+  }
+  if (!slashes.length) return;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.words.length > 400) continue;
+    const moved = new Set<Word>();
+    for (const w of r.words) {
+      if (!/^\d{1,4}$/.test(w.text.trim())) continue;
+      const cy = (w.y0 + w.y1) / 2;
+      const host = slashes.find(({ row, w: m }) => {
+        if (row === i || Math.abs(row - i) > 3) return false;
+        const t = m.text.trim();
+        const h = m.y1 - m.y0;
+        if (Math.abs(cy - (m.y0 + m.y1) / 2) > h * 0.75) return false;
+        const gap = m.size * TOUCH_GAP;
+        const numerator = FRACTION_SLASH.test(t[0]!) && Math.abs(m.x0 - w.x1) <= gap;
+        const denominator = FRACTION_SLASH.test(t[t.length - 1]!) && Math.abs(w.x0 - m.x1) <= gap;
+        return numerator || denominator;
+      });
+      if (!host) continue;
+      // At full size it is set on the slash's band: a line as tall as both rows would stand apart
+      // from the lines around it. A smaller part keeps its place, which makes it a script.
+      const m = host.w;
+      rows[host.row]!.words.push(w.size >= m.size * SMALLER_TYPE ? { ...w, y0: m.y0, y1: m.y1 } : w);
+      moved.add(w);
     }
     if (moved.size) r.words = r.words.filter((w) => !moved.has(w));
   }
