@@ -3,7 +3,8 @@
  * fixtures/pdf/rendered/render.sh and its sources), each showing one case of structure: headings told
  * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
  * private-use codes, headings named by the outline, tables continued over page breaks, running heads
- * and page numbers on a page alone, a manual page's definition list. Needs `npm run build` first: the text pool loads its worker from dist/workers.
+ * and page numbers on a page alone, a manual page's definition list, stacked fractions, two columns of
+ * Chinese text. Needs `npm run build` first: the text pool loads its worker from dist/workers.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -178,5 +179,29 @@ describe('stacked fractions (groff -man page, numerators raised and denominators
     expect(paragraphs[0]).toContain('longer than 2 1⁄2 inches need');
     expect(paragraphs[1]).toContain('about <sup>3</sup>⁄<sub>4</sub> inch from the edge');
     expect(paragraphs[1]).toContain('a gap of <sup>3</sup>/<sub>16</sub> inch between planks');
+  });
+});
+
+describe('two columns of Chinese text (Chromium page, Noto Serif CJK SC)', () => {
+  it('reads each column as paragraphs in order, no table, footnotes apart, ideographs not radicals', async () => {
+    const md = await markdownOf('columns-cjk.pdf');
+    expect(md).not.toContain('|');
+    // Chromium names some glyphs by the radical of the same shape ("⾕" U+2F95 for "谷").
+    expect(md).not.toMatch(/[\u2E80-\u2EFF\u2F00-\u2FD5]/u);
+    expect(headings(md)).toEqual([
+      '# 下游河谷地下水调查报告',
+      '## 第一节 调查范围',
+      '## 第二节 采样方法',
+      '## 第三节 主要结果',
+      '## 第四节 建议',
+    ]);
+    const paragraphs = md.split('\n\n').filter((p) => !p.startsWith('#'));
+    // Lines join without spaces; full-width punctuation stays as set.
+    expect(paragraphs[0]).toMatch(/^本次调查覆盖下游河谷的全部观测井，共计四十二口。每口井在整个季节内/u);
+    expect(paragraphs[0]).toContain('没有任何读数被舍弃。<sup>1</sup>调查人员同时记录了');
+    // The paragraph goes on over the column break, a note mark at the head of the next column.
+    expect(paragraphs[2]).toContain('电导率、硝酸盐和总硬度。<sup>2</sup>所有样品都按照同一套操作规程处理');
+    expect(paragraphs.filter((p) => /^<sup>\d<\/sup> /.test(p))).toHaveLength(4);
+    expect(paragraphs.at(-1)?.trim()).toBe('<sup>4</sup> 海岸地带指距离海岸线五公里以内的区域。');
   });
 });

@@ -2,6 +2,7 @@
  * Words → text lines. A "line" here is a run of words on one baseline with no wide gap inside, so that
  * the two columns of a page (or the cells of a table row) become separate lines.
  */
+import { ideographsForRadicals } from './cjk-radicals.js';
 import type { Box, TextItem } from './types.js';
 
 /** A word set below this share of another's type size is smaller type (a superscript, an index, a footnote mark). */
@@ -37,8 +38,11 @@ export interface Line extends Box {
 }
 
 // Ligatures and presentation forms that extraction leaves as single code points; compatibility
-// normalisation (NFKC) is applied only to these ranges, where it cannot change meaning.
-const COMPAT_RANGES = /[\uFB00-\uFB4F\uFF01-\uFF5E\u2000-\u200A\u2024-\u2026\u2044\u00A0\u3000\u2160-\u217F]/g;
+// normalisation (NFKC) is applied only to these ranges, where it cannot change meaning. Full-width
+// letters and digits become ASCII; full-width punctuation is how CJK text is written ("，" "：" "（"),
+// and stays as set.
+const COMPAT_RANGES =
+  /[\uFB00-\uFB4F\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\u2000-\u200A\u2024-\u2026\u2044\u00A0\u3000\u2160-\u217F]/g;
 const DROP = /[\u00AD\u200B-\u200D\u2060\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 
 const SPACING_ACCENT = /[\u02D8\u00A8\u02C6\u02DC\u02C7\u00B8\u02DA\u02DD]\s?\p{L}|\u00B4[aeiouyAEIOUY]/u;
@@ -75,9 +79,16 @@ export function normaliseText(s: string): string {
       )
       .normalize('NFC');
   }
+  out = ideographsForRadicals(out);
   // Quotes and dashes are kept as the author typed them; only odd spaces were flattened above.
   return out;
 }
+
+/** A letter of a script written without spaces between words and without case: Han, kana. */
+export const WIDE_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** Letters of the scripts set one em wide: Han, kana, Hangul. */
+const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Splits runs that carry wide internal spacing ("Name     Value") into separate words, positioned by share of characters. */
 function splitItem(it: TextItem): Word[] {
@@ -88,7 +99,9 @@ function splitItem(it: TextItem): Word[] {
     size: it.fontSize,
     bold: it.bold,
     italic: it.italic,
-    mono: !!it.monospace,
+    // CJK type is fixed-pitch by design (every ideograph an em wide), and its fonts say so: such a
+    // run is prose, not code or a typed form.
+    mono: !!it.monospace && !WIDE_SCRIPT.test(text),
     rtl: it.dir === 'rtl',
     ...(it.confidence !== undefined ? { confidence: it.confidence } : {}),
     ...(it.href ? { href: it.href } : {}),
@@ -524,7 +537,19 @@ const EQUATION_NUMBER = /^\s*\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
 export const ENDS_ON_JOINING_WORD = /\s(?:&|and|or|of|for|the|to|in|on|at|by|with|from|a|an)$/u;
 
 /** Text that ends a sentence: a stop, perhaps inside a closing quote or bracket. */
-export const ENDS_SENTENCE = /[.!?:;]["”’)\]]?$/;
+/** A line opening with a raised, smaller number: a note's mark. */
+export function noteMarked(L: Line): boolean {
+  const first = L.words[0];
+  return (
+    !!first &&
+    L.words.length > 1 &&
+    /^\d{1,3}$/.test(first.text.trim()) &&
+    first.size < L.size * SMALLER_TYPE &&
+    first.y1 < L.y1 - L.size * 0.1
+  );
+}
+
+export const ENDS_SENTENCE = /[.!?:;。]["”’)\]]?$/;
 
 /** A line that must go on: it ends on a hyphen, a comma or another joining sign, or on a joining word. */
 export function endsOpen(text: string): boolean {

@@ -2,7 +2,7 @@
  * Paragraphs broken by the page design, joined again in reading order: across a column break, and
  * under an inset (a box or a figure) set beside the paragraph.
  */
-import { endsOpen, ENDS_SENTENCE } from '../lines.js';
+import { endsOpen, ENDS_SENTENCE, noteMarked, WIDE_LETTER } from '../lines.js';
 import { CAPTION_RE } from '../tables.js';
 import { grow, type El, type TextBlock } from './elements.js';
 
@@ -28,12 +28,20 @@ export function joinBrokenParagraphs(els: El[]): El[] {
       const first = e.lines[0]!.text;
       const otherColumn = e.x0 >= prev.x1 - prev.size || e.y1 <= prev.y0 + prev.size;
       const running = (prev.lines.length >= 2 || last.length > 80) && !CAPTION_RE.test(prev.lines[0]!.text);
-      // (Or with a figure, where the column ended on a joining word: "... from 2.2 to" / "18.5 over".)
+      // (Or with a figure, where the column ended on a joining word: "... from 2.2 to" / "18.5 over".
+      // In CJK text, without case: the column stops on a letter and the next goes on with one.)
+      const goesOn =
+        !ENDS_SENTENCE.test(last) &&
+        (/^\p{Ll}/u.test(first) ||
+          (/^\p{N}/u.test(first) && endsOpen(last)) ||
+          (WIDE_LETTER.test(last.slice(-1)) && WIDE_LETTER.test(first[0] ?? '')));
+      // A note's mark set after a full stop, wrapped to the head of the next column: no paragraph
+      // opens with one at the text's size (a footnote is set smaller, under the text; and a note
+      // after a note is the next note).
       if (
         otherColumn &&
         running &&
-        !ENDS_SENTENCE.test(last) &&
-        (/^\p{Ll}/u.test(first) || (/^\p{N}/u.test(first) && endsOpen(last))) &&
+        (goesOn || (noteMarked(e.lines[0]!) && !noteMarked(prev.lines[0]!))) &&
         Math.abs(prev.size - e.size) < 0.6 &&
         prev.lines[0]!.bold === e.lines[0]!.bold
       ) {

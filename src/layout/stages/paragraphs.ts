@@ -3,7 +3,7 @@
  * (same column, size and face, at the block's leading, not starting something new), or opens a
  * block of its own; then stacks of short one-line items are taken apart.
  */
-import { endsOpen, ENDS_SENTENCE, isNumberedEquation, type Line } from '../lines.js';
+import { endsOpen, ENDS_SENTENCE, isNumberedEquation, noteMarked, type Line } from '../lines.js';
 import { LABELLED_VALUE } from '../tables.js';
 import { MAX_LINES_COMPARED, NEIGHBOUR_WINDOW, NESTED_NUMBER_LOOKBACK } from '../thresholds.js';
 import type { Box } from '../types.js';
@@ -258,7 +258,7 @@ function joinGap(B: TextBlock, L: Line, around: LinesAround): number | null {
   if (
     (isShort(last) || isShortLeft(last, L) || (B.lines.length >= 2 && roomFor(last, L, B.x1))) &&
     !(last.bold && L.bold) &&
-    (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:]$/.test(last.text)) &&
+    (/^[\p{Lu}\p{N}"“‘(+]/u.test(L.text) || /[.!?:。]$/.test(last.text)) &&
     !last.mono
   )
     return null;
@@ -314,7 +314,7 @@ export function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNo
     }
     if (
       best &&
-      (startsItem(L, best.lines[best.lines.length - 1]!) ||
+      (startsItem(L, best.lines[best.lines.length - 1]!, best.lines[0]!) ||
         TOC_LINE.test(L.text) ||
         TOC_LINE.test(best.lines[best.lines.length - 1]!.text))
     )
@@ -335,7 +335,7 @@ export function buildBlocks(lines: Line[], pictures: readonly Box[] = [], starNo
       grow(best, L);
       // A line that stops well short of the block's right edge ends its paragraph, unless it is only the first line.
       const width = best.x1 - best.x0;
-      if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’]$/.test(L.text) && !L.mono)
+      if (L.x1 < best.x1 - Math.max(width * 0.15, best.size * 4) && /[.!?:;)"”’。]$/.test(L.text) && !L.mono)
         best.closed = true;
     } else {
       const textX0 = picture ? L.x0 : marker ? textStart(L, marker) : L.x0;
@@ -419,6 +419,8 @@ function roomFor(last: Line, next: Line, right: number): boolean {
   const w = next.words[0];
   const token = /^\S+/.exec(w?.text ?? '')?.[0];
   if (!w || !token) return false;
+  // A note mark is no word of its own: it wraps with the text it is set against.
+  if (noteMarked(next)) return false;
   const width = ((w.x1 - w.x0) * token.length) / Math.max(1, w.text.length);
   return last.x1 + next.size * 1.25 + width <= right;
 }
@@ -464,19 +466,13 @@ function wideLeading(sorted: Line[], isShort: (L: Line) => boolean): { size: num
  * figure with a decimal point that a sentence wrapped onto the line, "... from 1.1 to" over "13.8
  * over the trial period": the line above goes on, and lower case follows the figure.)
  */
-function startsItem(L: Line, prev: Line): boolean {
+function startsItem(L: Line, prev: Line, blockFirst: Line): boolean {
   // A note under a table marked by a letter or a sign, after a line that ended its sentence
   // ("* Significant at p < 0.05." over "a Trained on half of the data."): no sentence starts so.
   if (/^[a-z†‡§*]\s+\p{Lu}/u.test(L.text) && ENDS_SENTENCE.test(prev.text)) return true;
   if (/^\d{1,3}(?:\.\d{1,3})+[:.)]?\s/.test(L.text))
     return !(/^\d{1,3}\.\d{1,3}\s+\p{Ll}/u.test(L.text) && !ENDS_SENTENCE.test(prev.text));
-  const first = L.words[0];
-  // A footnote starts with a raised, smaller number.
-  return (
-    !!first &&
-    L.words.length > 1 &&
-    /^\d{1,3}$/.test(first.text.trim()) &&
-    first.size < L.size * 0.8 &&
-    first.y1 < L.y1 - L.size * 0.1
-  );
+  // A footnote starts with a raised, smaller number, under another that did. (Not a paragraph's line
+  // that a note mark set after a full stop happens to open: "...hardness.¹" wrapped as "¹ All samples".)
+  return noteMarked(L) && noteMarked(blockFirst);
 }

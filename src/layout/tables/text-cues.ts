@@ -3,6 +3,7 @@
  * a line that goes on from the one above or cannot end its cell, a bullet, wide (CJK) characters.
  */
 import { ENDS_ON_JOINING_WORD } from '../lines.js';
+export { WIDE_LETTER } from '../lines.js';
 
 /**
  * A caption's label: "Table 2.", "Figure 3:", "Fig. 4a". The label's number is digits, a roman
@@ -39,6 +40,17 @@ const WIDE_CHAR = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=
 /** Width of a text in Latin characters: Hangul, Han and kana are set about twice as wide. */
 export function displayLength(s: string): number {
   return [...s].length + (s.match(WIDE_CHAR)?.length ?? 0);
+}
+
+/**
+ * The words of a text, for telling prose from cells: words between spaces, where Chinese and Japanese,
+ * written without spaces, count a word for every two characters (their words are mostly one to
+ * three characters long).
+ */
+export function wordsIn(s: string): number {
+  const spaced = s.split(/\s+/).filter(Boolean).length;
+  const wide = s.match(WIDE_CHAR)?.length ?? 0;
+  return wide ? Math.max(spaced, Math.round(wide / 2)) : spaced;
 }
 
 /** A line that opens with a bullet and goes on with its text ("● Topic 1", "- item"). */

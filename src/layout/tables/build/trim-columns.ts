@@ -4,7 +4,7 @@
  */
 import type { Line } from '../../lines.js';
 import { figures } from '../figures.js';
-import { contentsColumn, displayLength, NOTE_MARKER } from '../text-cues.js';
+import { contentsColumn, displayLength, NOTE_MARKER, WIDE_LETTER, wordsIn } from '../text-cues.js';
 import { wrappedCellsColumn } from './wrapped-rows.js';
 
 /**
@@ -21,13 +21,16 @@ export function withoutProseColumns(grid: Line[][][], nC: number): Line[][][] | 
     if (!t.length) return true;
     const lens = t.map(displayLength).sort((a, b) => a - b);
     const med = lens[Math.floor(lens.length / 2)]!;
-    const wordy = t.filter((s) => s.split(/\s+/).length >= 4).length >= t.length * 0.5;
+    const wordy = t.filter((s) => wordsIn(s) >= 4).length >= t.length * 0.5;
     // Lines that go on from the line above: a word in lower case; in a script without case, a line
     // without the marker that the column's notes start with ("* ..." wrapped onto a second line).
     const marked = t.some((s) => NOTE_MARKER.test(s));
-    const goesOn = (s: string): boolean =>
-      /^\p{Ll}/u.test(s.replace(NOTE_MARKER, '')) || (marked && !NOTE_MARKER.test(s) && /^[\p{Lo}(]/u.test(s));
-    const flows = t.length > 1 && t.slice(1).filter(goesOn).length >= (t.length - 1) * 0.25;
+    // In CJK text, a line that stops on a letter, not on punctuation, goes on in the next line.
+    const goesOn = (s: string, above: string): boolean =>
+      /^\p{Ll}/u.test(s.replace(NOTE_MARKER, '')) ||
+      (marked && !NOTE_MARKER.test(s) && /^[\p{Lo}(]/u.test(s)) ||
+      (WIDE_LETTER.test(above.slice(-1)) && WIDE_LETTER.test(s[0] ?? ''));
+    const flows = t.length > 1 && t.slice(1).filter((s, i) => goesOn(s, t[i]!)).length >= (t.length - 1) * 0.25;
     return med > 60 || (med > 25 && wordy && flows) || (t.length <= 2 && med > 45);
   };
   const isProse = Array.from({ length: nC }, (_, c) => prose(c) && !wrappedCellsColumn(grid, c));
