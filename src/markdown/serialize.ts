@@ -12,6 +12,13 @@ export { renderInlines } from './inline.js';
 export interface SerializeOptions {
   /** Leave page headers, footers and page numbers out of the markdown. */
   onlyMainContent: boolean;
+  /**
+   * Write each page's own markdown (`Serialized.pages`); default true. Without it `pages` is empty: a
+   * long document's markdown is not held twice when only the whole of it is asked for.
+   */
+  pages?: boolean;
+  /** List the layout blocks (`Serialized.layout`); default true. Without it `layout` is empty. */
+  blocks?: boolean;
 }
 
 export interface Serialized {
@@ -182,16 +189,19 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
   let joinAt: { end: number; after: LayoutBlock[] } | null = null;
   const pages: PageMarkdown[] = [];
   const layout: LayoutPage[] = [];
+  const wantPages = options.pages ?? true,
+    wantBlocks = options.blocks ?? true;
 
   for (const page of doc.pages) {
     let pageMd = '';
     let pagePrev: Node | undefined;
     const items: LayoutBlock[] = [];
+    const rendered = page.blocks.map((b) => renderNode(b.node));
     const firstIncluded = page.blocks.findIndex(
-      (b) => renderNode(b.node) !== '' && !(b.furniture && options.onlyMainContent),
+      (b, i) => rendered[i] !== '' && !(b.furniture && options.onlyMainContent),
     );
     page.blocks.forEach((block, index) => {
-      const content = renderNode(block.node);
+      const content = rendered[index]!;
       const included = content !== '' && !(block.furniture && options.onlyMainContent);
       let span: [number, number] | null = null;
       const item: LayoutBlock = {
@@ -228,15 +238,18 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
           else if (block.furniture || index === firstIncluded) joinAt = null;
           else joinAt?.after.push(item);
         }
-        if (pageMd) pageMd += separator(pagePrev, block.node);
-        pageMd += content;
-        pagePrev = block.node;
+        if (wantPages) {
+          if (pageMd) pageMd += separator(pagePrev, block.node);
+          pageMd += content;
+          pagePrev = block.node;
+        }
       }
       item.markdownSpan = span;
-      items.push(item);
+      if (wantBlocks) items.push(item);
     });
-    pages.push({ pageNumber: page.pageNumber, markdown: pageMd });
-    layout.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, status: page.status, items });
+    if (wantPages) pages.push({ pageNumber: page.pageNumber, markdown: pageMd });
+    if (wantBlocks)
+      layout.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, status: page.status, items });
   }
   return { markdown: markdown ? `${markdown}\n` : '', pages, layout };
 }
