@@ -182,11 +182,15 @@ function separator(prev: Node | undefined, next: Node): string {
 }
 
 export function serialize(doc: DocModel, options: SerializeOptions): Serialized {
-  let markdown = '';
+  // The document's markdown in pieces (each block's text and the separators), joined once at the end: the
+  // second half of a paragraph broken by a page break is added to its first half's piece instead of
+  // copying the whole markdown written so far (140 times on a 1,235-page manual).
+  const parts: string[] = [];
+  let length = 0;
   let prevNode: Node | undefined;
   // Where a paragraph broken by a page break goes on: the end of its first half (a block marked
   // runsOn), and the blocks written since (footnotes, a sidebar or a figure read after it).
-  let joinAt: { end: number; after: LayoutBlock[] } | null = null;
+  let joinAt: { part: number; end: number; after: LayoutBlock[] } | null = null;
   const pages: PageMarkdown[] = [];
   const layout: LayoutPage[] = [];
   const wantPages = options.pages ?? true,
@@ -220,19 +224,26 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
           // The second half goes on the line of the first, ahead of the blocks written since.
           const at = joinAt.end;
           const insert = ` ${content}`;
-          markdown = markdown.slice(0, at) + insert + markdown.slice(at);
+          parts[joinAt.part] += insert;
+          length += insert.length;
           for (const n of joinAt.after)
             if (n.markdownSpan) n.markdownSpan = [n.markdownSpan[0] + insert.length, n.markdownSpan[1] + insert.length];
           span = [at + 1, at + insert.length];
           // A paragraph over three pages goes on again at the end of what was just added.
-          joinAt = block.runsOn ? { end: at + insert.length, after: joinAt.after } : null;
+          joinAt = block.runsOn ? { part: joinAt.part, end: at + insert.length, after: joinAt.after } : null;
         } else {
-          if (markdown) markdown += separator(prevNode, block.node);
-          const start = markdown.length;
-          markdown += content;
-          span = [start, markdown.length];
+          if (length) {
+            const sep = separator(prevNode, block.node);
+            parts.push(sep);
+            length += sep.length;
+          }
+          const start = length;
+          parts.push(content);
+          length += content.length;
+          span = [start, length];
           prevNode = block.node;
-          if (block.runsOn && block.node.kind === 'paragraph') joinAt = { end: markdown.length, after: [] };
+          if (block.runsOn && block.node.kind === 'paragraph')
+            joinAt = { part: parts.length - 1, end: length, after: [] };
           // Running heads and page numbers kept in the markdown stay between the halves; so does
           // anything when the next page does not start with the second half.
           else if (block.furniture || index === firstIncluded) joinAt = null;
@@ -251,5 +262,5 @@ export function serialize(doc: DocModel, options: SerializeOptions): Serialized 
     if (wantBlocks)
       layout.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, status: page.status, items });
   }
-  return { markdown: markdown ? `${markdown}\n` : '', pages, layout };
+  return { markdown: length ? `${parts.join('')}\n` : '', pages, layout };
 }
