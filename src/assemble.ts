@@ -15,7 +15,13 @@ import type { ParseDocument } from './types.js';
 
 export function assemble(doc: DocModel, options: NormalizedOptions, filename: string | undefined): ParseDocument {
   if (options.removeBase64Images) removeBase64Images(doc);
-  const serialized = serialize(doc, { onlyMainContent: options.onlyMainContent });
+  // Per-page markdown and layout blocks only when asked for: on a long document they hold the markdown
+  // a second time and an object per block.
+  const serialized = serialize(doc, {
+    onlyMainContent: options.onlyMainContent,
+    pages: !!options.pdf?.pages,
+    blocks: !!options.pdf?.blocks,
+  });
   const warnings = [...doc.warnings];
   const metadata: ParseDocument['metadata'] = { ...doc.metadata };
   if (filename && metadata.sourceURL === undefined) metadata.sourceURL = filename;

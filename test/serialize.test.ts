@@ -423,6 +423,37 @@ describe('document', () => {
     ]);
   });
 
+  it('writes the same markdown without per-page markdown and layout blocks, and then lists none', () => {
+    const long: DocModel = {
+      ...doc,
+      pages: [
+        page(1, [
+          { node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true },
+          { node: { kind: 'paragraph', content: [text('It began')] }, runsOn: true },
+          { node: { kind: 'paragraph', content: [text('A sidebar.')] } },
+        ]),
+        page(2, [
+          { node: { kind: 'paragraph', content: [text('Head')] }, type: 'page_header', furniture: true },
+          { node: { kind: 'paragraph', content: [text('and went on.')] }, continues: true },
+          { node: { kind: 'list', ordered: false, items: [{ content: [text('one')] }] } },
+          { node: { kind: 'list', ordered: false, items: [{ content: [text('two')] }] } },
+        ]),
+      ],
+    };
+    for (const onlyMainContent of [true, false]) {
+      const whole = serialize(long, { onlyMainContent });
+      expect(whole.pages).toHaveLength(2);
+      expect(whole.layout).toHaveLength(2);
+      for (const pages of [true, false])
+        for (const blocks of [true, false]) {
+          const s = serialize(long, { onlyMainContent, pages, blocks });
+          expect(s.markdown).toBe(whole.markdown);
+          expect(s.pages).toEqual(pages ? whole.pages : []);
+          expect(s.layout).toEqual(blocks ? whole.layout : []);
+        }
+    }
+  });
+
   it('records exact spans, ids, contiguous reading order and types', () => {
     const s = serialize(doc, { onlyMainContent: true });
     for (const p of s.layout) {
