@@ -119,6 +119,8 @@ export const ROW_MAX_GAP_IN_REGION = 3;
 export const REGION_TOL = 2;
 /** A line set inside a gutter stands this far clear of its edges. */
 export const IN_GUTTER_MARGIN = 0.5;
+/** A ruled region holding this many rows or fewer, none of figures, frames the column heads only. */
+export const HEAD_REGION_MAX_ROWS = 3;
 /** A head cell's second line stands closer under it than this share of a line height... */
 export const WRAPPED_HEAD_MAX_GAP = 0.5;
 /** ...under a first row of this many cells or more, over a row of as many. */
@@ -148,3 +150,4 @@ export const MIN_ANCHOR_ROWS_SHORT = 2;
 export const SHORT_CELL_CHARS = 30;
 /** A table of short cells this many columns wide, each of its first two rows filling as many, may have two rows. */
 export const WIDE_MIN_COLUMNS = 3;
+
