@@ -243,3 +243,31 @@ describe('a ruled table with spanning cells (Chromium page)', () => {
     expect(rows).toHaveLength(8);
   });
 });
+
+describe('a table of key figures in groups (Chromium page: bold labels flush with the rows, no rules)', () => {
+  it('keeps the groups one table, each label a row, the last group of two rows too', async () => {
+    const md = await markdownOf('keyfig.pdf');
+    const tables = pipeTables(md);
+    const figures = tables.filter((t) => t.some((r) => r[0] === 'Net asset value per unit'));
+    expect(figures).toHaveLength(1);
+    const rows = figures[0]!;
+    expect(rows.filter((r) => r[1] === '').map((r) => r[0])).toEqual(['**Class B**', '**Total for the fund**']);
+    expect(rows.slice(-3)).toEqual([
+      ['**Total for the fund**', ''],
+      ['Net asset value at 31 December', '54,256'],
+      ['Number of units outstanding', '520,691'],
+    ]);
+    expect(rows).toHaveLength(10);
+  });
+  it('keeps a table under a heading set larger a table of its own', async () => {
+    const md = await markdownOf('keyfig.pdf');
+    const tables = pipeTables(md);
+    expect(tables).toHaveLength(2);
+    expect(tables[1]).toEqual([
+      ['Management fee', '812'],
+      ['Custody and depositary', '95'],
+      ['Audit and legal', '41'],
+    ]);
+    expect(md).toContain('# Costs of the fund\n\nThe costs below are charged to the fund');
+  });
+});

@@ -151,3 +151,13 @@ export const SHORT_CELL_CHARS = 30;
 /** A table of short cells this many columns wide, each of its first two rows filling as many, may have two rows. */
 export const WIDE_MIN_COLUMNS = 3;
 
+// ---------------------------------------------------------------- aligned-text tables: joined at group labels
+
+/** Two tables of the same columns are one cut by labels when at most this many lines stand between... */
+export const GROUP_LABEL_MAX_LINES = 2;
+/** ...each of at most this many characters... */
+export const GROUP_LABEL_MAX_CHARS = 60;
+/** ...set no larger than this many times the rows' type... */
+export const GROUP_LABEL_SIZE_RATIO = 1.25;
+/** ...and the tables stand at most this many lines apart. */
+export const GROUP_LABEL_MAX_GAP_LINES = 6;
