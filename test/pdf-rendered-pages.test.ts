@@ -271,3 +271,18 @@ describe('a table of key figures in groups (Chromium page: bold labels flush wit
     expect(md).toContain('# Costs of the fund\n\nThe costs below are charged to the fund');
   });
 });
+
+describe('a price list in groups set apart by space (Chromium page)', () => {
+  it('keeps the groups of the same columns one table, and the table of other columns under it apart', async () => {
+    const tables = pipeTables(await markdownOf('prices.pdf'));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]!.map((r) => r.length)).toEqual(Array(9).fill(2));
+    expect(tables[0]![4]).toEqual(['**Red wines**', '**75 cl**']);
+    expect(tables[1]).toEqual([
+      ['**Tasting**', '**Day**', '**Time**', '**Places**'],
+      ['Loire whites', 'Friday', '18:00', '12'],
+      ['Southern reds', 'Saturday', '17:30', '16'],
+      ['Old vintages', 'Sunday', '16:00', '8'],
+    ]);
+  });
+});

@@ -161,3 +161,5 @@ export const GROUP_LABEL_MAX_CHARS = 60;
 export const GROUP_LABEL_SIZE_RATIO = 1.25;
 /** ...and the tables stand at most this many lines apart. */
 export const GROUP_LABEL_MAX_GAP_LINES = 6;
+/** Two tables of the same columns with nothing between them are one when at most this many lines apart. */
+export const ADJACENT_MAX_GAP_LINES = 3;

@@ -8,6 +8,7 @@ import type { Line, Word } from '../../lines.js';
 import { cellInlines, plainOf } from '../cell-text.js';
 import { CAPTION_RE } from '../text-cues.js';
 import {
+  ADJACENT_MAX_GAP_LINES,
   GROUP_LABEL_MAX_CHARS,
   GROUP_LABEL_MAX_LINES,
   GROUP_LABEL_MAX_GAP_LINES,
@@ -45,7 +46,10 @@ function labelsBetween(a: FoundTable, b: FoundTable, lines: Line[]): Line[] | nu
     x1 = Math.max(a.x1, b.x1);
   if (b.y0 - a.y1 > size * GROUP_LABEL_MAX_GAP_LINES * 1.2) return null;
   const between = lines.filter((l) => l.y0 >= a.y1 - 1 && l.y1 <= b.y0 + 1 && l.x0 < x1 && l.x1 > x0);
-  if (!between.length || between.length > GROUP_LABEL_MAX_LINES) return null;
+  if (between.length > GROUP_LABEL_MAX_LINES) return null;
+  // With nothing between, the gap alone cut the table (a wider space before a group whose label
+  // is a row of cells): joined only when they stand closer than a few lines.
+  if (!between.length) return b.y0 - a.y1 <= size * 1.2 * ADJACENT_MAX_GAP_LINES ? [] : null;
   for (const l of between) {
     if (!labelLike(l, a, size)) return null;
     if (between.some((o) => o !== l && Math.abs(o.y0 - l.y0) < l.size * 0.5)) return null;
