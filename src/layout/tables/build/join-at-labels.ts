@@ -16,7 +16,7 @@ import {
 } from '../thresholds.js';
 import type { FoundTable, Interval } from '../types.js';
 
-/** Each column of `a` stands over the column of `b` of the same place: flush at one side, overlapping. */
+/** Each column of `a` stands over the column of `b` of the same place: flush at one side or centred, overlapping. */
 function sameColumns(a: Interval[], b: Interval[], tol: number): boolean {
   if (a.length !== b.length || a.length < 2) return false;
   return a.every((ca, k) => {
@@ -24,7 +24,7 @@ function sameColumns(a: Interval[], b: Interval[], tol: number): boolean {
     if (!(ca.a < cb.b && cb.a < ca.b)) return false;
     // Not over two columns of the other table.
     if (a.some((o, m) => m !== k && o.a < cb.b - tol && cb.a < o.b - tol)) return false;
-    return Math.abs(ca.a - cb.a) <= tol || Math.abs(ca.b - cb.b) <= tol;
+    return Math.abs(ca.a - cb.a) <= tol || Math.abs(ca.b - cb.b) <= tol || Math.abs(ca.a + ca.b - cb.a - cb.b) <= tol;
   });
 }
 
@@ -189,7 +189,8 @@ export function joinAtGroupLabels(tables: FoundTable[], lineRows: Line[][], othe
         }
       }
       if (!b || b.ruled || !b.columns || b.y0 < a.y1) continue;
-      const tol = Math.max(2, typeSize(a) * 0.5);
+      // (Within most of an em: a label column's rows may be set in a little.)
+      const tol = Math.max(2, typeSize(a) * 0.8);
       if (!sameColumns(a.columns, b.columns, tol)) continue;
       if (
         [...tables, ...others].some(
