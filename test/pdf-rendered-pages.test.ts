@@ -4,7 +4,9 @@
  * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
  * private-use codes, headings named by the outline, tables continued over page breaks, running heads
  * and page numbers on a page alone, a manual page's definition list, stacked fractions, two columns of
- * Chinese text. Needs `npm run build` first: the text pool loads its worker from dist/workers.
+ * Chinese text, the tables of a report (one table with its heads over two lines and its group labels, no
+ * table of the prose and the list around it; a ruled table read from its rules). Needs `npm run build`
+ * first: the text pool loads its worker from dist/workers.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -203,5 +205,123 @@ describe('two columns of Chinese text (Chromium page, Noto Serif CJK SC)', () =>
     expect(paragraphs[2]).toContain('电导率、硝酸盐和总硬度。<sup>2</sup>所有样品都按照同一套操作规程处理');
     expect(paragraphs.filter((p) => /^<sup>\d<\/sup> /.test(p))).toHaveLength(4);
     expect(paragraphs.at(-1)?.trim()).toBe('<sup>4</sup> 海岸地带指距离海岸线五公里以内的区域。');
+  });
+});
+
+/** The pipe tables of a page's markdown, each as its rows of cells (the separator row left out). */
+function pipeTables(md: string): string[][][] {
+  return md
+    .split('\n\n')
+    .filter((p) => p.startsWith('| '))
+    .map((t) =>
+      t
+        .split('\n')
+        .filter((r) => !/^\|(?: ?-+ ?\|)+$/.test(r))
+        .map((r) =>
+          r
+            .slice(2, -2)
+            .split(' | ')
+            .map((c) => c.trim()),
+        ),
+    );
+}
+
+describe('a statistical table of a report (Chromium page: rules over and under the heads only)', () => {
+  it('keeps the table one table: heads over two lines one row, group labels rows of it', async () => {
+    const md = await markdownOf('stats.pdf');
+    const tables = pipeTables(md);
+    const water = tables.filter((t) => t.some((r) => r[0] === 'Industry'));
+    expect(water).toHaveLength(1);
+    const rows = water[0]!;
+    expect(rows[0]).toEqual([
+      'Sector of use',
+      'Licensed volume',
+      'Abstracted volume',
+      'Share of licence (%)',
+      'Change on 2021 (%)',
+    ]);
+    // Each label of a group of rows is a row of its own, over its group, in the table.
+    const labels = rows.filter((r) => r.slice(1).every((c) => c === '')).map((r) => r[0]);
+    expect(labels).toEqual(['*Northern region*', '*Southern region*', '*Coastal region*']);
+    // A first cell wrapped over two lines is one cell.
+    expect(rows).toContainEqual([
+      'Public water supply and drinking water networks',
+      '41,200',
+      '35,870',
+      '87.1',
+      '-2.4',
+    ]);
+    expect(rows).toContainEqual([
+      'Electricity generation (cooling water returned to rivers)',
+      '22,100',
+      '19,480',
+      '88.1',
+      '3.2',
+    ]);
+    expect(rows).toHaveLength(1 + 3 + 10 + 1);
+    expect(rows.at(-1)).toEqual(['All regions', '188,040', '156,950', '83.5', '2.0']);
+  });
+  it('makes no table of the bulleted list or the paragraphs around the table', async () => {
+    const md = await markdownOf('stats.pdf');
+    expect(md).toContain('\n- Public supply took 63 per cent of all water abstracted.\n- Spray irrigation rose most');
+    const cells = pipeTables(md).flat(2).join('\n');
+    expect(cells).not.toMatch(/per cent|The survey counts|next release|Source:/);
+  });
+});
+
+describe('a ruled table with spanning cells (Chromium page)', () => {
+  it('reads the cells from the rules: a head over two columns, a cell over two rows', async () => {
+    const tables = pipeTables(await markdownOf('ruled.pdf'));
+    expect(tables).toHaveLength(1);
+    const rows = tables[0]!;
+    expect(rows[0]).toEqual(['**Grade**', '**Head count**', '', '**Full-time equivalent**', '']);
+    expect(rows[1]).toEqual(['', '**Head office**', '**Regional offices**', '**Head office**', '**Regional offices**']);
+    expect(rows).toContainEqual(['Senior managers and directors of the service', '48', '31', '46.5', '30.2']);
+    expect(rows).toContainEqual(['Administrative and support staff', '402', '655', '361.7', '590.0']);
+    expect(rows).toContainEqual(['', '17', '23', '12.5', '19.0']);
+    expect(rows).toHaveLength(8);
+  });
+});
+
+describe('a table of key figures in groups (Chromium page: bold labels flush with the rows, no rules)', () => {
+  it('keeps the groups one table, each label a row, the last group of two rows too', async () => {
+    const md = await markdownOf('keyfig.pdf');
+    const tables = pipeTables(md);
+    const figures = tables.filter((t) => t.some((r) => r[0] === 'Net asset value per unit'));
+    expect(figures).toHaveLength(1);
+    const rows = figures[0]!;
+    expect(rows.filter((r) => r[1] === '').map((r) => r[0])).toEqual(['**Class B**', '**Total for the fund**']);
+    expect(rows.slice(-3)).toEqual([
+      ['**Total for the fund**', ''],
+      ['Net asset value at 31 December', '54,256'],
+      ['Number of units outstanding', '520,691'],
+    ]);
+    expect(rows).toHaveLength(10);
+  });
+  it('keeps a table under a heading set larger a table of its own', async () => {
+    const md = await markdownOf('keyfig.pdf');
+    const tables = pipeTables(md);
+    expect(tables).toHaveLength(2);
+    expect(tables[1]).toEqual([
+      ['Management fee', '812'],
+      ['Custody and depositary', '95'],
+      ['Audit and legal', '41'],
+    ]);
+    expect(md).toContain('# Costs of the fund\n\nThe costs below are charged to the fund');
+  });
+});
+
+describe('a price list in groups set apart by space (Chromium page)', () => {
+  it('keeps the groups of the same columns one table, and the table of other columns under it apart', async () => {
+    const tables = pipeTables(await markdownOf('prices.pdf'));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]!.map((r) => r.length)).toEqual(Array(9).fill(2));
+    expect(tables[0]![4]).toEqual(['**Red wines**', '**75 cl**']);
+    expect(tables[1]).toEqual([
+      ['**Tasting**', '**Day**', '**Time**', '**Places**'],
+      ['Loire whites', 'Friday', '18:00', '12'],
+      ['Southern reds', 'Saturday', '17:30', '16'],
+      ['Old vintages', 'Sunday', '16:00', '8'],
+    ]);
   });
 });

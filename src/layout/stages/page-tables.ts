@@ -4,6 +4,7 @@
  */
 import type { Line, Word } from '../lines.js';
 import { columnGutters, findAlignedTables, type FoundTable, type Interval } from '../tables.js';
+import { joinAtGroupLabels } from '../tables/build/join-at-labels.js';
 import type { Box, PageInput, Segment } from '../types.js';
 
 /** Horizontal segments at one height (within half a point) that meet end to end, joined into one. */
@@ -42,6 +43,7 @@ export function findPageAlignedTables(
   const gutters = columnGutters(lineRows.flat(), W, H);
   const aligned = findAlignedTables(lineRows, hRuleGroups, W, H, ruled, undefined, hRules, gutters.length === 0);
   if (gutters.length) addColumnTables(aligned, gutters, lineRows, hRuleGroups, ruled, hRules, W, H);
+  joinAtGroupLabels(aligned, lineRows, ruled);
   return aligned;
 }
 

@@ -119,6 +119,8 @@ export const ROW_MAX_GAP_IN_REGION = 3;
 export const REGION_TOL = 2;
 /** A line set inside a gutter stands this far clear of its edges. */
 export const IN_GUTTER_MARGIN = 0.5;
+/** A ruled region holding this many rows or fewer, none of figures, frames the column heads only. */
+export const HEAD_REGION_MAX_ROWS = 3;
 /** A head cell's second line stands closer under it than this share of a line height... */
 export const WRAPPED_HEAD_MAX_GAP = 0.5;
 /** ...under a first row of this many cells or more, over a row of as many. */
@@ -148,3 +150,16 @@ export const MIN_ANCHOR_ROWS_SHORT = 2;
 export const SHORT_CELL_CHARS = 30;
 /** A table of short cells this many columns wide, each of its first two rows filling as many, may have two rows. */
 export const WIDE_MIN_COLUMNS = 3;
+
+// ---------------------------------------------------------------- aligned-text tables: joined at group labels
+
+/** Two tables of the same columns are one cut by labels when at most this many lines stand between... */
+export const GROUP_LABEL_MAX_LINES = 2;
+/** ...each of at most this many characters... */
+export const GROUP_LABEL_MAX_CHARS = 60;
+/** ...set no larger than this many times the rows' type... */
+export const GROUP_LABEL_SIZE_RATIO = 1.25;
+/** ...and the tables stand at most this many lines apart. */
+export const GROUP_LABEL_MAX_GAP_LINES = 6;
+/** Two tables of the same columns with nothing between them are one when at most this many lines apart. */
+export const ADJACENT_MAX_GAP_LINES = 3;

@@ -12,6 +12,7 @@ import { intersect, rowGaps } from '../geometry.js';
 import {
   GROUP_INDENT_EM,
   GUTTER_MIN_EM,
+  HEAD_REGION_MAX_ROWS,
   HEADING_SIZE_RATIO,
   IN_GUTTER_MARGIN,
   LONG_RUN_ROWS,
@@ -228,6 +229,18 @@ function continuedGutters(scan: Scan, run: Run, gaps: Interval[]): Interval[] {
   );
 }
 
+/**
+ * Whether the ruled region the run started in holds only the table's column heads: at most
+ * HEAD_REGION_MAX_ROWS rows so far, none holding a figure, over no more rows in it.
+ */
+function headOnlyRegion(run: Run, region: Box): boolean {
+  const { members } = run;
+  if (members.length > HEAD_REGION_MAX_ROWS || run.notes.size) return false;
+  const figure = /^[-−+(]?[$€£]?\d[\d.,]*%?\)?$/;
+  if (members.some((r) => r.some((l) => l.words.some((w) => figure.test(w.text))))) return false;
+  return members.every((r) => r.every((l) => l.y1 <= region.y1 + REGION_TOL));
+}
+
 /** The rows under the starting row that keep its gutters, gathered into `run` (up to `run.j`). */
 function gatherRows(scan: Scan, run: Run): void {
   const { rows, band, barriers, left, right } = scan;
@@ -238,8 +251,14 @@ function gatherRows(scan: Scan, run: Run): void {
     rows[j] = row;
     const top = Math.min(...row.map((l) => l.y0));
     const lineH = Math.max(...row.map((l) => l.y1 - l.y0));
-    if (top - run.prevBottom > Math.max(lineH, size) * (inRegion ? ROW_MAX_GAP_IN_REGION : ROW_MAX_GAP)) break;
-    if (inRegion && top > inRegion.y1 + REGION_TOL) break;
+    if (top - run.prevBottom > Math.max(lineH, size) * (run.inRegion ? ROW_MAX_GAP_IN_REGION : ROW_MAX_GAP)) break;
+    if (run.inRegion && top > run.inRegion.y1 + REGION_TOL) {
+      // Rules over and under the column heads alone (a report's table whose foot rule is missing or
+      // drawn as a bar) frame the head, not the table: its body rows go on under the head's rule.
+      if (!headOnlyRegion(run, inRegion!)) break;
+      run.inRegion = undefined;
+      if (top - run.prevBottom > Math.max(lineH, size) * ROW_MAX_GAP) break;
+    }
     // A ruled table (or its rules) between two rows ends the aligned one. (Not a table beside it, in
     // the other column.)
     const bx0 = band ? Math.max(band.a, Math.min(run.ex0, ...row.map((l) => l.x0))) : -Infinity,

@@ -10,7 +10,10 @@ export function joinTwoLineHead(merged: Line[][][], noteLines: Set<Line>): void 
   if (merged.length >= 3) {
     const [h1, h2] = [merged[0]!, merged[1]!];
     const textOf = (c: Line[]): string => c.map((l) => l.text).join(' ');
-    const numeric = (c: Line[]): boolean => /^[\d.,%$€£()+\-−\s]+$/.test(textOf(c)) && textOf(c).trim() !== '';
+    // (A year, with its unit or not, heads a column: "Change on" over "2021 (%)".)
+    const year = (c: Line[]): boolean => /^(?:19|20)\d\d(?:\s*\([^)\d]*\))?$/.test(textOf(c).trim());
+    const numeric = (c: Line[]): boolean =>
+      /^[\d.,%$€£()+\-−\s]+$/.test(textOf(c)) && textOf(c).trim() !== '' && !year(c);
     // A note row (a remark set across the columns) is no second line of the head, unless it is set
     // at line spacing right under it (a head cell wrapped: "City or" over "Town").
     const h1Bottom = Math.max(...h1.flat().map((l) => l.y1));
