@@ -2,8 +2,9 @@
  * Emphasis markers checked the way a CommonMark reader pairs them: a span whose markers would not
  * pair is left out, since plain text reads better than literal asterisks.
  */
-import { decodeHTMLStrict } from 'entities';
-import { Lexer, type Token } from 'marked';
+import { createRequire } from 'node:module';
+import { decodeHTMLStrict } from 'entities/decode';
+import type { Lexer as MarkedLexer, Token } from 'marked';
 import { charBefore, charAfter, flanking, canOpen, canClose, layout } from './delimiters.js';
 import { type WriteOptions, writeTokens } from './escape.js';
 import { stackRender, moveSpaces } from './inline-tokens.js';
@@ -180,6 +181,12 @@ export function mismatches(toks: readonly Tok[], tildePunct: boolean): { count: 
  * with the first closer that balances it, and treats `~` as a letter beside `*`): the text is
  * read with it too, and each character's marks compared with those meant.
  */
+let lexer: typeof MarkedLexer | undefined;
+/** marked's Lexer, loaded when a run first needs marked's reading (a document without emphasis never does). */
+function Lexer(): typeof MarkedLexer {
+  return (lexer ??= (createRequire(import.meta.url)('marked') as typeof import('marked')).Lexer);
+}
+
 export function markedMismatches(toks: readonly Tok[], options: WriteOptions): { count: number; first: number } {
   const meant: { c: string; marks: string; tok: number }[] = [];
   const open: Mark[] = [];
@@ -206,7 +213,7 @@ export function markedMismatches(toks: readonly Tok[], options: WriteOptions): {
       }
     }
   };
-  walk(Lexer.lexInline(writeTokens(toks, options), { gfm: true }), []);
+  walk(Lexer().lexInline(writeTokens(toks, options), { gfm: true }), []);
   // Markers read as literal characters are trouble; a reading whose text differs otherwise (an
   // entity, an extension's syntax) cannot be compared, and the model is trusted.
   let count = 0;
