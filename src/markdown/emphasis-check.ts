@@ -235,9 +235,32 @@ export function markedMismatches(toks: readonly Tok[], options: WriteOptions): {
   return i === meant.length ? { count, first } : { count: 0, first: -1 };
 }
 
+/**
+ * Characters marked reads as themselves in any inline context: letters, digits, spaces and punctuation
+ * that starts no inline syntax (no `*`, `_`, `~`, backtick, `\\`, `<`, `>`, `&`, brackets, `!`, `|`,
+ * `:` and `@` of autolinks, `/` and `.` of bare addresses, line ends).
+ */
+const INERT_TEXT = /^[\p{L}\p{N} ,;'"()?%+=-]*$/u;
+
+/**
+ * Runs whose reading by marked is known without running it, once the CommonMark checks found nothing:
+ * text tokens of inert characters only and at most one span of bold or italic. marked then reads the
+ * span where CommonMark does (test/emphasis-shortcut.test.ts compares this with marked on generated
+ * runs). The read-back check's cost is marked's lexer, the largest item of serialisation.
+ */
+export function readsAsMeant(toks: readonly Tok[]): boolean {
+  let marks = 0;
+  for (const tok of toks) {
+    if (tok.t === 'mark') {
+      if (tok.m === 'strike' || ++marks > 2) return false;
+    } else if (tok.t !== 'text' || !INERT_TEXT.test(tok.s)) return false;
+  }
+  return true;
+}
+
 export function score(toks: readonly Tok[], options: WriteOptions): { count: number; first: number } {
   const parts = [mismatches(toks, false), mismatches(toks, true)];
-  if (parts[0]!.count + parts[1]!.count === 0) parts.push(markedMismatches(toks, options));
+  if (parts[0]!.count + parts[1]!.count === 0 && !readsAsMeant(toks)) parts.push(markedMismatches(toks, options));
   const firsts = parts.filter((p) => p.first >= 0).map((p) => p.first);
   return { count: parts.reduce((n, p) => n + p.count, 0), first: firsts.length ? Math.min(...firsts) : -1 };
 }
