@@ -53,7 +53,11 @@ function toBytes(input: unknown): Uint8Array {
 }
 
 export function createParser(config: ParserConfig = {}): Parser {
-  const runtime = new ParserRuntime(config);
+  return parserOn(new ParserRuntime(config));
+}
+
+/** A parser over a runtime the caller made (and may already have started pools on); not public API. */
+export function parserOn(runtime: ParserRuntime): Parser {
   return {
     parseFile: (input, options, file) => runParse(runtime, input, options, file),
     close: () => runtime.close(),

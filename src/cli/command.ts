@@ -2,7 +2,7 @@
  * The docmill command's work on the main thread: arguments, the parse thread, output and exit status
  * (src/cli/main.ts loads it once the process is set up; the library itself loads only in the parse thread).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from '../runtime/package-root.js';
 import type { ParseDocument } from '../types.js';
 import { parseCliArgs, UsageError, type CliRun } from './args.js';
 import { EXIT_INCOMPLETE, incompleteReason, render } from './output.js';
-import type { ParseJob, ThreadMessage } from './parse-thread.js';
+import type { ParseJob, ParseThreadData, ThreadMessage } from './parse-thread.js';
 import { ProgressLine } from './progress-line.js';
 
 const USAGE = `Usage:
@@ -58,9 +58,17 @@ class ParseThread {
   private worker: Worker | undefined;
   private next = 1;
 
+  /** `warmPdf`: the first input is a PDF, so the thread starts its PDF text thread at once. */
+  constructor(private readonly warmPdf = false) {}
+
   private start(): Worker {
+    // Only the first thread warms: one started after a stuck parse has its pools already warm-started or not needed.
+    const workerData: ParseThreadData = {
+      docmillCliParse: true,
+      ...(this.warmPdf && this.next === 1 ? { warmPdf: true } : {}),
+    };
     const worker = new Worker(new URL('./parse-thread.js', import.meta.url), {
-      workerData: { docmillCliParse: true },
+      workerData,
       resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: PARSE_YOUNG_MB },
     });
     this.worker = worker;
@@ -167,9 +175,31 @@ function outputPath(dir: string, input: string, ext: string, taken: Set<string>)
   return out;
 }
 
+/**
+ * The first input looks like a PDF by the rule of src/detect/detect.ts ("%PDF-" within the first
+ * kilobyte) and PDF parsing is on. Only a hint to start the PDF text thread early; the parse decides.
+ */
+function firstInputIsPdf(run: CliRun): boolean {
+  const file = run.files[0];
+  if (file === undefined || file === '-') return false;
+  const parsers = run.options.parsers;
+  if (Array.isArray(parsers) && parsers.length === 0) return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, n).includes('%PDF-', 0, 'latin1');
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 async function convert(run: CliRun): Promise<number> {
   // Options are checked before any file is read: a bad value is a usage error, whatever the file.
-  const thread = new ParseThread();
+  const thread = new ParseThread(firstInputIsPdf(run));
   try {
     await thread.check(run.options);
   } catch (err) {

@@ -4,7 +4,7 @@
  * entry whose stream is larger than it declares is stopped at the limit instead of filling memory.
  */
 import { inflateRawSync } from 'node:zlib';
-import { Inflate } from 'fflate';
+import { fflate } from './fflate.js';
 import { ParseError } from '../errors.js';
 
 export interface ZipLimits {
@@ -211,7 +211,7 @@ export class ZipPackage {
     const chunks: Uint8Array[] = [];
     let total = 0;
     let overflow = false;
-    const inflater = new Inflate((chunk) => {
+    const inflater = new (fflate().Inflate)((chunk) => {
       total += chunk.length;
       if (total > budget || total > Math.max(entry.size, 1) * 1.01 + 1024) overflow = true;
       else chunks.push(chunk);

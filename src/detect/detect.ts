@@ -3,9 +3,9 @@
  * the declared content type only as hints for what content cannot tell (CSV, HTML without markup
  * at its start).
  */
-import { unzipSync } from 'fflate';
 import { ParseError } from '../errors.js';
 import { cfbRootNames, readCfb } from '../containers/compound.js';
+import { fflate } from '../containers/fflate.js';
 import { OleFile } from '../containers/ole.js';
 import { ole2DirectoryProblem } from '../containers/ole2-directory.js';
 import { utf16WithoutBom } from './utf16.js';
@@ -214,7 +214,7 @@ function readSmallEntries(
   wanted: (name: string) => boolean,
 ): { names: string[]; files: Record<string, Uint8Array> } {
   const names: string[] = [];
-  const files = unzipSync(bytes, {
+  const files = fflate().unzipSync(bytes, {
     filter: (f) => {
       names.push(f.name);
       // Manifests are small; a huge one is not a document we know, and must not be inflated.

@@ -4,8 +4,15 @@
  * tables cannot say, and the blocks are the ones the markdown holds (running headers and footers left
  * out under `onlyMainContent`, as there).
  */
-import { marked } from 'marked';
+import { createRequire } from 'node:module';
+import type { marked as Marked } from 'marked';
 import type { DocModel, Inline, ListNode, Node, TableNode, TextInline } from '../model/document.js';
+
+let markedModule: typeof Marked | undefined;
+/** marked, loaded when the html format is first asked for. */
+function marked(): typeof Marked {
+  return (markedModule ??= (createRequire(import.meta.url)('marked') as typeof import('marked')).marked);
+}
 
 export interface DocumentHtmlOptions {
   /** Leave page headers, footers and page numbers out, as the markdown does. */
@@ -104,7 +111,7 @@ export function nodeHtml(node: Node): string {
     case 'rule':
       return '<hr>';
     case 'markdown':
-      return marked.parse(node.markdown, { async: false, gfm: true }).trim();
+      return marked().parse(node.markdown, { async: false, gfm: true }).trim();
     case 'note':
       return `<div class="footnote" id="${noteId(node.label)}">\n<sup>${esc(node.label)}</sup>\n${node.children.map(nodeHtml).filter(Boolean).join('\n')}\n</div>`;
   }

@@ -2,8 +2,9 @@
  * Emphasis markers checked the way a CommonMark reader pairs them: a span whose markers would not
  * pair is left out, since plain text reads better than literal asterisks.
  */
-import { decodeHTMLStrict } from 'entities';
-import { Lexer, type Token } from 'marked';
+import { createRequire } from 'node:module';
+import { decodeHTMLStrict } from 'entities/decode';
+import type { Lexer as MarkedLexer, Token } from 'marked';
 import { charBefore, charAfter, flanking, canOpen, canClose, layout } from './delimiters.js';
 import { type WriteOptions, writeTokens } from './escape.js';
 import { stackRender, moveSpaces } from './inline-tokens.js';
@@ -180,6 +181,12 @@ export function mismatches(toks: readonly Tok[], tildePunct: boolean): { count: 
  * with the first closer that balances it, and treats `~` as a letter beside `*`): the text is
  * read with it too, and each character's marks compared with those meant.
  */
+let lexer: typeof MarkedLexer | undefined;
+/** marked's Lexer, loaded when a run first needs marked's reading (a document without emphasis never does). */
+function Lexer(): typeof MarkedLexer {
+  return (lexer ??= (createRequire(import.meta.url)('marked') as typeof import('marked')).Lexer);
+}
+
 export function markedMismatches(toks: readonly Tok[], options: WriteOptions): { count: number; first: number } {
   const meant: { c: string; marks: string; tok: number }[] = [];
   const open: Mark[] = [];
@@ -206,7 +213,7 @@ export function markedMismatches(toks: readonly Tok[], options: WriteOptions): {
       }
     }
   };
-  walk(Lexer.lexInline(writeTokens(toks, options), { gfm: true }), []);
+  walk(Lexer().lexInline(writeTokens(toks, options), { gfm: true }), []);
   // Markers read as literal characters are trouble; a reading whose text differs otherwise (an
   // entity, an extension's syntax) cannot be compared, and the model is trusted.
   let count = 0;
@@ -228,9 +235,32 @@ export function markedMismatches(toks: readonly Tok[], options: WriteOptions): {
   return i === meant.length ? { count, first } : { count: 0, first: -1 };
 }
 
+/**
+ * Characters marked reads as themselves in any inline context: letters, digits, spaces and punctuation
+ * that starts no inline syntax (no `*`, `_`, `~`, backtick, `\\`, `<`, `>`, `&`, brackets, `!`, `|`,
+ * `:` and `@` of autolinks, `/` and `.` of bare addresses, line ends).
+ */
+const INERT_TEXT = /^[\p{L}\p{N} ,;'"()?%+=-]*$/u;
+
+/**
+ * Runs whose reading by marked is known without running it, once the CommonMark checks found nothing:
+ * text tokens of inert characters only and at most one span of bold or italic. marked then reads the
+ * span where CommonMark does (test/emphasis-shortcut.test.ts compares this with marked on generated
+ * runs). The read-back check's cost is marked's lexer, the largest item of serialisation.
+ */
+export function readsAsMeant(toks: readonly Tok[]): boolean {
+  let marks = 0;
+  for (const tok of toks) {
+    if (tok.t === 'mark') {
+      if (tok.m === 'strike' || ++marks > 2) return false;
+    } else if (tok.t !== 'text' || !INERT_TEXT.test(tok.s)) return false;
+  }
+  return true;
+}
+
 export function score(toks: readonly Tok[], options: WriteOptions): { count: number; first: number } {
   const parts = [mismatches(toks, false), mismatches(toks, true)];
-  if (parts[0]!.count + parts[1]!.count === 0) parts.push(markedMismatches(toks, options));
+  if (parts[0]!.count + parts[1]!.count === 0 && !readsAsMeant(toks)) parts.push(markedMismatches(toks, options));
   const firsts = parts.filter((p) => p.first >= 0).map((p) => p.first);
   return { count: parts.reduce((n, p) => n + p.count, 0), first: firsts.length ? Math.min(...firsts) : -1 };
 }

@@ -1,8 +1,14 @@
 /**
  * ParseOptions: the one place where the specification's option rules live. Everything past
  * `normalizeOptions` trusts the `NormalizedOptions` it returns.
+ *
+ * zod loads when options first need it: every entry of zod loads all of its ~90 locale modules (about
+ * 0.1 s of CPU and a tenth of a command's one-page PDF), while most calls pass no options or a few plain
+ * ones, which `plainOptions` accepts as the schema would (test/options-plain.test.ts compares the two on
+ * generated options).
  */
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
 import { ParseError } from '../errors.js';
 
 export const PII_ENTITIES = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const;
@@ -46,61 +52,76 @@ const BROWSER_OPTIONS = [
   'screenshot',
 ];
 
-const formatName = z.enum(PARSE_FORMATS);
+/** The schema, built with zod, which is loaded on first use (see above). */
+function buildSchema(z: typeof Zod.z) {
+  const formatName = z.enum(PARSE_FORMATS);
 
-const simpleFormat = z.strictObject({ type: z.enum(['markdown', 'summary', 'html', 'rawHtml', 'links', 'images']) });
-const jsonFormat = z.strictObject({
-  type: z.literal('json'),
-  schema: z.record(z.string(), z.unknown()).optional(),
-  prompt: z.string().optional(),
-});
+  const simpleFormat = z.strictObject({ type: z.enum(['markdown', 'summary', 'html', 'rawHtml', 'links', 'images']) });
+  const jsonFormat = z.strictObject({
+    type: z.literal('json'),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    prompt: z.string().optional(),
+  });
 
-const formatItem = z.union([formatName, z.discriminatedUnion('type', [simpleFormat, jsonFormat])]);
+  const formatItem = z.union([formatName, z.discriminatedUnion('type', [simpleFormat, jsonFormat])]);
 
-const pdfParser = z.strictObject({
-  type: z.literal('pdf'),
-  mode: z.enum(['fast', 'auto', 'ocr']).optional(),
-  maxPages: z.number().int().min(1).max(10000).optional(),
-  pages: z.boolean().optional(),
-  blocks: z.boolean().optional(),
-});
+  const pdfParser = z.strictObject({
+    type: z.literal('pdf'),
+    mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+    maxPages: z.number().int().min(1).max(10000).optional(),
+    pages: z.boolean().optional(),
+    blocks: z.boolean().optional(),
+  });
 
-const redactObject = z.strictObject({
-  mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
-  entities: z.array(z.enum(PII_ENTITIES)).optional(),
-  replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
-});
+  const redactObject = z.strictObject({
+    mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
+    entities: z.array(z.enum(PII_ENTITIES)).optional(),
+    replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
+  });
 
-const parseOptionsSchema = z.strictObject({
-  formats: z.array(formatItem).optional(),
-  onlyMainContent: z.boolean().optional(),
-  includeTags: z.array(z.string()).optional(),
-  excludeTags: z.array(z.string()).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  timeout: z.number().int().min(1).max(300000).optional(),
-  parsers: z.array(z.union([z.literal('pdf'), pdfParser])).optional(),
-  skipTlsVerification: z.boolean().optional(),
-  removeBase64Images: z.boolean().optional(),
-  blockAds: z.boolean().optional(),
-  redactPII: z.union([z.boolean(), redactObject]).optional(),
-  proxy: z.enum(['basic', 'auto']).optional(),
-  origin: z.string().optional(),
-  integration: z.string().nullable().optional(),
-  auditMetadata: z.strictObject({ username: z.string().max(1024) }).optional(),
-  zeroDataRetention: z.boolean().optional(),
-});
+  return z.strictObject({
+    formats: z.array(formatItem).optional(),
+    onlyMainContent: z.boolean().optional(),
+    includeTags: z.array(z.string()).optional(),
+    excludeTags: z.array(z.string()).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeout: z.number().int().min(1).max(300000).optional(),
+    parsers: z.array(z.union([z.literal('pdf'), pdfParser])).optional(),
+    skipTlsVerification: z.boolean().optional(),
+    removeBase64Images: z.boolean().optional(),
+    blockAds: z.boolean().optional(),
+    redactPII: z.union([z.boolean(), redactObject]).optional(),
+    proxy: z.enum(['basic', 'auto']).optional(),
+    origin: z.string().optional(),
+    integration: z.string().nullable().optional(),
+    auditMetadata: z.strictObject({ username: z.string().max(1024) }).optional(),
+    zeroDataRetention: z.boolean().optional(),
+  });
+}
+
+type ParseOptionsSchema = ReturnType<typeof buildSchema>;
+let builtSchema: ParseOptionsSchema | undefined;
+let zod: typeof Zod.z | undefined;
+
+function schema(): { z: typeof Zod.z; parseOptionsSchema: ParseOptionsSchema } {
+  // require: normalizeOptions is synchronous; Node loads zod's own CommonJS build.
+  zod ??= (createRequire(import.meta.url)('zod') as typeof Zod).z;
+  builtSchema ??= buildSchema(zod);
+  return { z: zod, parseOptionsSchema: builtSchema };
+}
 
 /** ParseOptions as a JSON Schema (draft 2020-12, what OpenAPI 3.1 uses), from the schema that validates them. */
 export function parseOptionsJsonSchema(): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(parseOptionsSchema, { io: 'input' }) as Record<
+  const { z, parseOptionsSchema } = schema();
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(parseOptionsSchema, { io: 'input' }) as Record<
     string,
     unknown
   >;
-  return schema;
+  return jsonSchema;
 }
 
 /** The options a caller may pass, as the specification defines them. */
-export type ParseOptions = z.input<typeof parseOptionsSchema>;
+export type ParseOptions = Zod.input<ParseOptionsSchema>;
 
 export interface FormatRequest {
   type: ParseFormat;
@@ -175,7 +196,7 @@ function refuseBrowserOnly(raw: Record<string, unknown>): void {
   }
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: Zod.core.$ZodIssue): string {
   const where = pathOf(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -196,12 +217,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       const nested = issue.errors.flat();
       // When every alternative failed on the value's own type, say which types would do.
       if (nested.length > 0 && nested.every((n) => n.path.length === 0 && n.code === 'invalid_type')) {
-        const expected = [...new Set(nested.map((n) => (n as z.core.$ZodIssueInvalidType).expected))];
+        const expected = [...new Set(nested.map((n) => (n as Zod.core.$ZodIssueInvalidType).expected))];
         return `${where}: expected ${expected.join(' or ')}`;
       }
       // Otherwise report the most specific complaint: the alternative that got furthest into the value.
       const deepest = nested.sort((a, b) => b.path.length - a.path.length)[0];
-      if (deepest) return describeIssue({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+      if (deepest) return describeIssue({ ...deepest, path: [...issue.path, ...deepest.path] } as Zod.core.$ZodIssue);
       return `${where}: ${issue.message}`;
     }
     default:
@@ -214,18 +235,17 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * Throws ParseError BAD_REQUEST naming the field and the rule broken.
  */
 export function normalizeOptions(input: unknown): NormalizedOptions {
+  return normalizeWith(input, true);
+}
+
+/** normalizeOptions with (`plain`) or without the shortcut past zod; false is for tests that compare the two. */
+export function normalizeWith(input: unknown, plain: boolean): NormalizedOptions {
   if (input === undefined || input === null) input = {};
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new ParseError('BAD_REQUEST', 'options: expected an object', { details: { field: 'options' } });
   }
   refuseBrowserOnly(input as Record<string, unknown>);
-  const parsed = parseOptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]!;
-    const messages = parsed.error.issues.map(describeIssue);
-    throw new ParseError('BAD_REQUEST', messages.join('; '), { details: { field: pathOf(first.path) } });
-  }
-  const o = parsed.data;
+  const o = (plain ? plainOptions(input as Record<string, unknown>) : undefined) ?? checkWithSchema(input as object);
 
   const formats: FormatRequest[] = [];
   const seen = new Set<string>();
@@ -287,6 +307,75 @@ export function normalizeOptions(input: unknown): NormalizedOptions {
     auditMetadata: o.auditMetadata,
     zeroDataRetention: o.zeroDataRetention ?? false,
   };
+}
+
+/** The options checked by the schema; throws BAD_REQUEST naming every rule broken. */
+function checkWithSchema(input: object): ParseOptions {
+  const parsed = schema().parseOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    const messages = parsed.error.issues.map(describeIssue);
+    throw new ParseError('BAD_REQUEST', messages.join('; '), { details: { field: pathOf(first.path) } });
+  }
+  return parsed.data;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(v));
+const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+const isIntIn = (v: unknown, min: number, max: number): boolean =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const PDF_MODES: readonly unknown[] = ['fast', 'auto', 'ocr'];
+
+/** A `parsers` item the schema accepts: "pdf" or { type: "pdf", mode?, maxPages?, pages?, blocks? }. */
+function plainPdfParser(v: unknown): boolean {
+  if (v === 'pdf') return true;
+  if (!isPlainObject(v) || v['type'] !== 'pdf') return false;
+  for (const [key, value] of Object.entries(v)) {
+    const rule = Object.hasOwn(PLAIN_PDF_PARSER, key) ? PLAIN_PDF_PARSER[key]! : undefined;
+    // An unknown member is refused by the schema even when undefined.
+    if (!rule || (value !== undefined && !rule(value))) return false;
+  }
+  return true;
+}
+
+const PLAIN_PDF_PARSER: Record<string, (v: unknown) => boolean> = {
+  type: (v) => v === 'pdf',
+  mode: (v) => PDF_MODES.includes(v),
+  maxPages: (v) => isIntIn(v, 1, 10000),
+  pages: isBoolean,
+  blocks: isBoolean,
+};
+
+/** What each option may be for the shortcut: only shapes whose every value the schema accepts as it is. */
+const PLAIN_OPTIONS: Record<string, (v: unknown) => boolean> = {
+  formats: (v) => Array.isArray(v) && v.every((f) => (PARSE_FORMATS as readonly unknown[]).includes(f)),
+  onlyMainContent: isBoolean,
+  timeout: (v) => isIntIn(v, 1, 300000),
+  parsers: (v) => Array.isArray(v) && v.every(plainPdfParser),
+  skipTlsVerification: isBoolean,
+  removeBase64Images: isBoolean,
+  blockAds: isBoolean,
+  redactPII: isBoolean,
+  zeroDataRetention: isBoolean,
+};
+
+/**
+ * The options as the schema would return them, when every member is one the schema accepts as it is
+ * (no options, booleans, listed format names, a timeout, the pdf parser); otherwise undefined, and the
+ * schema decides (and words any error).
+ */
+function plainOptions(input: Record<string, unknown>): ParseOptions | undefined {
+  if (!isPlainObject(input)) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    const rule = Object.hasOwn(PLAIN_OPTIONS, key) ? PLAIN_OPTIONS[key]! : undefined;
+    // An unknown member is refused by the schema even when undefined.
+    if (!rule || (value !== undefined && !rule(value))) return undefined;
+  }
+  return input as ParseOptions;
 }
 
 export function wantsFormat(options: NormalizedOptions, type: ParseFormat): boolean {

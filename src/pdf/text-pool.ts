@@ -36,6 +36,33 @@ export function textPool(runtime: ParserRuntime): Piscina<TextTask, TextTaskResu
   return pool;
 }
 
+/**
+ * Starts one text thread now, ahead of the first parse: the thread loads pdf.js (about a quarter of a
+ * second of CPU) while the caller is still loading its own modules, on another core. The command does
+ * this when its first input is a PDF (src/cli/parse-thread.ts). The thread is the pool's like any other:
+ * it takes the parse's first range, exits when idle, and closes with the parser.
+ */
+export function warmTextPool(runtime: ParserRuntime): void {
+  if (warming.has(runtime)) return;
+  // The warm-up task of src/pdf/text-task.ts: no bytes, no pages.
+  const warmUp: TextTask = { docKey: '', bytes: new Uint8Array(0), pages: [], wantInfo: false };
+  // A thread that cannot start is reported by the parse that needs it.
+  const started = textPool(runtime)
+    .run(warmUp)
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  warming.set(runtime, started);
+}
+
+/**
+ * The warm-up of each runtime's pool, until its thread is ready. A range posted while the thread
+ * still loads would find no idle thread and make the pool start a second one, for nothing on a short
+ * document; so the first range waits for it.
+ */
+const warming = new WeakMap<ParserRuntime, Promise<void>>();
+
 function shared(bytes: Uint8Array): Uint8Array {
   if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
   const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
@@ -89,6 +116,7 @@ export async function extractText(
     );
   if (opts.stopAt !== undefined && opts.stopAt <= Date.now()) throw outOfTime();
   const pool = textPool(runtime);
+  await warming.get(runtime);
   const data = shared(bytes);
   const docKey = randomUUID();
   const threads = Math.max(1, runtime.config.textThreads);

@@ -29,7 +29,8 @@
  */
 import * as XLSX from '@e965/xlsx';
 import * as cptable from '@e965/xlsx/dist/cpexcel';
-import { zipSync, type Zippable } from 'fflate';
+import type { Zippable } from 'fflate';
+import { fflate } from '../../containers/fflate.js';
 import type { FileKind } from '../../detect/detect.js';
 import { ParseError } from '../../errors.js';
 import type { DocBlock, DocModel, DocPage, Inline, TableCell } from '../../model/document.js';
@@ -82,7 +83,7 @@ function safeZip(bytes: Uint8Array): { bytes: Uint8Array; odsHidden: Set<string>
     if (name === 'content.xml') odsHidden = odsHiddenTables(new TextDecoder().decode(data));
     files[name] = [data, { level: 0 }];
   }
-  return { bytes: zipSync(files, { level: 0 }), odsHidden };
+  return { bytes: fflate().zipSync(files, { level: 0 }), odsHidden };
 }
 
 /** OpenDocument tables whose style sets `table:display="false"` (SheetJS does not report them). */
