@@ -325,3 +325,13 @@ describe('a price list in groups set apart by space (Chromium page)', () => {
     ]);
   });
 });
+
+describe('a page number under a short page (pdfTeX page)', () => {
+  it('takes the centred folio off a page alone, and keeps the body’s own last line "42"', async () => {
+    const md = await markdownOf('folio.pdf');
+    const paragraphs = md.trim().split('\n\n');
+    expect(paragraphs.at(-1)).toBe('42');
+    expect(paragraphs.at(-2)).toMatch(/The deepest well of the network reached$/);
+    expect(paragraphs).not.toContain('1');
+  });
+});

@@ -13,6 +13,8 @@ const RUNNING_BUCKET = 0.012;
 const SAME_TOP = 0.006;
 /** A block whose edge lies within this of another's touches it (no line between them). */
 const TOUCHING = 0.002;
+/** A folio is centred when its middle lies within this of the text's middle or the page's (page widths). */
+const FOLIO_CENTRED = 0.015;
 
 // "3", "- 3 -", "Page 3 of 10", "iv", "Page | 3", "3 | Page", "3/10", "Seite 3 von 9", "p. 3".
 const PAGE_NUMBER_RE =
@@ -488,6 +490,42 @@ function partedHeads(scan: FurnitureScan): void {
   }
 }
 
+/** A page number standing alone: one to three figures or a roman numeral, with the dashes some set round it. */
+const BARE_NUMBER = /^[-–—]?\s*(?:\d{1,3}|[ivxlc]{1,6})\s*[-–—]?$/i;
+
+/**
+ * A bare page number under the text of a page that is not full (LaTeX's folio under a short page, a
+ * report's last page), too high on the page for the margin bands: the page's lowest text, one number
+ * in no larger a face than the text, centred under the text or on the page, a line or more below
+ * everything else. A page alone shows it as well as a long document. (A number that is the body's
+ * own last line stands flush with the text, not centred: "42" under "The deepest well reached".)
+ */
+function centredFolios(scan: FurnitureScan): void {
+  const { pages, out, body } = scan;
+  for (const p of pages) {
+    const text = p.blocks.filter((b) => !out.has(b) && b.hints.text.trim().length > 0);
+    if (text.length < 2) continue;
+    const last = text.reduce((m, b) => (box(b)[1] > box(m)[1] ? b : m));
+    const [x0, y0, x1, y1] = box(last);
+    if (
+      !BARE_NUMBER.test(last.hints.text.trim()) ||
+      last.hints.lineCount !== 1 ||
+      last.block.node.kind !== 'paragraph' ||
+      last.hints.fontSize > body + 0.5 ||
+      y0 < 0.5
+    )
+      continue;
+    const others = text.filter((b) => b !== last);
+    const above = Math.max(...others.map((b) => box(b)[3]));
+    if (y0 - above < (y1 - y0) * 1.2) continue;
+    const left = Math.min(...others.map((b) => box(b)[0])),
+      right = Math.max(...others.map((b) => box(b)[2]));
+    const cx = (x0 + x1) / 2;
+    if (Math.abs(cx - (left + right) / 2) > FOLIO_CENTRED && Math.abs(cx - 0.5) > FOLIO_CENTRED) continue;
+    out.set(last, 'page_number');
+  }
+}
+
 export function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlock, Furniture> {
   const out = new Map<LaidOutBlock, Furniture>();
   for (const p of pages) for (const b of p.blocks) if (b.hints.lineNumbers) out.set(b, 'page_number');
@@ -505,6 +543,7 @@ export function markFurniture(pages: PageLayout[], body: number): Map<LaidOutBlo
   growRunning(scan, fallback, numbers, pageOf, [...numbers], false);
   judgeUnrepeated(scan, fallback, likeRunning);
   partedHeads(scan);
+  centredFolios(scan);
   growRunning(
     scan,
     fallback,
