@@ -12,8 +12,9 @@
  * for the processed reading and the plain one, plus the tables the layout built and the engine's report
  * (mean word confidence, dictionary share). Tuning part only unless `--held-out` (never tune on it).
  *
- *   npm run build && node bench/ocr-diagnose.ts [--only=file-substring,...] [--dpi=150,200] [--held-out] [--check]
+ *   npm run build && node bench/ocr-diagnose.ts [--only=file-substring,...] [--dpi=150,200] [--held-out] [--check] [--no-lines]
  *
+ * `--no-lines` turns off the plain lines taken into a doubtful reading (plain-regions.ts).
  * `--check` reads a third time with the plain-reading check on (what `plainCheck: true` keeps).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -49,6 +50,8 @@ const heldOut = args.includes('--held-out');
 const check = args.includes('--check') || args.includes('--check-only');
 /** `--check-only`: only the reading with the check on (the others known from an earlier run). */
 const checkOnly = args.includes('--check-only');
+/** `--no-lines`: the plain reading's better lines not taken into a doubtful page (src/ocr/plain-regions.ts). */
+const noLines = args.includes('--no-lines');
 /** `--dump=dir`: each reading's markdown and words written there, to be read side by side. */
 const dump = opt('dump');
 
@@ -102,6 +105,7 @@ async function docmillRead(s: ScanSet.Scan, lane: number, variant: 'processed' |
     languages: 'eng',
     recycleAfter: 50,
     plainCheck: variant === 'check',
+    plainLines: !noLines,
   };
   const r: OcrTaskResult = await readers[lane]!(task);
   if (!r.ok) throw new Error(`${s.id}: ${r.error}`);

@@ -5,6 +5,7 @@
  */
 import { layoutPage } from '../layout/engine.js';
 import type { LinkArea, PageLayout } from '../layout/types.js';
+import { rowsForDoubtfulTables } from './doubtful-tables.js';
 import { annotateOcrBlocks, ocrLayout, toPageInput, type OcrPage } from './page.js';
 
 /**
@@ -38,5 +39,6 @@ export function layoutOcrPage(page: OcrPage, links: readonly LinkArea[] = []): P
     layout.blocks.map((b) => b.block),
     input,
   );
+  layout.blocks = rowsForDoubtfulTables(layout.blocks, page);
   return layout;
 }

@@ -59,6 +59,12 @@ export interface RecognizeOptions {
    */
   plainCheck?: boolean;
   /**
+   * Where the processed reading of a page is doubtful, read its plain grey render too and let the plain
+   * lines that read clearly better replace the processed words of their area (default true;
+   * src/ocr/plain-regions.ts).
+   */
+  plainLines?: boolean;
+  /**
    * Epoch milliseconds after which pages not yet recognised are no longer waited for: their tasks are
    * cancelled (queued ones dropped, running ones' threads ended) and they come back failed with an
    * error saying so (`isOcrTimeout` tells them apart). The signal still rejects the whole call.
@@ -134,6 +140,7 @@ export async function recognizePages(
     orientation: opts.orientation ?? true,
     scripts: opts.scripts ?? true,
     plainCheck: opts.plainCheck ?? false,
+    plainLines: opts.plainLines ?? true,
   };
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);

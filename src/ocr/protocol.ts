@@ -26,6 +26,11 @@ export interface OcrTask {
   scripts?: boolean;
   /** Read the plain grey render too where the processed reading is doubtful (default false; plain-reading.ts). */
   plainCheck?: boolean;
+  /**
+   * Where the processed reading is doubtful, read the plain grey render too and let its lines replace the
+   * processed words of their area where they read clearly better (default true; plain-regions.ts).
+   */
+  plainLines?: boolean;
 }
 
 export type OcrTaskResult =

@@ -29,6 +29,7 @@ import { markBold } from './bold.js';
 import { rereadGridCells } from './cells.js';
 import { grainFreeLevel, letterCoverage, readUnread } from './unread.js';
 import { evidenceOf, isDoubtful, PLAIN_PREPROCESS, plainReadsBetter } from './plain-reading.js';
+import { mergePlainLines } from './plain-regions.js';
 import { networkAttempts } from './offline.js';
 import type { LinkArea } from '../layout/types.js';
 import { linkAreas, readAnnotations, type Matrix, type PdfObjects } from './pdf-seam.js';
@@ -256,17 +257,8 @@ async function rightWayUp(run: PageRun, first: Reading): Promise<Reading> {
   return best;
 }
 
-/**
- * `best`, or the page's plain grey render read as it is where `best` is doubtful and the plain reading
- * has more confident dictionary words (src/ocr/plain-reading.ts). The render is the same one, at the
- * resolution `pageImageForOcr` chose (a scan under 190 dpi drawn at 300 dpi: upscaled, never thresholded).
- */
-async function noWorseThanPlain(run: PageRun, best: Reading): Promise<Reading> {
-  const mine = evidenceOf(best.page);
-  // A page whose grid rules were found keeps them: its table's structure comes from the processing, and
-  // the plain reading has none (bench/README.md, "OCR quality on scans like users'": three ruled table
-  // scans lost 14-20 points of CER in their markdown when the plain reading was kept).
-  if (!isDoubtful(mine) || best.page.rules?.length) return best;
+/** The page's plain grey render (no processing at all) read as it is, turned as `best` was. */
+async function readPlain(run: PageRun, best: Reading): Promise<Reading> {
   const a = performance.now();
   const pre = await preprocess(await turnImage(run.base, best.turn), PLAIN_PREPROCESS);
   const b = performance.now();
@@ -285,13 +277,38 @@ async function noWorseThanPlain(run: PageRun, best: Reading): Promise<Reading> {
     scale: rendered.scale,
     skew: 0,
   });
-  if (!plainReadsBetter(mine, evidenceOf(page))) return best;
   if (best.turn) page.turned = best.turn;
-  page.plain = true;
   const px = pre.pixels;
   const level = otsuLevel(px.data);
   const letters = letterComponents(px.data, px.width, px.height, level);
   return { page, pixels: px, level, letters, turn: best.turn, paper: pre.paper, dpi, scale: rendered.scale };
+}
+
+/**
+ * `best`, or the page's plain grey render read as it is where `best` is doubtful and the plain reading
+ * has more confident dictionary words (src/ocr/plain-reading.ts). The render is the same one, at the
+ * resolution `pageImageForOcr` chose (a scan under 190 dpi drawn at 300 dpi: upscaled, never thresholded).
+ * Where the page is kept processed, the plain reading's lines that read clearly better than the
+ * processed words in their area take those words' place (src/ocr/plain-regions.ts).
+ */
+async function noWorseThanPlain(run: PageRun, best: Reading): Promise<Reading> {
+  const mine = evidenceOf(best.page);
+  if (!isDoubtful(mine)) return best;
+  // A page whose grid rules were found keeps them: its table's structure comes from the processing, and
+  // the plain reading has none (bench/README.md, "OCR quality on scans like users'": three ruled table
+  // scans lost 14-20 points of CER in their markdown when the plain reading was kept).
+  const whole = run.task.plainCheck === true && !best.page.rules?.length;
+  if (!whole && run.task.plainLines === false) return best;
+  const plain = await readPlain(run, best);
+  if (whole && plainReadsBetter(mine, evidenceOf(plain.page))) {
+    plain.page.plain = true;
+    return plain;
+  }
+  if (run.task.plainLines !== false) {
+    const merged = mergePlainLines(best.page, plain.page, plain.pixels, best.scale / plain.scale);
+    if (merged.lines) best.page.confidence = meanConfidence(best.page);
+  }
+  return best;
 }
 
 /** The doubtful cells of a scanned grid and the text the reading left out, read again into `best.page`. */
@@ -392,7 +409,7 @@ export async function recognisePage(
   if (task.orientation !== false) upright = await rightWayUp(run, upright);
   const { reading, languages } = await inItsScript(run, upright, engineFor);
   let best = reading;
-  if (task.plainCheck === true) best = await noWorseThanPlain(run, best);
+  best = await noWorseThanPlain(run, best);
   await readAgainWhereDoubtful(run, best);
   const page: OcrPage = best.page;
   markBold(page, best.pixels, best.level ?? undefined);
