@@ -374,32 +374,37 @@ const FRACTION_SLASH = /[⁄∕/]/u;
  * moves to the slash's row. Words of its own row are not looked at: a date "12/05" is one row anyway.
  */
 function reattachFractionParts(rows: Array<{ cy: number; h: number; words: Word[]; size: number }>): void {
-  const slashes: Array<{ row: number; w: Word }> = [];
+  // The slashes of each row: a numerator or denominator is looked for in the three rows each side.
+  const slashes = new Map<number, Word[]>();
   for (let i = 0; i < rows.length; i++) {
     if (rows[i]!.words.length > 400) continue;
     for (const w of rows[i]!.words) {
       const t = w.text.trim();
-      if (t && (FRACTION_SLASH.test(t[0]!) || FRACTION_SLASH.test(t[t.length - 1]!))) slashes.push({ row: i, w });
+      if (t && (FRACTION_SLASH.test(t[0]!) || FRACTION_SLASH.test(t[t.length - 1]!)))
+        (slashes.get(i) ?? slashes.set(i, []).get(i)!).push(w);
     }
   }
-  if (!slashes.length) return;
+  if (!slashes.size) return;
+  const touches = (w: Word, m: Word): boolean => {
+    const t = m.text.trim();
+    if (Math.abs((w.y0 + w.y1) / 2 - (m.y0 + m.y1) / 2) > (m.y1 - m.y0) * 0.75) return false;
+    const gap = m.size * TOUCH_GAP;
+    const numerator = FRACTION_SLASH.test(t[0]!) && Math.abs(m.x0 - w.x1) <= gap;
+    const denominator = FRACTION_SLASH.test(t[t.length - 1]!) && Math.abs(w.x0 - m.x1) <= gap;
+    return numerator || denominator;
+  };
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.words.length > 400) continue;
     const moved = new Set<Word>();
     for (const w of r.words) {
       if (!/^\d{1,4}$/.test(w.text.trim())) continue;
-      const cy = (w.y0 + w.y1) / 2;
-      const host = slashes.find(({ row, w: m }) => {
-        if (row === i || Math.abs(row - i) > 3) return false;
-        const t = m.text.trim();
-        const h = m.y1 - m.y0;
-        if (Math.abs(cy - (m.y0 + m.y1) / 2) > h * 0.75) return false;
-        const gap = m.size * TOUCH_GAP;
-        const numerator = FRACTION_SLASH.test(t[0]!) && Math.abs(m.x0 - w.x1) <= gap;
-        const denominator = FRACTION_SLASH.test(t[t.length - 1]!) && Math.abs(w.x0 - m.x1) <= gap;
-        return numerator || denominator;
-      });
+      let host: { row: number; w: Word } | null = null;
+      for (let j = Math.max(0, i - 3); j <= i + 3 && !host; j++) {
+        if (j === i) continue;
+        const m = slashes.get(j)?.find((s) => touches(w, s));
+        if (m) host = { row: j, w: m };
+      }
       if (!host) continue;
       // At full size it is set on the slash's band: a line as tall as both rows would stand apart
       // from the lines around it. A smaller part keeps its place, which makes it a script.
