@@ -267,14 +267,6 @@ describe('a statistical table of a report (Chromium page: rules over and under t
     const cells = pipeTables(md).flat(2).join('\n');
     expect(cells).not.toMatch(/per cent|The survey counts|next release|Source:/);
   });
-
-  it('reads the labelled contact lines row by row, each label with its value, not as a table', async () => {
-    const md = await markdownOf('stats.pdf');
-    expect(pipeTables(md).flat(2).join('\n')).not.toMatch(/Telephone|Email:|Post:/);
-    expect(md).toContain(
-      'Telephone: 0300 123 4567\n\nEmail: water.survey@example.org\n\nPost: Survey Team, River House, Bristol',
-    );
-  });
 });
 
 describe('a ruled table with spanning cells (Chromium page)', () => {

@@ -33,7 +33,6 @@ import { order } from './stages/order.js';
 import { findPageAlignedTables } from './stages/page-tables.js';
 import { buildBlocks, splitStackedItems } from './stages/paragraphs.js';
 import { joinCodeListings } from './stages/code-listings.js';
-import { labelledValueRows } from './stages/labelled-values.js';
 import { marginZones } from './stages/zones.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH, HEAVY_PAGE_ITEMS, TEXT_CONFIDENCE } from './thresholds.js';
 import type { PageInput, PageLayout } from './types.js';
@@ -87,18 +86,14 @@ export function layoutPage(page: PageInput, opts: LayoutOptions = {}): PageLayou
   const free = rows.map((r) => r.filter((w) => !taken.has(w)));
   const lineRows = linesOfRows(free, heavy);
   const aligned = heavy ? [] : findPageAlignedTables(page, lineRows, hRuleGroups, ruled, W, H);
-  const { tables, lines: labelledLines } = labelledValueRows([...ruled, ...aligned]);
+  const tables = [...ruled, ...aligned];
   // Heads turned upright over a table's columns are its head row (other turned text stays out),
   // and the lines stacked over them its upper head rows.
   if (!heavy) attachTurnedHeads(tables, page.turned ?? [], lineRows.flat());
   // Lines a table took (or split into its cells) leave the text flow.
   const tableWords = new Set<Word>();
   for (const t of tables) for (const w of t.words) tableWords.add(w);
-  const labelledWords = new Set(labelledLines.flatMap((l) => l.words));
-  const flowLines = [
-    ...lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w) || labelledWords.has(w))),
-    ...labelledLines,
-  ];
+  const flowLines = lineRows.flat().filter((l) => !l.words.every((w) => tableWords.has(w)));
   // Line numbers in a margin leave the text flow; each column of them becomes one furniture block.
   const numberColumns = heavy ? [] : lineNumberColumns(flowLines);
   const numbered = new Set(numberColumns.flat());
