@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
 import { corpusPath, REPO_ROOT } from './corpus.js';
+import { seededRandom } from './random.js';
 
 const run = promisify(execFile);
 
@@ -109,17 +110,6 @@ export function fnv1a(s: string): number {
 /** The held-out rule: a third of the source pages by the hash of their name, all bands of a page alike. */
 export const isHeldOut = (p: SourcePage) => fnv1a(`${p.file}#${p.page}`) % 3 === 0;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function renderSource(p: SourcePage, dpi: number, out: string): Promise<void> {
   const base = out.replace(/\.png$/, '');
   await run(
@@ -148,7 +138,7 @@ async function scanImage(png: string, v: Pick<Scan, 'colour' | 'quality' | 'angl
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { data, info } = tilted;
-  const rnd = mulberry32(seed ^ 0x9e3779b9);
+  const rnd = seededRandom(seed ^ 0x9e3779b9);
   const ch = info.channels;
   // Sensor noise, one draw per pixel (the same on each channel, as a CCD's luminance noise mostly is).
   for (let i = 0; i < data.length; i += ch) {
@@ -175,7 +165,7 @@ async function wrapPdf(jpeg: Buffer, width: number, height: number, dpi: number)
 }
 
 function variant(id: string, dpi: number): Omit<Scan, 'id' | 'source' | 'heldOut' | 'pdf' | 'grey' | 'truth'> {
-  const rnd = mulberry32(fnv1a(id) ^ SCAN_SET_SEED);
+  const rnd = seededRandom(fnv1a(id) ^ SCAN_SET_SEED);
   const colour = rnd() < 0.5;
   const quality = 70 + Math.floor(rnd() * 16);
   const angle = ((rnd() < 0.5 ? -1 : 1) * Math.round((0.3 + rnd() * 1.2) * 100)) / 100;

@@ -7,18 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { markedMismatches, mismatches, readsAsMeant } from '../src/markdown/emphasis-check.js';
 import type { Mark, Tok } from '../src/markdown/tokens.js';
+import { seededRandom } from '../test-support/random.js';
 
-/** A small seeded generator (mulberry32): the same runs on every test. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const next = random(7);
+const next = seededRandom(7);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
 
 const INERT = [...'abcXYZ019', 'é', 'ß', 'Ω', '中', 'д', '٣', ...` ,;'"()?%+=-`];

@@ -5,18 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeWith } from '../src/options/schema.js';
+import { seededRandom } from '../test-support/random.js';
 
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const next = random(23);
+const next = seededRandom(23);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
 
 /** Values near and across each rule's edges, of every JSON type. */

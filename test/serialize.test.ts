@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linksFromMarkdown } from '../src/formats/derived.js';
 import { renderInlines, renderNode, serialize } from '../src/markdown/serialize.js';
 import { text, type DocModel, type DocPage } from '../src/model/document.js';
+import { seededRandom } from '../test-support/random.js';
 
 describe('inlines', () => {
   it('merges runs with the same marks and keeps spaces outside emphasis markers', () => {
@@ -182,13 +183,7 @@ describe('inlines', () => {
 
   it('never leaves a literal marker: random runs read back with marked have the marks meant or none', async () => {
     const { marked } = await import('marked');
-    let seed = 7;
-    const random = (): number => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const random = seededRandom(7);
     const alphabet = 'aaabb   .,:()!?*_~';
     const decode = (s: string): string =>
       s

@@ -13,7 +13,7 @@
  */
 import type { DocBlock, TableNode } from '../model/document.js';
 import type { LaidOutBlock } from '../layout/types.js';
-import type { OcrPage, OcrWord } from './ocr-page.js';
+import { wordsOf, type OcrPage, type OcrWord } from './ocr-page.js';
 
 const EMPTY_SHARE = 0.5;
 const LOW_CONFIDENCE = 0.8;
@@ -41,19 +41,16 @@ function cellText(node: TableNode): string[] {
 function wordsIn(page: OcrPage, bbox: readonly number[]): PlacedWord[] {
   const s = page.scale;
   const out: PlacedWord[] = [];
-  for (const b of page.blocks)
-    for (const p of b.paragraphs)
-      for (const l of p.lines)
-        for (const w of l.words) {
-          const x0 = w.bbox.x0 / s / page.width;
-          const x1 = w.bbox.x1 / s / page.width;
-          const y0 = w.bbox.y0 / s / page.height;
-          const y1 = w.bbox.y1 / s / page.height;
-          const cx = (x0 + x1) / 2;
-          const cy = (y0 + y1) / 2;
-          if (cx >= bbox[0]! - 0.002 && cx <= bbox[2]! + 0.002 && cy >= bbox[1]! - 0.002 && cy <= bbox[3]! + 0.002)
-            out.push({ w, x0, x1, y0, y1 });
-        }
+  for (const w of wordsOf(page)) {
+    const x0 = w.bbox.x0 / s / page.width;
+    const x1 = w.bbox.x1 / s / page.width;
+    const y0 = w.bbox.y0 / s / page.height;
+    const y1 = w.bbox.y1 / s / page.height;
+    const cx = (x0 + x1) / 2;
+    const cy = (y0 + y1) / 2;
+    if (cx >= bbox[0]! - 0.002 && cx <= bbox[2]! + 0.002 && cy >= bbox[1]! - 0.002 && cy <= bbox[3]! + 0.002)
+      out.push({ w, x0, x1, y0, y1 });
+  }
   return out;
 }
 

@@ -66,3 +66,13 @@ export interface OcrPage {
   /** Mean word confidence, 0..1 (0 when no words). */
   confidence: number;
 }
+
+/** A page's lines, block by block and paragraph by paragraph, in the engine's order. */
+export function* linesOf(page: Pick<OcrPage, 'blocks'>): Generator<OcrLine> {
+  for (const b of page.blocks) for (const p of b.paragraphs) yield* p.lines;
+}
+
+/** A page's words, line by line, in the engine's order. */
+export function* wordsOf(page: Pick<OcrPage, 'blocks'>): Generator<OcrWord> {
+  for (const l of linesOf(page)) yield* l.words;
+}

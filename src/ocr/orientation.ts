@@ -16,6 +16,7 @@
  *   mostly taller than wide is turned upright and read again.
  */
 import sharp from 'sharp';
+import { linesOf } from './ocr-page.js';
 import type { OcrPage } from './page.js';
 import type { RawImage } from './raw-image.js';
 
@@ -28,7 +29,7 @@ export const MIN_WORDS = 10;
 
 function wordCount(page: OcrPage): number {
   let n = 0;
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) n += l.words.length;
+  for (const l of linesOf(page)) n += l.words.length;
   return n;
 }
 

@@ -10,7 +10,7 @@ import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
 import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../layout/types.js';
 import { clusterSizes } from './sizes.js';
-import type { OcrBlock, OcrLine, OcrPage, OcrParagraph, OcrWord } from './ocr-page.js';
+import { wordsOf, type OcrBlock, type OcrLine, type OcrPage, type OcrParagraph, type OcrWord } from './ocr-page.js';
 import type { PixelRule } from './rules.js';
 
 export type { OcrBlock, OcrLine, OcrPage, OcrParagraph, OcrWord } from './ocr-page.js';
@@ -75,13 +75,10 @@ export function compactTesseractPage(
 export function meanConfidence(page: OcrPage): number {
   let sum = 0;
   let n = 0;
-  for (const b of page.blocks)
-    for (const p of b.paragraphs)
-      for (const l of p.lines)
-        for (const w of l.words) {
-          sum += w.confidence;
-          n++;
-        }
+  for (const w of wordsOf(page)) {
+    sum += w.confidence;
+    n++;
+  }
   return n ? sum / n : 0;
 }
 

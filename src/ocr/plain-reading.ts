@@ -12,7 +12,7 @@
  * right has more of them, each weighted by how sure the engine is of it.
  */
 import { commonWordList } from '../redact/gazetteer.js';
-import type { OcrPage } from './ocr-page.js';
+import { wordsOf, type OcrPage } from './ocr-page.js';
 import type { PreprocessOptions } from './preprocess.js';
 
 /** What the engine reports on one reading of a page. */
@@ -77,17 +77,14 @@ export function evidenceOf(page: OcrPage): ReadingEvidence {
   let sum = 0;
   let known = 0;
   let score = 0;
-  for (const b of page.blocks)
-    for (const p of b.paragraphs)
-      for (const l of p.lines)
-        for (const w of l.words) {
-          words++;
-          sum += w.confidence;
-          if (dictionaryWord(w.text)) {
-            known++;
-            score += w.confidence;
-          }
-        }
+  for (const w of wordsOf(page)) {
+    words++;
+    sum += w.confidence;
+    if (dictionaryWord(w.text)) {
+      known++;
+      score += w.confidence;
+    }
+  }
   return { words, confidence: words ? sum / words : 0, dictionaryShare: words ? known / words : 0, score };
 }
 

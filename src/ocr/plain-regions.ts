@@ -12,7 +12,7 @@
  * evidence: its confident dictionary words (or numbers) in the line's area.
  */
 import type { Box } from './hocr.js';
-import type { OcrLine, OcrPage, OcrWord } from './ocr-page.js';
+import { linesOf, wordsOf, type OcrLine, type OcrPage, type OcrWord } from './ocr-page.js';
 import { dictionaryWord } from './plain-reading.js';
 
 /** A word is confident from this confidence (0..1). */
@@ -51,12 +51,6 @@ function mapBox(b: Box, f: Frame): Box {
 const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });
 const inside = (p: { x: number; y: number }, b: Box) => p.x >= b.x0 && p.x <= b.x1 && p.y >= b.y0 && p.y <= b.y1;
 
-function wordsOf(page: OcrPage): OcrWord[] {
-  const out: OcrWord[] = [];
-  for (const b of page.blocks) for (const p of b.paragraphs) for (const l of p.lines) out.push(...l.words);
-  return out;
-}
-
 /** How many words of `plain`, mapped by `f`, land on a processed word of the same text. */
 function agreement(plain: readonly OcrWord[], processed: readonly OcrWord[], f: Frame): number {
   let n = 0;
@@ -92,8 +86,8 @@ export function mergePlainLines(
   plainSize: { width: number; height: number },
   ratio: number,
 ): RegionMerge {
-  const mine = wordsOf(processed);
-  const theirs = wordsOf(plain);
+  const mine = [...wordsOf(processed)];
+  const theirs = [...wordsOf(plain)];
   const frames = [-processed.skew, processed.skew].map((degrees) => ({
     degrees,
     cx: plainSize.width / 2,
@@ -104,25 +98,27 @@ export function mergePlainLines(
   let lines = 0;
   let words = 0;
   const taken: OcrLine[] = [];
-  for (const b of plain.blocks)
-    for (const p of b.paragraphs)
-      for (const l of p.lines) {
-        const moved = l.words.map((w) => ({ ...w, bbox: mapBox(w.bbox, frame) }));
-        const area = {
-          x0: Math.min(...moved.map((w) => w.bbox.x0)),
-          y0: Math.min(...moved.map((w) => w.bbox.y0)),
-          x1: Math.max(...moved.map((w) => w.bbox.x1)),
-          y1: Math.max(...moved.map((w) => w.bbox.y1)),
-        };
-        const here = wordsOf(processed).filter((w) => inside(centre(w.bbox), area));
-        const gain = confident(moved);
-        const kept = confident(here);
-        if (gain < kept + WIN_BY || gain < kept * WIN_SHARE) continue;
-        removeWords(processed, new Set(here));
-        taken.push({ ...l, words: moved, bbox: area, ...(l.baseline ? { baseline: mapBox(l.baseline, frame) } : {}) });
-        lines++;
-        words += moved.length;
-      }
+  // The processed words still in the page (the page's own walk, less what plain lines took).
+  let left = mine;
+  for (const l of linesOf(plain)) {
+    const moved = l.words.map((w) => ({ ...w, bbox: mapBox(w.bbox, frame) }));
+    const area = {
+      x0: Math.min(...moved.map((w) => w.bbox.x0)),
+      y0: Math.min(...moved.map((w) => w.bbox.y0)),
+      x1: Math.max(...moved.map((w) => w.bbox.x1)),
+      y1: Math.max(...moved.map((w) => w.bbox.y1)),
+    };
+    const here = left.filter((w) => inside(centre(w.bbox), area));
+    const gain = confident(moved);
+    const kept = confident(here);
+    if (gain < kept + WIN_BY || gain < kept * WIN_SHARE) continue;
+    const gone = new Set(here);
+    removeWords(processed, gone);
+    left = left.filter((w) => !gone.has(w));
+    taken.push({ ...l, words: moved, bbox: area, ...(l.baseline ? { baseline: mapBox(l.baseline, frame) } : {}) });
+    lines++;
+    words += moved.length;
+  }
   for (const l of taken) {
     processed.blocks.push({
       paragraphs: [{ lines: [l], bbox: l.bbox, confidence: l.confidence }],

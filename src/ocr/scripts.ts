@@ -10,7 +10,7 @@
  * confidences told every page apart (the right model 85–95, every other one 74 or less, English 45 or
  * less; fixtures/ocr/scripts/README.md).
  */
-import type { OcrPage } from './ocr-page.js';
+import { wordsOf, type OcrPage } from './ocr-page.js';
 import { scriptModels, type ModelSource } from './models.js';
 import { commonWordList } from '../redact/gazetteer.js';
 
@@ -43,15 +43,12 @@ export function commonWordShare(page: OcrPage): number {
   commonWords ??= new Set(commonWordList().split('\n'));
   let words = 0;
   let known = 0;
-  for (const block of page.blocks)
-    for (const paragraph of block.paragraphs)
-      for (const line of paragraph.lines)
-        for (const word of line.words) {
-          const bare = word.text.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-          if (bare.length < MIN_WORD_LETTERS) continue;
-          words++;
-          if (commonWords.has(bare)) known++;
-        }
+  for (const word of wordsOf(page)) {
+    const bare = word.text.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+    if (bare.length < MIN_WORD_LETTERS) continue;
+    words++;
+    if (commonWords.has(bare)) known++;
+  }
   return words === 0 ? 0 : known / words;
 }
 

@@ -17,17 +17,8 @@ export interface Variant {
   make: () => Uint8Array;
 }
 
-/** mulberry32: small, fast, good enough to pick offsets and bits reproducibly. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small, fast, good enough to pick offsets and bits reproducibly. */
+export { seededRandom as rng } from '../random.js';
 
 /** A seed derived from a base seed and a string, so variants do not share random streams. */
 export function subSeed(seed: number, key: string): number {

@@ -3,7 +3,6 @@
  * a line that goes on from the one above or cannot end its cell, a bullet, wide (CJK) characters.
  */
 import { ENDS_ON_JOINING_WORD } from '../lines.js';
-export { WIDE_LETTER } from '../lines.js';
 
 /**
  * A caption's label: "Table 2.", "Figure 3:", "Fig. 4a". The label's number is digits, a roman

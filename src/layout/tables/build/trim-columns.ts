@@ -2,9 +2,9 @@
  * Columns that are no columns of the table: running text beside it, contents entries set in
  * columns, empty columns, and two columns under one head that are one.
  */
-import type { Line } from '../../lines.js';
 import { figures } from '../figures.js';
-import { contentsColumn, displayLength, NOTE_MARKER, WIDE_LETTER, wordsIn } from '../text-cues.js';
+import { WIDE_LETTER, type Line } from '../../lines.js';
+import { contentsColumn, displayLength, NOTE_MARKER, wordsIn } from '../text-cues.js';
 import { wrappedCellsColumn } from './wrapped-rows.js';
 
 /**
