@@ -13,6 +13,7 @@
  * (mean word confidence, dictionary share). Tuning part only unless `--held-out` (never tune on it).
  *
  *   npm run build && node bench/ocr-diagnose.ts [--only=file-substring,...] [--dpi=150,200] [--held-out] [--check] [--no-lines]
+ *     [--source=/abs/file.pdf#page:kind,...] [--dump=dir]
  *
  * `--no-lines` turns off the plain lines taken into a doubtful reading (plain-regions.ts).
  * `--check` reads a third time with the plain-reading check on (what `plainCheck: true` keeps).
@@ -55,8 +56,21 @@ const noLines = args.includes('--no-lines');
 /** `--dump=dir`: each reading's markdown and words written there, to be read side by side. */
 const dump = opt('dump');
 
-const pages = SOURCE_PAGES.filter((p) => !only || only.some((o) => p.file.includes(o)));
-const scans = (await buildScanSet(pages)).filter((s) => s.heldOut === heldOut && (!dpis || dpis.includes(s.dpi)));
+/**
+ * `--source=/abs/file.pdf#page:kind,...`: pages outside the scan set (a page the project renders itself),
+ * scanned the same way and read instead of the set's pages. They are tuning pages.
+ */
+const sources = opt('source')
+  ?.split(',')
+  .map((s): ScanSet.SourcePage => {
+    const m = /^(.+)#(\d+):(prose|two-column|table)$/.exec(s);
+    if (!m) throw new Error(`--source: expected /abs/file.pdf#page:kind, got ${s}`);
+    return { file: path.resolve(m[1]!), page: Number(m[2]), kind: m[3] as ScanSet.PageKind, producer: 'own' };
+  });
+const pages = sources ?? SOURCE_PAGES.filter((p) => !only || only.some((o) => p.file.includes(o)));
+const scans = (await buildScanSet(pages)).filter(
+  (s) => (sources !== undefined || s.heldOut === heldOut) && (!dpis || dpis.includes(s.dpi)),
+);
 
 // ---- plain tesseract.js, cached per scan ------------------------------------------------------------
 type JsWorker = Awaited<ReturnType<typeof tesseractJs.createWorker>>;

@@ -110,21 +110,21 @@ export function fnv1a(s: string): number {
 /** The held-out rule: a third of the source pages by the hash of their name, all bands of a page alike. */
 export const isHeldOut = (p: SourcePage) => fnv1a(`${p.file}#${p.page}`) % 3 === 0;
 
+/** A source page's PDF: a corpus path, or an absolute path (a page the project renders itself). */
+const sourcePdf = (p: SourcePage): string => (path.isAbsolute(p.file) ? p.file : corpusPath(p.file));
+
 async function renderSource(p: SourcePage, dpi: number, out: string): Promise<void> {
   const base = out.replace(/\.png$/, '');
   await run(
     'pdftoppm',
-    ['-r', String(dpi), '-f', String(p.page), '-l', String(p.page), '-singlefile', '-png'].concat(
-      corpusPath(p.file),
-      base,
-    ),
+    ['-r', String(dpi), '-f', String(p.page), '-l', String(p.page), '-singlefile', '-png'].concat(sourcePdf(p), base),
   );
 }
 
 async function truthOf(p: SourcePage): Promise<string> {
   const argv = ['-f', String(p.page), '-l', String(p.page), '-enc', 'UTF-8'];
   if (p.kind === 'table') argv.push('-layout');
-  const { stdout } = await run('pdftotext', [...argv, corpusPath(p.file), '-'], { maxBuffer: 1 << 26 });
+  const { stdout } = await run('pdftotext', [...argv, sourcePdf(p), '-'], { maxBuffer: 1 << 26 });
   return stdout.replace(/\f/g, '\n');
 }
 

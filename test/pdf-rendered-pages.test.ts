@@ -4,7 +4,7 @@
  * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
  * private-use codes, headings named by the outline, tables continued over page breaks, running heads
  * and page numbers on a page alone, a manual page's definition list, stacked fractions, two columns of
- * Chinese text, the tables of a report (one table with its heads over two lines and its group labels, no
+ * Chinese text, three narrow justified columns, the tables of a report (one table with its heads over two lines and its group labels, no
  * table of the prose and the list around it; a ruled table read from its rules). Needs `npm run build`
  * first: the text pool loads its worker from dist/workers.
  */
@@ -205,6 +205,24 @@ describe('two columns of Chinese text (Chromium page, Noto Serif CJK SC)', () =>
     expect(paragraphs[2]).toContain('电导率、硝酸盐和总硬度。<sup>2</sup>所有样品都按照同一套操作规程处理');
     expect(paragraphs.filter((p) => /^<sup>\d<\/sup> /.test(p))).toHaveLength(4);
     expect(paragraphs.at(-1)?.trim()).toBe('<sup>4</sup> 海岸地带指距离海岸线五公里以内的区域。');
+  });
+});
+
+describe('three narrow justified columns (Chromium page)', () => {
+  it('keeps lines whole whose stretched spaces are wider than the gutters, every paragraph as set', async () => {
+    const md = await markdownOf('three-columns.pdf');
+    const source = readFileSync(
+      path.join(REPO_ROOT, 'fixtures', 'pdf', 'rendered', 'sources', 'three-columns.html.in'),
+      'utf8',
+    );
+    const html = (s: string) => s.replace(/&#39;/g, "'").replace(/\s+/g, ' ');
+    const expected = [...source.matchAll(/<(h3|p)>(.*?)<\/\1>/g)].map(([, tag, text]) =>
+      tag === 'h3' ? `## ${html(text!)}` : html(text!),
+    );
+    const blocks = md.split('\n\n').map((b) => b.trim());
+    // Title and subtitle first, then every heading and paragraph of the three columns in order.
+    expect(blocks.slice(0, 2)).toEqual(['# Harbour Notes', "*A quarterly letter from the river pilots' association*"]);
+    expect(blocks.slice(2)).toEqual(expected);
   });
 });
 

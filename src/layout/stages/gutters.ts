@@ -16,12 +16,42 @@ import {
 /** The left and right ends of a line of text. */
 type Measure = { x0: number; x1: number };
 
-/** The ends of the run of words around row[i] whose spaces are none wider than maxGap. */
-function runAround(row: readonly Word[], i: number, maxGap: number): Measure {
+/**
+ * Where the page's columns start: the left edges that at least COLUMN_START_ROWS rows begin a run of
+ * words at, after a gap of an em or more (within 0.8 pt). A column's lines all start at its edge,
+ * while the words after the stretched spaces of justified lines start anywhere.
+ */
+type ColumnStarts = (x: number) => boolean;
+const COLUMN_START_ROWS = 4;
+function columnStarts(free: readonly Word[][]): ColumnStarts {
+  const xs: number[] = [];
+  for (const r of free) {
+    let last = -Infinity;
+    for (let i = 1; i < r.length; i++) {
+      const w = r[i]!;
+      if (w.x0 - r[i - 1]!.x1 >= Math.min(w.size, r[i - 1]!.size) && w.x0 - last > 0.8) xs.push((last = w.x0));
+    }
+  }
+  xs.sort((a, b) => a - b);
+  const starts: number[] = [];
+  for (let i = 0, j = 0; i < xs.length; i++) {
+    while (xs[i]! - xs[j]! > 0.8) j++;
+    if (i - j + 1 >= COLUMN_START_ROWS && !(starts.length && xs[i]! - starts[starts.length - 1]! <= 0.8))
+      starts.push(xs[i]!);
+  }
+  return (x) => starts.some((s) => Math.abs(s - x) <= 0.8);
+}
+
+/**
+ * The ends of the run of words around row[i] whose spaces are none wider than maxGap, not running
+ * across a column's start (in narrow justified columns the stretched spaces of a line can be wider
+ * than the gutter beside it).
+ */
+function runAround(row: readonly Word[], i: number, maxGap: number, isStart: ColumnStarts): Measure {
   let a = i,
     b = i;
-  while (a > 0 && row[a]!.x0 - row[a - 1]!.x1 <= maxGap) a--;
-  while (b + 1 < row.length && row[b + 1]!.x0 - row[b]!.x1 <= maxGap) b++;
+  while (a > 0 && !isStart(row[a]!.x0) && row[a]!.x0 - row[a - 1]!.x1 <= maxGap) a--;
+  while (b + 1 < row.length && !isStart(row[b + 1]!.x0) && row[b + 1]!.x0 - row[b]!.x1 <= maxGap) b++;
   return { x0: row[a]!.x0, x1: row[b]!.x1 };
 }
 
@@ -32,9 +62,10 @@ function runAround(row: readonly Word[], i: number, maxGap: number): Measure {
  * around it (a contents entry's dot leaders and page number, the next column's words). Gives the
  * line's measure (the run of words around the gap whose spaces are no wider than it), or null.
  */
-function stretchedLine(row: readonly Word[], x0: number, x1: number): Measure | null {
+function stretchedLine(row: readonly Word[], x0: number, x1: number, isStart: ColumnStarts): Measure | null {
   const i = row.findIndex((w) => w.x0 === x1);
-  if (i < 1 || row[i - 1]!.x1 !== x0) return null;
+  // (A gap before a column's start is that column's gutter.)
+  if (i < 1 || row[i - 1]!.x1 !== x0 || isStart(x1)) return null;
   const gap = x1 - x0;
   const near: number[] = [];
   if (i >= 2) near.push(row[i - 1]!.x0 - row[i - 2]!.x1);
@@ -42,7 +73,7 @@ function stretchedLine(row: readonly Word[], x0: number, x1: number): Measure | 
   // The measure: word processors stretch every space of a line by the same amount (browsers within a
   // few tenths of a point), so the line ends where a space 15% wider than this one stands (a gutter
   // a quarter wider than the spaces is not one of them).
-  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75) ? runAround(row, i, gap * 1.15) : null;
+  return near.some((g) => g >= gap * 0.75 && g <= gap / 0.75) ? runAround(row, i, gap * 1.15, isStart) : null;
 }
 
 // Does text in the rows just above (dir -1) or below (dir 1) row k cover most of [x0, x1]? Null when
@@ -165,9 +196,23 @@ function besideFullLine(free: Word[][], k: number, x0: number, x1: number, measu
   const size = row.find((w) => w.x0 === x1)?.size ?? 10;
   const spaces: number[] = [];
   for (let i = 1; i < row.length; i++) if (row[i]!.x0 - row[i - 1]!.x1 > size * 0.15) spaces.push(i);
+  // Where the words of a row start and end: pieces of one word (cut at a ligature or a change of
+  // font, no space between) are one word, or their seams would line up with spaces by chance.
+  const edges = (r: Word[]): { starts: number[]; ends: number[] } => {
+    const starts: number[] = [],
+      ends: number[] = [];
+    for (let i = 0; i < r.length; i++) {
+      const w = r[i]!;
+      if (i === 0 || w.x0 - r[i - 1]!.x1 > w.size * 0.15) starts.push(w.x0);
+      if (i === r.length - 1 || r[i + 1]!.x0 - w.x1 > w.size * 0.15) ends.push(w.x1);
+    }
+    return { starts, ends };
+  };
   const sharesColumns = (r: Word[]): boolean => {
-    const matched = spaces.filter((i) =>
-      r.some((w) => Math.abs(w.x0 - row[i]!.x0) <= 0.8 || Math.abs(w.x1 - row[i - 1]!.x1) <= 0.8),
+    const { starts, ends } = edges(r);
+    const matched = spaces.filter(
+      (i) =>
+        starts.some((x) => Math.abs(x - row[i]!.x0) <= 0.8) || ends.some((x) => Math.abs(x - row[i - 1]!.x1) <= 0.8),
     ).length;
     return matched >= Math.max(1, spaces.length / 2);
   };
@@ -188,11 +233,12 @@ function besideFullLine(free: Word[][], k: number, x0: number, x1: number, measu
 export function linesOfRows(free: Word[][], heavy: boolean): Line[][] {
   const lineRows: Line[][] = [];
   const narrow = heavy ? [] : narrowGutters(free);
+  const isStart = columnStarts(free);
   for (let k = 0; k < free.length; k++) {
     const rest = free[k]!;
     if (!rest.length) continue;
     const spanned = (x0: number, x1: number): boolean => {
-      const further = stretchedLine(rest, x0, x1);
+      const further = stretchedLine(rest, x0, x1, isStart);
       if (further && besideFullLine(free, k, x0, x1, further)) return true;
       const up = covers(free, k, -1, x0, x1, further);
       const down = covers(free, k, 1, x0, x1, further);
