@@ -219,3 +219,37 @@ describe('docmill CLI node flags for PDF work', () => {
     },
   );
 });
+
+/** A node older than the command needs, on the PATH or where systems install theirs, or none. */
+async function olderNode(): Promise<string | undefined> {
+  const dirs = [...(process.env['PATH'] ?? '').split(path.delimiter), '/usr/bin', '/usr/local/bin'];
+  for (const candidate of new Set(dirs.filter(Boolean).map((d) => path.join(d, 'node')))) {
+    if (!existsSync(candidate)) continue;
+    try {
+      const { stdout } = await run(candidate, ['-p', 'process.versions.node']);
+      const [major = 0, minor = 0] = stdout.trim().split('.').map(Number);
+      if (major < 22 || (major === 22 && minor < 13)) return candidate;
+    } catch {
+      /* not a runnable node */
+    }
+  }
+  return undefined;
+}
+
+const older = await olderNode();
+describe('on a Node older than it needs', () => {
+  it.skipIf(older === undefined)(
+    'says which Node it needs, exit status 2, instead of calling every PDF damaged',
+    async () => {
+      const pdf = path.join(REPO_ROOT, 'fixtures', 'pdf', 'single-page.pdf');
+      const r = await run(older!, [CLI, pdf]).then(
+        (x) => ({ code: 0, ...x }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^docmill: needs Node\.js 22\.13 or later \(this is \d+\.\d+\.\d+\)\n$/);
+    },
+  );
+  if (older === undefined) it.skip('no Node older than 22.13 on this machine to run the command with', () => {});
+});

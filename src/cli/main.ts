@@ -52,6 +52,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
+// pdf.js needs Node 22's built-ins (Iterator helpers among them): on an older Node every PDF would fail
+// as if it were damaged. Said once, plainly, instead.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13)) {
+  process.stderr.write(`docmill: needs Node.js 22.13 or later (this is ${process.versions.node})\n`);
+  process.exit(2);
+}
+
 useCompileCache();
 const argv = process.argv.slice(2);
 if (wantsNodeFlags(argv)) applyNodeFlags();
