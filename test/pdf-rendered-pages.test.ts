@@ -4,7 +4,7 @@
  * by their numbering at body size, the levels their numbering gives, symbol-font glyphs written as
  * private-use codes, headings named by the outline, tables continued over page breaks, running heads
  * and page numbers on a page alone, a manual page's definition list, stacked fractions, two columns of
- * Chinese text, three narrow justified columns, the tables of a report (one table with its heads over two lines and its group labels, no
+ * Chinese text, three narrow justified columns, a paper's columns around a figure, the tables of a report (one table with its heads over two lines and its group labels, no
  * table of the prose and the list around it; a ruled table read from its rules). Needs `npm run build`
  * first: the text pool loads its worker from dist/workers.
  */
@@ -223,6 +223,26 @@ describe('three narrow justified columns (Chromium page)', () => {
     // Title and subtitle first, then every heading and paragraph of the three columns in order.
     expect(blocks.slice(0, 2)).toEqual(['# Harbour Notes', "*A quarterly letter from the river pilots' association*"]);
     expect(blocks.slice(2)).toEqual(expected);
+  });
+});
+
+describe('a paper in two columns with a figure in the first (pdfTeX page, the second column ends early)', () => {
+  it('reads the first column to its foot, figure and all, before the second; a number quad-spaced from its heading', async () => {
+    const md = await markdownOf('figure-column.pdf');
+    expect(headings(md).filter((h) => !h.startsWith('####'))).toEqual([
+      '# Soil Moisture Sensing on Small Farms',
+      '## 1 Introduction',
+      '## 2 Method',
+      '### 2.1 Calibration',
+      '## 3 Results',
+      '## 4 Conclusion',
+    ]);
+    // The authors, side by side under the title, come before the columns.
+    expect(md.indexOf('Martin Ode')).toBeLessThan(md.indexOf('## 1 Introduction'));
+    const at = (s: string): number => md.indexOf(s);
+    expect(at('This paper reports such a test.')).toBeLessThan(at('Figure 1: A sensor buried at root depth'));
+    expect(at('Figure 1: A sensor buried at root depth')).toBeLessThan(at('## 2 Method'));
+    expect(at('with a formula fitted to the samples of each farm.')).toBeLessThan(at('## 3 Results'));
   });
 });
 

@@ -7,6 +7,9 @@ import type { Box, TextItem } from './types.js';
 
 /** A word set below this share of another's type size is smaller type (a superscript, an index, a footnote mark). */
 const SMALLER_TYPE = 0.85;
+/** A section's number as set before its heading: "4", "2.1", "3.2.1.", "IV.", "A.". */
+export const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.|[A-Z]\.)$/;
+
 /** Two words touch when the gap between them is at most this share of the type size, or they overlap by at most TOUCH_OVERLAP. */
 const TOUCH_GAP = 0.35;
 const TOUCH_OVERLAP = 0.1;
@@ -637,6 +640,15 @@ export function splitRow(
         !value;
       // A section number set larger before its heading on the same baseline (a numbered badge): one line.
       const badge = cur.length === 1 && /^\d{1,2}$/.test(prev.text) && prev.size >= w.size * 1.2 && gap < w.size * 2.5;
+      // A section number set apart from its heading by a quad ("4  Conclusion", both bold, one size).
+      const numberedHead =
+        cur.length === 1 &&
+        SECTION_NUMBER.test(prev.text.trim()) &&
+        prev.bold === true &&
+        w.bold === true &&
+        Math.abs(prev.size - w.size) < 0.5 &&
+        /^\p{Lu}\p{Ll}/u.test(w.text) &&
+        gap < size * 2.5;
       // A label in bold followed after a wide space by plain text ("Name:   value") is two cells.
       const styleBreak = gap > size * 0.6 && prev.bold !== w.bold;
       // A wide space that the lines above and below run through is a stretched word space of
@@ -645,6 +657,7 @@ export function splitRow(
         (gap > size * gapFactor || styleBreak || (gutter && gutter(prev, w))) &&
         !markerLead &&
         !badge &&
+        !numberedHead &&
         !(spanned && !styleBreak && gap < size * 4 && spanned(prev.x1, w.x0, size)) &&
         !equationGap(row, i, cur, gap, size)
       ) {
@@ -772,10 +785,20 @@ export function narrowGutters(rows: readonly Word[][]): NarrowGutter[] {
         const startsAtX = (k: number): boolean =>
           rows[k]!.some((w, i) => i > 0 && Math.abs(w.x0 - x) <= 0.8 && w.x0 - rows[k]![i - 1]!.x1 >= size * 0.3);
         const crosses = (k: number): boolean => rows[k]!.some((w) => w.x0 < x - 0.8 && w.x1 > x - size * 0.15);
-        let from = run[0]!.row,
-          to = run[run.length - 1]!.row;
-        while (to + 1 < rows.length && !crosses(to + 1) && startsAtX(to + 1)) to++;
-        while (from > 0 && !crosses(from - 1) && startsAtX(from - 1)) from--;
+        // (Past a few rows with text on the left only, the right column's space before a heading: the
+        // heading's row is parted too, "4  Conclusion" beside the left column's line.)
+        const leftOnly = (k: number): boolean => rows[k]!.every((w) => w.x1 < x - size * 0.15);
+        const reach = (k: number, dir: 1 | -1): number => {
+          for (let j = k + dir, skipped = 0; j >= 0 && j < rows.length && !crosses(j); j += dir) {
+            if (startsAtX(j)) {
+              k = j;
+              skipped = 0;
+            } else if (!leftOnly(j) || ++skipped > 3) break;
+          }
+          return k;
+        };
+        const from = reach(run[0]!.row, -1),
+          to = reach(run[run.length - 1]!.row, 1);
         out.push({ x, from, to });
       };
       for (let g = 1; g < group.length; g++) {

@@ -10,6 +10,7 @@ import type { HocrBlock } from './hocr.js';
 import type { DocBlock } from '../model/document.js';
 import type { LaidOutBlock, PageInput, PageLayout, TextItem } from '../layout/types.js';
 import { clusterSizes } from './sizes.js';
+import { SECTION_NUMBER } from '../layout/lines.js';
 import { wordsOf, type OcrBlock, type OcrLine, type OcrPage, type OcrParagraph, type OcrWord } from './ocr-page.js';
 import type { PixelRule } from './rules.js';
 
@@ -44,6 +45,9 @@ export function compactTesseractPage(
           // The pronoun set as a plain stroke (sans-serif "I") comes out "|" or "l": given back before
           // the words that follow it ("| am writing", "l have").
           if ((text === '|' || text === 'l') && PRONOUN_NEXT.test(l.words?.[wi + 1]?.text ?? '')) text = 'I';
+          // An underscore read where no horizontal stroke is: the engine writes "_" for a speck or a
+          // stretched space of justified text, in a box taller than it is wide. An underscore's is wide.
+          if (/^_{1,2}$/.test(text) && w.bbox.y1 - w.bbox.y0 > 2 * (w.bbox.x1 - w.bbox.x0)) continue;
           words.push({ text, bbox: { ...w.bbox }, confidence: conf(w.confidence) });
         }
         if (words.length) {
@@ -133,6 +137,8 @@ function baselineAt(line: OcrLine, x: number): number | null {
  * cell gap); narrower ones are spaces inside a run. Ordinary spaces are 0.25-0.35 em.
  */
 const RUN_GAP_EM = 0.8;
+/** The widest space of a justified line kept as one run (stretched spaces of a narrow column, in em). */
+const JUSTIFIED_MAX_GAP_EM = 3;
 
 /** A paragraph's first line this much larger than the paragraph's median keeps its own size. */
 const OWN_SIZE = 1.25;
@@ -189,9 +195,6 @@ function headLike(l: OcrLine, last: boolean): boolean {
   const letters = l.words.reduce((n, w) => n + (w.text.match(/\p{L}/gu)?.length ?? 0), 0);
   return letters >= (last ? 8 : 5);
 }
-
-/** A section number: "1", "2.3", "4.1.2.", "IV.", "A." */
-const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,4}\.|[A-Z]\.)$/;
 
 /** Whether the words after the line's first form one run (no gap wider than a run's). */
 function restIsOneRun(l: OcrLine, scale: number, fontSize: number): boolean {
@@ -344,6 +347,7 @@ function lineRuns(l: OcrLine, fontSize: number, ctx: RunContext, items: TextItem
     });
     run = [];
   };
+  const justified = justifiedLine(l, fontSize * s);
   for (const [k, w] of l.words.entries()) {
     // A rule read as a stroke ends the run it stood in, and is no text.
     if (strokes.has(w)) {
@@ -361,10 +365,31 @@ function lineRuns(l: OcrLine, fontSize: number, ctx: RunContext, items: TextItem
       gap <= 2.5 * fontSize &&
       (fontSize >= pageBody * 1.1 || l.words.every((x) => x.bold === true)) &&
       restIsOneRun(l, s, fontSize);
-    if (prev && !numbered && (gap > RUN_GAP_EM * fontSize || ruleBetween(vertical, prev.bbox, w.bbox))) flush();
+    if (prev && !numbered && ((gap > RUN_GAP_EM * fontSize && !justified) || ruleBetween(vertical, prev.bbox, w.bbox)))
+      flush();
     run.push(w);
   }
   flush();
+}
+
+/**
+ * A line of prose set justified in a narrow column: its spaces stretched wider than a run's, but all
+ * alike (a justified line stretches every space by the same amount), its words prose, not figures. It
+ * stays one run: split, its pieces were taken for columns and read out of order. (A table's row has gaps
+ * of all sizes, or figures in its cells.) `em` in pixels.
+ */
+function justifiedLine(l: OcrLine, em: number): boolean {
+  const words = l.words;
+  if (words.length < 3) return false;
+  const gaps: number[] = [];
+  for (let i = 1; i < words.length; i++) gaps.push(words[i]!.bbox.x0 - words[i - 1]!.bbox.x1);
+  const max = Math.max(...gaps),
+    min = Math.min(...gaps);
+  if (max <= RUN_GAP_EM * em || max > JUSTIFIED_MAX_GAP_EM * em || min < 0) return false;
+  if (max - min > Math.max(0.25 * em, 0.3 * min)) return false;
+  const prose = words.filter((w) => /\p{Ll}/u.test(w.text)).length;
+  const figures = words.filter((w) => /\d/.test(w.text)).length;
+  return prose * 2 >= words.length && figures <= 1;
 }
 
 /**

@@ -115,6 +115,35 @@ function rowsInOrder(els: El[], rtl: boolean): El[] {
   return out;
 }
 
+/**
+ * A heading or a row of short lines set level with each other (a paper's authors side by side), two
+ * lines at most each, centred on the width from lo to hi as a whole.
+ */
+function centredRow(els: El[], lo: number, hi: number): boolean {
+  if (!els.length || els.length > 4) return false;
+  if (!els.every((e): e is TextBlock => e.kind === 'text' && e.lines.length <= 2)) return false;
+  const size = Math.max(...els.map((e) => e.size));
+  const x0 = Math.min(...els.map((e) => e.x0)),
+    x1 = Math.max(...els.map((e) => e.x1));
+  const level = els.every((e) => els.every((o) => Math.min(e.y1, o.y1) > Math.max(e.y0, o.y0)));
+  // (Several side by side stand clear of both margins: a row from margin to margin is centred too, and
+  // is the first lines of columns.)
+  const clear = els.length === 1 || (x0 > lo + size * 2 && x1 < hi - size * 2);
+  return level && clear && Math.abs((x0 + x1) / 2 - (lo + hi) / 2) < size;
+}
+
+/**
+ * Whether the band after a caption holds only text on the caption's side of every inner gutter of the
+ * columns above (`gutters`), the caption crossing none: that column goes on under the caption.
+ */
+function columnGoesOn(caption: El, next: El[] | undefined, gutters: Interval[]): boolean {
+  if (!next?.length) return false;
+  const mid = (caption.x0 + caption.x1) / 2;
+  const sameSide = (e: El, g: Interval): boolean => (mid < g.a ? e.x1 <= g.a + 0.5 : e.x0 >= g.b - 0.5);
+  if (!gutters.length || !gutters.every((g) => sameSide(caption, g))) return false;
+  return next.every((e) => gutters.every((g) => sameSide(e, g)));
+}
+
 /** Elements read together: consecutive bands joined where they share a column gutter. */
 interface BandGroup {
   els: El[];
@@ -148,24 +177,29 @@ function joinBands(bands: El[][], lo: number, hi: number): BandGroup[] {
     // A caption with no table or figure beside it (theirs was not found or follows on the next page),
     // alone below columns: it closes what stands above it, read after every column, not at the foot of
     // the column it happens to stand under.
+    // (Not where the caption's column goes on under it, the other columns ended above: a figure in
+    // that column, its caption, and the column's text after them, as a paper's last page has them.)
     const lone = band[0]!;
     if (
       prev &&
       band.length === 1 &&
       lone.kind === 'text' &&
       lone.lines.length <= 3 &&
-      CAPTION_RE.test(lone.lines[0]!.text)
+      CAPTION_RE.test(lone.lines[0]!.text) &&
+      !columnGoesOn(
+        lone,
+        bands[bi + 1],
+        prev.gutters.filter((g) => g.a > lo + 1 && g.b < hi - 1),
+      )
     ) {
       groups.push({ els: [...band], gutters: gaps });
       continue;
     }
     // A heading centred on the whole width above columns is read before them, even where it happens
     // to stand clear of the gutter (a narrow float at the left: the heading sits over the text only).
-    const centred =
-      prev?.els.length === 1 &&
-      prev.els[0]!.kind === 'text' &&
-      prev.els[0]!.lines.length <= 2 &&
-      Math.abs((prev.els[0]!.x0 + prev.els[0]!.x1) / 2 - (lo + hi) / 2) < prev.els[0]!.size;
+    // So is a row of a few short lines centred on the width as a whole (a paper's authors side by side
+    // under its title): the space between them is no column gutter, whatever it lines up with.
+    const centred = prev !== undefined && centredRow(prev.els, lo, hi);
     if (prev && !centred) {
       const shared = intersectAll(prev.gutters, gaps, MIN_GUTTER);
       const all = [...prev.els, ...band];
