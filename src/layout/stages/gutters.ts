@@ -18,28 +18,41 @@ type Measure = { x0: number; x1: number };
 
 /**
  * Where the page's columns start: the left edges that at least COLUMN_START_ROWS rows begin a run of
- * words at, after a gap of an em or more (within 0.8 pt). A column's lines all start at its edge,
- * while the words after the stretched spaces of justified lines start anywhere.
+ * words at, after a gap of an em or more (within 0.8 pt), with no row between them running a word
+ * across. A column's lines all start at its edge and nothing crosses its gutter, while the words after
+ * the stretched spaces of justified lines start anywhere (and where they line up, as in fixed-pitch
+ * text, the lines between run words through them).
  */
 type ColumnStarts = (x: number) => boolean;
 const COLUMN_START_ROWS = 4;
 function columnStarts(free: readonly Word[][]): ColumnStarts {
-  const xs: number[] = [];
-  for (const r of free) {
-    let last = -Infinity;
+  const hits: Array<{ x: number; row: number }> = [];
+  free.forEach((r, row) => {
     for (let i = 1; i < r.length; i++) {
       const w = r[i]!;
-      if (w.x0 - r[i - 1]!.x1 >= Math.min(w.size, r[i - 1]!.size) && w.x0 - last > 0.8) xs.push((last = w.x0));
+      if (w.x0 - r[i - 1]!.x1 >= Math.min(w.size, r[i - 1]!.size)) hits.push({ x: w.x0, row });
     }
-  }
-  xs.sort((a, b) => a - b);
+  });
+  hits.sort((a, b) => a.x - b.x);
+  const crosses = (row: number, x: number): boolean => free[row]!.some((w) => w.x0 < x - 0.8 && w.x1 > x + 0.8);
   const starts: number[] = [];
-  for (let i = 0, j = 0; i < xs.length; i++) {
-    while (xs[i]! - xs[j]! > 0.8) j++;
-    if (i - j + 1 >= COLUMN_START_ROWS && !(starts.length && xs[i]! - starts[starts.length - 1]! <= 0.8))
-      starts.push(xs[i]!);
+  for (let s = 0; s < hits.length;) {
+    let e = s + 1;
+    while (e < hits.length && hits[e]!.x - hits[e - 1]!.x <= 0.8 && hits[e]!.x - hits[s]!.x <= 1.6) e++;
+    if (e - s >= COLUMN_START_ROWS) {
+      const x = hits[s]!.x;
+      const rows = [...new Set(hits.slice(s, e).map((h) => h.row))].sort((a, b) => a - b);
+      let run = 1;
+      for (let k = 1; k < rows.length && run < COLUMN_START_ROWS; k++) {
+        let crossed = false;
+        for (let j = rows[k - 1]! + 1; j < rows[k]! && !crossed; j++) crossed = crosses(j, x);
+        run = crossed ? 1 : run + 1;
+      }
+      if (run >= COLUMN_START_ROWS) starts.push(x);
+    }
+    s = e;
   }
-  return (x) => starts.some((s) => Math.abs(s - x) <= 0.8);
+  return (x) => starts.some((st) => Math.abs(st - x) <= 0.8);
 }
 
 /**
